@@ -1,0 +1,353 @@
+package v1alpha1
+
+import (
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+)
+
+// OrderSide is BUY or SELL.
+// +kubebuilder:validation:Enum=BUY;SELL
+type OrderSide string
+
+const (
+	// SideBuy buys share class units.
+	SideBuy OrderSide = "BUY"
+	// SideSell sells (redeems) share class units.
+	SideSell OrderSide = "SELL"
+)
+
+// Market is the market an order is placed on.
+// +kubebuilder:validation:Enum=PRIMARY;SECONDARY
+type Market string
+
+const (
+	// MarketPrimary subscribes to or redeems from the fund itself.
+	MarketPrimary Market = "PRIMARY"
+	// MarketSecondary trades existing units.
+	MarketSecondary Market = "SECONDARY"
+)
+
+// SettlementType says how bought tokens are delivered.
+// +kubebuilder:validation:Enum=bearer;claimable
+type SettlementType string
+
+const (
+	// SettlementBearer delivers the tokens to the recipient wallet.
+	SettlementBearer SettlementType = "bearer"
+	// SettlementClaimable keeps the tokens claimable by the account later.
+	SettlementClaimable SettlementType = "claimable"
+)
+
+// OrderState is a lifecycle status of an order. It is set by the system only.
+// +kubebuilder:validation:Enum=PLACED;AWAITING_PAYMENT;PAYMENT_RECEIVED;DELIVERY_INITIATED;DELIVERY_COMPLETED;PAYMENT_SENT;PAYMENT_COMPLETED;REDEMPTION_GATED;EXECUTED;COMPLETED;CANCELLED
+type OrderState string
+
+// The eleven order states of the spec.
+const (
+	StatePlaced            OrderState = "PLACED"
+	StateAwaitingPayment   OrderState = "AWAITING_PAYMENT"
+	StatePaymentReceived   OrderState = "PAYMENT_RECEIVED"
+	StateDeliveryInitiated OrderState = "DELIVERY_INITIATED"
+	StateDeliveryCompleted OrderState = "DELIVERY_COMPLETED"
+	StatePaymentSent       OrderState = "PAYMENT_SENT"
+	StatePaymentCompleted  OrderState = "PAYMENT_COMPLETED"
+	StateRedemptionGated   OrderState = "REDEMPTION_GATED"
+	StateExecuted          OrderState = "EXECUTED"
+	StateCompleted         OrderState = "COMPLETED"
+	StateCancelled         OrderState = "CANCELLED"
+)
+
+// Terminal reports whether no transition leaves the state.
+func (s OrderState) Terminal() bool { return s == StateCompleted || s == StateCancelled }
+
+// FeeSource says where an order's fee rate came from.
+// +kubebuilder:validation:Enum=DEFAULT;OFFERING
+type FeeSource string
+
+const (
+	// FeeSourceDefault is the share class's subscription or redemption fee.
+	FeeSourceDefault FeeSource = "DEFAULT"
+	// FeeSourceOffering is the fee of a CustomOffering.
+	FeeSourceOffering FeeSource = "OFFERING"
+)
+
+// OrderSpec is what the API client asked for. Immutable after creation, except that a
+// cancellation may be requested.
+// +kubebuilder:validation:XValidation:rule="has(self.walletID) == has(oldSelf.walletID)",message="walletID is immutable",fieldPath=".walletID"
+// +kubebuilder:validation:XValidation:rule="has(self.paymentMethodDetailsID) == has(oldSelf.paymentMethodDetailsID)",message="paymentMethodDetailsID is immutable",fieldPath=".paymentMethodDetailsID"
+// +kubebuilder:validation:XValidation:rule="has(self.customOfferingID) == has(oldSelf.customOfferingID)",message="customOfferingID is immutable",fieldPath=".customOfferingID"
+// +kubebuilder:validation:XValidation:rule="has(self.quote) == has(oldSelf.quote)",message="quote is immutable",fieldPath=".quote"
+// +kubebuilder:validation:XValidation:rule="!has(oldSelf.cancellationRequested) || !oldSelf.cancellationRequested || (has(self.cancellationRequested) && self.cancellationRequested)",message="a cancellation request cannot be withdrawn",fieldPath=".cancellationRequested"
+type OrderSpec struct {
+	// Side is BUY or SELL. Immutable.
+	// +kubebuilder:validation:XValidation:rule="self == oldSelf",message="side is immutable"
+	// +required
+	Side OrderSide `json:"side"`
+
+	// Market is PRIMARY or SECONDARY. Immutable.
+	// +kubebuilder:validation:XValidation:rule="self == oldSelf",message="market is immutable"
+	// +required
+	Market Market `json:"market"`
+
+	// ISIN of the share class. Immutable.
+	// +kubebuilder:validation:XValidation:rule="self == oldSelf",message="isin is immutable"
+	// +required
+	ISIN ISIN `json:"isin"`
+
+	// AmountOfUnits is the number of share class units in the order, at least 1. Immutable.
+	// +kubebuilder:validation:Minimum=1
+	// +kubebuilder:validation:Maximum=1000000000000
+	// +kubebuilder:validation:XValidation:rule="self == oldSelf",message="amountOfUnits is immutable"
+	// +required
+	AmountOfUnits int64 `json:"amountOfUnits"`
+
+	// Currency is the three-letter uppercase ISO currency code of the order; it must equal
+	// the share class's currency. Immutable.
+	// +kubebuilder:validation:XValidation:rule="self == oldSelf",message="currency is immutable"
+	// +required
+	Currency CurrencyCode `json:"currency"`
+
+	// AccountID is the id of the Account that placed the order. Immutable.
+	// +kubebuilder:validation:XValidation:rule="self == oldSelf",message="accountID is immutable"
+	// +required
+	AccountID ObjectID `json:"accountID"`
+
+	// SettlementType is `bearer` (the default: tokens go to the recipient wallet, so one is
+	// needed) or `claimable`. Immutable.
+	// +kubebuilder:default=bearer
+	// +kubebuilder:validation:XValidation:rule="self == oldSelf",message="settlementType is immutable"
+	// +optional
+	SettlementType SettlementType `json:"settlementType,omitempty"`
+
+	// WalletID is the recipient Wallet; when omitted, the account's primary wallet at
+	// placement. Immutable.
+	// +kubebuilder:validation:XValidation:rule="self == oldSelf",message="walletID is immutable"
+	// +optional
+	WalletID ObjectID `json:"walletID,omitempty"`
+
+	// PaymentMethodDetailsID is the sender's bank account; when omitted, the account's
+	// primary payment method details at placement. Immutable.
+	// +kubebuilder:validation:XValidation:rule="self == oldSelf",message="paymentMethodDetailsID is immutable"
+	// +optional
+	PaymentMethodDetailsID ObjectID `json:"paymentMethodDetailsID,omitempty"`
+
+	// CustomOfferingID names a CustomOffering for the order's ISIN whose fee rate applies
+	// instead of the share class's. Immutable.
+	// +kubebuilder:validation:XValidation:rule="self == oldSelf",message="customOfferingID is immutable"
+	// +optional
+	CustomOfferingID ObjectID `json:"customOfferingID,omitempty"`
+
+	// Quote is the price and fees fixed at placement, computed by admission from the
+	// latest NAV; a value supplied by the client is replaced. Immutable.
+	// +kubebuilder:validation:XValidation:rule="self == oldSelf",message="quote is immutable"
+	// +optional
+	Quote *OrderQuote `json:"quote,omitempty"`
+
+	// CancellationRequested asks the system to cancel the order. Allowed while the order
+	// is not terminal; cannot be withdrawn.
+	// +optional
+	CancellationRequested bool `json:"cancellationRequested,omitempty"`
+
+	// CancellationReason is a short free text recorded with the cancellation.
+	// +kubebuilder:validation:MaxLength=256
+	// +optional
+	CancellationReason string `json:"cancellationReason,omitempty"`
+}
+
+// OrderQuote fixes the money of an order at placement. Money is in micro-units
+// (1 EUR = 10,000), fee rates in rate units (100% = 10,000).
+type OrderQuote struct {
+	// NAVPerShare is the latest net asset value per share at placement, in micro-units.
+	// +kubebuilder:validation:Minimum=1
+	NAVPerShare int64 `json:"navPerShare"`
+	// NAVDate is the date of that NAV.
+	// +kubebuilder:validation:Format=date
+	NAVDate string `json:"navDate"`
+	// GrossValue is amountOfUnits × navPerShare: the order value before fees.
+	// +kubebuilder:validation:Minimum=0
+	GrossValue int64 `json:"grossValue"`
+	// FeeRate is the subscription (buy) or redemption (sell) fee rate in rate units.
+	// +kubebuilder:validation:Minimum=0
+	// +kubebuilder:validation:Maximum=10000
+	FeeRate int64 `json:"feeRate"`
+	// FeeAmount is grossValue × feeRate / 10,000, rounded half up.
+	// +kubebuilder:validation:Minimum=0
+	FeeAmount int64 `json:"feeAmount"`
+	// FeeSource is DEFAULT (share class fee) or OFFERING (custom offering).
+	FeeSource FeeSource `json:"feeSource"`
+	// NetAmount is grossValue − feeAmount: the investment after fees (buy) or the payout
+	// (sell).
+	NetAmount int64 `json:"netAmount"`
+	// Amount is the money moved by the customer: for a buy, what the customer pays.
+	Amount int64 `json:"amount"`
+	// FundDetails describe what is bought or sold.
+	FundDetails OrderFundDetails `json:"fundDetails"`
+	// PaymentDetails say where a buyer sends the money.
+	// +optional
+	PaymentDetails *OrderPaymentDetails `json:"paymentDetails,omitempty"`
+	// WalletID is the recipient wallet resolved at placement.
+	// +optional
+	WalletID ObjectID `json:"walletID,omitempty"`
+	// PaymentMethodDetailsID is the customer's bank account resolved at placement.
+	// +optional
+	PaymentMethodDetailsID ObjectID `json:"paymentMethodDetailsID,omitempty"`
+}
+
+// OrderFundDetails name the fund and share class of an order.
+type OrderFundDetails struct {
+	// ISIN of the share class.
+	ISIN ISIN `json:"isin"`
+	// FundID is the feeder fund's id.
+	FundID ObjectID `json:"fundID"`
+	// FundName is the feeder fund's name at placement.
+	// +kubebuilder:validation:MaxLength=200
+	FundName string `json:"fundName"`
+	// ShareClassID is the share class's id.
+	ShareClassID ObjectID `json:"shareClassID"`
+	// ShareClassName is the share class's name at placement.
+	// +kubebuilder:validation:MaxLength=200
+	ShareClassName string `json:"shareClassName"`
+}
+
+// OrderPaymentDetails is the fund's bank account and the reference a buyer quotes.
+type OrderPaymentDetails struct {
+	// AccountHolderName is the fund's bank account name.
+	// +kubebuilder:validation:MaxLength=70
+	AccountHolderName string `json:"accountHolderName"`
+	// IBAN is the fund's bank account.
+	// +kubebuilder:validation:MaxLength=34
+	IBAN string `json:"iban"`
+	// PaymentReference is unique to the order; the buyer quotes it in the transfer.
+	// +kubebuilder:validation:MaxLength=35
+	PaymentReference string `json:"paymentReference"`
+}
+
+// SettlementRecord is one piece of evidence from the outside world.
+type SettlementRecord struct {
+	// Reference is a payment reference (bank transfers).
+	// +kubebuilder:validation:MaxLength=140
+	// +optional
+	Reference string `json:"reference,omitempty"`
+	// TransactionHash is a blockchain transaction: 0x and 64 hexadecimal digits.
+	// +kubebuilder:validation:Pattern=`^0x[0-9a-fA-F]{64}$`
+	// +optional
+	TransactionHash string `json:"transactionHash,omitempty"`
+	// At is when it happened.
+	At metav1.Time `json:"at"`
+	// RecordedBy names the settlement agent or operator that recorded it.
+	// +kubebuilder:validation:MaxLength=128
+	// +optional
+	RecordedBy string `json:"recordedBy,omitempty"`
+}
+
+// SettlementEvidence is what settlement agents recorded about an order. The order
+// controller advances the lifecycle on it, one state at a time: evidence that arrives out
+// of order is held, never used to skip a state.
+// +kubebuilder:validation:XValidation:rule="!has(oldSelf.paymentReceived) || (has(self.paymentReceived) && self.paymentReceived == oldSelf.paymentReceived)",message="recorded evidence is immutable",fieldPath=".paymentReceived"
+// +kubebuilder:validation:XValidation:rule="!has(oldSelf.deliveryInitiated) || (has(self.deliveryInitiated) && self.deliveryInitiated == oldSelf.deliveryInitiated)",message="recorded evidence is immutable",fieldPath=".deliveryInitiated"
+// +kubebuilder:validation:XValidation:rule="!has(oldSelf.deliveryCompleted) || (has(self.deliveryCompleted) && self.deliveryCompleted == oldSelf.deliveryCompleted)",message="recorded evidence is immutable",fieldPath=".deliveryCompleted"
+// +kubebuilder:validation:XValidation:rule="!has(oldSelf.paymentSent) || (has(self.paymentSent) && self.paymentSent == oldSelf.paymentSent)",message="recorded evidence is immutable",fieldPath=".paymentSent"
+// +kubebuilder:validation:XValidation:rule="!has(oldSelf.paymentCompleted) || (has(self.paymentCompleted) && self.paymentCompleted == oldSelf.paymentCompleted)",message="recorded evidence is immutable",fieldPath=".paymentCompleted"
+type SettlementEvidence struct {
+	// PaymentReceived (buy): the customer's payment arrived; reference required.
+	// +kubebuilder:validation:XValidation:rule="has(self.reference)",message="a payment reference is required"
+	// +optional
+	PaymentReceived *SettlementRecord `json:"paymentReceived,omitempty"`
+	// DeliveryInitiated (buy): the token transfer was submitted; transaction hash required.
+	// +kubebuilder:validation:XValidation:rule="has(self.transactionHash)",message="a transaction hash is required"
+	// +optional
+	DeliveryInitiated *SettlementRecord `json:"deliveryInitiated,omitempty"`
+	// DeliveryCompleted (buy): the token transfer is final.
+	// +optional
+	DeliveryCompleted *SettlementRecord `json:"deliveryCompleted,omitempty"`
+	// PaymentSent (sell): the payout was sent; reference required.
+	// +kubebuilder:validation:XValidation:rule="has(self.reference)",message="a payment reference is required"
+	// +optional
+	PaymentSent *SettlementRecord `json:"paymentSent,omitempty"`
+	// PaymentCompleted (sell): the payout arrived.
+	// +optional
+	PaymentCompleted *SettlementRecord `json:"paymentCompleted,omitempty"`
+}
+
+// OrderTransition is one step of an order's lifecycle.
+type OrderTransition struct {
+	// State entered.
+	State OrderState `json:"state"`
+	// At is when it was entered.
+	At metav1.Time `json:"at"`
+	// Reason is why, CamelCase.
+	// +kubebuilder:validation:MaxLength=128
+	Reason string `json:"reason"`
+	// Message is a human-readable explanation.
+	// +kubebuilder:validation:MaxLength=1024
+	// +optional
+	Message string `json:"message,omitempty"`
+}
+
+// OrderStatus is the lifecycle as the order controller (its only writer) recorded it, and
+// the settlement evidence recorded by settlement agents.
+type OrderStatus struct {
+	// ObservedGeneration is the generation this status describes.
+	// +optional
+	ObservedGeneration int64 `json:"observedGeneration,omitempty"`
+
+	// State is the lifecycle status; empty until the controller has accepted the order.
+	// +optional
+	State OrderState `json:"state,omitempty"`
+
+	// History lists every state entered, in order, each exactly once.
+	// +listType=atomic
+	// +kubebuilder:validation:MaxItems=32
+	// +optional
+	History []OrderTransition `json:"history,omitempty"`
+
+	// Conditions: Ready, and Waiting with the reason an order does not move on (market
+	// closed, redemption gate, settlement evidence missing).
+	// +listType=map
+	// +listMapKey=type
+	// +optional
+	Conditions []metav1.Condition `json:"conditions,omitempty"`
+
+	// Settlement is the evidence recorded by settlement agents.
+	// +optional
+	Settlement SettlementEvidence `json:"settlement,omitempty"`
+}
+
+// Order is a buy or sell order for units of a share class on the primary or secondary
+// market. Its name is its REST id, a lowercase UUID.
+//
+// +kubebuilder:object:root=true
+// +kubebuilder:subresource:status
+// +kubebuilder:resource:shortName=ord,categories=fundshare
+// +kubebuilder:printcolumn:name="Side",type=string,JSONPath=`.spec.side`
+// +kubebuilder:printcolumn:name="Market",type=string,JSONPath=`.spec.market`
+// +kubebuilder:printcolumn:name="ISIN",type=string,JSONPath=`.spec.isin`
+// +kubebuilder:printcolumn:name="Units",type=integer,JSONPath=`.spec.amountOfUnits`
+// +kubebuilder:printcolumn:name="Amount",type=integer,JSONPath=`.spec.quote.amount`,priority=1
+// +kubebuilder:printcolumn:name="Account",type=string,JSONPath=`.spec.accountID`,priority=1
+// +kubebuilder:printcolumn:name="State",type=string,JSONPath=`.status.state`
+// +kubebuilder:printcolumn:name="Age",type=date,JSONPath=`.metadata.creationTimestamp`
+// +kubebuilder:validation:XValidation:rule="self.metadata.name.matches('^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$')",message="metadata.name must be a lowercase UUID (it is the order's REST id), e.g. 123e4567-e89b-42d3-a456-426614174000"
+type Order struct {
+	metav1.TypeMeta   `json:",inline"`
+	metav1.ObjectMeta `json:"metadata,omitempty"`
+
+	// Spec is the order as placed.
+	// +required
+	Spec OrderSpec `json:"spec"`
+	// Status is the lifecycle.
+	// +optional
+	Status OrderStatus `json:"status,omitempty"`
+}
+
+// OrderList is a list of Order.
+//
+// +kubebuilder:object:root=true
+type OrderList struct {
+	metav1.TypeMeta `json:",inline"`
+	metav1.ListMeta `json:"metadata,omitempty"`
+	Items           []Order `json:"items"`
+}
+
+func init() {
+	SchemeBuilder.Register(&Order{}, &OrderList{})
+}

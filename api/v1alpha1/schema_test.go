@@ -1,0 +1,364 @@
+package v1alpha1_test
+
+import (
+	"strings"
+
+	. "github.com/onsi/ginkgo/v2"
+	. "github.com/onsi/gomega"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	"k8s.io/apimachinery/pkg/util/intstr"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+
+	investv1 "github.com/fundshare/fundshare-operator/api/v1alpha1"
+	"github.com/fundshare/fundshare-operator/internal/fixtures"
+	"github.com/fundshare/fundshare-operator/internal/testenv"
+)
+
+// expectInvalid asserts that the API server refused the object as Invalid and that the
+// message names the field.
+func expectInvalid(err error, field, message string) {
+	GinkgoHelper()
+	Expect(err).To(HaveOccurred())
+	Expect(apierrors.IsInvalid(err)).To(BeTrue(), "want Invalid, got %v", err)
+	Expect(err.Error()).To(ContainSubstring(field))
+	if message != "" {
+		Expect(err.Error()).To(ContainSubstring(message))
+	}
+}
+
+var _ = Describe("CRD schemas", func() {
+	var ns string
+	BeforeEach(func() {
+		var err error
+		ns, err = testenv.NewNamespace(ctx, k8s, "schema")
+		Expect(err).NotTo(HaveOccurred())
+	})
+
+	Describe("the spec's valid examples are accepted", func() {
+		It("accepts an individual and a business account, a wallet, a payment method, a fund, a share class, a NAV history, an offering, an API client and an order", func() {
+			fund := fixtures.Fund()
+			sc := fixtures.ShareClass(fund.Name, fixtures.ISIN)
+			sc.Name = testenv.NewID()
+			acct := fixtures.IndividualAccount(ns)
+			vol := int64(1200)
+			objs := []client.Object{
+				acct, fixtures.BusinessAccount(ns),
+				fixtures.Wallet(ns, acct.Name, fixtures.Address),
+				fixtures.PaymentMethodDetails(ns, acct.Name, fixtures.IBAN),
+				fund, sc,
+				fixtures.NAVHistory(fixtures.OtherISIN, "EUR",
+					investv1.NAVPrice{Date: "2026-10-31", NAVPerShare: 1_053_400, ChangePercentage: 120, Volume: &vol},
+					investv1.NAVPrice{Date: "2026-09-30", NAVPerShare: 1_040_900, ChangePercentage: -35}),
+				&investv1.CustomOffering{ObjectMeta: objMeta(ns), Spec: investv1.CustomOfferingSpec{ISIN: fixtures.ISIN, FeeRate: 25}},
+				fixtures.ApiClient(ns, "demo-client", "demo-client-secret"),
+				fixtures.BuyOrder(ns, acct.Name, fixtures.ISIN, 10),
+			}
+			for _, o := range objs {
+				Expect(k8s.Create(ctx, o)).To(Succeed(), "%T", o)
+			}
+			// Cluster-scoped objects are shared by the whole suite: remove them again.
+			Expect(k8s.Delete(ctx, objs[4])).To(Succeed())
+			Expect(k8s.Delete(ctx, objs[5])).To(Succeed())
+			Expect(k8s.Delete(ctx, objs[6])).To(Succeed())
+		})
+
+		It("defaults the wallet chain to polygon, the payment method type to sepa and the settlement type to bearer", func() {
+			acct := fixtures.IndividualAccount(ns)
+			w := fixtures.Wallet(ns, acct.Name, fixtures.Address)
+			w.Spec.Chain = ""
+			p := fixtures.PaymentMethodDetails(ns, acct.Name, fixtures.IBAN)
+			p.Spec.Type = ""
+			o := fixtures.BuyOrder(ns, acct.Name, fixtures.ISIN, 1)
+			Expect(k8s.Create(ctx, w)).To(Succeed())
+			Expect(k8s.Create(ctx, p)).To(Succeed())
+			Expect(k8s.Create(ctx, o)).To(Succeed())
+			Expect(w.Spec.Chain).To(Equal(investv1.ChainPolygon))
+			Expect(p.Spec.Type).To(Equal(investv1.PaymentMethodSEPA))
+			Expect(o.Spec.SettlementType).To(Equal(investv1.SettlementBearer))
+		})
+
+		It("keeps ten years of daily NAV prices in one object", func() {
+			prices := make([]investv1.NAVPrice, 0, 3660)
+			day := mustDate("2016-11-01")
+			for range 3660 {
+				prices = append(prices, investv1.NAVPrice{Date: day.Format("2006-01-02"), NAVPerShare: 1_000_000 + int64(len(prices)), ChangePercentage: 1})
+				day = day.AddDate(0, 0, 1)
+			}
+			h := fixtures.NAVHistory("DE000BAY0017", "EUR", prices...)
+			Expect(k8s.Create(ctx, h)).To(Succeed())
+			DeferCleanup(func() { Expect(k8s.Delete(ctx, h)).To(Succeed()) })
+		})
+	})
+
+	DescribeTable("invalid objects are rejected with the field in the message",
+		func(build func(ns string) client.Object, field, message string) {
+			expectInvalid(k8s.Create(ctx, build(ns)), field, message)
+		},
+		// Names: REST ids are object names, so every object is named by a lowercase UUID.
+		Entry("an account named by something other than a UUID", func(ns string) client.Object {
+			a := fixtures.IndividualAccount(ns)
+			a.Name = "erika"
+			return a
+		}, "metadata.name", "must be a lowercase UUID"),
+		Entry("a wallet named by an uppercase UUID", func(ns string) client.Object {
+			w := fixtures.Wallet(ns, testenv.NewID(), fixtures.Address)
+			w.Name = strings.ToUpper(w.Name)
+			return w
+		}, "metadata.name", ""),
+		Entry("an order named by something other than a UUID", func(ns string) client.Object {
+			o := fixtures.BuyOrder(ns, testenv.NewID(), fixtures.ISIN, 1)
+			o.Name = "order-1"
+			return o
+		}, "metadata.name", "must be a lowercase UUID"),
+		Entry("a fund named by something other than a UUID", func(string) client.Object {
+			f := fixtures.Fund()
+			f.Name = "gpef1"
+			return f
+		}, "metadata.name", "must be a lowercase UUID"),
+		Entry("a NAV history not named by its ISIN", func(string) client.Object {
+			h := fixtures.NAVHistory(fixtures.ISIN, "EUR")
+			h.Name = "prices"
+			return h
+		}, "metadata.name", "ISIN in lower case"),
+
+		// Account.
+		Entry("an account type outside individual/business", func(ns string) client.Object {
+			a := fixtures.IndividualAccount(ns)
+			a.Spec.Type = "trust"
+			return a
+		}, "spec.type", "Unsupported value"),
+		Entry("dob_day 0", func(ns string) client.Object {
+			a := fixtures.IndividualAccount(ns)
+			a.Spec.DobDay = -1
+			return a
+		}, "spec.dobDay", ""),
+		Entry("dob_day 32", func(ns string) client.Object {
+			a := fixtures.IndividualAccount(ns)
+			a.Spec.DobDay = 32
+			return a
+		}, "spec.dobDay", "less than or equal to 31"),
+		Entry("dob_month 13", func(ns string) client.Object {
+			a := fixtures.IndividualAccount(ns)
+			a.Spec.DobMonth = 13
+			return a
+		}, "spec.dobMonth", "less than or equal to 12"),
+		Entry("a three-digit dob_year", func(ns string) client.Object {
+			a := fixtures.IndividualAccount(ns)
+			a.Spec.DobYear = 964
+			return a
+		}, "spec.dobYear", ""),
+		Entry("a country that is not a two-letter code", func(ns string) client.Object {
+			a := fixtures.IndividualAccount(ns)
+			a.Spec.Country = "Germany"
+			return a
+		}, "spec.country", ""),
+		Entry("an LEI of the wrong form", func(ns string) client.Object {
+			a := fixtures.BusinessAccount(ns)
+			a.Spec.LEI = "not-an-lei"
+			return a
+		}, "spec.lei", ""),
+		Entry("a city longer than 100 characters", func(ns string) client.Object {
+			a := fixtures.IndividualAccount(ns)
+			a.Spec.City = strings.Repeat("x", 101)
+			return a
+		}, "spec.city", "Too long"),
+		Entry("a primary wallet pointer that is not an id", func(ns string) client.Object {
+			a := fixtures.IndividualAccount(ns)
+			a.Spec.PrimaryWallet = "my-wallet"
+			return a
+		}, "spec.primaryWallet", ""),
+
+		// Wallet.
+		Entry("a chain other than polygon", func(ns string) client.Object {
+			w := fixtures.Wallet(ns, testenv.NewID(), fixtures.Address)
+			w.Spec.Chain = "ethereum"
+			return w
+		}, "spec.chain", "Unsupported value"),
+		Entry("a wallet address without 0x", func(ns string) client.Object {
+			return fixtures.Wallet(ns, testenv.NewID(), strings.TrimPrefix(fixtures.Address, "0x")+"00")
+		}, "spec.walletAddress", ""),
+		Entry("a wallet address with a non-hex digit", func(ns string) client.Object {
+			return fixtures.Wallet(ns, testenv.NewID(), "0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAeZ")
+		}, "spec.walletAddress", ""),
+		Entry("a wallet whose account is not an id", func(ns string) client.Object {
+			return fixtures.Wallet(ns, "erika", fixtures.Address)
+		}, "spec.accountID", ""),
+
+		// Payment method details.
+		Entry("a payment method type other than sepa", func(ns string) client.Object {
+			p := fixtures.PaymentMethodDetails(ns, testenv.NewID(), fixtures.IBAN)
+			p.Spec.Type = "swift"
+			return p
+		}, "spec.type", "Unsupported value"),
+		Entry("an IBAN with spaces and lower case", func(ns string) client.Object {
+			return fixtures.PaymentMethodDetails(ns, testenv.NewID(), "de89 3704 0044 0532 0130 00")
+		}, "spec.iban", ""),
+		Entry("an account holder name over the SEPA limit of 70", func(ns string) client.Object {
+			p := fixtures.PaymentMethodDetails(ns, testenv.NewID(), fixtures.IBAN)
+			p.Spec.AccountHolderName = strings.Repeat("n", 71)
+			return p
+		}, "spec.accountHolderName", "Too long"),
+
+		// Order.
+		Entry("a side other than BUY/SELL", func(ns string) client.Object {
+			o := fixtures.BuyOrder(ns, testenv.NewID(), fixtures.ISIN, 1)
+			o.Spec.Side = "HOLD"
+			return o
+		}, "spec.side", "Unsupported value"),
+		Entry("a market other than PRIMARY/SECONDARY", func(ns string) client.Object {
+			o := fixtures.BuyOrder(ns, testenv.NewID(), fixtures.ISIN, 1)
+			o.Spec.Market = "OTC"
+			return o
+		}, "spec.market", "Unsupported value"),
+		Entry("zero units", func(ns string) client.Object {
+			o := fixtures.BuyOrder(ns, testenv.NewID(), fixtures.ISIN, 1)
+			o.Spec.AmountOfUnits = 0
+			return o
+		}, "spec.amountOfUnits", ""),
+		Entry("a lowercase currency", func(ns string) client.Object {
+			o := fixtures.BuyOrder(ns, testenv.NewID(), fixtures.ISIN, 1)
+			o.Spec.Currency = "eur"
+			return o
+		}, "spec.currency", ""),
+		Entry("an ISIN of the wrong form", func(ns string) client.Object {
+			return fixtures.BuyOrder(ns, testenv.NewID(), "IE00B4L5Y98", 1)
+		}, "spec.isin", ""),
+		Entry("a settlement type other than bearer/claimable", func(ns string) client.Object {
+			o := fixtures.BuyOrder(ns, testenv.NewID(), fixtures.ISIN, 1)
+			o.Spec.SettlementType = "courier"
+			return o
+		}, "spec.settlementType", "Unsupported value"),
+		Entry("a quote with a NAV per share of zero", func(ns string) client.Object {
+			o := fixtures.BuyOrder(ns, testenv.NewID(), fixtures.ISIN, 1)
+			o.Spec.Quote = &investv1.OrderQuote{NAVPerShare: 0, NAVDate: "2026-10-31"}
+			return o
+		}, "spec.quote", ""),
+
+		// Catalogue.
+		Entry("a risk score of 0", func(string) client.Object {
+			f := fixtures.Fund()
+			f.Spec.RiskScore = 0
+			return f
+		}, "spec.riskScore", ""),
+		Entry("a risk score of 11", func(string) client.Object {
+			f := fixtures.Fund()
+			f.Spec.RiskScore = 11
+			return f
+		}, "spec.riskScore", "less than or equal to 10"),
+		Entry("a base currency of four letters", func(string) client.Object {
+			f := fixtures.Fund()
+			f.Spec.BaseCurrency = "EURO"
+			return f
+		}, "spec.baseCurrency", ""),
+		Entry("a distribution strategy outside accumulating/distributing", func(string) client.Object {
+			f := fixtures.Fund()
+			f.Spec.DistributionStrategy = "reinvesting"
+			return f
+		}, "spec.distributionStrategy", "Unsupported value"),
+		Entry("a negative recommended holding duration", func(string) client.Object {
+			f := fixtures.Fund()
+			d := intstr.FromInt32(-1)
+			f.Spec.RecommendedHoldingDuration = &d
+			return f
+		}, "spec.recommendedHoldingDuration", "non-negative"),
+		Entry("a share class fee above 100%", func(string) client.Object {
+			sc := fixtures.ShareClass(testenv.NewID(), fixtures.ISIN)
+			sc.Spec.SubscriptionFee = 10_001
+			return sc
+		}, "spec.subscriptionFee", ""),
+		Entry("a share class whose fund is not an id", func(string) client.Object {
+			return fixtures.ShareClass("gpef1", fixtures.ISIN)
+		}, "spec.feederFundID", ""),
+		Entry("a NAV price of zero", func(string) client.Object {
+			return fixtures.NAVHistory(fixtures.ISIN, "EUR", investv1.NAVPrice{Date: "2026-10-31", NAVPerShare: 0})
+		}, "spec.prices[0].navPerShare", ""),
+		Entry("a NAV price with a date that is not a date", func(string) client.Object {
+			return fixtures.NAVHistory(fixtures.ISIN, "EUR", investv1.NAVPrice{Date: "31.10.2026", NAVPerShare: 1})
+		}, "spec.prices[0].date", ""),
+		Entry("two NAV prices for one date", func(string) client.Object {
+			return fixtures.NAVHistory(fixtures.ISIN, "EUR",
+				investv1.NAVPrice{Date: "2026-10-31", NAVPerShare: 1}, investv1.NAVPrice{Date: "2026-10-31", NAVPerShare: 2})
+		}, "spec.prices[1]", "Duplicate value"),
+		Entry("an offering fee above 100%", func(ns string) client.Object {
+			return &investv1.CustomOffering{ObjectMeta: objMeta(ns), Spec: investv1.CustomOfferingSpec{ISIN: fixtures.ISIN, FeeRate: 20_000}}
+		}, "spec.feeRate", ""),
+		Entry("an API client id with a space", func(ns string) client.Object {
+			return fixtures.ApiClient(ns, "demo client", "s")
+		}, "spec.clientID", ""),
+	)
+
+	Describe("immutability", func() {
+		It("rejects a change of the account type", func() {
+			a := fixtures.IndividualAccount(ns)
+			Expect(k8s.Create(ctx, a)).To(Succeed())
+			a.Spec.Type = investv1.AccountTypeBusiness
+			expectInvalid(k8s.Update(ctx, a), "spec.type", "type is immutable")
+		})
+
+		It("rejects a change of the wallet's address, chain reference or account", func() {
+			w := fixtures.Wallet(ns, testenv.NewID(), fixtures.Address)
+			Expect(k8s.Create(ctx, w)).To(Succeed())
+			changed := w.DeepCopy()
+			changed.Spec.WalletAddress = fixtures.OtherAddr
+			expectInvalid(k8s.Update(ctx, changed), "spec.walletAddress", "walletAddress is immutable")
+			changed = w.DeepCopy()
+			changed.Spec.AccountID = investv1.ObjectID(testenv.NewID())
+			expectInvalid(k8s.Update(ctx, changed), "spec.accountID", "accountID is immutable")
+		})
+
+		It("rejects a change of the payment method's IBAN", func() {
+			p := fixtures.PaymentMethodDetails(ns, testenv.NewID(), fixtures.IBAN)
+			Expect(k8s.Create(ctx, p)).To(Succeed())
+			p.Spec.IBAN = fixtures.OtherIBAN
+			expectInvalid(k8s.Update(ctx, p), "spec.iban", "iban is immutable")
+		})
+
+		It("rejects a change of any order field but allows a cancellation request, which cannot be withdrawn", func() {
+			o := fixtures.BuyOrder(ns, testenv.NewID(), fixtures.ISIN, 5)
+			Expect(k8s.Create(ctx, o)).To(Succeed())
+
+			for field, mutate := range map[string]func(*investv1.Order){
+				"spec.side":           func(o *investv1.Order) { o.Spec.Side = investv1.SideSell },
+				"spec.market":         func(o *investv1.Order) { o.Spec.Market = investv1.MarketSecondary },
+				"spec.isin":           func(o *investv1.Order) { o.Spec.ISIN = fixtures.OtherISIN },
+				"spec.amountOfUnits":  func(o *investv1.Order) { o.Spec.AmountOfUnits = 6 },
+				"spec.currency":       func(o *investv1.Order) { o.Spec.Currency = "USD" },
+				"spec.accountID":      func(o *investv1.Order) { o.Spec.AccountID = investv1.ObjectID(testenv.NewID()) },
+				"spec.settlementType": func(o *investv1.Order) { o.Spec.SettlementType = investv1.SettlementClaimable },
+				"spec.walletID":       func(o *investv1.Order) { o.Spec.WalletID = investv1.ObjectID(testenv.NewID()) },
+			} {
+				changed := o.DeepCopy()
+				mutate(changed)
+				expectInvalid(k8s.Update(ctx, changed), field, "immutable")
+			}
+
+			o.Spec.CancellationRequested = true
+			Expect(k8s.Update(ctx, o)).To(Succeed())
+			o.Spec.CancellationRequested = false
+			expectInvalid(k8s.Update(ctx, o), "spec.cancellationRequested", "cannot be withdrawn")
+		})
+
+		It("rejects a change of recorded settlement evidence", func() {
+			o := fixtures.BuyOrder(ns, testenv.NewID(), fixtures.ISIN, 5)
+			Expect(k8s.Create(ctx, o)).To(Succeed())
+			o.Status.Settlement.PaymentReceived = &investv1.SettlementRecord{Reference: "SEPA-1", At: nowTime()}
+			Expect(k8s.Status().Update(ctx, o)).To(Succeed())
+			o.Status.Settlement.PaymentReceived.Reference = "SEPA-2"
+			expectInvalid(k8s.Status().Update(ctx, o), "status.settlement.paymentReceived", "recorded evidence is immutable")
+		})
+
+		It("rejects a transaction hash that is not 0x and 64 hex digits", func() {
+			o := fixtures.BuyOrder(ns, testenv.NewID(), fixtures.ISIN, 5)
+			Expect(k8s.Create(ctx, o)).To(Succeed())
+			o.Status.Settlement.DeliveryInitiated = &investv1.SettlementRecord{TransactionHash: "0x1234", At: nowTime()}
+			expectInvalid(k8s.Status().Update(ctx, o), "status.settlement.deliveryInitiated.transactionHash", "")
+		})
+
+		It("rejects a status state outside the eleven states", func() {
+			o := fixtures.BuyOrder(ns, testenv.NewID(), fixtures.ISIN, 5)
+			Expect(k8s.Create(ctx, o)).To(Succeed())
+			o.Status.State = "SHIPPED"
+			expectInvalid(k8s.Status().Update(ctx, o), "status.state", "Unsupported value")
+		})
+	})
+})
