@@ -5,11 +5,11 @@ import (
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
-	"github.com/fundshare/fundshare-operator/internal/testenv"
+	"github.com/fundshare/fundshare-operator/internal/controlplane"
 )
 
 func objMeta(ns string) metav1.ObjectMeta {
-	return metav1.ObjectMeta{Name: testenv.NewID(), Namespace: ns}
+	return metav1.ObjectMeta{Name: controlplane.NewID(), Namespace: ns}
 }
 
 func mustDate(s string) time.Time {

@@ -11,7 +11,7 @@ import (
 
 	investv1 "github.com/fundshare/fundshare-operator/api/v1alpha1"
 	"github.com/fundshare/fundshare-operator/internal/fixtures"
-	"github.com/fundshare/fundshare-operator/internal/testenv"
+	"github.com/fundshare/fundshare-operator/internal/controlplane"
 )
 
 // expectInvalid asserts that the API server refused the object as Invalid and that the
@@ -30,7 +30,7 @@ var _ = Describe("CRD schemas", func() {
 	var ns string
 	BeforeEach(func() {
 		var err error
-		ns, err = testenv.NewNamespace(ctx, k8s, "schema")
+		ns, err = controlplane.NewNamespace(ctx, k8s, "schema")
 		Expect(err).NotTo(HaveOccurred())
 	})
 
@@ -38,7 +38,7 @@ var _ = Describe("CRD schemas", func() {
 		It("accepts an individual and a business account, a wallet, a payment method, a fund, a share class, a NAV history, an offering, an API client and an order", func() {
 			fund := fixtures.Fund()
 			sc := fixtures.ShareClass(fund.Name, fixtures.ISIN)
-			sc.Name = testenv.NewID()
+			sc.Name = controlplane.NewID()
 			acct := fixtures.IndividualAccount(ns)
 			vol := int64(1200)
 			objs := []client.Object{
@@ -101,12 +101,12 @@ var _ = Describe("CRD schemas", func() {
 			return a
 		}, "metadata.name", "must be a lowercase UUID"),
 		Entry("a wallet named by an uppercase UUID", func(ns string) client.Object {
-			w := fixtures.Wallet(ns, testenv.NewID(), fixtures.Address)
+			w := fixtures.Wallet(ns, controlplane.NewID(), fixtures.Address)
 			w.Name = strings.ToUpper(w.Name)
 			return w
 		}, "metadata.name", ""),
 		Entry("an order named by something other than a UUID", func(ns string) client.Object {
-			o := fixtures.BuyOrder(ns, testenv.NewID(), fixtures.ISIN, 1)
+			o := fixtures.BuyOrder(ns, controlplane.NewID(), fixtures.ISIN, 1)
 			o.Name = "order-1"
 			return o
 		}, "metadata.name", "must be a lowercase UUID"),
@@ -170,15 +170,15 @@ var _ = Describe("CRD schemas", func() {
 
 		// Wallet.
 		Entry("a chain other than polygon", func(ns string) client.Object {
-			w := fixtures.Wallet(ns, testenv.NewID(), fixtures.Address)
+			w := fixtures.Wallet(ns, controlplane.NewID(), fixtures.Address)
 			w.Spec.Chain = "ethereum"
 			return w
 		}, "spec.chain", "Unsupported value"),
 		Entry("a wallet address without 0x", func(ns string) client.Object {
-			return fixtures.Wallet(ns, testenv.NewID(), strings.TrimPrefix(fixtures.Address, "0x")+"00")
+			return fixtures.Wallet(ns, controlplane.NewID(), strings.TrimPrefix(fixtures.Address, "0x")+"00")
 		}, "spec.walletAddress", ""),
 		Entry("a wallet address with a non-hex digit", func(ns string) client.Object {
-			return fixtures.Wallet(ns, testenv.NewID(), "0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAeZ")
+			return fixtures.Wallet(ns, controlplane.NewID(), "0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAeZ")
 		}, "spec.walletAddress", ""),
 		Entry("a wallet whose account is not an id", func(ns string) client.Object {
 			return fixtures.Wallet(ns, "erika", fixtures.Address)
@@ -186,50 +186,50 @@ var _ = Describe("CRD schemas", func() {
 
 		// Payment method details.
 		Entry("a payment method type other than sepa", func(ns string) client.Object {
-			p := fixtures.PaymentMethodDetails(ns, testenv.NewID(), fixtures.IBAN)
+			p := fixtures.PaymentMethodDetails(ns, controlplane.NewID(), fixtures.IBAN)
 			p.Spec.Type = "swift"
 			return p
 		}, "spec.type", "Unsupported value"),
 		Entry("an IBAN with spaces and lower case", func(ns string) client.Object {
-			return fixtures.PaymentMethodDetails(ns, testenv.NewID(), "de89 3704 0044 0532 0130 00")
+			return fixtures.PaymentMethodDetails(ns, controlplane.NewID(), "de89 3704 0044 0532 0130 00")
 		}, "spec.iban", ""),
 		Entry("an account holder name over the SEPA limit of 70", func(ns string) client.Object {
-			p := fixtures.PaymentMethodDetails(ns, testenv.NewID(), fixtures.IBAN)
+			p := fixtures.PaymentMethodDetails(ns, controlplane.NewID(), fixtures.IBAN)
 			p.Spec.AccountHolderName = strings.Repeat("n", 71)
 			return p
 		}, "spec.accountHolderName", "Too long"),
 
 		// Order.
 		Entry("a side other than BUY/SELL", func(ns string) client.Object {
-			o := fixtures.BuyOrder(ns, testenv.NewID(), fixtures.ISIN, 1)
+			o := fixtures.BuyOrder(ns, controlplane.NewID(), fixtures.ISIN, 1)
 			o.Spec.Side = "HOLD"
 			return o
 		}, "spec.side", "Unsupported value"),
 		Entry("a market other than PRIMARY/SECONDARY", func(ns string) client.Object {
-			o := fixtures.BuyOrder(ns, testenv.NewID(), fixtures.ISIN, 1)
+			o := fixtures.BuyOrder(ns, controlplane.NewID(), fixtures.ISIN, 1)
 			o.Spec.Market = "OTC"
 			return o
 		}, "spec.market", "Unsupported value"),
 		Entry("zero units", func(ns string) client.Object {
-			o := fixtures.BuyOrder(ns, testenv.NewID(), fixtures.ISIN, 1)
+			o := fixtures.BuyOrder(ns, controlplane.NewID(), fixtures.ISIN, 1)
 			o.Spec.AmountOfUnits = 0
 			return o
 		}, "spec.amountOfUnits", ""),
 		Entry("a lowercase currency", func(ns string) client.Object {
-			o := fixtures.BuyOrder(ns, testenv.NewID(), fixtures.ISIN, 1)
+			o := fixtures.BuyOrder(ns, controlplane.NewID(), fixtures.ISIN, 1)
 			o.Spec.Currency = "eur"
 			return o
 		}, "spec.currency", ""),
 		Entry("an ISIN of the wrong form", func(ns string) client.Object {
-			return fixtures.BuyOrder(ns, testenv.NewID(), "IE00B4L5Y98", 1)
+			return fixtures.BuyOrder(ns, controlplane.NewID(), "IE00B4L5Y98", 1)
 		}, "spec.isin", ""),
 		Entry("a settlement type other than bearer/claimable", func(ns string) client.Object {
-			o := fixtures.BuyOrder(ns, testenv.NewID(), fixtures.ISIN, 1)
+			o := fixtures.BuyOrder(ns, controlplane.NewID(), fixtures.ISIN, 1)
 			o.Spec.SettlementType = "courier"
 			return o
 		}, "spec.settlementType", "Unsupported value"),
 		Entry("a quote with a NAV per share of zero", func(ns string) client.Object {
-			o := fixtures.BuyOrder(ns, testenv.NewID(), fixtures.ISIN, 1)
+			o := fixtures.BuyOrder(ns, controlplane.NewID(), fixtures.ISIN, 1)
 			o.Spec.Quote = &investv1.OrderQuote{NAVPerShare: 0, NAVDate: "2026-10-31"}
 			return o
 		}, "spec.quote", ""),
@@ -262,7 +262,7 @@ var _ = Describe("CRD schemas", func() {
 			return f
 		}, "spec.recommendedHoldingDuration", "non-negative"),
 		Entry("a share class fee above 100%", func(string) client.Object {
-			sc := fixtures.ShareClass(testenv.NewID(), fixtures.ISIN)
+			sc := fixtures.ShareClass(controlplane.NewID(), fixtures.ISIN)
 			sc.Spec.SubscriptionFee = 10_001
 			return sc
 		}, "spec.subscriptionFee", ""),
@@ -296,25 +296,25 @@ var _ = Describe("CRD schemas", func() {
 		})
 
 		It("rejects a change of the wallet's address, chain reference or account", func() {
-			w := fixtures.Wallet(ns, testenv.NewID(), fixtures.Address)
+			w := fixtures.Wallet(ns, controlplane.NewID(), fixtures.Address)
 			Expect(k8s.Create(ctx, w)).To(Succeed())
 			changed := w.DeepCopy()
 			changed.Spec.WalletAddress = fixtures.OtherAddr
 			expectInvalid(k8s.Update(ctx, changed), "spec.walletAddress", "walletAddress is immutable")
 			changed = w.DeepCopy()
-			changed.Spec.AccountID = investv1.ObjectID(testenv.NewID())
+			changed.Spec.AccountID = investv1.ObjectID(controlplane.NewID())
 			expectInvalid(k8s.Update(ctx, changed), "spec.accountID", "accountID is immutable")
 		})
 
 		It("rejects a change of the payment method's IBAN", func() {
-			p := fixtures.PaymentMethodDetails(ns, testenv.NewID(), fixtures.IBAN)
+			p := fixtures.PaymentMethodDetails(ns, controlplane.NewID(), fixtures.IBAN)
 			Expect(k8s.Create(ctx, p)).To(Succeed())
 			p.Spec.IBAN = fixtures.OtherIBAN
 			expectInvalid(k8s.Update(ctx, p), "spec.iban", "iban is immutable")
 		})
 
 		It("rejects a change of any order field but allows a cancellation request, which cannot be withdrawn", func() {
-			o := fixtures.BuyOrder(ns, testenv.NewID(), fixtures.ISIN, 5)
+			o := fixtures.BuyOrder(ns, controlplane.NewID(), fixtures.ISIN, 5)
 			Expect(k8s.Create(ctx, o)).To(Succeed())
 
 			for field, mutate := range map[string]func(*investv1.Order){
@@ -323,9 +323,9 @@ var _ = Describe("CRD schemas", func() {
 				"spec.isin":           func(o *investv1.Order) { o.Spec.ISIN = fixtures.OtherISIN },
 				"spec.amountOfUnits":  func(o *investv1.Order) { o.Spec.AmountOfUnits = 6 },
 				"spec.currency":       func(o *investv1.Order) { o.Spec.Currency = "USD" },
-				"spec.accountID":      func(o *investv1.Order) { o.Spec.AccountID = investv1.ObjectID(testenv.NewID()) },
+				"spec.accountID":      func(o *investv1.Order) { o.Spec.AccountID = investv1.ObjectID(controlplane.NewID()) },
 				"spec.settlementType": func(o *investv1.Order) { o.Spec.SettlementType = investv1.SettlementClaimable },
-				"spec.walletID":       func(o *investv1.Order) { o.Spec.WalletID = investv1.ObjectID(testenv.NewID()) },
+				"spec.walletID":       func(o *investv1.Order) { o.Spec.WalletID = investv1.ObjectID(controlplane.NewID()) },
 			} {
 				changed := o.DeepCopy()
 				mutate(changed)
@@ -339,7 +339,7 @@ var _ = Describe("CRD schemas", func() {
 		})
 
 		It("rejects a change of recorded settlement evidence", func() {
-			o := fixtures.BuyOrder(ns, testenv.NewID(), fixtures.ISIN, 5)
+			o := fixtures.BuyOrder(ns, controlplane.NewID(), fixtures.ISIN, 5)
 			Expect(k8s.Create(ctx, o)).To(Succeed())
 			o.Status.Settlement.PaymentReceived = &investv1.SettlementRecord{Reference: "SEPA-1", At: nowTime()}
 			Expect(k8s.Status().Update(ctx, o)).To(Succeed())
@@ -348,14 +348,14 @@ var _ = Describe("CRD schemas", func() {
 		})
 
 		It("rejects a transaction hash that is not 0x and 64 hex digits", func() {
-			o := fixtures.BuyOrder(ns, testenv.NewID(), fixtures.ISIN, 5)
+			o := fixtures.BuyOrder(ns, controlplane.NewID(), fixtures.ISIN, 5)
 			Expect(k8s.Create(ctx, o)).To(Succeed())
 			o.Status.Settlement.DeliveryInitiated = &investv1.SettlementRecord{TransactionHash: "0x1234", At: nowTime()}
 			expectInvalid(k8s.Status().Update(ctx, o), "status.settlement.deliveryInitiated.transactionHash", "")
 		})
 
 		It("rejects a status state outside the eleven states", func() {
-			o := fixtures.BuyOrder(ns, testenv.NewID(), fixtures.ISIN, 5)
+			o := fixtures.BuyOrder(ns, controlplane.NewID(), fixtures.ISIN, 5)
 			Expect(k8s.Create(ctx, o)).To(Succeed())
 			o.Status.State = "SHIPPED"
 			expectInvalid(k8s.Status().Update(ctx, o), "status.state", "Unsupported value")

@@ -10,7 +10,7 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	"sigs.k8s.io/controller-runtime/pkg/envtest"
 
-	"github.com/fundshare/fundshare-operator/internal/testenv"
+	"github.com/fundshare/fundshare-operator/internal/controlplane"
 )
 
 // The schema suite proves what the CRDs alone enforce, with no webhook and no controller:
@@ -30,11 +30,11 @@ func TestSchemas(t *testing.T) {
 
 var _ = BeforeSuite(func() {
 	ctx = context.Background()
-	env = testenv.New(testenv.Options{})
+	env = controlplane.New(controlplane.Options{})
 	var err error
 	cfg, err = env.Start()
 	Expect(err).NotTo(HaveOccurred())
-	k8s, err = client.New(cfg, client.Options{Scheme: testenv.Scheme()})
+	k8s, err = client.New(cfg, client.Options{Scheme: controlplane.Scheme()})
 	Expect(err).NotTo(HaveOccurred())
 })
 

@@ -1,7 +1,8 @@
-// Package testenv starts the project's real control plane (kube-apiserver and etcd built
-// into bin/controlplane) for envtest suites, with the project's CRDs and, when asked, its
-// admission webhooks installed. Every suite uses it, so all of them test the same thing.
-package testenv
+// Package controlplane describes the project's real local control plane (kube-apiserver
+// and etcd built into bin/controlplane, run through envtest) with the project's CRDs and,
+// when asked, its admission webhooks installed. Every envtest suite and the local dev
+// runner (`make run`) use it, so tests and the newcomer's environment are the same thing.
+package controlplane
 
 import (
 	"context"
@@ -47,6 +48,9 @@ type Options struct {
 	// a local webhook server whose address and certificates are in
 	// Environment.WebhookInstallOptions.
 	Webhooks bool
+	// EtcdDataDir keeps etcd's data in a folder that outlives the process (make run);
+	// empty means a temporary folder removed on Stop (tests).
+	EtcdDataDir string
 }
 
 // New describes a control plane with the project's CRDs; call Start on it. The binaries
@@ -63,6 +67,9 @@ func New(opts Options) *envtest.Environment {
 		BinaryAssetsDirectory:    assets,
 		ControlPlaneStartTimeout: 2 * time.Minute,
 		ControlPlaneStopTimeout:  time.Minute,
+	}
+	if opts.EtcdDataDir != "" {
+		env.ControlPlane.Etcd = &envtest.Etcd{DataDir: opts.EtcdDataDir}
 	}
 	if opts.Webhooks {
 		env.WebhookInstallOptions = envtest.WebhookInstallOptions{

@@ -1,0 +1,379 @@
+/*
+Copyright 2026 The fundshare-operator Authors.
+
+Licensed under the Apache License, Version 2.0 (the "License");
+you may not use this file except in compliance with the License.
+You may obtain a copy of the License at
+
+    http://www.apache.org/licenses/LICENSE-2.0
+
+Unless required by applicable law or agreed to in writing, software
+distributed under the License is distributed on an "AS IS" BASIS,
+WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+See the License for the specific language governing permissions and
+limitations under the License.
+*/
+
+package auth
+
+import (
+	"crypto/ecdsa"
+	"crypto/elliptic"
+	"crypto/rand"
+	"crypto/x509"
+	"encoding/base64"
+	"encoding/json"
+	"encoding/pem"
+	"errors"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/golang-jwt/jwt/v5"
+	"github.com/google/uuid"
+)
+
+const (
+	testIssuerURL = "https://api.fundshare.example"
+	testAudience  = "api.fundshare.example"
+)
+
+// fakeClock is a settable clock shared by Issuer and Throttle in tests.
+type fakeClock struct {
+	mu sync.Mutex
+	t  time.Time
+}
+
+func newFakeClock() *fakeClock {
+	return &fakeClock{t: time.Date(2026, 3, 1, 12, 0, 0, 0, time.UTC)}
+}
+
+func (c *fakeClock) Now() time.Time {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.t
+}
+
+func (c *fakeClock) Advance(d time.Duration) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.t = c.t.Add(d)
+}
+
+func newTestKeys(t *testing.T) (*KeySet, *ecdsa.PrivateKey) {
+	t.Helper()
+	key, err := GenerateSigningKey()
+	if err != nil {
+		t.Fatal(err)
+	}
+	ks, err := NewKeySet(key)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return ks, key
+}
+
+func newTestIssuer(t *testing.T, ks *KeySet, clock *fakeClock) *Issuer {
+	t.Helper()
+	iss, err := NewIssuer(IssuerConfig{Keys: ks, Issuer: testIssuerURL, Now: clock.Now})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return iss
+}
+
+func TestNewIssuerConfig(t *testing.T) {
+	ks, _ := newTestKeys(t)
+	iss, err := NewIssuer(IssuerConfig{Keys: ks, Issuer: "https://api.fundshare.example:8443/base"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if iss.Audience() != testAudience || iss.TTL() != time.Hour {
+		t.Fatalf("audience %q ttl %v; want host name without port and 1h", iss.Audience(), iss.TTL())
+	}
+	for name, cfg := range map[string]IssuerConfig{
+		"no keys":         {Issuer: testIssuerURL},
+		"no issuer":       {Keys: ks},
+		"relative issuer": {Keys: ks, Issuer: "/api"},
+		"audience scheme": {Keys: ks, Issuer: testIssuerURL, Audience: "https://api.fundshare.example"},
+		"negative ttl":    {Keys: ks, Issuer: testIssuerURL, TTL: -time.Second},
+		"fractional ttl":  {Keys: ks, Issuer: testIssuerURL, TTL: 1500 * time.Millisecond},
+	} {
+		if _, err := NewIssuer(cfg); err == nil {
+			t.Errorf("%s: accepted", name)
+		}
+	}
+}
+
+func TestIssueAndVerify(t *testing.T) {
+	clock := newFakeClock()
+	ks, _ := newTestKeys(t)
+	iss := newTestIssuer(t, ks, clock)
+
+	tok, expiresIn, err := iss.Issue("tenant-acme", "acme", "openid offline")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if expiresIn != 3600 {
+		t.Fatalf("expiresIn = %d", expiresIn)
+	}
+
+	// Header as specified.
+	header := decodeSegment(t, tok, 0)
+	if header["alg"] != "ES256" || header["typ"] != "JWT" || header["kid"] != ks.ActiveKID() {
+		t.Fatalf("header = %v", header)
+	}
+	// Raw claims as specified (aud is an array).
+	payload := decodeSegment(t, tok, 1)
+	if aud, ok := payload["aud"].([]any); !ok || len(aud) != 1 || aud[0] != testAudience {
+		t.Fatalf("aud = %#v, want [%q]", payload["aud"], testAudience)
+	}
+
+	claims, err := iss.Verify(tok)
+	if err != nil {
+		t.Fatal(err)
+	}
+	now := clock.Now()
+	if claims.Issuer != testIssuerURL || claims.Subject != "acme" || claims.ClientID != "acme" ||
+		claims.Tenant != "tenant-acme" || claims.Scope != "openid offline" {
+		t.Fatalf("claims = %+v", claims)
+	}
+	if !claims.IssuedAt.Equal(now) || !claims.NotBefore.Equal(now) || !claims.ExpiresAt.Equal(now.Add(time.Hour)) {
+		t.Fatalf("times iat=%v nbf=%v exp=%v", claims.IssuedAt, claims.NotBefore, claims.ExpiresAt)
+	}
+	id, err := uuid.Parse(claims.ID)
+	if err != nil || id.Version() != 4 {
+		t.Fatalf("jti %q is not a UUIDv4", claims.ID)
+	}
+	tok2, _, _ := iss.Issue("tenant-acme", "acme", "openid offline")
+	c2, _ := iss.Verify(tok2)
+	if c2.ID == claims.ID {
+		t.Fatal("jti repeated")
+	}
+
+	// Still valid just before expiry and within the leeway after it.
+	clock.Advance(time.Hour + 20*time.Second)
+	if _, err := iss.Verify(tok); err != nil {
+		t.Fatalf("rejected within leeway: %v", err)
+	}
+	clock.Advance(11 * time.Second) // 31 s past exp
+	if _, err := iss.Verify(tok); !errors.Is(err, jwt.ErrTokenExpired) || !errors.Is(err, ErrInvalidToken) {
+		t.Fatalf("err = %v, want expired", err)
+	}
+
+	if _, _, err := iss.Issue("", "acme", "openid offline"); err == nil {
+		t.Fatal("issued a token without tenant")
+	}
+}
+
+// TestVerifyAcceptsPreviousKey covers key rotation: tokens signed by a key
+// that is still listed for verification remain valid.
+func TestVerifyAcceptsPreviousKey(t *testing.T) {
+	clock := newFakeClock()
+	oldKS, oldKey := newTestKeys(t)
+	oldIss := newTestIssuer(t, oldKS, clock)
+	tok, _, err := oldIss.Issue("t", "c", "openid offline")
+	if err != nil {
+		t.Fatal(err)
+	}
+	newKey, _ := GenerateSigningKey()
+	rotated, err := NewKeySet(newKey, &oldKey.PublicKey)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := newTestIssuer(t, rotated, clock).Verify(tok); err != nil {
+		t.Fatalf("token signed by previous key rejected: %v", err)
+	}
+	onlyNew, _ := NewKeySet(newKey)
+	if _, err := newTestIssuer(t, onlyNew, clock).Verify(tok); err == nil {
+		t.Fatal("token signed by a retired key accepted")
+	}
+}
+
+func decodeSegment(t *testing.T, tok string, i int) map[string]any {
+	t.Helper()
+	parts := strings.Split(tok, ".")
+	if len(parts) != 3 {
+		t.Fatalf("token has %d parts", len(parts))
+	}
+	raw, err := base64.RawURLEncoding.DecodeString(parts[i])
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := map[string]any{}
+	if err := json.Unmarshal(raw, &m); err != nil {
+		t.Fatal(err)
+	}
+	return m
+}
+
+func TestVerifyRejects(t *testing.T) {
+	clock := newFakeClock()
+	ks, key := newTestKeys(t)
+	iss := newTestIssuer(t, ks, clock)
+	now := clock.Now()
+	kid := ks.ActiveKID()
+
+	validClaims := func() *Claims {
+		return &Claims{
+			RegisteredClaims: jwt.RegisteredClaims{
+				Issuer:    testIssuerURL,
+				Subject:   "acme",
+				Audience:  jwt.ClaimStrings{testAudience},
+				ExpiresAt: jwt.NewNumericDate(now.Add(time.Hour)),
+				NotBefore: jwt.NewNumericDate(now),
+				IssuedAt:  jwt.NewNumericDate(now),
+				ID:        uuid.NewString(),
+			},
+			Tenant:   "tenant-acme",
+			ClientID: "acme",
+			Scope:    "openid offline",
+		}
+	}
+	sign := func(method jwt.SigningMethod, signKey any, header map[string]any, claims jwt.Claims) string {
+		t.Helper()
+		tok := jwt.NewWithClaims(method, claims)
+		tok.Header["kid"] = kid
+		for k, v := range header {
+			if v == nil {
+				delete(tok.Header, k)
+			} else {
+				tok.Header[k] = v
+			}
+		}
+		s, err := tok.SignedString(signKey)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return s
+	}
+	withClaims := func(mut func(*Claims)) string {
+		c := validClaims()
+		mut(c)
+		return sign(jwt.SigningMethodES256, key, nil, c)
+	}
+
+	// Sanity: the helper itself produces an accepted token.
+	if _, err := iss.Verify(sign(jwt.SigningMethodES256, key, nil, validClaims())); err != nil {
+		t.Fatalf("baseline token rejected: %v", err)
+	}
+
+	pubDER, err := x509.MarshalPKIXPublicKey(&key.PublicKey)
+	if err != nil {
+		t.Fatal(err)
+	}
+	pubPEM := pem.EncodeToMemory(&pem.Block{Type: "PUBLIC KEY", Bytes: pubDER})
+	pubRaw, _ := key.PublicKey.Bytes()
+	foreign, _ := GenerateSigningKey()
+	p384, _ := ecdsa.GenerateKey(elliptic.P384(), rand.Reader)
+
+	tampered := func() string {
+		good := sign(jwt.SigningMethodES256, key, nil, validClaims())
+		parts := strings.Split(good, ".")
+		c := validClaims()
+		c.Tenant = "tenant-victim"
+		payload, _ := json.Marshal(c)
+		parts[1] = base64.RawURLEncoding.EncodeToString(payload)
+		return strings.Join(parts, ".")
+	}()
+	badSig := func() string {
+		good := sign(jwt.SigningMethodES256, key, nil, validClaims())
+		parts := strings.Split(good, ".")
+		sig, _ := base64.RawURLEncoding.DecodeString(parts[2])
+		sig[5] ^= 0x01
+		parts[2] = base64.RawURLEncoding.EncodeToString(sig)
+		return strings.Join(parts, ".")
+	}()
+	headerSwap := func() string {
+		// ES256 token whose header is replaced by one claiming HS256.
+		good := sign(jwt.SigningMethodES256, key, nil, validClaims())
+		parts := strings.Split(good, ".")
+		parts[0] = base64.RawURLEncoding.EncodeToString([]byte(`{"alg":"HS256","kid":"` + kid + `","typ":"JWT"}`))
+		return strings.Join(parts, ".")
+	}()
+
+	cases := []struct {
+		name    string
+		token   string
+		wantErr error // optional, checked with errors.Is
+	}{
+		{"alg none", sign(jwt.SigningMethodNone, jwt.UnsafeAllowNoneSignatureType, nil, validClaims()), nil},
+		{"alg none unsigned literal", strings.Join([]string{
+			base64.RawURLEncoding.EncodeToString([]byte(`{"alg":"none","typ":"JWT","kid":"` + kid + `"}`)),
+			strings.Split(sign(jwt.SigningMethodES256, key, nil, validClaims()), ".")[1], ""}, "."), nil},
+		{"HS256 with public key PEM", sign(jwt.SigningMethodHS256, pubPEM, nil, validClaims()), nil},
+		{"HS256 with public key DER", sign(jwt.SigningMethodHS256, pubDER, nil, validClaims()), nil},
+		{"HS256 with raw public point", sign(jwt.SigningMethodHS256, pubRaw, nil, validClaims()), nil},
+		{"ES256 signature under HS256 header", headerSwap, nil},
+		{"ES384 with P-384 key", sign(jwt.SigningMethodES384, p384, nil, validClaims()), nil},
+		{"foreign key same kid", sign(jwt.SigningMethodES256, foreign, nil, validClaims()), jwt.ErrTokenSignatureInvalid},
+		{"foreign key own kid", sign(jwt.SigningMethodES256, foreign, map[string]any{"kid": mustKID(t, foreign)}, validClaims()), nil},
+		{"missing kid", sign(jwt.SigningMethodES256, key, map[string]any{"kid": nil}, validClaims()), nil},
+		{"non-string kid", sign(jwt.SigningMethodES256, key, map[string]any{"kid": 7}, validClaims()), nil},
+		{"wrong typ", sign(jwt.SigningMethodES256, key, map[string]any{"typ": "at+jwt"}, validClaims()), nil},
+		{"crit header", sign(jwt.SigningMethodES256, key, map[string]any{"crit": []string{"exp"}}, validClaims()), nil},
+		{"expired", withClaims(func(c *Claims) {
+			c.IssuedAt = jwt.NewNumericDate(now.Add(-2 * time.Hour))
+			c.NotBefore = c.IssuedAt
+			c.ExpiresAt = jwt.NewNumericDate(now.Add(-time.Hour))
+		}), jwt.ErrTokenExpired},
+		{"expired beyond leeway", withClaims(func(c *Claims) {
+			c.ExpiresAt = jwt.NewNumericDate(now.Add(-31 * time.Second))
+			c.IssuedAt = jwt.NewNumericDate(now.Add(-time.Hour))
+			c.NotBefore = c.IssuedAt
+		}), jwt.ErrTokenExpired},
+		{"not yet valid", withClaims(func(c *Claims) {
+			c.NotBefore = jwt.NewNumericDate(now.Add(time.Hour))
+		}), jwt.ErrTokenNotValidYet},
+		{"issued in the future", withClaims(func(c *Claims) {
+			c.IssuedAt = jwt.NewNumericDate(now.Add(time.Hour))
+		}), jwt.ErrTokenUsedBeforeIssued},
+		{"wrong aud", withClaims(func(c *Claims) { c.Audience = jwt.ClaimStrings{"evil.example"} }), jwt.ErrTokenInvalidAudience},
+		{"aud with scheme", withClaims(func(c *Claims) { c.Audience = jwt.ClaimStrings{testIssuerURL} }), jwt.ErrTokenInvalidAudience},
+		{"missing aud", withClaims(func(c *Claims) { c.Audience = nil }), nil},
+		{"wrong iss", withClaims(func(c *Claims) { c.Issuer = "https://evil.example" }), jwt.ErrTokenInvalidIssuer},
+		{"missing iss", withClaims(func(c *Claims) { c.Issuer = "" }), nil},
+		{"missing exp", withClaims(func(c *Claims) { c.ExpiresAt = nil }), jwt.ErrTokenRequiredClaimMissing},
+		{"missing iat", withClaims(func(c *Claims) { c.IssuedAt = nil }), jwt.ErrTokenRequiredClaimMissing},
+		{"empty tenant", withClaims(func(c *Claims) { c.Tenant = "" }), jwt.ErrTokenRequiredClaimMissing},
+		{"empty client_id", withClaims(func(c *Claims) { c.ClientID = "" }), jwt.ErrTokenRequiredClaimMissing},
+		{"sub differs from client_id", withClaims(func(c *Claims) { c.Subject = "someone-else" }), nil},
+		{"tampered payload", tampered, jwt.ErrTokenSignatureInvalid},
+		{"tampered signature", badSig, jwt.ErrTokenSignatureInvalid},
+		{"empty", "", nil},
+		{"garbage", "not.a.jwt", nil},
+		{"two segments", "abc.def", nil},
+		{"oversized", strings.Repeat("a", maxTokenLen+1), nil},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			claims, err := iss.Verify(tc.token)
+			t.Logf("rejected: %v", err)
+			if err == nil {
+				t.Fatalf("accepted: %+v", claims)
+			}
+			if claims != nil {
+				t.Fatal("claims returned with an error")
+			}
+			if !errors.Is(err, ErrInvalidToken) {
+				t.Fatalf("error %v does not wrap ErrInvalidToken", err)
+			}
+			if tc.wantErr != nil && !errors.Is(err, tc.wantErr) {
+				t.Fatalf("error %v, want %v", err, tc.wantErr)
+			}
+			if tc.token != "" && len(tc.token) > 20 && strings.Contains(err.Error(), tc.token) {
+				t.Fatal("error echoes the token")
+			}
+		})
+	}
+}
+
+func mustKID(t *testing.T, k *ecdsa.PrivateKey) string {
+	t.Helper()
+	kid, err := Thumbprint(&k.PublicKey)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return kid
+}

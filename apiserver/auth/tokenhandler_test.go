@@ -1,0 +1,481 @@
+/*
+Copyright 2026 The fundshare-operator Authors.
+
+Licensed under the Apache License, Version 2.0 (the "License");
+you may not use this file except in compliance with the License.
+You may obtain a copy of the License at
+
+    http://www.apache.org/licenses/LICENSE-2.0
+
+Unless required by applicable law or agreed to in writing, software
+distributed under the License is distributed on an "AS IS" BASIS,
+WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+See the License for the specific language governing permissions and
+limitations under the License.
+*/
+
+package auth
+
+import (
+	"context"
+	"encoding/base64"
+	"encoding/json"
+	"errors"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"net/url"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/go-logr/logr"
+	"github.com/go-logr/logr/funcr"
+	"golang.org/x/oauth2"
+	"golang.org/x/oauth2/clientcredentials"
+)
+
+// memStore is an in-memory ClientStore.
+type memStore map[string]Client
+
+func (m memStore) LookupClient(_ context.Context, id string) (Client, error) {
+	if id == "boom" {
+		return Client{}, errors.New("backend down")
+	}
+	c, ok := m[id]
+	if !ok {
+		return Client{}, ErrClientNotFound
+	}
+	return c, nil
+}
+
+// logBuffer collects log lines so tests can assert secrets never appear.
+type logBuffer struct {
+	mu    sync.Mutex
+	lines []string
+}
+
+func (b *logBuffer) logger() logr.Logger {
+	return funcr.New(func(prefix, args string) {
+		b.mu.Lock()
+		defer b.mu.Unlock()
+		b.lines = append(b.lines, prefix+" "+args)
+	}, funcr.Options{})
+}
+
+func (b *logBuffer) String() string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return strings.Join(b.lines, "\n")
+}
+
+// tokenFixture is a running token endpoint with known clients.
+type tokenFixture struct {
+	srv    *httptest.Server
+	clock  *fakeClock
+	issuer *Issuer
+	logs   *logBuffer
+	secret string // secret of "acme", "disabled" and "acme:eu"
+}
+
+// oddSecret has characters that must be form-urlencoded inside Basic.
+const oddSecret = "p+ss/w%rd:&=ü"
+
+func newTokenFixture(t *testing.T) *tokenFixture {
+	t.Helper()
+	clock := newFakeClock()
+	ks, _ := newTestKeys(t)
+	iss := newTestIssuer(t, ks, clock)
+	secret, err := NewClientSecret()
+	if err != nil {
+		t.Fatal(err)
+	}
+	hash, err := HashSecret(secret)
+	if err != nil {
+		t.Fatal(err)
+	}
+	oddHash, err := HashSecret(oddSecret)
+	if err != nil {
+		t.Fatal(err)
+	}
+	store := memStore{
+		"acme":     {ID: "acme", Tenant: "tenant-acme", SecretHash: hash},
+		"globex":   {ID: "globex", Tenant: "tenant-globex", SecretHash: hash},
+		"disabled": {ID: "disabled", Tenant: "tenant-x", SecretHash: hash, Disabled: true},
+		"broken":   {ID: "broken", Tenant: "tenant-x", SecretHash: "$argon2id$v=19$m=99999999,t=2,p=1$AAAA$AAAA"},
+		"acme:eu":  {ID: "acme:eu", Tenant: "tenant-acme-eu", SecretHash: oddHash},
+	}
+	logs := &logBuffer{}
+	h := NewTokenHandler(store, iss, NewThrottle(5, time.Minute, clock.Now), logs.logger())
+	mux := http.NewServeMux()
+	mux.Handle("/oauth2/token", h)
+	srv := httptest.NewServer(mux)
+	t.Cleanup(srv.Close)
+	f := &tokenFixture{srv: srv, clock: clock, issuer: iss, logs: logs, secret: secret}
+	t.Cleanup(func() {
+		if t.Failed() {
+			return
+		}
+		all := logs.String()
+		for _, s := range []string{secret, oddSecret, url.QueryEscape(oddSecret)} {
+			if strings.Contains(all, s) {
+				t.Error("a client secret appears in the logs")
+			}
+		}
+		if strings.Contains(all, "eyJ") {
+			t.Error("a JWT appears in the logs")
+		}
+	})
+	return f
+}
+
+func (f *tokenFixture) form(clientID, secret string) url.Values {
+	v := url.Values{
+		"grant_type": {"client_credentials"},
+		"scope":      {"openid offline"},
+		"audience":   {testAudience},
+	}
+	if clientID != "" {
+		v.Set("client_id", clientID)
+	}
+	if secret != "" {
+		v.Set("client_secret", secret)
+	}
+	return v
+}
+
+type tokenResult struct {
+	status int
+	header http.Header
+	body   map[string]any
+	raw    string
+}
+
+// do sends a raw request to the token endpoint.
+func (f *tokenFixture) do(t *testing.T, method, path, contentType, body string, hdr http.Header) tokenResult {
+	t.Helper()
+	req, err := http.NewRequest(method, f.srv.URL+path, strings.NewReader(body))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if contentType != "" {
+		req.Header.Set("Content-Type", contentType)
+	}
+	for k, vs := range hdr {
+		for _, v := range vs {
+			req.Header.Add(k, v)
+		}
+	}
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	raw, _ := io.ReadAll(resp.Body)
+	res := tokenResult{status: resp.StatusCode, header: resp.Header, raw: string(raw)}
+	if err := json.Unmarshal(raw, &res.body); err != nil {
+		t.Fatalf("status %d, body is not JSON: %v", resp.StatusCode, err)
+	}
+	return res
+}
+
+const formType = "application/x-www-form-urlencoded"
+
+func (f *tokenFixture) post(t *testing.T, v url.Values, hdr http.Header) tokenResult {
+	t.Helper()
+	return f.do(t, http.MethodPost, "/oauth2/token", formType, v.Encode(), hdr)
+}
+
+func basic(id, secret string) http.Header {
+	raw := url.QueryEscape(id) + ":" + url.QueryEscape(secret)
+	return http.Header{"Authorization": {"Basic " + base64.StdEncoding.EncodeToString([]byte(raw))}}
+}
+
+func checkNoStore(t *testing.T, r tokenResult) {
+	t.Helper()
+	if got := r.header.Get("Cache-Control"); got != "no-store" {
+		t.Errorf("Cache-Control %q", got)
+	}
+	if got := r.header.Get("Pragma"); got != "no-cache" {
+		t.Errorf("Pragma %q", got)
+	}
+	if got := r.header.Get("Content-Type"); got != "application/json" {
+		t.Errorf("Content-Type %q", got)
+	}
+}
+
+func (f *tokenFixture) checkSuccess(t *testing.T, r tokenResult, tenant, clientID string) {
+	t.Helper()
+	if r.status != http.StatusOK {
+		t.Fatalf("status %d, body %s", r.status, r.raw)
+	}
+	checkNoStore(t, r)
+	if r.body["token_type"] != "Bearer" || r.body["expires_in"] != float64(3600) || r.body["scope"] != "openid offline" {
+		t.Fatalf("body %v", r.body)
+	}
+	if len(r.body) != 4 {
+		t.Fatalf("unexpected fields in %v", r.body)
+	}
+	tok, _ := r.body["access_token"].(string)
+	claims, err := f.issuer.Verify(tok)
+	if err != nil {
+		t.Fatalf("issued token does not verify: %v", err)
+	}
+	if claims.Tenant != tenant || claims.ClientID != clientID || claims.Subject != clientID || claims.Scope != "openid offline" {
+		t.Fatalf("claims %+v", claims)
+	}
+}
+
+func TestTokenEndpointSuccess(t *testing.T) {
+	f := newTokenFixture(t)
+	t.Run("form credentials", func(t *testing.T) {
+		f.checkSuccess(t, f.post(t, f.form("acme", f.secret), nil), "tenant-acme", "acme")
+	})
+	t.Run("scope order and charset", func(t *testing.T) {
+		v := f.form("acme", f.secret)
+		v.Set("scope", "offline  openid")
+		r := f.do(t, http.MethodPost, "/oauth2/token", "application/x-www-form-urlencoded; charset=UTF-8", v.Encode(), nil)
+		f.checkSuccess(t, r, "tenant-acme", "acme")
+	})
+	t.Run("audience case-insensitive", func(t *testing.T) {
+		v := f.form("acme", f.secret)
+		v.Set("audience", strings.ToUpper(testAudience))
+		f.checkSuccess(t, f.post(t, v, nil), "tenant-acme", "acme")
+	})
+	t.Run("basic", func(t *testing.T) {
+		f.checkSuccess(t, f.post(t, f.form("", ""), basic("acme", f.secret)), "tenant-acme", "acme")
+	})
+	t.Run("basic with form-urlencoded id and secret", func(t *testing.T) {
+		f.checkSuccess(t, f.post(t, f.form("", ""), basic("acme:eu", oddSecret)), "tenant-acme-eu", "acme:eu")
+	})
+	t.Run("basic and matching form values", func(t *testing.T) {
+		f.checkSuccess(t, f.post(t, f.form("acme", f.secret), basic("acme", f.secret)), "tenant-acme", "acme")
+	})
+	if !strings.Contains(f.logs.String(), `"outcome"="issued"`) {
+		t.Error("success not logged")
+	}
+}
+
+func TestTokenEndpointErrors(t *testing.T) {
+	f := newTokenFixture(t)
+	good := func() url.Values { return f.form("acme", f.secret) }
+	with := func(mut func(url.Values)) string {
+		v := good()
+		mut(v)
+		return v.Encode()
+	}
+	const basicChallenge = `Basic realm="fundshare"`
+
+	cases := []struct {
+		name        string
+		method      string
+		path        string
+		contentType string
+		body        string
+		header      http.Header
+		status      int
+		code        string
+		challenge   string
+	}{
+		{name: "GET", method: http.MethodGet, status: 405, code: "invalid_request"},
+		{name: "JSON body", contentType: "application/json", body: `{"grant_type":"client_credentials"}`, status: 400, code: "invalid_request"},
+		{name: "no content type", contentType: "-", body: good().Encode(), status: 400, code: "invalid_request"},
+		{name: "multipart", contentType: "multipart/form-data; boundary=x", body: good().Encode(), status: 400, code: "invalid_request"},
+		{name: "query string", path: "/oauth2/token?client_secret=x", body: good().Encode(), status: 400, code: "invalid_request"},
+		{name: "malformed form", body: "grant_type=%zz", status: 400, code: "invalid_request"},
+		{name: "body too large", body: good().Encode() + "&pad=" + strings.Repeat("a", 70<<10), status: 413, code: "invalid_request"},
+		{name: "duplicate scope", body: good().Encode() + "&scope=openid+offline", status: 400, code: "invalid_request"},
+		{name: "duplicate client_id", body: good().Encode() + "&client_id=acme", status: 400, code: "invalid_request"},
+		{name: "duplicate unknown param", body: good().Encode() + "&x=1&x=2", status: 400, code: "invalid_request"},
+		{name: "missing grant_type", body: with(func(v url.Values) { v.Del("grant_type") }), status: 400, code: "invalid_request"},
+		{name: "empty grant_type", body: with(func(v url.Values) { v.Set("grant_type", "") }), status: 400, code: "invalid_request"},
+		{name: "password grant", body: with(func(v url.Values) { v.Set("grant_type", "password") }), status: 400, code: "unsupported_grant_type"},
+		{name: "missing scope", body: with(func(v url.Values) { v.Del("scope") }), status: 400, code: "invalid_request"},
+		{name: "scope without offline", body: with(func(v url.Values) { v.Set("scope", "openid") }), status: 400, code: "invalid_scope"},
+		{name: "extra scope", body: with(func(v url.Values) { v.Set("scope", "openid offline admin") }), status: 400, code: "invalid_scope"},
+		{name: "comma-separated scope", body: with(func(v url.Values) { v.Set("scope", "openid,offline") }), status: 400, code: "invalid_scope"},
+		{name: "missing audience", body: with(func(v url.Values) { v.Del("audience") }), status: 400, code: "invalid_request"},
+		{name: "audience with scheme", body: with(func(v url.Values) { v.Set("audience", testIssuerURL) }), status: 400, code: "invalid_request"},
+		{name: "audience with port", body: with(func(v url.Values) { v.Set("audience", testAudience+":443") }), status: 400, code: "invalid_request"},
+		{name: "other audience", body: with(func(v url.Values) { v.Set("audience", "evil.example") }), status: 400, code: "invalid_request"},
+		{name: "no credentials", body: f.form("", "").Encode(), status: 401, code: "invalid_client"},
+		{name: "client id too long", body: f.form(strings.Repeat("a", 300), "x").Encode(), status: 401, code: "invalid_client"},
+		{name: "unknown client", body: f.form("nobody", f.secret).Encode(), status: 401, code: "invalid_client"},
+		{name: "wrong secret", body: f.form("acme", "wrong").Encode(), status: 401, code: "invalid_client"},
+		{name: "missing secret", body: f.form("globex", "").Encode(), status: 401, code: "invalid_client"},
+		{name: "disabled client", body: f.form("disabled", f.secret).Encode(), status: 401, code: "invalid_client"},
+		{name: "unusable stored hash", body: f.form("broken", f.secret).Encode(), status: 401, code: "invalid_client"},
+		{name: "store failure", body: f.form("boom", f.secret).Encode(), status: 500, code: "server_error"},
+		{name: "basic wrong secret", body: f.form("", "").Encode(), header: basic("globex", "wrong"), status: 401, code: "invalid_client", challenge: basicChallenge},
+		{name: "basic unknown client", body: f.form("", "").Encode(), header: basic("nobody", "x"), status: 401, code: "invalid_client", challenge: basicChallenge},
+		{name: "basic malformed", body: f.form("", "").Encode(), header: http.Header{"Authorization": {"Basic !!!"}}, status: 401, code: "invalid_client", challenge: basicChallenge},
+		{name: "basic bad escaping", body: f.form("", "").Encode(),
+			header: http.Header{"Authorization": {"Basic " + base64.StdEncoding.EncodeToString([]byte("acme:%zz"))}}, status: 401, code: "invalid_client", challenge: basicChallenge},
+		{name: "bearer instead of basic", body: f.form("", "").Encode(), header: http.Header{"Authorization": {"Bearer abc"}}, status: 401, code: "invalid_client", challenge: basicChallenge},
+		{name: "basic and conflicting form id", body: f.form("globex", "").Encode(), header: basic("acme", f.secret), status: 400, code: "invalid_request"},
+		{name: "basic and conflicting form secret", body: f.form("", "other").Encode(), header: basic("acme", f.secret), status: 400, code: "invalid_request"},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			method, path, ct := tc.method, tc.path, tc.contentType
+			if method == "" {
+				method = http.MethodPost
+			}
+			if path == "" {
+				path = "/oauth2/token"
+			}
+			switch ct {
+			case "":
+				ct = formType
+			case "-":
+				ct = ""
+			}
+			r := f.do(t, method, path, ct, tc.body, tc.header)
+			if r.status != tc.status || r.body["error"] != tc.code {
+				t.Fatalf("got %d %v, want %d %s", r.status, r.body["error"], tc.status, tc.code)
+			}
+			if _, ok := r.body["access_token"]; ok {
+				t.Fatal("error response carries a token")
+			}
+			if desc, ok := r.body["error_description"].(string); !ok || desc == "" {
+				t.Errorf("no error_description in %v", r.body)
+			}
+			if got := r.header.Get("WWW-Authenticate"); got != tc.challenge {
+				t.Errorf("WWW-Authenticate %q, want %q", got, tc.challenge)
+			}
+			if tc.status == 405 && r.header.Get("Allow") != http.MethodPost {
+				t.Errorf("Allow %q", r.header.Get("Allow"))
+			}
+			checkNoStore(t, r)
+			if strings.Contains(r.raw, f.secret) {
+				t.Fatal("response echoes the secret")
+			}
+		})
+	}
+}
+
+// TestTokenEndpointClientFailuresLookAlike checks unknown client, wrong
+// secret and disabled client produce byte-identical answers.
+func TestTokenEndpointClientFailuresLookAlike(t *testing.T) {
+	f := newTokenFixture(t)
+	a := f.post(t, f.form("nobody", f.secret), nil)
+	b := f.post(t, f.form("acme", "wrong"), nil)
+	c := f.post(t, f.form("disabled", f.secret), nil)
+	if a.raw != b.raw || b.raw != c.raw {
+		t.Fatalf("answers differ:\n%s\n%s\n%s", a.raw, b.raw, c.raw)
+	}
+	logs := f.logs.String()
+	for _, reason := range []string{"unknown client", "bad client secret", "client disabled"} {
+		if !strings.Contains(logs, reason) {
+			t.Errorf("log lacks reason %q", reason)
+		}
+	}
+}
+
+func TestTokenEndpointThrottle(t *testing.T) {
+	f := newTokenFixture(t)
+	for i := range 5 {
+		if r := f.post(t, f.form("acme", "wrong"), nil); r.status != http.StatusUnauthorized {
+			t.Fatalf("attempt %d: status %d", i+1, r.status)
+		}
+		f.clock.Advance(time.Second)
+	}
+	// Right secret, but throttled; Basic too.
+	for _, hdr := range []http.Header{nil, basic("acme", f.secret)} {
+		v := f.form("acme", f.secret)
+		if hdr != nil {
+			v = f.form("", "")
+		}
+		r := f.post(t, v, hdr)
+		if r.status != http.StatusTooManyRequests || r.body["error"] != "invalid_client" {
+			t.Fatalf("got %d %v, want 429 invalid_client", r.status, r.body["error"])
+		}
+		if ra := r.header.Get("Retry-After"); ra != "59" { // blocked until 5th failure (+4 s) + 60 s; now +5 s
+			t.Fatalf("Retry-After %q, want 59", ra)
+		}
+		checkNoStore(t, r)
+	}
+	// Other clients are unaffected.
+	f.checkSuccess(t, f.post(t, f.form("globex", f.secret), nil), "tenant-globex", "globex")
+
+	f.clock.Advance(58 * time.Second)
+	if r := f.post(t, f.form("acme", f.secret), nil); r.status != http.StatusTooManyRequests {
+		t.Fatalf("status %d one second before the window passes", r.status)
+	}
+	f.clock.Advance(time.Second)
+	f.checkSuccess(t, f.post(t, f.form("acme", f.secret), nil), "tenant-acme", "acme")
+	if !strings.Contains(f.logs.String(), `"reason"="throttled"`) {
+		t.Error("throttling not logged")
+	}
+}
+
+func TestTokenEndpointThrottleResetOnSuccess(t *testing.T) {
+	f := newTokenFixture(t)
+	fail := func(n int) {
+		for range n {
+			if r := f.post(t, f.form("acme", "wrong"), nil); r.status != http.StatusUnauthorized {
+				t.Fatalf("status %d", r.status)
+			}
+		}
+	}
+	fail(4)
+	f.checkSuccess(t, f.post(t, f.form("acme", f.secret), nil), "tenant-acme", "acme")
+	fail(4)
+	f.checkSuccess(t, f.post(t, f.form("acme", f.secret), nil), "tenant-acme", "acme")
+}
+
+// TestOAuth2ClientCredentials checks that the standard Go client works
+// against the endpoint unmodified, with both client authentication styles.
+func TestOAuth2ClientCredentials(t *testing.T) {
+	f := newTokenFixture(t)
+	for name, style := range map[string]oauth2.AuthStyle{
+		"in params": oauth2.AuthStyleInParams,
+		"in header": oauth2.AuthStyleInHeader,
+	} {
+		for _, client := range []struct{ id, secret, tenant string }{
+			{"acme", f.secret, "tenant-acme"},
+			{"acme:eu", oddSecret, "tenant-acme-eu"},
+		} {
+			t.Run(name+"/"+client.id, func(t *testing.T) {
+				cfg := clientcredentials.Config{
+					ClientID:       client.id,
+					ClientSecret:   client.secret,
+					TokenURL:       f.srv.URL + "/oauth2/token",
+					Scopes:         []string{"openid", "offline"},
+					EndpointParams: url.Values{"audience": {testAudience}},
+					AuthStyle:      style,
+				}
+				tok, err := cfg.Token(context.Background())
+				if err != nil {
+					t.Fatalf("Token: %v", err)
+				}
+				if tok.TokenType != "Bearer" || tok.Extra("scope") != "openid offline" {
+					t.Fatalf("token type %q scope %v", tok.TokenType, tok.Extra("scope"))
+				}
+				if until := time.Until(tok.Expiry); until < 59*time.Minute || until > time.Hour {
+					t.Fatalf("expiry in %v", until)
+				}
+				claims, err := f.issuer.Verify(tok.AccessToken)
+				if err != nil {
+					t.Fatalf("token does not verify: %v", err)
+				}
+				if claims.Tenant != client.tenant || claims.ClientID != client.id {
+					t.Fatalf("claims %+v", claims)
+				}
+			})
+		}
+	}
+
+	// And a wrong secret surfaces as an OAuth error, not a token.
+	cfg := clientcredentials.Config{
+		ClientID: "acme", ClientSecret: "wrong", TokenURL: f.srv.URL + "/oauth2/token",
+		Scopes: []string{"openid", "offline"}, EndpointParams: url.Values{"audience": {testAudience}},
+		AuthStyle: oauth2.AuthStyleInHeader,
+	}
+	_, err := cfg.Token(context.Background())
+	var re *oauth2.RetrieveError
+	if !errors.As(err, &re) || re.ErrorCode != "invalid_client" || re.Response.StatusCode != http.StatusUnauthorized {
+		t.Fatalf("err = %v, want invalid_client", err)
+	}
+}

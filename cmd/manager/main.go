@@ -1,0 +1,75 @@
+// Command manager runs the fund share operator: the controllers (leader-elected), the
+// admission webhooks and the REST facade (on every replica).
+package main
+
+import (
+	"flag"
+	"os"
+	"time"
+
+	ctrl "sigs.k8s.io/controller-runtime"
+	"sigs.k8s.io/controller-runtime/pkg/log/zap"
+	metricsserver "sigs.k8s.io/controller-runtime/pkg/metrics/server"
+	"sigs.k8s.io/controller-runtime/pkg/webhook"
+
+	"github.com/fundshare/fundshare-operator/internal/app"
+)
+
+// version is stamped at build time (-ldflags -X main.version=...).
+var version = "dev"
+
+func main() {
+	var (
+		metricsAddr, probeAddr, certDir string
+		leaderElect                     bool
+		webhookPort                     int
+		c                               app.Config
+	)
+	flag.StringVar(&metricsAddr, "metrics-bind-address", ":8443", "address of the metrics endpoint (0 disables it)")
+	flag.StringVar(&probeAddr, "health-probe-bind-address", ":8081", "address of the health probes")
+	flag.BoolVar(&leaderElect, "leader-elect", false, "elect a leader among replicas; only the leader runs controllers")
+	flag.IntVar(&webhookPort, "webhook-port", 9443, "port of the admission webhook server")
+	flag.StringVar(&certDir, "webhook-cert-dir", "", "folder with tls.crt and tls.key of the webhook server")
+	flag.StringVar(&c.RESTAddr, "rest-bind-address", ":8080", "address of the REST facade")
+	flag.StringVar(&c.PublicBaseURL, "public-base-url", "http://localhost:8080", "public base URL of the REST facade; its host name is the token audience")
+	flag.StringVar(&c.Namespace, "namespace", envOr("POD_NAMESPACE", "fundshare-system"), "namespace of the operator's own Secrets")
+	flag.StringVar(&c.SigningKeySecret, "signing-key-secret", "fundshare-jwt-signing-key", "Secret holding the JWT signing key (created when missing)")
+	flag.DurationVar(&c.SandboxSettlement, "sandbox-settlement-delay", -1, "run the sandbox settlement agent with this delay per step (negative: off)")
+	opts := zap.Options{Development: false}
+	opts.BindFlags(flag.CommandLine)
+	flag.Parse()
+	ctrl.SetLogger(zap.New(zap.UseFlagOptions(&opts)))
+	log := ctrl.Log.WithName("setup")
+	log.Info("starting fundshare-operator", "version", version)
+
+	c.Webhooks, c.Controllers = true, true
+	leaseDuration := 15 * time.Second
+	mgr, err := app.NewManager(ctrl.GetConfigOrDie(), ctrl.Options{
+		Metrics:                 metricsserver.Options{BindAddress: metricsAddr, SecureServing: metricsAddr != "0"},
+		HealthProbeBindAddress:  probeAddr,
+		WebhookServer:           webhook.NewServer(webhook.Options{Port: webhookPort, CertDir: certDir}),
+		LeaderElection:          leaderElect,
+		LeaderElectionID:        "fundshare-operator.invest.fundshare.io",
+		LeaderElectionNamespace: c.Namespace,
+		LeaseDuration:           &leaseDuration,
+	})
+	if err != nil {
+		log.Error(err, "unable to create manager")
+		os.Exit(1)
+	}
+	if err := app.Setup(mgr, c); err != nil {
+		log.Error(err, "unable to set up manager")
+		os.Exit(1)
+	}
+	if err := mgr.Start(ctrl.SetupSignalHandler()); err != nil {
+		log.Error(err, "manager stopped with an error")
+		os.Exit(1)
+	}
+}
+
+func envOr(key, fallback string) string {
+	if v := os.Getenv(key); v != "" {
+		return v
+	}
+	return fallback
+}

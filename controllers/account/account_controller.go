@@ -1,0 +1,181 @@
+// Package account keeps what spans an account and its children true: the account's
+// primary pointers resolve to its own wallet and payment method details (reported as
+// conditions), each child's status mirrors whether it is the primary one, and deleting an
+// account removes its wallets and payment method details (a finalizer: the local control
+// plane has no garbage collector). Controllers here never write a spec field.
+package account
+
+import (
+	"context"
+	"fmt"
+
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	"k8s.io/apimachinery/pkg/api/equality"
+	"k8s.io/apimachinery/pkg/api/meta"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	ctrl "sigs.k8s.io/controller-runtime"
+	"sigs.k8s.io/controller-runtime/pkg/builder"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+	"sigs.k8s.io/controller-runtime/pkg/controller/controllerutil"
+	"sigs.k8s.io/controller-runtime/pkg/handler"
+	"sigs.k8s.io/controller-runtime/pkg/predicate"
+	"sigs.k8s.io/controller-runtime/pkg/reconcile"
+
+	investv1 "github.com/fundshare/fundshare-operator/api/v1alpha1"
+	"github.com/fundshare/fundshare-operator/internal/index"
+)
+
+// Finalizer holds a deleted account until its wallets and payment method details are gone.
+const Finalizer = "invest.fundshare.io/remove-children"
+
+// Condition types of an account.
+const (
+	ConditionPrimaryWallet        = "PrimaryWalletResolved"
+	ConditionPrimaryPaymentMethod = "PrimaryPaymentMethodDetailsResolved"
+)
+
+// +kubebuilder:rbac:groups=invest.fundshare.io,resources=accounts,verbs=get;list;watch;update;patch
+// +kubebuilder:rbac:groups=invest.fundshare.io,resources=accounts/status,verbs=get;update;patch
+// +kubebuilder:rbac:groups=invest.fundshare.io,resources=accounts/finalizers,verbs=update
+// +kubebuilder:rbac:groups=invest.fundshare.io,resources=wallets;paymentmethoddetails,verbs=get;list;watch;delete
+// +kubebuilder:rbac:groups=invest.fundshare.io,resources=apiclients,verbs=get;list;watch
+
+// Reconciler reconciles Accounts.
+type Reconciler struct {
+	Client client.Client
+}
+
+// Reconcile ensures the finalizer, removes the children of a deleted account and reports
+// whether the primary pointers resolve.
+func (r *Reconciler) Reconcile(ctx context.Context, req ctrl.Request) (ctrl.Result, error) {
+	acct := &investv1.Account{}
+	if err := r.Client.Get(ctx, req.NamespacedName, acct); err != nil {
+		return ctrl.Result{}, client.IgnoreNotFound(err)
+	}
+	if !acct.DeletionTimestamp.IsZero() {
+		return r.reconcileDelete(ctx, acct)
+	}
+	if !controllerutil.ContainsFinalizer(acct, Finalizer) {
+		patch := client.MergeFrom(acct.DeepCopy())
+		controllerutil.AddFinalizer(acct, Finalizer)
+		return ctrl.Result{}, r.Client.Patch(ctx, acct, patch)
+	}
+
+	before := acct.DeepCopy()
+	wallet, err := r.resolve(ctx, acct, acct.Spec.PrimaryWallet, &investv1.Wallet{}, func(o client.Object) investv1.ObjectID {
+		return o.(*investv1.Wallet).Spec.AccountID
+	})
+	if err != nil {
+		return ctrl.Result{}, err
+	}
+	pmd, err := r.resolve(ctx, acct, acct.Spec.PrimaryPaymentMethodDetails, &investv1.PaymentMethodDetails{}, func(o client.Object) investv1.ObjectID {
+		return o.(*investv1.PaymentMethodDetails).Spec.AccountID
+	})
+	if err != nil {
+		return ctrl.Result{}, err
+	}
+	setConditions(&acct.Status, acct.Generation, wallet, pmd)
+	acct.Status.ObservedGeneration = acct.Generation
+	if equality.Semantic.DeepEqual(before.Status, acct.Status) {
+		return ctrl.Result{}, nil
+	}
+	return ctrl.Result{}, r.Client.Status().Patch(ctx, acct, client.MergeFrom(before))
+}
+
+// resolution says what a primary pointer points at.
+type resolution struct {
+	reason, message string
+	ok              bool
+}
+
+func (r *Reconciler) resolve(ctx context.Context, acct *investv1.Account, id string, obj client.Object, owner func(client.Object) investv1.ObjectID) (resolution, error) {
+	if id == "" {
+		return resolution{ok: true, reason: "NoPrimary", message: "no primary is set"}, nil
+	}
+	err := r.Client.Get(ctx, client.ObjectKey{Namespace: acct.Namespace, Name: id}, obj)
+	switch {
+	case apierrors.IsNotFound(err):
+		return resolution{reason: "NotFound", message: fmt.Sprintf("%s does not exist in namespace %s", id, acct.Namespace)}, nil
+	case err != nil:
+		return resolution{}, err
+	case owner(obj) != investv1.ObjectID(acct.Name):
+		return resolution{reason: "ForeignObject", message: fmt.Sprintf("%s belongs to account %s, not to this account", id, owner(obj))}, nil
+	}
+	return resolution{ok: true, reason: "Resolved", message: id + " is the primary"}, nil
+}
+
+// setConditions is the pure status computation of an account.
+func setConditions(st *investv1.AccountStatus, generation int64, wallet, pmd resolution) {
+	set := func(t string, res resolution) {
+		status := metav1.ConditionTrue
+		if !res.ok {
+			status = metav1.ConditionFalse
+		}
+		meta.SetStatusCondition(&st.Conditions, metav1.Condition{Type: t, Status: status, Reason: res.reason, Message: res.message, ObservedGeneration: generation})
+	}
+	set(ConditionPrimaryWallet, wallet)
+	set(ConditionPrimaryPaymentMethod, pmd)
+	ready := resolution{ok: true, reason: "Consistent", message: "primary pointers resolve"}
+	for _, res := range []resolution{wallet, pmd} {
+		if !res.ok {
+			ready = resolution{reason: "PrimaryNotResolved", message: res.message}
+		}
+	}
+	set(investv1.ConditionReady, ready)
+}
+
+// reconcileDelete removes the account's wallets and payment method details, and only
+// them, then releases the account.
+func (r *Reconciler) reconcileDelete(ctx context.Context, acct *investv1.Account) (ctrl.Result, error) {
+	if !controllerutil.ContainsFinalizer(acct, Finalizer) {
+		return ctrl.Result{}, nil
+	}
+	remaining := 0
+	for _, list := range []client.ObjectList{&investv1.WalletList{}, &investv1.PaymentMethodDetailsList{}} {
+		field := index.WalletAccount
+		if _, ok := list.(*investv1.PaymentMethodDetailsList); ok {
+			field = index.PaymentMethodAccount
+		}
+		if err := r.Client.List(ctx, list, client.InNamespace(acct.Namespace), client.MatchingFields{field: acct.Name}); err != nil {
+			return ctrl.Result{}, err
+		}
+		items, err := meta.ExtractList(list)
+		if err != nil {
+			return ctrl.Result{}, err
+		}
+		for _, item := range items {
+			obj := item.(client.Object)
+			remaining++
+			if err := r.Client.Delete(ctx, obj); client.IgnoreNotFound(err) != nil {
+				return ctrl.Result{}, fmt.Errorf("delete %s of account %s: %w", obj.GetName(), acct.Name, err)
+			}
+		}
+	}
+	if remaining > 0 {
+		// Come back once the cache no longer shows them (each deletion is watched).
+		return ctrl.Result{}, nil
+	}
+	patch := client.MergeFrom(acct.DeepCopy())
+	controllerutil.RemoveFinalizer(acct, Finalizer)
+	return ctrl.Result{}, r.Client.Patch(ctx, acct, patch)
+}
+
+// SetupWithManager watches accounts and their children.
+func (r *Reconciler) SetupWithManager(mgr ctrl.Manager) error {
+	toAccount := func(_ context.Context, o client.Object) []reconcile.Request {
+		var id investv1.ObjectID
+		switch c := o.(type) {
+		case *investv1.Wallet:
+			id = c.Spec.AccountID
+		case *investv1.PaymentMethodDetails:
+			id = c.Spec.AccountID
+		}
+		return []reconcile.Request{{NamespacedName: client.ObjectKey{Namespace: o.GetNamespace(), Name: string(id)}}}
+	}
+	return ctrl.NewControllerManagedBy(mgr).
+		Named("account").
+		For(&investv1.Account{}, builder.WithPredicates(predicate.Or(predicate.GenerationChangedPredicate{}, predicate.AnnotationChangedPredicate{}, deletionPredicate()))).
+		Watches(&investv1.Wallet{}, handler.EnqueueRequestsFromMapFunc(toAccount), builder.WithPredicates(createOrDelete())).
+		Watches(&investv1.PaymentMethodDetails{}, handler.EnqueueRequestsFromMapFunc(toAccount), builder.WithPredicates(createOrDelete())).
+		Complete(r)
+}

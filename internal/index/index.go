@@ -1,0 +1,132 @@
+// Package index names every field index of the manager's cache and registers them in one
+// place, so that the manager, the REST facade and the tests use the same ones. Reads by
+// index answer from the informer cache without scanning a namespace.
+package index
+
+import (
+	"context"
+	"fmt"
+
+	"sigs.k8s.io/controller-runtime/pkg/client"
+
+	investv1 "github.com/fundshare/fundshare-operator/api/v1alpha1"
+	"github.com/fundshare/fundshare-operator/internal/validation"
+)
+
+// Index names. Each is a field path the cache can filter on with client.MatchingFields.
+const (
+	// AccountExternalID indexes accounts by spec.externalID.
+	AccountExternalID = "spec.externalID"
+	// AccountType indexes accounts by spec.type.
+	AccountType = "spec.type"
+	// WalletAccount indexes wallets by spec.accountID.
+	WalletAccount = "wallet.spec.accountID"
+	// WalletAddress indexes wallets by "<accountID>/<lowercase address>".
+	WalletAddress = "wallet.accountAddress"
+	// PaymentMethodAccount indexes payment method details by spec.accountID.
+	PaymentMethodAccount = "pmd.spec.accountID"
+	// OrderAccount indexes orders by spec.accountID.
+	OrderAccount = "order.spec.accountID"
+	// OrderISIN indexes orders by spec.isin.
+	OrderISIN = "order.spec.isin"
+	// OrderState indexes orders by status.state (PLACED when still empty).
+	OrderState = "order.status.state"
+	// OrderWallet indexes orders by the recipient wallet they refer to.
+	OrderWallet = "order.wallet"
+	// OrderPaymentMethod indexes orders by the payment method details they refer to.
+	OrderPaymentMethod = "order.paymentMethodDetails"
+	// ShareClassISIN indexes share classes by spec.isin.
+	ShareClassISIN = "shareclass.spec.isin"
+	// ShareClassFund indexes share classes by spec.feederFundID.
+	ShareClassFund = "shareclass.spec.feederFundID"
+	// ApiClientID indexes API clients by spec.clientID (across namespaces).
+	ApiClientID = "apiclient.spec.clientID"
+	// CustomOfferingISIN indexes offerings by spec.isin.
+	CustomOfferingISIN = "offering.spec.isin"
+)
+
+// WalletAddressKey is the WalletAddress index value of an address on an account.
+func WalletAddressKey(accountID, address string) string {
+	return accountID + "/" + validation.EVMAddressKey(address)
+}
+
+// OrderStateKey is the OrderState index value of an order.
+func OrderStateKey(o *investv1.Order) string {
+	if o.Status.State == "" {
+		return string(investv1.StatePlaced)
+	}
+	return string(o.Status.State)
+}
+
+// OrderWalletKey is the wallet an order refers to: its own choice or the one resolved at
+// placement.
+func OrderWalletKey(o *investv1.Order) string {
+	if o.Spec.WalletID != "" {
+		return string(o.Spec.WalletID)
+	}
+	if o.Spec.Quote != nil {
+		return string(o.Spec.Quote.WalletID)
+	}
+	return ""
+}
+
+// OrderPaymentMethodKey is the payment method details an order refers to.
+func OrderPaymentMethodKey(o *investv1.Order) string {
+	if o.Spec.PaymentMethodDetailsID != "" {
+		return string(o.Spec.PaymentMethodDetailsID)
+	}
+	if o.Spec.Quote != nil {
+		return string(o.Spec.Quote.PaymentMethodDetailsID)
+	}
+	return ""
+}
+
+// FieldIndexer is what a manager's cache offers (mgr.GetFieldIndexer()).
+type FieldIndexer = client.FieldIndexer
+
+func one(s string) []string {
+	if s == "" {
+		return nil
+	}
+	return []string{s}
+}
+
+// Register adds every index to the indexer.
+func Register(ctx context.Context, fi FieldIndexer) error {
+	type entry struct {
+		obj   client.Object
+		field string
+		fn    client.IndexerFunc
+	}
+	entries := []entry{
+		{&investv1.Account{}, AccountExternalID, func(o client.Object) []string { return one(o.(*investv1.Account).Spec.ExternalID) }},
+		{&investv1.Account{}, AccountType, func(o client.Object) []string { return one(string(o.(*investv1.Account).Spec.Type)) }},
+		{&investv1.Wallet{}, WalletAccount, func(o client.Object) []string { return one(string(o.(*investv1.Wallet).Spec.AccountID)) }},
+		{&investv1.Wallet{}, WalletAddress, func(o client.Object) []string {
+			w := o.(*investv1.Wallet)
+			return one(WalletAddressKey(string(w.Spec.AccountID), w.Spec.WalletAddress))
+		}},
+		{&investv1.PaymentMethodDetails{}, PaymentMethodAccount, func(o client.Object) []string {
+			return one(string(o.(*investv1.PaymentMethodDetails).Spec.AccountID))
+		}},
+		{&investv1.Order{}, OrderAccount, func(o client.Object) []string { return one(string(o.(*investv1.Order).Spec.AccountID)) }},
+		{&investv1.Order{}, OrderISIN, func(o client.Object) []string { return one(string(o.(*investv1.Order).Spec.ISIN)) }},
+		{&investv1.Order{}, OrderState, func(o client.Object) []string { return one(OrderStateKey(o.(*investv1.Order))) }},
+		{&investv1.Order{}, OrderWallet, func(o client.Object) []string { return one(OrderWalletKey(o.(*investv1.Order))) }},
+		{&investv1.Order{}, OrderPaymentMethod, func(o client.Object) []string { return one(OrderPaymentMethodKey(o.(*investv1.Order))) }},
+		{&investv1.ShareClass{}, ShareClassISIN, func(o client.Object) []string { return one(string(o.(*investv1.ShareClass).Spec.ISIN)) }},
+		{&investv1.ShareClass{}, ShareClassFund, func(o client.Object) []string {
+			return one(string(o.(*investv1.ShareClass).Spec.FeederFundID))
+		}},
+		{&investv1.ApiClient{}, ApiClientID, func(o client.Object) []string { return one(o.(*investv1.ApiClient).Spec.ClientID) }},
+		{&investv1.CustomOffering{}, CustomOfferingISIN, func(o client.Object) []string {
+			return one(string(o.(*investv1.CustomOffering).Spec.ISIN))
+		}},
+	}
+	for _, e := range entries {
+		if err := fi.IndexField(ctx, e.obj, e.field, e.fn); err != nil {
+			return fmt.Errorf("index %s: %w", e.field, err)
+		}
+	}
+	return nil
+}

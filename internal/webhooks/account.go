@@ -1,0 +1,59 @@
+package webhooks
+
+import (
+	"context"
+	"time"
+
+	"k8s.io/apimachinery/pkg/util/validation/field"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+	"sigs.k8s.io/controller-runtime/pkg/webhook/admission"
+
+	investv1 "github.com/fundshare/fundshare-operator/api/v1alpha1"
+	"github.com/fundshare/fundshare-operator/internal/index"
+	"github.com/fundshare/fundshare-operator/internal/rules"
+)
+
+// +kubebuilder:webhook:path=/validate-invest-fundshare-io-v1alpha1-account,mutating=false,failurePolicy=fail,sideEffects=None,groups=invest.fundshare.io,resources=accounts,verbs=create;update;delete,versions=v1alpha1,name=vaccount.invest.fundshare.io,admissionReviewVersions=v1
+
+type accountWebhook struct{ r reader }
+
+func (h *accountWebhook) validate(ctx context.Context, a, old *investv1.Account) (admission.Warnings, error) {
+	settings, err := tenantSettings(ctx, h.r, a.Namespace)
+	if err != nil {
+		return nil, err
+	}
+	errs := fromRules(rules.Account(&a.Spec, settings, time.Now()))
+	if a.Spec.ExternalID != "" && (old == nil || old.Spec.ExternalID != a.Spec.ExternalID) {
+		var list investv1.AccountList
+		if err := h.r.cache.List(ctx, &list, client.InNamespace(a.Namespace), client.MatchingFields{index.AccountExternalID: a.Spec.ExternalID}); err != nil {
+			return nil, err
+		}
+		for _, other := range list.Items {
+			if other.Name != a.Name {
+				errs = append(errs, field.Duplicate(field.NewPath("spec", "externalID"), a.Spec.ExternalID))
+				break
+			}
+		}
+	}
+	return nil, invalid("Account", a.Name, errs)
+}
+
+func (h *accountWebhook) ValidateCreate(ctx context.Context, a *investv1.Account) (admission.Warnings, error) {
+	return h.validate(ctx, a, nil)
+}
+
+func (h *accountWebhook) ValidateUpdate(ctx context.Context, old, a *investv1.Account) (admission.Warnings, error) {
+	if !a.DeletionTimestamp.IsZero() {
+		return nil, nil // finalizer removal while deleting
+	}
+	return h.validate(ctx, a, old)
+}
+
+// ValidateDelete refuses to delete an account while one of its orders is not terminal.
+func (h *accountWebhook) ValidateDelete(ctx context.Context, a *investv1.Account) (admission.Warnings, error) {
+	orders, err := liveOrders(ctx, h.r, a.Namespace, index.OrderAccount, a.Name)
+	if err != nil {
+		return nil, err
+	}
+	return nil, refuseDeletion("accounts", a.Name, orders)
+}

@@ -1,0 +1,131 @@
+// Package webhooks holds the admission webhooks: defaulting (canonical forms) and
+// validation with field-level errors for kubectl and GitOps users, using the same rules
+// (internal/rules) as the REST facade. Reads go to the manager's cache; an object that the
+// cache does not show yet is looked up once more on the API server, since GitOps tools
+// apply an account and its wallets in one go.
+package webhooks
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	"k8s.io/apimachinery/pkg/runtime/schema"
+	"k8s.io/apimachinery/pkg/util/validation/field"
+	ctrl "sigs.k8s.io/controller-runtime"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+
+	investv1 "github.com/fundshare/fundshare-operator/api/v1alpha1"
+	"github.com/fundshare/fundshare-operator/internal/rules"
+	"github.com/fundshare/fundshare-operator/internal/validation"
+)
+
+// reader finds objects in the cache first and on the API server when the cache does not
+// have them yet.
+type reader struct {
+	cache client.Reader
+	live  client.Reader
+}
+
+func (r reader) get(ctx context.Context, key client.ObjectKey, obj client.Object) error {
+	err := r.cache.Get(ctx, key, obj)
+	if apierrors.IsNotFound(err) && r.live != nil {
+		err = r.live.Get(ctx, key, obj)
+	}
+	return err
+}
+
+// Setup registers every webhook with the manager's webhook server.
+func Setup(mgr ctrl.Manager) error {
+	r := reader{cache: mgr.GetClient(), live: mgr.GetAPIReader()}
+	if err := ctrl.NewWebhookManagedBy(mgr, &investv1.Account{}).WithValidator(&accountWebhook{r}).Complete(); err != nil {
+		return err
+	}
+	w := &walletWebhook{r}
+	if err := ctrl.NewWebhookManagedBy(mgr, &investv1.Wallet{}).WithDefaulter(w).WithValidator(w).Complete(); err != nil {
+		return err
+	}
+	p := &paymentMethodWebhook{r}
+	if err := ctrl.NewWebhookManagedBy(mgr, &investv1.PaymentMethodDetails{}).WithDefaulter(p).WithValidator(p).Complete(); err != nil {
+		return err
+	}
+	if err := ctrl.NewWebhookManagedBy(mgr, &investv1.ShareClass{}).WithValidator(&shareClassWebhook{r}).Complete(); err != nil {
+		return err
+	}
+	return ctrl.NewWebhookManagedBy(mgr, &investv1.ApiClient{}).WithValidator(&apiClientWebhook{r}).Complete()
+}
+
+func invalid(kind, name string, errs field.ErrorList) error {
+	if len(errs) == 0 {
+		return nil
+	}
+	return apierrors.NewInvalid(investv1.GroupVersion.WithKind(kind).GroupKind(), name, errs)
+}
+
+// tenantSettings reads the settings of the namespace's ApiClient.
+func tenantSettings(ctx context.Context, r reader, namespace string) (rules.TenantSettings, error) {
+	var list investv1.ApiClientList
+	if err := r.cache.List(ctx, &list, client.InNamespace(namespace)); err != nil {
+		return rules.TenantSettings{}, err
+	}
+	if len(list.Items) == 0 {
+		return rules.TenantSettings{}, nil
+	}
+	return rules.SettingsOf(&list.Items[0]), nil
+}
+
+// accountExists adds a field error when the owning account is missing.
+func accountExists(ctx context.Context, r reader, namespace string, id investv1.ObjectID, errs *field.ErrorList) error {
+	if id == "" {
+		return nil
+	}
+	err := r.get(ctx, client.ObjectKey{Namespace: namespace, Name: string(id)}, &investv1.Account{})
+	switch {
+	case apierrors.IsNotFound(err):
+		*errs = append(*errs, field.NotFound(field.NewPath("spec", "accountID"), string(id)))
+	case err != nil:
+		return err
+	}
+	return nil
+}
+
+// liveOrders lists the non-terminal orders whose index value matches, for deletion
+// protection.
+func liveOrders(ctx context.Context, r reader, namespace, indexName, value string) ([]string, error) {
+	var list investv1.OrderList
+	if err := r.cache.List(ctx, &list, client.InNamespace(namespace), client.MatchingFields{indexName: value}); err != nil {
+		return nil, err
+	}
+	var names []string
+	for i := range list.Items {
+		if !list.Items[i].Status.State.Terminal() {
+			names = append(names, fmt.Sprintf("%s (%s)", list.Items[i].Name, stateOf(&list.Items[i])))
+		}
+	}
+	return names, nil
+}
+
+func stateOf(o *investv1.Order) investv1.OrderState {
+	if o.Status.State == "" {
+		return investv1.StatePlaced
+	}
+	return o.Status.State
+}
+
+// refuseDeletion answers a deletion of an object that live orders refer to.
+func refuseDeletion(resource, name string, orders []string) error {
+	if len(orders) == 0 {
+		return nil
+	}
+	const shown = 5
+	more := ""
+	if len(orders) > shown {
+		more = fmt.Sprintf(" and %d more", len(orders)-shown)
+		orders = orders[:shown]
+	}
+	return apierrors.NewForbidden(schema.GroupResource{Group: investv1.GroupVersion.Group, Resource: resource}, name,
+		fmt.Errorf("it is used by order %s%s, which is not terminal; cancel or complete the order first", strings.Join(orders, ", "), more))
+}
+
+func fromRules(fe validation.FieldErrors) field.ErrorList { return rules.ToFieldErrors(fe) }
