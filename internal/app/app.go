@@ -17,9 +17,9 @@ import (
 
 	"github.com/fundshare/fundshare-operator/apiserver"
 	"github.com/fundshare/fundshare-operator/controllers/account"
-	"github.com/fundshare/fundshare-operator/internal/webhooks"
 	"github.com/fundshare/fundshare-operator/internal/controlplane"
 	"github.com/fundshare/fundshare-operator/internal/index"
+	"github.com/fundshare/fundshare-operator/internal/webhooks"
 )
 
 // Config chooses what the manager runs.

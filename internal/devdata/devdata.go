@@ -30,7 +30,7 @@ const (
 	// DemoNamespace is the demo tenant.
 	DemoNamespace = "demo"
 	// DemoClientID is the demo tenant's OAuth2 client id.
-	DemoClientID = "demo-integrator"
+	DemoClientID   = "demo-integrator"
 	demoSecretName = "demo-integrator-credentials"
 	fieldOwner     = "fundshare-devrun"
 )

@@ -1,0 +1,460 @@
+// Package order holds the order lifecycle: the state machine as a pure function of the
+// order and the facts around it, so that every rule of the spec's transition table can be
+// table-tested without an API server, and the reconciler only gathers facts and writes.
+package order
+
+import (
+	"errors"
+	"fmt"
+	"time"
+	"unicode/utf8"
+
+	investv1 "github.com/fundshare/fundshare-operator/api/v1alpha1"
+	"github.com/fundshare/fundshare-operator/internal/money"
+)
+
+// Facts are everything outside the order that the decision depends on, gathered by the
+// reconciler, so that Next itself reads nothing but its arguments.
+type Facts struct {
+	// Now is the time of the decision; the reconciler stamps the transition with it.
+	Now time.Time
+	// FundFound: the share class and its fund exist.
+	FundFound bool
+	// Subscribable is the fund's flag: PRIMARY buys execute only while true.
+	Subscribable bool
+	// Redeemable is the fund's flag: PRIMARY sells execute only while true.
+	Redeemable bool
+	// Tradeable is the fund's flag: SECONDARY orders execute only while true.
+	Tradeable bool
+	// GateActive: the fund's redemption gate is active now (the caller has already
+	// evaluated its until-time).
+	GateActive bool
+	// GateReason is the gate's reason, shown on gated orders.
+	GateReason string
+	// Reservation says, for SELL orders, whether units are reserved for this order.
+	Reservation ReservationState
+	// ReservationMessage says why a reservation was refused, e.g. "Insufficient holdings:
+	// 40 units requested, 20 available".
+	ReservationMessage string
+	// Priced: spec.quote is present (admission computed it).
+	Priced bool
+}
+
+// ReservationState says whether the units a SELL order sells are reserved for it. A sell
+// never executes without a reservation, so that holdings cannot go negative.
+type ReservationState int
+
+const (
+	// ReservationNotNeeded is the state of buy orders, which reserve nothing. On a sell it
+	// is treated like ReservationPending.
+	ReservationNotNeeded ReservationState = iota
+	// ReservationPending: the reconciler has not yet reserved units for the sell.
+	ReservationPending
+	// ReservationHeld: the sell's units are reserved until the order is terminal.
+	ReservationHeld
+	// ReservationRefused: the account does not hold enough unlocked units.
+	ReservationRefused
+)
+
+// String names the reservation state for messages and test output.
+func (r ReservationState) String() string {
+	switch r {
+	case ReservationNotNeeded:
+		return "NotNeeded"
+	case ReservationPending:
+		return "Pending"
+	case ReservationHeld:
+		return "Held"
+	case ReservationRefused:
+		return "Refused"
+	}
+	return fmt.Sprintf("ReservationState(%d)", int(r))
+}
+
+// Transition is one move of the lifecycle: the state to enter and why.
+type Transition struct {
+	// To is the state entered.
+	To investv1.OrderState
+	// Reason is CamelCase, for the history entry, the event and the conditions.
+	Reason string
+	// Message is a human-readable explanation, at most MaxMessageLength bytes.
+	Message string
+}
+
+// Wait says why a non-terminal order does not move now; the reconciler reports it in the
+// Waiting condition.
+type Wait struct {
+	// Reason is CamelCase, e.g. AwaitingPaymentEvidence, MarketClosed.
+	Reason string
+	// Message is a human-readable explanation, at most MaxMessageLength bytes.
+	Message string
+}
+
+// Decision is the outcome of Next: exactly one of Transition and Wait is set, or neither
+// for a terminal order.
+type Decision struct {
+	// Transition, when set, is the one state change to write now.
+	Transition *Transition
+	// Wait, when set, is why the order stays where it is.
+	Wait *Wait
+}
+
+// Transition and wait reasons. Exported so the reconciler, events and tests name them
+// the same way.
+const (
+	// ReasonCancellationRequested: spec.cancellationRequested was set.
+	ReasonCancellationRequested = "CancellationRequested"
+	// ReasonNotPriced: the order has no quote, so it bypassed admission.
+	ReasonNotPriced = "NotPriced"
+	// ReasonShareClassNotFound: the order's share class or its fund does not exist.
+	ReasonShareClassNotFound = "ShareClassNotFound"
+	// ReasonAccepted: a new order entered PLACED.
+	ReasonAccepted = "Accepted"
+	// ReasonPaymentInstructionsIssued: a buy now waits for the customer's payment.
+	ReasonPaymentInstructionsIssued = "PaymentInstructionsIssued"
+	// ReasonPaymentReceived: payment evidence was recorded for a buy.
+	ReasonPaymentReceived = "PaymentReceived"
+	// ReasonExecuted: the order was executed on an open market.
+	ReasonExecuted = "Executed"
+	// ReasonDeliveryInitiated: the token transfer of a buy was submitted.
+	ReasonDeliveryInitiated = "DeliveryInitiated"
+	// ReasonDeliveryCompleted: the token transfer of a buy is final.
+	ReasonDeliveryCompleted = "DeliveryCompleted"
+	// ReasonInsufficientHoldings: a sell's units could not be reserved.
+	ReasonInsufficientHoldings = "InsufficientHoldings"
+	// ReasonRedemptionGateActive: a sell entered REDEMPTION_GATED.
+	ReasonRedemptionGateActive = "RedemptionGateActive"
+	// ReasonRedemptionGateLifted: a gated sell executed after the gate lifted.
+	ReasonRedemptionGateLifted = "RedemptionGateLifted"
+	// ReasonPaymentSent: the payout of a sell was sent.
+	ReasonPaymentSent = "PaymentSent"
+	// ReasonPaymentCompleted: the payout of a sell arrived.
+	ReasonPaymentCompleted = "PaymentCompleted"
+	// ReasonSettled: the order completed.
+	ReasonSettled = "Settled"
+
+	// WaitAwaitingPaymentEvidence: a buy waits for paymentReceived evidence.
+	WaitAwaitingPaymentEvidence = "AwaitingPaymentEvidence"
+	// WaitAwaitingDeliveryEvidence: a buy waits for deliveryInitiated or deliveryCompleted.
+	WaitAwaitingDeliveryEvidence = "AwaitingDeliveryEvidence"
+	// WaitAwaitingPayoutEvidence: a sell waits for paymentSent or paymentCompleted.
+	WaitAwaitingPayoutEvidence = "AwaitingPayoutEvidence"
+	// WaitMarketClosed: the market flag the order needs to execute is false.
+	WaitMarketClosed = "MarketClosed"
+	// WaitRedemptionGated: a gated sell waits for the gate to lift.
+	WaitRedemptionGated = "RedemptionGated"
+	// WaitAwaitingReservation: a sell waits for its units to be reserved.
+	WaitAwaitingReservation = "AwaitingReservation"
+	// WaitShareClassNotFound: an accepted order's share class or fund disappeared, so
+	// its market flags are unknown.
+	WaitShareClassNotFound = "ShareClassNotFound"
+	// WaitInvalidState: the order is in a state that does not belong to its side (or is
+	// unknown); nothing moves it automatically, the reconciler reports it.
+	WaitInvalidState = "InvalidState"
+)
+
+// MaxMessageLength is the longest message Next returns: the history entry's limit.
+const MaxMessageLength = 1024
+
+// Next decides the one move the order makes now, given the facts. It never skips a state:
+// evidence recorded ahead of the order's state is held until the order gets there, and
+// evidence of the other side is ignored.
+func Next(o *investv1.Order, f Facts) Decision {
+	state := o.Status.State
+	if state.Terminal() {
+		return Decision{}
+	}
+	if o.Spec.CancellationRequested {
+		msg := "cancellation requested"
+		if o.Spec.CancellationReason != "" {
+			msg = o.Spec.CancellationReason
+		}
+		return move(investv1.StateCancelled, ReasonCancellationRequested, msg)
+	}
+	if state == "" {
+		switch {
+		case !f.Priced:
+			return move(investv1.StateCancelled, ReasonNotPriced,
+				"the order has no quote: it was created without the admission webhook")
+		case !f.FundFound:
+			return move(investv1.StateCancelled, ReasonShareClassNotFound,
+				fmt.Sprintf("no share class with ISIN %s and a fund exists", o.Spec.ISIN))
+		}
+		return move(investv1.StatePlaced, ReasonAccepted, "the order was accepted")
+	}
+	switch o.Spec.Side {
+	case investv1.SideBuy:
+		return nextBuy(o, f)
+	case investv1.SideSell:
+		return nextSell(o, f)
+	}
+	return wait(WaitInvalidState, fmt.Sprintf("the order has an unknown side %q", o.Spec.Side))
+}
+
+func nextBuy(o *investv1.Order, f Facts) Decision {
+	ev := o.Status.Settlement
+	switch o.Status.State {
+	case investv1.StatePlaced:
+		return move(investv1.StateAwaitingPayment, ReasonPaymentInstructionsIssued, paymentInstructions(o))
+	case investv1.StateAwaitingPayment:
+		if ev.PaymentReceived == nil {
+			return wait(WaitAwaitingPaymentEvidence, "waiting for the customer's payment to be recorded")
+		}
+		return move(investv1.StatePaymentReceived, ReasonPaymentReceived,
+			"payment received with reference "+quoted(ev.PaymentReceived.Reference))
+	case investv1.StatePaymentReceived:
+		if !f.FundFound {
+			return fundMissing(o)
+		}
+		if d, closed := marketClosed(o, f); closed {
+			return d
+		}
+		return move(investv1.StateExecuted, ReasonExecuted,
+			fmt.Sprintf("executed on the %s market", o.Spec.Market))
+	case investv1.StateExecuted:
+		if ev.DeliveryInitiated == nil {
+			return wait(WaitAwaitingDeliveryEvidence, "waiting for the token transfer to be submitted")
+		}
+		return move(investv1.StateDeliveryInitiated, ReasonDeliveryInitiated,
+			"token transfer submitted in transaction "+quoted(ev.DeliveryInitiated.TransactionHash))
+	case investv1.StateDeliveryInitiated:
+		if ev.DeliveryCompleted == nil {
+			return wait(WaitAwaitingDeliveryEvidence, "waiting for the token transfer to be final")
+		}
+		msg := "token transfer is final"
+		if h := ev.DeliveryCompleted.TransactionHash; h != "" {
+			msg += " in transaction " + h
+		}
+		return move(investv1.StateDeliveryCompleted, ReasonDeliveryCompleted, msg)
+	case investv1.StateDeliveryCompleted:
+		return move(investv1.StateCompleted, ReasonSettled, "the order is settled")
+	}
+	return invalidState(o)
+}
+
+func nextSell(o *investv1.Order, f Facts) Decision {
+	ev := o.Status.Settlement
+	switch o.Status.State {
+	case investv1.StatePlaced:
+		switch f.Reservation {
+		case ReservationRefused:
+			msg := f.ReservationMessage
+			if msg == "" {
+				msg = "insufficient holdings"
+			}
+			return move(investv1.StateCancelled, ReasonInsufficientHoldings, msg)
+		case ReservationHeld:
+		default:
+			return wait(WaitAwaitingReservation, "waiting for the units to be reserved")
+		}
+		if !f.FundFound {
+			return fundMissing(o)
+		}
+		if f.GateActive {
+			return move(investv1.StateRedemptionGated, ReasonRedemptionGateActive, gateMessage(f))
+		}
+		if d, closed := marketClosed(o, f); closed {
+			return d
+		}
+		return move(investv1.StateExecuted, ReasonExecuted,
+			fmt.Sprintf("executed on the %s market", o.Spec.Market))
+	case investv1.StateRedemptionGated:
+		if !f.FundFound {
+			return fundMissing(o)
+		}
+		if f.GateActive {
+			return wait(WaitRedemptionGated, gateMessage(f))
+		}
+		if d, closed := marketClosed(o, f); closed {
+			return d
+		}
+		return move(investv1.StateExecuted, ReasonRedemptionGateLifted,
+			fmt.Sprintf("the redemption gate lifted; executed on the %s market", o.Spec.Market))
+	case investv1.StateExecuted:
+		if ev.PaymentSent == nil {
+			return wait(WaitAwaitingPayoutEvidence, "waiting for the payout to be sent")
+		}
+		return move(investv1.StatePaymentSent, ReasonPaymentSent,
+			"payout sent with reference "+quoted(ev.PaymentSent.Reference))
+	case investv1.StatePaymentSent:
+		if ev.PaymentCompleted == nil {
+			return wait(WaitAwaitingPayoutEvidence, "waiting for the payout to arrive")
+		}
+		msg := "payout arrived"
+		if r := ev.PaymentCompleted.Reference; r != "" {
+			msg += " with reference " + r
+		}
+		return move(investv1.StatePaymentCompleted, ReasonPaymentCompleted, msg)
+	case investv1.StatePaymentCompleted:
+		return move(investv1.StateCompleted, ReasonSettled, "the order is settled")
+	}
+	return invalidState(o)
+}
+
+// marketClosed returns a MarketClosed wait when the flag the order needs is false (or an
+// InvalidState wait for an unknown market).
+func marketClosed(o *investv1.Order, f Facts) (Decision, bool) {
+	var open bool
+	var flag string
+	switch {
+	case o.Spec.Market == investv1.MarketSecondary:
+		open, flag = f.Tradeable, "tradeable"
+	case o.Spec.Market == investv1.MarketPrimary && o.Spec.Side == investv1.SideBuy:
+		open, flag = f.Subscribable, "subscribable"
+	case o.Spec.Market == investv1.MarketPrimary && o.Spec.Side == investv1.SideSell:
+		open, flag = f.Redeemable, "redeemable"
+	default:
+		return wait(WaitInvalidState, fmt.Sprintf("the order has an unknown market %q", o.Spec.Market)), true
+	}
+	if open {
+		return Decision{}, false
+	}
+	return wait(WaitMarketClosed, fmt.Sprintf(
+		"the fund is not %s: %s %s orders execute only while it is", flag, o.Spec.Market, o.Spec.Side)), true
+}
+
+func fundMissing(o *investv1.Order) Decision {
+	return wait(WaitShareClassNotFound,
+		fmt.Sprintf("no share class with ISIN %s and a fund exists, so the market is unknown", o.Spec.ISIN))
+}
+
+func gateMessage(f Facts) string {
+	if f.GateReason == "" {
+		return "the fund's redemption gate is active"
+	}
+	return "the fund's redemption gate is active: " + f.GateReason
+}
+
+func paymentInstructions(o *investv1.Order) string {
+	q := o.Spec.Quote
+	if q == nil || q.PaymentDetails == nil {
+		return "payment instructions issued"
+	}
+	pd := q.PaymentDetails
+	return fmt.Sprintf("transfer %s to %s (%s) quoting reference %s",
+		money.Format(q.Amount, string(o.Spec.Currency)), pd.IBAN, pd.AccountHolderName, pd.PaymentReference)
+}
+
+func invalidState(o *investv1.Order) Decision {
+	return wait(WaitInvalidState, fmt.Sprintf("state %q does not belong to a %s order", o.Status.State, o.Spec.Side))
+}
+
+func quoted(s string) string {
+	if s == "" {
+		return "(none)"
+	}
+	return s
+}
+
+func move(to investv1.OrderState, reason, msg string) Decision {
+	return Decision{Transition: &Transition{To: to, Reason: reason, Message: truncate(msg)}}
+}
+
+func wait(reason, msg string) Decision {
+	return Decision{Wait: &Wait{Reason: reason, Message: truncate(msg)}}
+}
+
+// truncate keeps messages within the history entry's limit without splitting a rune.
+func truncate(s string) string {
+	if len(s) <= MaxMessageLength {
+		return s
+	}
+	cut := MaxMessageLength - len("…")
+	for cut > 0 && !utf8.RuneStart(s[cut]) {
+		cut--
+	}
+	return s[:cut] + "…"
+}
+
+var (
+	buyPath = []investv1.OrderState{
+		investv1.StatePlaced, investv1.StateAwaitingPayment, investv1.StatePaymentReceived,
+		investv1.StateExecuted, investv1.StateDeliveryInitiated, investv1.StateDeliveryCompleted,
+		investv1.StateCompleted,
+	}
+	sellPath = []investv1.OrderState{
+		investv1.StatePlaced, investv1.StateExecuted, investv1.StatePaymentSent,
+		investv1.StatePaymentCompleted, investv1.StateCompleted,
+	}
+)
+
+// Path is the happy path of a side from PLACED to COMPLETED (REDEMPTION_GATED, a detour,
+// is omitted for sells), or nil for an unknown side. Callers get a fresh copy.
+func Path(side investv1.OrderSide) []investv1.OrderState {
+	switch side {
+	case investv1.SideBuy:
+		return append([]investv1.OrderState(nil), buyPath...)
+	case investv1.SideSell:
+		return append([]investv1.OrderState(nil), sellPath...)
+	}
+	return nil
+}
+
+// HistoryStates lists the states of a status history, for ValidHistory.
+func HistoryStates(h []investv1.OrderTransition) []investv1.OrderState {
+	out := make([]investv1.OrderState, len(h))
+	for i, t := range h {
+		out[i] = t.State
+	}
+	return out
+}
+
+// ErrInvalidHistory is wrapped by every error of ValidHistory.
+var ErrInvalidHistory = errors.New("invalid order history")
+
+// ValidHistory checks that a history is a walk along the side's path that enters every
+// state once, skips none, takes the REDEMPTION_GATED detour (sells) only between PLACED
+// and EXECUTED, and ends with CANCELLED if it contains it. An empty history (an order not
+// yet accepted) is valid. It is what "each transition exactly once, also across restarts"
+// means, so tests check restarts with it.
+func ValidHistory(side investv1.OrderSide, history []investv1.OrderState) error {
+	path := Path(side)
+	if path == nil {
+		return fmt.Errorf("%w: unknown side %q", ErrInvalidHistory, side)
+	}
+	seen := make(map[investv1.OrderState]int, len(history))
+	var prev investv1.OrderState // "" before the first entry: the new order
+	for i, s := range history {
+		if j, dup := seen[s]; dup {
+			return fmt.Errorf("%w: %s entered twice (entries %d and %d)", ErrInvalidHistory, s, j, i)
+		}
+		seen[s] = i
+		if prev.Terminal() {
+			return fmt.Errorf("%w: entry %d (%s) follows the terminal state %s", ErrInvalidHistory, i, s, prev)
+		}
+		if !successor(side, path, prev, s) {
+			if prev == "" {
+				return fmt.Errorf("%w: the first entry is %s, want %s or %s",
+					ErrInvalidHistory, s, investv1.StatePlaced, investv1.StateCancelled)
+			}
+			return fmt.Errorf("%w: entry %d: %s does not follow %s on a %s order",
+				ErrInvalidHistory, i, s, prev, side)
+		}
+		prev = s
+	}
+	return nil
+}
+
+// successor reports whether next may directly follow prev ("" is the new order).
+func successor(side investv1.OrderSide, path []investv1.OrderState, prev, next investv1.OrderState) bool {
+	if next == investv1.StateCancelled {
+		return !prev.Terminal()
+	}
+	if side == investv1.SideSell {
+		if prev == investv1.StatePlaced && next == investv1.StateRedemptionGated {
+			return true
+		}
+		if prev == investv1.StateRedemptionGated {
+			return next == investv1.StateExecuted
+		}
+	}
+	if prev == "" {
+		return next == investv1.StatePlaced
+	}
+	for i := 0; i+1 < len(path); i++ {
+		if path[i] == prev {
+			return path[i+1] == next
+		}
+	}
+	return false
+}

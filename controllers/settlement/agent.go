@@ -1,0 +1,137 @@
+// Package settlement connects orders to the outside world: an Agent (the built-in
+// sandbox, later a bank or chain integration) settles the steps that need it and the
+// Reconciler records the evidence on the order, where the order controller advances the
+// lifecycle on it.
+package settlement
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	investv1 "github.com/fundshare/fundshare-operator/api/v1alpha1"
+)
+
+// Step names one piece of settlement evidence, one field of status.settlement.
+type Step string
+
+const (
+	// StepPaymentReceived (buy): the customer's payment arrived.
+	StepPaymentReceived Step = "PaymentReceived"
+	// StepDeliveryInitiated (buy): the token transfer was submitted.
+	StepDeliveryInitiated Step = "DeliveryInitiated"
+	// StepDeliveryCompleted (buy): the token transfer is final.
+	StepDeliveryCompleted Step = "DeliveryCompleted"
+	// StepPaymentSent (sell): the payout was sent.
+	StepPaymentSent Step = "PaymentSent"
+	// StepPaymentCompleted (sell): the payout arrived.
+	StepPaymentCompleted Step = "PaymentCompleted"
+)
+
+// Agent settles orders with the outside world and reports evidence. The Reconciler asks
+// NextStep which evidence an order waits for and calls Settle for it.
+type Agent interface {
+	// Settle performs the step for the order (or looks up whether the outside world has
+	// done it) and returns the evidence: a reference and/or a transaction hash, and the
+	// time. It returns a *NotReadyError when the outside world has nothing to report yet.
+	//
+	// Settle must be idempotent per order UID and step: when the Reconciler loses the
+	// race to write the evidence (a conflict) it calls Settle again for the same step, and
+	// a bank or chain integration must then return the first outcome, not pay twice.
+	Settle(ctx context.Context, o *investv1.Order, step Step) (investv1.SettlementRecord, error)
+}
+
+// NotReadyError says the outside world has no evidence for the step yet, e.g. the
+// customer's transfer has not arrived; the caller asks again after RetryAfter.
+type NotReadyError struct {
+	// Step is the evidence asked for.
+	Step Step
+	// RetryAfter is when asking again makes sense.
+	RetryAfter time.Duration
+}
+
+// Error describes the wait.
+func (e *NotReadyError) Error() string {
+	return fmt.Sprintf("%s evidence not available yet, retry in %s", e.Step, e.RetryAfter)
+}
+
+// NextStep says which evidence the order waits for now: AWAITING_PAYMENT (buy) →
+// PaymentReceived, EXECUTED (buy) → DeliveryInitiated, DELIVERY_INITIATED (buy) →
+// DeliveryCompleted, EXECUTED (sell) → PaymentSent, PAYMENT_SENT (sell) →
+// PaymentCompleted. It is false when that evidence is already recorded, when the state
+// needs none, and when a cancellation is requested (no money or tokens move for an order
+// about to be cancelled).
+func NextStep(o *investv1.Order) (Step, bool) {
+	if o.Spec.CancellationRequested {
+		return "", false
+	}
+	var step Step
+	switch o.Spec.Side {
+	case investv1.SideBuy:
+		switch o.Status.State {
+		case investv1.StateAwaitingPayment:
+			step = StepPaymentReceived
+		case investv1.StateExecuted:
+			step = StepDeliveryInitiated
+		case investv1.StateDeliveryInitiated:
+			step = StepDeliveryCompleted
+		}
+	case investv1.SideSell:
+		switch o.Status.State {
+		case investv1.StateExecuted:
+			step = StepPaymentSent
+		case investv1.StatePaymentSent:
+			step = StepPaymentCompleted
+		}
+	}
+	if step == "" || Recorded(o, step) != nil {
+		return "", false
+	}
+	return step, true
+}
+
+// Recorded returns the evidence recorded for the step, or nil.
+func Recorded(o *investv1.Order, step Step) *investv1.SettlementRecord {
+	if f := field(o, step); f != nil {
+		return *f
+	}
+	return nil
+}
+
+// Record sets the field of o.Status.Settlement that holds the step's evidence. Recorded
+// evidence is immutable (the CRD rejects a change), so an existing record is kept and
+// Record reports false.
+func Record(o *investv1.Order, step Step, rec investv1.SettlementRecord) bool {
+	f := field(o, step)
+	if f == nil || *f != nil {
+		return false
+	}
+	*f = &rec
+	return true
+}
+
+func field(o *investv1.Order, step Step) **investv1.SettlementRecord {
+	ev := &o.Status.Settlement
+	switch step {
+	case StepPaymentReceived:
+		return &ev.PaymentReceived
+	case StepDeliveryInitiated:
+		return &ev.DeliveryInitiated
+	case StepDeliveryCompleted:
+		return &ev.DeliveryCompleted
+	case StepPaymentSent:
+		return &ev.PaymentSent
+	case StepPaymentCompleted:
+		return &ev.PaymentCompleted
+	}
+	return nil
+}
+
+// EnteredAt is when the order entered its current state: the last history entry, or its
+// creation when it has no history.
+func EnteredAt(o *investv1.Order) time.Time {
+	if n := len(o.Status.History); n > 0 {
+		return o.Status.History[n-1].At.Time
+	}
+	return o.CreationTimestamp.Time
+}

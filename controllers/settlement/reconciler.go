@@ -1,0 +1,144 @@
+package settlement
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+
+	corev1 "k8s.io/api/core/v1"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	"k8s.io/client-go/tools/events"
+	ctrl "sigs.k8s.io/controller-runtime"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+	logf "sigs.k8s.io/controller-runtime/pkg/log"
+
+	investv1 "github.com/fundshare/fundshare-operator/api/v1alpha1"
+)
+
+// ConflictRetry is how soon a reconcile that lost a write race runs again; the watch
+// event of the winning write usually triggers it sooner.
+const ConflictRetry = time.Second
+
+// Reconciler records settlement evidence produced by an Agent on orders that wait for it.
+// It only ever adds evidence fields (a status merge patch with optimistic locking), so it
+// never overwrites the order controller or another agent.
+type Reconciler struct {
+	// Client reads orders (from the cache) and patches their status.
+	Client client.Client
+	// Agent settles steps with the outside world.
+	Agent Agent
+	// Delay is the least time an order spends in a state before the agent is asked.
+	Delay time.Duration
+	// Name names the agent: recordedBy when the agent leaves it empty, and the controller
+	// "settlement-<Name>"; empty means "sandbox".
+	Name string
+	// Recorder emits an Event for each piece of evidence recorded; nil emits none, and
+	// SetupWithManager fills it from the manager.
+	Recorder events.EventRecorder
+	// Now is the clock; nil means time.Now.
+	Now func() time.Time
+}
+
+// +kubebuilder:rbac:groups=invest.fundshare.io,resources=orders,verbs=get;list;watch
+// +kubebuilder:rbac:groups=invest.fundshare.io,resources=orders/status,verbs=get;update;patch
+// +kubebuilder:rbac:groups=events.k8s.io,resources=events,verbs=create;patch
+
+// Reconcile settles the one step the order waits for, once its Delay has passed, and
+// records the evidence.
+func (r *Reconciler) Reconcile(ctx context.Context, req ctrl.Request) (ctrl.Result, error) {
+	log := logf.FromContext(ctx)
+
+	o := &investv1.Order{}
+	if err := r.Client.Get(ctx, req.NamespacedName, o); err != nil {
+		return ctrl.Result{}, client.IgnoreNotFound(err)
+	}
+	if !o.DeletionTimestamp.IsZero() {
+		return ctrl.Result{}, nil // nothing moves for an order on its way out
+	}
+	step, ok := NextStep(o)
+	if !ok {
+		return ctrl.Result{}, nil
+	}
+	if left := r.Delay - r.now().Sub(EnteredAt(o)); left > 0 {
+		return ctrl.Result{RequeueAfter: left}, nil
+	}
+
+	rec, err := r.Agent.Settle(ctx, o, step)
+	if notReady := (*NotReadyError)(nil); errors.As(err, &notReady) {
+		retry := notReady.RetryAfter
+		if retry <= 0 {
+			retry = ConflictRetry
+		}
+		return ctrl.Result{RequeueAfter: retry}, nil
+	}
+	if err != nil {
+		return ctrl.Result{}, fmt.Errorf("settle %s: %w", step, err)
+	}
+	if rec.RecordedBy == "" {
+		rec.RecordedBy = r.name()
+	}
+
+	before := o.DeepCopy()
+	if !Record(o, step, rec) {
+		return ctrl.Result{}, nil // NextStep said it was missing; kept defensively
+	}
+	patch := client.MergeFromWithOptions(before, client.MergeFromWithOptimisticLock{})
+	if err := r.Client.Status().Patch(ctx, o, patch); err != nil {
+		switch {
+		case apierrors.IsNotFound(err):
+			return ctrl.Result{}, nil
+		case apierrors.IsConflict(err):
+			// Someone wrote the order since we read it (the order controller moved it, or
+			// another agent recorded this step): read it fresh next time.
+			log.V(1).Info("order changed while settling; retrying", "step", step)
+			return ctrl.Result{RequeueAfter: ConflictRetry}, nil
+		}
+		return ctrl.Result{}, fmt.Errorf("record %s evidence: %w", step, err)
+	}
+
+	log.Info("recorded settlement evidence", "step", step, "reference", rec.Reference,
+		"transactionHash", rec.TransactionHash)
+	if r.Recorder != nil {
+		r.Recorder.Eventf(o, nil, corev1.EventTypeNormal, "Evidence"+string(step), "RecordSettlement",
+			"%s recorded %s", rec.RecordedBy, describe(step, rec))
+	}
+	return ctrl.Result{}, nil
+}
+
+// SetupWithManager registers the controller "settlement-<Name>" on Orders.
+func (r *Reconciler) SetupWithManager(mgr ctrl.Manager) error {
+	name := "settlement-" + r.name()
+	if r.Recorder == nil {
+		r.Recorder = mgr.GetEventRecorder(name)
+	}
+	return ctrl.NewControllerManagedBy(mgr).
+		For(&investv1.Order{}).
+		Named(name).
+		Complete(r)
+}
+
+func (r *Reconciler) name() string {
+	if r.Name == "" {
+		return "sandbox"
+	}
+	return r.Name
+}
+
+func (r *Reconciler) now() time.Time {
+	if r.Now != nil {
+		return r.Now()
+	}
+	return time.Now()
+}
+
+func describe(step Step, rec investv1.SettlementRecord) string {
+	s := string(step) + " evidence"
+	if rec.Reference != "" {
+		s += " with reference " + rec.Reference
+	}
+	if rec.TransactionHash != "" {
+		s += " in transaction " + rec.TransactionHash
+	}
+	return s
+}

@@ -1,0 +1,290 @@
+package settlement
+
+import (
+	"context"
+	"errors"
+	"time"
+
+	. "github.com/onsi/ginkgo/v2"
+	. "github.com/onsi/gomega"
+	eventsv1 "k8s.io/api/events/v1"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	"k8s.io/apimachinery/pkg/api/meta"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/types"
+	ctrl "sigs.k8s.io/controller-runtime"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+	"sigs.k8s.io/controller-runtime/pkg/client/interceptor"
+
+	investv1 "github.com/fundshare/fundshare-operator/api/v1alpha1"
+	"github.com/fundshare/fundshare-operator/internal/controlplane"
+	"github.com/fundshare/fundshare-operator/internal/fixtures"
+)
+
+const (
+	timeout  = 30 * time.Second
+	interval = 100 * time.Millisecond
+)
+
+// newOrder creates an order in ns and returns it as stored.
+func newOrder(ns string, side investv1.OrderSide) *investv1.Order {
+	o := fixtures.BuyOrder(ns, controlplane.NewID(), fixtures.ISIN, 10)
+	o.Spec.Side = side
+	Expect(k8s.Create(ctx, o)).To(Succeed())
+	return o
+}
+
+// moveTo sets the order's state by hand, as the order controller would, appending the
+// states to the history; it retries on conflicts with the agent.
+func moveTo(o *investv1.Order, states ...investv1.OrderState) {
+	Eventually(func(g Gomega) {
+		g.Expect(k8s.Get(ctx, client.ObjectKeyFromObject(o), o)).To(Succeed())
+		for _, s := range states {
+			o.Status.State = s
+			o.Status.History = append(o.Status.History, investv1.OrderTransition{
+				State: s, At: metav1.Now(), Reason: "SetByTest",
+			})
+		}
+		g.Expect(k8s.Status().Update(ctx, o)).To(Succeed())
+	}, timeout, interval).Should(Succeed())
+}
+
+func evidenceOf(o *investv1.Order) func(g Gomega) investv1.SettlementEvidence {
+	return func(g Gomega) investv1.SettlementEvidence {
+		cur := &investv1.Order{}
+		g.Expect(k8s.Get(ctx, client.ObjectKeyFromObject(o), cur)).To(Succeed())
+		return cur.Status.Settlement
+	}
+}
+
+var _ = Describe("the sandbox settlement agent in a manager", func() {
+	It("records payment evidence for an order awaiting payment, then delivery evidence once executed", func() {
+		o := newOrder(managedNS, investv1.SideBuy)
+		moveTo(o, investv1.StateAwaitingPayment)
+
+		var ev investv1.SettlementEvidence
+		Eventually(func(g Gomega) {
+			ev = evidenceOf(o)(g)
+			g.Expect(ev.PaymentReceived).NotTo(BeNil())
+		}, timeout, interval).Should(Succeed())
+		Expect(ev.PaymentReceived.Reference).To(MatchRegexp(`^SBX-PAY-[A-Z2-7]{12}$`))
+		Expect(ev.PaymentReceived.TransactionHash).To(BeEmpty())
+		Expect(ev.PaymentReceived.RecordedBy).To(Equal("sandbox"))
+		Expect(ev.PaymentReceived.At.IsZero()).To(BeFalse())
+		Consistently(evidenceOf(o), 2*time.Second, interval).Should(Equal(investv1.SettlementEvidence{
+			PaymentReceived: ev.PaymentReceived,
+		}), "nothing but paymentReceived, and it never changes")
+
+		cur := &investv1.Order{}
+		Expect(k8s.Get(ctx, client.ObjectKeyFromObject(o), cur)).To(Succeed())
+		Expect(cur.Status.State).To(Equal(investv1.StateAwaitingPayment), "the agent never moves the state")
+
+		moveTo(o, investv1.StatePaymentReceived, investv1.StateExecuted)
+		Eventually(func(g Gomega) {
+			ev = evidenceOf(o)(g)
+			g.Expect(ev.DeliveryInitiated).NotTo(BeNil())
+		}, timeout, interval).Should(Succeed())
+		Expect(ev.DeliveryInitiated.TransactionHash).To(MatchRegexp(`^0x[0-9a-f]{64}$`))
+		Expect(ev.DeliveryCompleted).To(BeNil(), "held until the order is DELIVERY_INITIATED")
+		Expect(ev.PaymentSent).To(BeNil())
+		Expect(ev.PaymentCompleted).To(BeNil())
+
+		moveTo(o, investv1.StateDeliveryInitiated)
+		Eventually(func(g Gomega) {
+			ev = evidenceOf(o)(g)
+			g.Expect(ev.DeliveryCompleted).NotTo(BeNil())
+		}, timeout, interval).Should(Succeed())
+		Expect(ev.DeliveryCompleted.TransactionHash).To(Equal(ev.DeliveryInitiated.TransactionHash))
+
+		By("emitting an Event per piece of evidence")
+		Eventually(func(g Gomega) []string {
+			list := &eventsv1.EventList{}
+			g.Expect(k8s.List(ctx, list, client.InNamespace(managedNS))).To(Succeed())
+			var reasons []string
+			for _, e := range list.Items {
+				if e.Regarding.Name == o.Name {
+					reasons = append(reasons, e.Reason)
+				}
+			}
+			return reasons
+		}, timeout, interval).Should(ConsistOf("EvidencePaymentReceived", "EvidenceDeliveryInitiated", "EvidenceDeliveryCompleted"))
+	})
+
+	It("records payout evidence for an executed sell", func() {
+		o := newOrder(managedNS, investv1.SideSell)
+		moveTo(o, investv1.StatePlaced, investv1.StateExecuted)
+
+		var ev investv1.SettlementEvidence
+		Eventually(func(g Gomega) {
+			ev = evidenceOf(o)(g)
+			g.Expect(ev.PaymentSent).NotTo(BeNil())
+		}, timeout, interval).Should(Succeed())
+		Expect(ev.PaymentSent.Reference).To(MatchRegexp(`^SBX-OUT-[A-Z2-7]{12}$`))
+		Expect(ev.PaymentReceived).To(BeNil())
+		Expect(ev.DeliveryInitiated).To(BeNil())
+		Expect(ev.PaymentCompleted).To(BeNil())
+
+		moveTo(o, investv1.StatePaymentSent)
+		Eventually(func(g Gomega) {
+			ev = evidenceOf(o)(g)
+			g.Expect(ev.PaymentCompleted).NotTo(BeNil())
+		}, timeout, interval).Should(Succeed())
+		Expect(ev.PaymentCompleted.Reference).To(Equal(ev.PaymentSent.Reference))
+	})
+
+	It("records nothing for orders that wait for no evidence or are being cancelled", func() {
+		placed := newOrder(managedNS, investv1.SideBuy)
+		moveTo(placed, investv1.StatePlaced)
+		cancelling := newOrder(managedNS, investv1.SideBuy)
+		cancelling.Spec.CancellationRequested = true
+		Expect(k8s.Update(ctx, cancelling)).To(Succeed())
+		moveTo(cancelling, investv1.StateAwaitingPayment)
+		gatedBuy := newOrder(managedNS, investv1.SideBuy) // a sell-only state on a buy
+		moveTo(gatedBuy, investv1.StatePaymentSent)
+
+		for _, o := range []*investv1.Order{placed, cancelling, gatedBuy} {
+			Consistently(evidenceOf(o), 2*time.Second, interval).Should(BeZero())
+		}
+	})
+})
+
+var _ = Describe("Reconcile, called directly outside the manager's namespace", func() {
+	var ns string
+	BeforeEach(func() {
+		var err error
+		ns, err = controlplane.NewNamespace(ctx, k8s, "settlement-direct")
+		Expect(err).NotTo(HaveOccurred())
+	})
+
+	request := func(o *investv1.Order) ctrl.Request {
+		return ctrl.Request{NamespacedName: client.ObjectKeyFromObject(o)}
+	}
+
+	It("waits for the delay after the order entered its state", func() {
+		o := newOrder(ns, investv1.SideBuy)
+		moveTo(o, investv1.StateAwaitingPayment)
+		r := &Reconciler{Client: k8s, Agent: &Sandbox{}, Delay: time.Hour}
+
+		res, err := r.Reconcile(ctx, request(o))
+		Expect(err).NotTo(HaveOccurred())
+		Expect(res.RequeueAfter).To(BeNumerically(">", 59*time.Minute))
+		Expect(res.RequeueAfter).To(BeNumerically("<=", time.Hour))
+		Expect(evidenceOf(o)(Default)).To(BeZero())
+
+		r.Now = func() time.Time { return time.Now().Add(time.Hour) }
+		res, err = r.Reconcile(ctx, request(o))
+		Expect(err).NotTo(HaveOccurred())
+		Expect(res).To(BeZero())
+		Expect(evidenceOf(o)(Default).PaymentReceived).NotTo(BeNil())
+	})
+
+	It("requeues when the agent is not ready yet", func() {
+		o := newOrder(ns, investv1.SideSell)
+		moveTo(o, investv1.StatePlaced, investv1.StateExecuted)
+		r := &Reconciler{Client: k8s, Agent: &Sandbox{Delay: time.Hour}}
+
+		res, err := r.Reconcile(ctx, request(o))
+		Expect(err).NotTo(HaveOccurred())
+		Expect(res.RequeueAfter).To(BeNumerically(">", 59*time.Minute))
+		Expect(evidenceOf(o)(Default)).To(BeZero())
+	})
+
+	It("never overwrites a concurrent writer: a conflict is a requeue, not an error", func() {
+		o := newOrder(ns, investv1.SideBuy)
+		moveTo(o, investv1.StateAwaitingPayment)
+
+		// The order controller writes the status between the agent's read and its patch.
+		racing := interceptor.NewClient(directWithWatch(), interceptor.Funcs{
+			SubResourcePatch: func(ctx context.Context, c client.Client, sub string, obj client.Object, patch client.Patch, opts ...client.SubResourcePatchOption) error {
+				cur := &investv1.Order{}
+				Expect(c.Get(ctx, client.ObjectKeyFromObject(obj), cur)).To(Succeed())
+				meta.SetStatusCondition(&cur.Status.Conditions, metav1.Condition{
+					Type: "Waiting", Status: metav1.ConditionTrue, Reason: "AwaitingPaymentEvidence",
+				})
+				Expect(c.Status().Update(ctx, cur)).To(Succeed())
+				return c.SubResource(sub).Patch(ctx, obj, patch, opts...)
+			},
+		})
+		r := &Reconciler{Client: racing, Agent: &Sandbox{}}
+		res, err := r.Reconcile(ctx, request(o))
+		Expect(err).NotTo(HaveOccurred())
+		Expect(res.RequeueAfter).To(Equal(ConflictRetry))
+
+		cur := &investv1.Order{}
+		Expect(k8s.Get(ctx, client.ObjectKeyFromObject(o), cur)).To(Succeed())
+		Expect(cur.Status.Settlement).To(BeZero())
+		Expect(meta.IsStatusConditionTrue(cur.Status.Conditions, "Waiting")).To(BeTrue())
+
+		By("reading fresh, the next reconcile records the evidence and keeps the other write")
+		r.Client = k8s
+		res, err = r.Reconcile(ctx, request(o))
+		Expect(err).NotTo(HaveOccurred())
+		Expect(res).To(BeZero())
+		Expect(k8s.Get(ctx, client.ObjectKeyFromObject(o), cur)).To(Succeed())
+		Expect(cur.Status.Settlement.PaymentReceived).NotTo(BeNil())
+		Expect(meta.IsStatusConditionTrue(cur.Status.Conditions, "Waiting")).To(BeTrue())
+		Expect(cur.Status.State).To(Equal(investv1.StateAwaitingPayment))
+		Expect(cur.Status.History).To(HaveLen(1))
+	})
+
+	It("does not ask the agent again once the evidence is recorded", func() {
+		o := newOrder(ns, investv1.SideBuy)
+		moveTo(o, investv1.StateAwaitingPayment)
+		r := &Reconciler{Client: k8s, Agent: &Sandbox{}}
+		_, err := r.Reconcile(ctx, request(o))
+		Expect(err).NotTo(HaveOccurred())
+		first := evidenceOf(o)(Default).PaymentReceived
+		Expect(first).NotTo(BeNil())
+
+		r.Agent = failingAgent{}
+		_, err = r.Reconcile(ctx, request(o))
+		Expect(err).NotTo(HaveOccurred())
+		Expect(evidenceOf(o)(Default).PaymentReceived).To(Equal(first))
+	})
+
+	It("returns the agent's failure as an error", func() {
+		o := newOrder(ns, investv1.SideBuy)
+		moveTo(o, investv1.StateAwaitingPayment)
+		r := &Reconciler{Client: k8s, Agent: failingAgent{}}
+		_, err := r.Reconcile(ctx, request(o))
+		Expect(err).To(MatchError(ContainSubstring("bank unavailable")))
+		Expect(evidenceOf(o)(Default)).To(BeZero())
+	})
+
+	It("is done when the order does not exist", func() {
+		r := &Reconciler{Client: k8s, Agent: failingAgent{}}
+		res, err := r.Reconcile(ctx, ctrl.Request{NamespacedName: types.NamespacedName{Namespace: ns, Name: controlplane.NewID()}})
+		Expect(err).NotTo(HaveOccurred())
+		Expect(res).To(BeZero())
+	})
+
+	It("is rejected by the API server when evidence would be rewritten", func() {
+		// The guarantee Record relies on: the CRD keeps recorded evidence immutable.
+		o := newOrder(ns, investv1.SideBuy)
+		moveTo(o, investv1.StateAwaitingPayment)
+		r := &Reconciler{Client: k8s, Agent: &Sandbox{}}
+		_, err := r.Reconcile(ctx, request(o))
+		Expect(err).NotTo(HaveOccurred())
+
+		cur := &investv1.Order{}
+		Expect(k8s.Get(ctx, client.ObjectKeyFromObject(o), cur)).To(Succeed())
+		cur.Status.Settlement.PaymentReceived.Reference = "SBX-PAY-REWRITTEN000"
+		err = k8s.Status().Update(ctx, cur)
+		Expect(apierrors.IsInvalid(err)).To(BeTrue(), "got %v", err)
+	})
+})
+
+// failingAgent stands for an unreachable bank.
+type failingAgent struct{}
+
+func (failingAgent) Settle(context.Context, *investv1.Order, Step) (investv1.SettlementRecord, error) {
+	return investv1.SettlementRecord{}, errBankUnavailable
+}
+
+var errBankUnavailable = errors.New("bank unavailable")
+
+func directWithWatch() client.WithWatch {
+	c, err := client.NewWithWatch(cfg, client.Options{Scheme: controlplane.Scheme()})
+	Expect(err).NotTo(HaveOccurred())
+	return c
+}
