@@ -8,6 +8,7 @@ package account
 import (
 	"context"
 	"fmt"
+	"time"
 
 	"k8s.io/apimachinery/pkg/api/equality"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
@@ -22,7 +23,9 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/reconcile"
 
 	investv1 "github.com/fundshare/fundshare-operator/api/v1alpha1"
+	"github.com/fundshare/fundshare-operator/internal/holdings"
 	"github.com/fundshare/fundshare-operator/internal/index"
+	"github.com/fundshare/fundshare-operator/internal/placement"
 )
 
 // Finalizer holds a deleted account until its wallets and payment method details are gone.
@@ -38,11 +41,13 @@ const (
 // +kubebuilder:rbac:groups=invest.fundshare.io,resources=accounts/status,verbs=get;update;patch
 // +kubebuilder:rbac:groups=invest.fundshare.io,resources=accounts/finalizers,verbs=update
 // +kubebuilder:rbac:groups=invest.fundshare.io,resources=wallets;paymentmethoddetails,verbs=get;list;watch;delete
-// +kubebuilder:rbac:groups=invest.fundshare.io,resources=apiclients,verbs=get;list;watch
+// +kubebuilder:rbac:groups=invest.fundshare.io,resources=apiclients;orders;shareclasses,verbs=get;list;watch
 
 // Reconciler reconciles Accounts.
 type Reconciler struct {
 	Client client.Client
+	// Now is the clock for lock-ups; time.Now when nil.
+	Now func() time.Time
 }
 
 // Reconcile ensures the finalizer, removes the children of a deleted account and reports
@@ -76,10 +81,63 @@ func (r *Reconciler) Reconcile(ctx context.Context, req ctrl.Request) (ctrl.Resu
 	}
 	setConditions(&acct.Status, acct.Generation, wallet, pmd)
 	acct.Status.ObservedGeneration = acct.Generation
+	result, err := r.setHoldings(ctx, acct)
+	if err != nil {
+		return ctrl.Result{}, err
+	}
 	if equality.Semantic.DeepEqual(before.Status, acct.Status) {
+		return result, nil
+	}
+	// The order controller adds reservations to this status concurrently: write only on
+	// the version read, and come back on a conflict.
+	err = r.Client.Status().Patch(ctx, acct, client.MergeFromWithOptions(before, client.MergeFromWithOptimisticLock{}))
+	if apierrors.IsConflict(err) {
+		return ctrl.Result{RequeueAfter: 200 * time.Millisecond}, nil
+	}
+	return result, err
+}
+
+// setHoldings derives the holdings from the account's orders and drops the reservations
+// of orders that reached a terminal state (a completed sell is counted as sold instead).
+// The result asks to come back when the next locked lot unlocks.
+func (r *Reconciler) setHoldings(ctx context.Context, acct *investv1.Account) (ctrl.Result, error) {
+	var orders investv1.OrderList
+	if err := r.Client.List(ctx, &orders, client.InNamespace(acct.Namespace), client.MatchingFields{index.OrderAccount: acct.Name}); err != nil {
+		return ctrl.Result{}, err
+	}
+	terminal := map[string]bool{}
+	for i := range orders.Items {
+		terminal[orders.Items[i].Name] = orders.Items[i].Status.State.Terminal()
+	}
+	kept := acct.Status.Reservations[:0:0]
+	for _, res := range acct.Status.Reservations {
+		if !terminal[string(res.Order)] {
+			kept = append(kept, res)
+		}
+	}
+	acct.Status.Reservations = kept
+	positions, err := placement.Positions(ctx, r.Client, acct, r.now())
+	if err != nil {
+		return ctrl.Result{}, err
+	}
+	acct.Status.Holdings = holdings.ToStatus(positions)
+	var next time.Time
+	for _, p := range positions {
+		if t := p.NextUnlock(r.now()); !t.IsZero() && (next.IsZero() || t.Before(next)) {
+			next = t
+		}
+	}
+	if next.IsZero() {
 		return ctrl.Result{}, nil
 	}
-	return ctrl.Result{}, r.Client.Status().Patch(ctx, acct, client.MergeFrom(before))
+	return ctrl.Result{RequeueAfter: time.Until(next) + time.Second}, nil
+}
+
+func (r *Reconciler) now() time.Time {
+	if r.Now != nil {
+		return r.Now()
+	}
+	return time.Now()
 }
 
 // resolution says what a primary pointer points at.
@@ -177,5 +235,8 @@ func (r *Reconciler) SetupWithManager(mgr ctrl.Manager) error {
 		For(&investv1.Account{}, builder.WithPredicates(predicate.Or(predicate.GenerationChangedPredicate{}, predicate.AnnotationChangedPredicate{}, deletionPredicate()))).
 		Watches(&investv1.Wallet{}, handler.EnqueueRequestsFromMapFunc(toAccount), builder.WithPredicates(createOrDelete())).
 		Watches(&investv1.PaymentMethodDetails{}, handler.EnqueueRequestsFromMapFunc(toAccount), builder.WithPredicates(createOrDelete())).
+		Watches(&investv1.Order{}, handler.EnqueueRequestsFromMapFunc(func(_ context.Context, o client.Object) []reconcile.Request {
+			return []reconcile.Request{{NamespacedName: client.ObjectKey{Namespace: o.GetNamespace(), Name: string(o.(*investv1.Order).Spec.AccountID)}}}
+		}), builder.WithPredicates(stateChanged())).
 		Complete(r)
 }

@@ -9,6 +9,7 @@ import (
 	"context"
 	"fmt"
 	"strings"
+	"time"
 
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"k8s.io/apimachinery/pkg/runtime/schema"
@@ -53,7 +54,11 @@ func Setup(mgr ctrl.Manager) error {
 	if err := ctrl.NewWebhookManagedBy(mgr, &investv1.ShareClass{}).WithValidator(&shareClassWebhook{r}).Complete(); err != nil {
 		return err
 	}
-	return ctrl.NewWebhookManagedBy(mgr, &investv1.ApiClient{}).WithValidator(&apiClientWebhook{r}).Complete()
+	if err := ctrl.NewWebhookManagedBy(mgr, &investv1.ApiClient{}).WithValidator(&apiClientWebhook{r}).Complete(); err != nil {
+		return err
+	}
+	o := &orderWebhook{r: r, now: time.Now}
+	return ctrl.NewWebhookManagedBy(mgr, &investv1.Order{}).WithDefaulter(o).WithValidator(o).Complete()
 }
 
 func invalid(kind, name string, errs field.ErrorList) error {

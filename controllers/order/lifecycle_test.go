@@ -1,0 +1,419 @@
+package order_test
+
+import (
+	"math/rand/v2"
+	"sync"
+	"time"
+
+	. "github.com/onsi/ginkgo/v2"
+	. "github.com/onsi/gomega"
+	eventsv1 "k8s.io/api/events/v1"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+
+	investv1 "github.com/fundshare/fundshare-operator/api/v1alpha1"
+	"github.com/fundshare/fundshare-operator/controllers/order"
+	"github.com/fundshare/fundshare-operator/controllers/settlement"
+	"github.com/fundshare/fundshare-operator/internal/placement"
+)
+
+var _ = Describe("Order placement", func() {
+	var (
+		ns string
+		m  market
+		c  customer
+	)
+	BeforeEach(func() {
+		ns = newNamespace()
+		m = newMarket(nil)
+		c = newCustomer(ns)
+	})
+
+	It("prices a BUY from the latest NAV with integer money, rounding the fee half up", func() {
+		o := c.order(investv1.SideBuy, investv1.MarketPrimary, m.isin, 7)
+		Expect(k8s.Create(ctx, o)).To(Succeed())
+		q := o.Spec.Quote
+		Expect(q).NotTo(BeNil())
+		Expect(q.NAVPerShare).To(Equal(nav))
+		Expect(q.NAVDate).To(Equal("2026-10-31"))
+		Expect(q.GrossValue).To(Equal(7 * nav)) // 7,373,800 = 737.38 EUR
+		Expect(q.FeeRate).To(Equal(int64(50)))
+		Expect(q.FeeAmount).To(Equal(int64(36_869))) // 7,373,800 × 50 / 10,000 = 36,869
+		Expect(q.NetAmount).To(Equal(q.GrossValue - q.FeeAmount))
+		Expect(q.Amount).To(Equal(q.GrossValue))
+		Expect(q.FeeSource).To(Equal(investv1.FeeSourceDefault))
+		Expect(q.FundDetails.FundName).To(Equal(m.fund.Spec.Name))
+		Expect(q.FundDetails.ShareClassName).To(Equal(m.sc.Spec.Name))
+		Expect(q.PaymentDetails).NotTo(BeNil())
+		Expect(q.PaymentDetails.IBAN).To(Equal(m.fund.Spec.PaymentDetails.IBAN))
+		Expect(q.PaymentDetails.PaymentReference).To(Equal(placement.PaymentReference(o.Name)))
+		Expect(string(q.WalletID)).To(Equal(c.wallet.Name), "the account's primary wallet is the default recipient")
+		Expect(string(q.PaymentMethodDetailsID)).To(Equal(c.pmd.Name))
+	})
+
+	It("replaces a quote supplied by the client", func() {
+		o := c.order(investv1.SideBuy, investv1.MarketPrimary, m.isin, 1)
+		o.Spec.Quote = &investv1.OrderQuote{NAVPerShare: 1, NAVDate: "2020-01-01", FeeSource: investv1.FeeSourceDefault}
+		Expect(k8s.Create(ctx, o)).To(Succeed())
+		Expect(o.Spec.Quote.NAVPerShare).To(Equal(nav))
+	})
+
+	It("applies a custom offering's fee rate with fee source OFFERING", func() {
+		off := &investv1.CustomOffering{ObjectMeta: metav1.ObjectMeta{Name: newID(), Namespace: ns}, Spec: investv1.CustomOfferingSpec{ISIN: investv1.ISIN(m.isin), FeeRate: 10}}
+		Expect(k8s.Create(ctx, off)).To(Succeed())
+		o := c.order(investv1.SideBuy, investv1.MarketPrimary, m.isin, 10)
+		o.Spec.CustomOfferingID = investv1.ObjectID(off.Name)
+		Expect(k8s.Create(ctx, o)).To(Succeed())
+		Expect(o.Spec.Quote.FeeSource).To(Equal(investv1.FeeSourceOffering))
+		Expect(o.Spec.Quote.FeeRate).To(Equal(int64(10)))
+		Expect(o.Spec.Quote.FeeAmount).To(Equal(int64(10_534))) // 10,534,000 × 10 / 10,000
+	})
+
+	It("refuses a custom offering that does not exist", func() {
+		o := c.order(investv1.SideBuy, investv1.MarketPrimary, m.isin, 10)
+		o.Spec.CustomOfferingID = investv1.ObjectID(newID())
+		Expect(k8s.Create(ctx, o)).To(contains("spec.customOfferingID"))
+	})
+
+	It("refuses an order whose currency is not the share class's currency", func() {
+		o := c.order(investv1.SideBuy, investv1.MarketPrimary, m.isin, 1)
+		o.Spec.Currency = "USD"
+		Expect(k8s.Create(ctx, o)).To(contains("spec.currency: Invalid value: must be EUR"))
+	})
+
+	It("refuses an order naming an account or share class that does not exist", func() {
+		o := c.order(investv1.SideBuy, investv1.MarketPrimary, m.isin, 1)
+		o.Spec.AccountID = investv1.ObjectID(newID())
+		Expect(k8s.Create(ctx, o)).To(contains("spec.accountID: Not found"))
+		o = c.order(investv1.SideBuy, investv1.MarketPrimary, newISIN(), 1)
+		Expect(k8s.Create(ctx, o)).To(contains("spec.isin: Not found"))
+	})
+
+	It("refuses a bearer BUY without a recipient wallet", func() {
+		bare := bareAccount(ns)
+		o := c.order(investv1.SideBuy, investv1.MarketPrimary, m.isin, 1)
+		o.Spec.AccountID = investv1.ObjectID(bare.Name)
+		Expect(k8s.Create(ctx, o)).To(contains("a bearer order needs a recipient wallet"))
+		o.Spec.SettlementType = investv1.SettlementClaimable
+		Expect(k8s.Create(ctx, o)).To(Succeed(), "a claimable order needs none")
+	})
+
+	It("refuses a wallet of another account", func() {
+		other := newCustomer(ns)
+		o := c.order(investv1.SideBuy, investv1.MarketPrimary, m.isin, 1)
+		o.Spec.WalletID = investv1.ObjectID(other.wallet.Name)
+		Expect(k8s.Create(ctx, o)).To(contains("spec.walletID: Invalid value: belongs to another account"))
+	})
+
+	It("refuses a PRIMARY SELL unless the fund is redeemable", func() {
+		closed := newMarket(func(f *investv1.Fund, _ *investv1.ShareClass) { f.Spec.Redeemable = false })
+		o := c.order(investv1.SideSell, investv1.MarketPrimary, closed.isin, 1)
+		Expect(k8s.Create(ctx, o)).To(contains(placement.CodeNotRedeemable))
+	})
+
+	It("refuses a SELL without enough holdings (Insufficient holdings)", func() {
+		o := c.order(investv1.SideSell, investv1.MarketPrimary, m.isin, 1)
+		Expect(k8s.Create(ctx, o)).To(contains("Insufficient holdings"))
+	})
+
+	It("refuses a SELL of units younger than the lock-up (Shares locked)", func() {
+		locked := newMarket(func(_ *investv1.Fund, sc *investv1.ShareClass) { sc.Spec.LockUp = 30 })
+		buy := c.order(investv1.SideBuy, investv1.MarketPrimary, locked.isin, 10)
+		Expect(k8s.Create(ctx, buy)).To(Succeed())
+		settleBuy(buy)
+		Eventually(func() []investv1.Holding {
+			a := &investv1.Account{}
+			Expect(k8s.Get(ctx, client.ObjectKeyFromObject(c.account), a)).To(Succeed())
+			return a.Status.Holdings
+		}).WithTimeout(10 * time.Second).Should(ContainElement(And(
+			HaveField("ISIN", investv1.ISIN(locked.isin)), HaveField("Units", int64(10)), HaveField("LockedUnits", int64(10)))))
+		sell := c.order(investv1.SideSell, investv1.MarketPrimary, locked.isin, 5)
+		Expect(k8s.Create(ctx, sell)).To(contains("Shares locked"))
+	})
+})
+
+var _ = Describe("Order lifecycle", func() {
+	var (
+		ns string
+		m  market
+		c  customer
+	)
+	BeforeEach(func() {
+		ns = newNamespace()
+		m = newMarket(nil)
+		c = newCustomer(ns)
+	})
+
+	It("walks a BUY through every state of the spec on settlement evidence, each once, with an Event per transition", func() {
+		o := c.order(investv1.SideBuy, investv1.MarketPrimary, m.isin, 3)
+		Expect(k8s.Create(ctx, o)).To(Succeed())
+		settleBuy(o)
+		Expect(historyStates(o)).To(Equal(order.Path(investv1.SideBuy)))
+		Expect(order.ValidHistory(investv1.SideBuy, historyStates(o))).To(Succeed())
+		Eventually(func() int {
+			var evs eventsv1.EventList
+			Expect(k8s.List(ctx, &evs, client.InNamespace(ns))).To(Succeed())
+			n := 0
+			for _, e := range evs.Items {
+				if e.Regarding.Name == o.Name && e.Action == "Transition" {
+					n++
+				}
+			}
+			return n
+		}).WithTimeout(10 * time.Second).Should(Equal(len(order.Path(investv1.SideBuy))))
+	})
+
+	It("walks a SELL through PLACED, EXECUTED, PAYMENT_SENT, PAYMENT_COMPLETED and COMPLETED, and the holdings follow", func() {
+		buy := c.order(investv1.SideBuy, investv1.MarketPrimary, m.isin, 10)
+		Expect(k8s.Create(ctx, buy)).To(Succeed())
+		settleBuy(buy)
+		sell := c.order(investv1.SideSell, investv1.MarketPrimary, m.isin, 4)
+		Eventually(func() error { return k8s.Create(ctx, sell.DeepCopy()) }).WithTimeout(10 * time.Second).Should(Succeed())
+		waitState(sell, investv1.StateExecuted)
+		record(sell, settlement.StepPaymentSent, investv1.SettlementRecord{Reference: "PAYOUT-1"})
+		waitState(sell, investv1.StatePaymentSent)
+		record(sell, settlement.StepPaymentCompleted, investv1.SettlementRecord{Reference: "PAYOUT-1"})
+		waitState(sell, investv1.StateCompleted)
+		Expect(historyStates(sell)).To(Equal(order.Path(investv1.SideSell)))
+		Eventually(func() []investv1.Holding {
+			a := &investv1.Account{}
+			Expect(k8s.Get(ctx, client.ObjectKeyFromObject(c.account), a)).To(Succeed())
+			Expect(a.Status.Reservations).To(BeEmpty())
+			return a.Status.Holdings
+		}).WithTimeout(10 * time.Second).Should(ConsistOf(And(HaveField("Units", int64(6)), HaveField("ReservedUnits", int64(0)))))
+	})
+
+	It("holds a PRIMARY BUY before EXECUTED while the fund is not subscribable, and moves it when the flag turns true", func() {
+		closed := newMarket(func(f *investv1.Fund, _ *investv1.ShareClass) { f.Spec.Subscribable = false })
+		o := c.order(investv1.SideBuy, investv1.MarketPrimary, closed.isin, 1)
+		Expect(k8s.Create(ctx, o)).To(Succeed())
+		waitState(o, investv1.StateAwaitingPayment)
+		record(o, settlement.StepPaymentReceived, investv1.SettlementRecord{Reference: "SEPA-1"})
+		waitState(o, investv1.StatePaymentReceived)
+		Eventually(func() string {
+			cond := findCondition(get(o), order.ConditionWaiting)
+			return cond.Reason
+		}).WithTimeout(10 * time.Second).Should(Equal(order.WaitMarketClosed))
+		Consistently(stateOf(o)).WithTimeout(time.Second).Should(Equal(investv1.StatePaymentReceived))
+		setFund(closed.fund, func(f *investv1.Fund) { f.Spec.Subscribable = true })
+		waitState(o, investv1.StateExecuted)
+	})
+
+	It("holds SECONDARY orders before EXECUTED while the fund is not tradeable", func() {
+		closed := newMarket(func(f *investv1.Fund, _ *investv1.ShareClass) { f.Spec.Tradeable = false })
+		o := c.order(investv1.SideBuy, investv1.MarketSecondary, closed.isin, 1)
+		Expect(k8s.Create(ctx, o)).To(Succeed())
+		waitState(o, investv1.StateAwaitingPayment)
+		record(o, settlement.StepPaymentReceived, investv1.SettlementRecord{Reference: "SEPA-2"})
+		waitState(o, investv1.StatePaymentReceived)
+		Consistently(stateOf(o)).WithTimeout(2 * time.Second).Should(Equal(investv1.StatePaymentReceived))
+		setFund(closed.fund, func(f *investv1.Fund) { f.Spec.Tradeable = true })
+		waitState(o, investv1.StateExecuted)
+	})
+
+	It("sends a SELL placed while the redemption gate is active to REDEMPTION_GATED and executes it when the gate lifts", func() {
+		buy := c.order(investv1.SideBuy, investv1.MarketPrimary, m.isin, 10)
+		Expect(k8s.Create(ctx, buy)).To(Succeed())
+		settleBuy(buy)
+		setFund(m.fund, func(f *investv1.Fund) {
+			f.Spec.RedemptionGate = &investv1.RedemptionGate{Active: true, Reason: "quarter-end liquidity"}
+		})
+		sell := c.order(investv1.SideSell, investv1.MarketPrimary, m.isin, 5)
+		Eventually(func() error { return k8s.Create(ctx, sell.DeepCopy()) }).WithTimeout(10 * time.Second).Should(Succeed())
+		waitState(sell, investv1.StateRedemptionGated)
+		Consistently(stateOf(sell)).WithTimeout(time.Second).Should(Equal(investv1.StateRedemptionGated))
+		setFund(m.fund, func(f *investv1.Fund) { f.Spec.RedemptionGate.Active = false })
+		waitState(sell, investv1.StateExecuted)
+		Expect(historyStates(sell)).To(Equal([]investv1.OrderState{investv1.StatePlaced, investv1.StateRedemptionGated, investv1.StateExecuted}))
+	})
+
+	It("lifts a redemption gate by itself at its until-time", func() {
+		buy := c.order(investv1.SideBuy, investv1.MarketPrimary, m.isin, 10)
+		Expect(k8s.Create(ctx, buy)).To(Succeed())
+		settleBuy(buy)
+		until := metav1.NewTime(time.Now().Add(8 * time.Second))
+		setFund(m.fund, func(f *investv1.Fund) { f.Spec.RedemptionGate = &investv1.RedemptionGate{Active: true, Until: &until} })
+		sell := c.order(investv1.SideSell, investv1.MarketPrimary, m.isin, 5)
+		Eventually(func() error { return k8s.Create(ctx, sell.DeepCopy()) }).WithTimeout(10 * time.Second).Should(Succeed())
+		waitState(sell, investv1.StateRedemptionGated)
+		waitState(sell, investv1.StateExecuted)
+	})
+
+	It("holds evidence that arrives out of order instead of skipping states", func() {
+		o := c.order(investv1.SideBuy, investv1.MarketPrimary, m.isin, 1)
+		Expect(k8s.Create(ctx, o)).To(Succeed())
+		waitState(o, investv1.StateAwaitingPayment)
+		record(o, settlement.StepDeliveryCompleted, investv1.SettlementRecord{TransactionHash: txHash})
+		Consistently(stateOf(o)).WithTimeout(2 * time.Second).Should(Equal(investv1.StateAwaitingPayment))
+		record(o, settlement.StepPaymentReceived, investv1.SettlementRecord{Reference: "SEPA-3"})
+		waitState(o, investv1.StateExecuted)
+		record(o, settlement.StepDeliveryInitiated, investv1.SettlementRecord{TransactionHash: txHash})
+		waitState(o, investv1.StateCompleted)
+		Expect(historyStates(o)).To(Equal(order.Path(investv1.SideBuy)))
+	})
+})
+
+var _ = Describe("Order cancellation", func() {
+	var (
+		ns string
+		m  market
+		c  customer
+	)
+	BeforeEach(func() {
+		ns = newNamespace()
+		m = newMarket(nil)
+		c = newCustomer(ns)
+	})
+
+	// cancel requests a cancellation the way the REST facade does: on the version read,
+	// read again after a conflict, until it is accepted or the order is terminal.
+	cancel := func(o *investv1.Order) error {
+		for {
+			fresh := get(o)
+			patch := client.MergeFromWithOptions(fresh.DeepCopy(), client.MergeFromWithOptimisticLock{})
+			fresh.Spec.CancellationRequested = true
+			err := k8s.Patch(ctx, fresh, patch)
+			if err == nil || !apierrors.IsConflict(err) || get(o).Status.State.Terminal() {
+				return err
+			}
+		}
+	}
+
+	It("moves a non-terminal order to CANCELLED from PLACED, AWAITING_PAYMENT and EXECUTED", func() {
+		for _, stop := range []investv1.OrderState{investv1.StateAwaitingPayment, investv1.StatePaymentReceived, investv1.StateExecuted} {
+			closed := newMarket(func(f *investv1.Fund, _ *investv1.ShareClass) {
+				f.Spec.Subscribable = stop != investv1.StatePaymentReceived
+			})
+			o := c.order(investv1.SideBuy, investv1.MarketPrimary, closed.isin, 1)
+			Expect(k8s.Create(ctx, o)).To(Succeed())
+			waitState(o, investv1.StateAwaitingPayment)
+			if stop != investv1.StateAwaitingPayment {
+				record(o, settlement.StepPaymentReceived, investv1.SettlementRecord{Reference: "SEPA"})
+				waitState(o, stop)
+			}
+			Expect(cancel(o)).To(Succeed())
+			waitState(o, investv1.StateCancelled)
+			h := get(o).Status.History
+			Expect(h[len(h)-1].Reason).To(Equal(order.ReasonCancellationRequested))
+		}
+	})
+
+	It("refuses to cancel a terminal order and changes nothing", func() {
+		o := c.order(investv1.SideBuy, investv1.MarketPrimary, m.isin, 1)
+		Expect(k8s.Create(ctx, o)).To(Succeed())
+		settleBuy(o)
+		before := get(o)
+		err := cancel(o)
+		Expect(err).To(HaveOccurred())
+		Expect(apierrors.IsConflict(err)).To(BeTrue(), "got %v", err)
+		Expect(err.Error()).To(ContainSubstring("COMPLETED, a terminal state"))
+		Expect(get(o).ResourceVersion).To(Equal(before.ResourceVersion))
+	})
+
+	It("refuses to delete an order that is not terminal, and allows it once terminal", func() {
+		o := c.order(investv1.SideBuy, investv1.MarketPrimary, m.isin, 1)
+		Expect(k8s.Create(ctx, o)).To(Succeed())
+		waitState(o, investv1.StateAwaitingPayment)
+		err := k8s.Delete(ctx, get(o))
+		Expect(apierrors.IsForbidden(err)).To(BeTrue(), "got %v", err)
+		Expect(err.Error()).To(ContainSubstring("AWAITING_PAYMENT"))
+		Expect(cancel(o)).To(Succeed())
+		waitState(o, investv1.StateCancelled)
+		Expect(k8s.Delete(ctx, get(o))).To(Succeed())
+	})
+
+	It("resolves 100 races between a cancellation and the controller's last step to exactly one outcome, and the answer is the truth", func() {
+		const n = 100
+		orders := make([]*investv1.Order, n)
+		for i := range orders {
+			orders[i] = c.order(investv1.SideBuy, investv1.MarketPrimary, m.isin, 1)
+			Expect(k8s.Create(ctx, orders[i])).To(Succeed())
+		}
+		for _, o := range orders {
+			waitState(o, investv1.StateAwaitingPayment)
+			record(o, settlement.StepPaymentReceived, investv1.SettlementRecord{Reference: "SEPA"})
+		}
+		for _, o := range orders {
+			waitState(o, investv1.StateExecuted)
+			record(o, settlement.StepDeliveryInitiated, investv1.SettlementRecord{TransactionHash: txHash})
+		}
+		for _, o := range orders {
+			waitState(o, investv1.StateDeliveryInitiated)
+		}
+		// Race: the last evidence (DELIVERY_COMPLETED, then COMPLETED at once) against a
+		// cancellation made like the REST facade makes it (optimistic, retried on conflict
+		// until the order is terminal or the request is accepted).
+		answers := make([]string, n)
+		var wg sync.WaitGroup
+		for i, o := range orders {
+			wg.Add(2)
+			go func() {
+				defer GinkgoRecover()
+				defer wg.Done()
+				record(o, settlement.StepDeliveryCompleted, investv1.SettlementRecord{TransactionHash: txHash})
+			}()
+			go func() {
+				defer GinkgoRecover()
+				defer wg.Done()
+				// Jitter, so that some cancellations arrive before and some after the
+				// controller's last two writes.
+				time.Sleep(time.Duration(rand.IntN(1500)) * time.Millisecond)
+				for {
+					fresh := get(o)
+					patch := client.MergeFromWithOptions(fresh.DeepCopy(), client.MergeFromWithOptimisticLock{})
+					fresh.Spec.CancellationRequested = true
+					err := k8s.Patch(ctx, fresh, patch)
+					switch {
+					case err == nil:
+						answers[i] = "accepted"
+						return
+					case apierrors.IsConflict(err) && get(o).Status.State.Terminal():
+						answers[i] = "refused"
+						return
+					case apierrors.IsConflict(err):
+						continue
+					default:
+						Fail(err.Error())
+					}
+				}
+			}()
+		}
+		wg.Wait()
+		accepted := 0
+		for i, o := range orders {
+			want := investv1.StateCompleted
+			if answers[i] == "accepted" {
+				want = investv1.StateCancelled
+				accepted++
+			}
+			waitState(o, want)
+			Expect(order.ValidHistory(investv1.SideBuy, historyStates(o))).To(Succeed())
+			Consistently(stateOf(o)).WithTimeout(100 * time.Millisecond).Should(Equal(want))
+		}
+		GinkgoWriter.Printf("cancellation races: %d cancelled, %d completed\n", accepted, n-accepted)
+		Expect(accepted).To(BeNumerically(">", 0), "no cancellation won: the race was not exercised")
+		Expect(accepted).To(BeNumerically("<", n), "no completion won: the race was not exercised")
+	})
+})
+
+func setFund(f *investv1.Fund, mutate func(*investv1.Fund)) {
+	GinkgoHelper()
+	Eventually(func() error {
+		fresh := &investv1.Fund{}
+		if err := k8s.Get(ctx, client.ObjectKeyFromObject(f), fresh); err != nil {
+			return err
+		}
+		mutate(fresh)
+		return k8s.Update(ctx, fresh)
+	}).WithTimeout(10 * time.Second).Should(Succeed())
+}
+
+func findCondition(o *investv1.Order, t string) metav1.Condition {
+	for _, c := range o.Status.Conditions {
+		if c.Type == t {
+			return c
+		}
+	}
+	return metav1.Condition{}
+}

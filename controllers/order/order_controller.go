@@ -1,0 +1,331 @@
+package order
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"time"
+
+	corev1 "k8s.io/api/core/v1"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	"k8s.io/apimachinery/pkg/api/meta"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/client-go/tools/events"
+	ctrl "sigs.k8s.io/controller-runtime"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+	"sigs.k8s.io/controller-runtime/pkg/controller"
+	"sigs.k8s.io/controller-runtime/pkg/handler"
+	"sigs.k8s.io/controller-runtime/pkg/reconcile"
+
+	investv1 "github.com/fundshare/fundshare-operator/api/v1alpha1"
+	"github.com/fundshare/fundshare-operator/internal/holdings"
+	"github.com/fundshare/fundshare-operator/internal/index"
+	"github.com/fundshare/fundshare-operator/internal/placement"
+)
+
+// Condition types of an order.
+const (
+	// ConditionWaiting is True while the order cannot move on, with the reason.
+	ConditionWaiting = "Waiting"
+)
+
+// conflictRetry is how soon a transition that lost a write race is tried again (it is
+// re-read first: no retry loop inside Reconcile).
+const conflictRetry = 200 * time.Millisecond
+
+// +kubebuilder:rbac:groups=invest.fundshare.io,resources=orders,verbs=get;list;watch
+// +kubebuilder:rbac:groups=invest.fundshare.io,resources=orders/status,verbs=get;update;patch
+// +kubebuilder:rbac:groups=invest.fundshare.io,resources=accounts/status,verbs=get;update;patch
+// +kubebuilder:rbac:groups=invest.fundshare.io,resources=funds;shareclasses;navhistories;customofferings,verbs=get;list;watch
+// +kubebuilder:rbac:groups=events.k8s.io,resources=events,verbs=create;patch
+
+// Reconciler steps orders through their lifecycle. It is the only writer of
+// status.state and status.history: each transition is one status write guarded by the
+// resourceVersion it was decided on, so it happens exactly once, also across restarts and
+// leader changes, and a cancellation racing it resolves to one outcome.
+type Reconciler struct {
+	Client client.Client
+	// Live reads the API server directly, for the account when reserving units.
+	Live     client.Reader
+	Recorder events.EventRecorder
+	Now      func() time.Time
+	// MaxConcurrentReconciles defaults to 4.
+	MaxConcurrentReconciles int
+}
+
+// Reconcile makes the one move the state machine decides.
+func (r *Reconciler) Reconcile(ctx context.Context, req ctrl.Request) (ctrl.Result, error) {
+	o := &investv1.Order{}
+	if err := r.Client.Get(ctx, req.NamespacedName, o); err != nil {
+		return ctrl.Result{}, client.IgnoreNotFound(err)
+	}
+	if o.Status.State.Terminal() {
+		return ctrl.Result{}, nil
+	}
+	facts, requeueAt, err := r.gather(ctx, o)
+	if err != nil {
+		return ctrl.Result{}, err
+	}
+	if facts.Reservation == ReservationPending && o.Status.State == investv1.StatePlaced && !o.Spec.CancellationRequested {
+		held, message, err := r.reserve(ctx, o)
+		switch {
+		case apierrors.IsConflict(err):
+			return ctrl.Result{RequeueAfter: conflictRetry}, nil
+		case err != nil:
+			return ctrl.Result{}, err
+		case held:
+			facts.Reservation = ReservationHeld
+		default:
+			facts.Reservation, facts.ReservationMessage = ReservationRefused, message
+		}
+	}
+
+	// Moves that need nothing from outside (PLACED → AWAITING_PAYMENT, DELIVERY_COMPLETED →
+	// COMPLETED, …) are decided in a row and written together: one status write, one
+	// history entry and one Event per state, and no extra round trip through the watch.
+	work := o.DeepCopy()
+	var steps []*Transition
+	var waiting *Wait
+	for range maxStepsPerWrite {
+		d := Next(work, facts)
+		if d.Transition == nil {
+			waiting = d.Wait
+			break
+		}
+		work.Status.State = d.Transition.To
+		steps = append(steps, d.Transition)
+	}
+	res := ctrl.Result{}
+	if waiting != nil && !requeueAt.IsZero() {
+		res.RequeueAfter = max(time.Until(requeueAt), time.Second)
+	}
+	if len(steps) > 0 {
+		r2, err := r.transition(ctx, o, steps, waiting)
+		if r2.RequeueAfter > 0 || err != nil {
+			return r2, err
+		}
+		return res, nil
+	}
+	if waiting != nil {
+		r2, err := r.wait(ctx, o, waiting)
+		if r2.RequeueAfter > 0 || err != nil {
+			return r2, err
+		}
+	}
+	return res, nil
+}
+
+// maxStepsPerWrite bounds the moves written at once; no path has more than two in a row.
+const maxStepsPerWrite = 4
+
+// gather collects the facts outside the order: its share class and fund, the market
+// flags and gate, and whether its units are reserved. requeueAt is when a fact changes by
+// itself (a gate's until-time).
+func (r *Reconciler) gather(ctx context.Context, o *investv1.Order) (Facts, time.Time, error) {
+	now := r.Now()
+	f := Facts{Now: now, Priced: o.Spec.Quote != nil, Reservation: ReservationNotNeeded}
+	var requeueAt time.Time
+	var classes investv1.ShareClassList
+	if err := r.Client.List(ctx, &classes, client.MatchingFields{index.ShareClassISIN: string(o.Spec.ISIN)}); err != nil {
+		return f, requeueAt, err
+	}
+	if len(classes.Items) > 0 {
+		fund := &investv1.Fund{}
+		err := r.Client.Get(ctx, client.ObjectKey{Name: string(classes.Items[0].Spec.FeederFundID)}, fund)
+		switch {
+		case apierrors.IsNotFound(err):
+		case err != nil:
+			return f, requeueAt, err
+		default:
+			f.FundFound = true
+			f.Subscribable, f.Redeemable, f.Tradeable = fund.Spec.Subscribable, fund.Spec.Redeemable, fund.Spec.Tradeable
+			if g := fund.Spec.RedemptionGate; g != nil && g.Active {
+				f.GateActive = g.Until == nil || now.Before(g.Until.Time)
+				f.GateReason = g.Reason
+				if f.GateActive && g.Until != nil {
+					requeueAt = g.Until.Time
+				}
+			}
+		}
+	}
+	if o.Spec.Side == investv1.SideSell {
+		f.Reservation = ReservationPending
+		acct := &investv1.Account{}
+		err := r.Client.Get(ctx, client.ObjectKey{Namespace: o.Namespace, Name: string(o.Spec.AccountID)}, acct)
+		if err != nil && !apierrors.IsNotFound(err) {
+			return f, requeueAt, err
+		}
+		if hasReservation(acct, o.Name) || (o.Status.State != "" && o.Status.State != investv1.StatePlaced) {
+			f.Reservation = ReservationHeld
+		}
+	}
+	return f, requeueAt, nil
+}
+
+func hasReservation(acct *investv1.Account, order string) bool {
+	return slices.ContainsFunc(acct.Status.Reservations, func(r investv1.UnitReservation) bool { return string(r.Order) == order })
+}
+
+// reserve claims the sell's units on the account. The account's status is the lock:
+// the write carries the resourceVersion the check was made on, so concurrent sells of one
+// account are serialized by the API server and can never promise more than is owned.
+func (r *Reconciler) reserve(ctx context.Context, o *investv1.Order) (bool, string, error) {
+	acct := &investv1.Account{}
+	if err := r.Live.Get(ctx, client.ObjectKey{Namespace: o.Namespace, Name: string(o.Spec.AccountID)}, acct); err != nil {
+		if apierrors.IsNotFound(err) {
+			return false, "account " + string(o.Spec.AccountID) + " does not exist", nil
+		}
+		return false, "", err
+	}
+	if hasReservation(acct, o.Name) {
+		return true, "", nil
+	}
+	positions, err := placement.Positions(ctx, r.Client, acct, r.Now())
+	if err != nil {
+		return false, "", err
+	}
+	if code, message, ok := holdings.SellCheck(positions, o.Spec.ISIN, o.Spec.AmountOfUnits); !ok {
+		return false, code + ": " + message, nil
+	}
+	acct.Status.Reservations = append(acct.Status.Reservations, investv1.UnitReservation{
+		Order: investv1.ObjectID(o.Name), ISIN: o.Spec.ISIN, Units: o.Spec.AmountOfUnits,
+	})
+	if err := r.Client.Status().Update(ctx, acct); err != nil {
+		return false, "", err
+	}
+	return true, "", nil
+}
+
+// transition writes state changes with their history entries in one status write,
+// guarded by the order's resourceVersion, then emits an Event per state. waiting, when
+// set, is why the order stops after the last step.
+func (r *Reconciler) transition(ctx context.Context, o *investv1.Order, steps []*Transition, waiting *Wait) (ctrl.Result, error) {
+	before := o.DeepCopy()
+	from := o.Status.State
+	at := metav1.NewTime(r.Now().UTC())
+	for _, t := range steps {
+		o.Status.History = append(o.Status.History, investv1.OrderTransition{State: t.To, At: at, Reason: t.Reason, Message: t.Message})
+	}
+	last := steps[len(steps)-1]
+	o.Status.State = last.To
+	o.Status.ObservedGeneration = o.Generation
+	wait := metav1.Condition{Type: ConditionWaiting, Status: metav1.ConditionFalse, Reason: last.Reason, Message: last.Message, ObservedGeneration: o.Generation}
+	if waiting != nil {
+		wait.Status, wait.Reason, wait.Message = metav1.ConditionTrue, waiting.Reason, waiting.Message
+	}
+	meta.SetStatusCondition(&o.Status.Conditions, wait)
+	readyStatus := metav1.ConditionTrue
+	if last.To == investv1.StateCancelled {
+		readyStatus = metav1.ConditionFalse
+	}
+	meta.SetStatusCondition(&o.Status.Conditions, metav1.Condition{
+		Type: investv1.ConditionReady, Status: readyStatus, Reason: stateReason(last.To), Message: "the order is " + string(last.To), ObservedGeneration: o.Generation,
+	})
+	patch := client.MergeFromWithOptions(before, client.MergeFromWithOptimisticLock{})
+	if err := r.Client.Status().Patch(ctx, o, patch); err != nil {
+		if apierrors.IsConflict(err) || apierrors.IsNotFound(err) {
+			return ctrl.Result{RequeueAfter: conflictRetry}, nil
+		}
+		return ctrl.Result{}, fmt.Errorf("write transition %s → %s: %w", from, last.To, err)
+	}
+	if r.Recorder == nil {
+		return ctrl.Result{}, nil
+	}
+	prev := string(from)
+	if prev == "" {
+		prev = "new"
+	}
+	for _, t := range steps {
+		kind := corev1.EventTypeNormal
+		if t.To == investv1.StateCancelled {
+			kind = corev1.EventTypeWarning
+		}
+		r.Recorder.Eventf(o, nil, kind, t.Reason, "Transition", "%s → %s: %s", prev, t.To, t.Message)
+		prev = string(t.To)
+	}
+	return ctrl.Result{}, nil
+}
+
+// wait reports why the order does not move, writing only when that changed.
+func (r *Reconciler) wait(ctx context.Context, o *investv1.Order, w *Wait) (ctrl.Result, error) {
+	before := o.DeepCopy()
+	meta.SetStatusCondition(&o.Status.Conditions, metav1.Condition{
+		Type: ConditionWaiting, Status: metav1.ConditionTrue, Reason: w.Reason, Message: w.Message, ObservedGeneration: o.Generation,
+	})
+	o.Status.ObservedGeneration = o.Generation
+	if w.Reason == WaitInvalidState || w.Reason == WaitShareClassNotFound {
+		meta.SetStatusCondition(&o.Status.Conditions, metav1.Condition{
+			Type: investv1.ConditionReady, Status: metav1.ConditionFalse, Reason: w.Reason, Message: w.Message, ObservedGeneration: o.Generation,
+		})
+	}
+	if conditionsUnchanged(before, o) {
+		return ctrl.Result{}, nil
+	}
+	patch := client.MergeFromWithOptions(before, client.MergeFromWithOptimisticLock{})
+	if err := r.Client.Status().Patch(ctx, o, patch); err != nil {
+		if apierrors.IsConflict(err) || apierrors.IsNotFound(err) {
+			return ctrl.Result{RequeueAfter: conflictRetry}, nil
+		}
+		return ctrl.Result{}, err
+	}
+	return ctrl.Result{}, nil
+}
+
+func conditionsUnchanged(a, b *investv1.Order) bool {
+	if a.Status.ObservedGeneration != b.Status.ObservedGeneration || len(a.Status.Conditions) != len(b.Status.Conditions) {
+		return false
+	}
+	for _, c := range b.Status.Conditions {
+		old := meta.FindStatusCondition(a.Status.Conditions, c.Type)
+		if old == nil || old.Status != c.Status || old.Reason != c.Reason || old.Message != c.Message || old.ObservedGeneration != c.ObservedGeneration {
+			return false
+		}
+	}
+	return true
+}
+
+func stateReason(s investv1.OrderState) string {
+	switch s {
+	case investv1.StateCompleted:
+		return "Completed"
+	case investv1.StateCancelled:
+		return "Cancelled"
+	}
+	return "InProgress"
+}
+
+// SetupWithManager watches orders (spec and status: settlement evidence arrives in the
+// status) and funds (market flags and gates move waiting orders, without polling).
+func (r *Reconciler) SetupWithManager(mgr ctrl.Manager) error {
+	if r.Now == nil {
+		r.Now = time.Now
+	}
+	if r.MaxConcurrentReconciles == 0 {
+		r.MaxConcurrentReconciles = 4
+	}
+	ordersOfFund := func(ctx context.Context, obj client.Object) []reconcile.Request {
+		var classes investv1.ShareClassList
+		if err := mgr.GetClient().List(ctx, &classes, client.MatchingFields{index.ShareClassFund: obj.GetName()}); err != nil {
+			return nil
+		}
+		var reqs []reconcile.Request
+		for _, sc := range classes.Items {
+			var orders investv1.OrderList
+			if err := mgr.GetClient().List(ctx, &orders, client.MatchingFields{index.OrderISIN: string(sc.Spec.ISIN)}); err != nil {
+				return nil
+			}
+			for i := range orders.Items {
+				if !orders.Items[i].Status.State.Terminal() {
+					reqs = append(reqs, reconcile.Request{NamespacedName: client.ObjectKeyFromObject(&orders.Items[i])})
+				}
+			}
+		}
+		return reqs
+	}
+	return ctrl.NewControllerManagedBy(mgr).
+		Named("order").
+		For(&investv1.Order{}).
+		Watches(&investv1.Fund{}, handler.EnqueueRequestsFromMapFunc(ordersOfFund)).
+		WithOptions(controller.Options{MaxConcurrentReconciles: r.MaxConcurrentReconciles}).
+		Complete(r)
+}

@@ -1,0 +1,261 @@
+package order_test
+
+import (
+	"context"
+	"fmt"
+	"math/rand/v2"
+	"testing"
+	"time"
+
+	. "github.com/onsi/ginkgo/v2"
+	. "github.com/onsi/gomega"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/client-go/rest"
+	"k8s.io/utils/ptr"
+	ctrl "sigs.k8s.io/controller-runtime"
+	"sigs.k8s.io/controller-runtime/pkg/cache"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+	ctrlconfig "sigs.k8s.io/controller-runtime/pkg/config"
+	"sigs.k8s.io/controller-runtime/pkg/envtest"
+	logf "sigs.k8s.io/controller-runtime/pkg/log"
+	"sigs.k8s.io/controller-runtime/pkg/log/zap"
+	metricsserver "sigs.k8s.io/controller-runtime/pkg/metrics/server"
+	"sigs.k8s.io/controller-runtime/pkg/webhook"
+
+	investv1 "github.com/fundshare/fundshare-operator/api/v1alpha1"
+	"github.com/fundshare/fundshare-operator/controllers/settlement"
+	"github.com/fundshare/fundshare-operator/internal/app"
+	"github.com/fundshare/fundshare-operator/internal/controlplane"
+	"github.com/fundshare/fundshare-operator/internal/fixtures"
+	"github.com/fundshare/fundshare-operator/internal/validation"
+)
+
+// The order suite runs the production manager (webhooks, account and order controllers,
+// no settlement agent) against a real control plane. Specs record settlement evidence by
+// hand, as an operator would, or start a sandbox agent scoped to their namespace.
+var (
+	env     *envtest.Environment
+	cfg     *rest.Config
+	k8s     client.Client
+	ctx     context.Context
+	stopMgr func()
+)
+
+func TestOrders(t *testing.T) {
+	RegisterFailHandler(Fail)
+	RunSpecs(t, "Order suite")
+}
+
+var _ = BeforeSuite(func() {
+	logf.SetLogger(zap.New(zap.WriteTo(GinkgoWriter), zap.UseDevMode(true)))
+	ctx = context.Background()
+	env = controlplane.New(controlplane.Options{Webhooks: true})
+	var err error
+	cfg, err = env.Start()
+	Expect(err).NotTo(HaveOccurred())
+	k8s, err = client.New(cfg, client.Options{Scheme: controlplane.Scheme()})
+	Expect(err).NotTo(HaveOccurred())
+	stopMgr = startManager()
+})
+
+var _ = AfterSuite(func() {
+	if stopMgr != nil {
+		stopMgr()
+	}
+	if env != nil {
+		Expect(env.Stop()).To(Succeed())
+	}
+})
+
+// startManager starts the production manager and returns a function that stops it and
+// waits until it has stopped.
+func startManager() func() {
+	wio := env.WebhookInstallOptions
+	mgr, err := app.NewManager(cfg, ctrl.Options{
+		Metrics:                metricsserver.Options{BindAddress: "0"},
+		HealthProbeBindAddress: "0",
+		// The restart spec builds a second manager in this process.
+		Controller:    ctrlconfig.Controller{SkipNameValidation: ptr.To(true)},
+		WebhookServer: webhook.NewServer(webhook.Options{Host: wio.LocalServingHost, Port: wio.LocalServingPort, CertDir: wio.LocalServingCertDir}),
+	})
+	Expect(err).NotTo(HaveOccurred())
+	Expect(app.Setup(mgr, app.Config{Webhooks: true, Controllers: true, SandboxSettlement: -1})).To(Succeed())
+	return run(mgr, true)
+}
+
+// startSandbox runs a sandbox settlement agent with no delay, for one namespace only.
+func startSandbox(ns string) func() {
+	mgr, err := ctrl.NewManager(cfg, ctrl.Options{
+		Scheme:                 controlplane.Scheme(),
+		Metrics:                metricsserver.Options{BindAddress: "0"},
+		HealthProbeBindAddress: "0",
+		Cache:                  cache.Options{DefaultNamespaces: map[string]cache.Config{ns: {}}},
+		Controller:             ctrlconfig.Controller{SkipNameValidation: ptr.To(true)},
+	})
+	Expect(err).NotTo(HaveOccurred())
+	Expect((&settlement.Reconciler{Client: mgr.GetClient(), Agent: &settlement.Sandbox{}, Name: "sandbox-" + ns[len(ns)-5:]}).SetupWithManager(mgr)).To(Succeed())
+	return run(mgr, false)
+}
+
+// run starts the manager and waits for its caches and, with webhooks, its webhook server.
+func run(mgr ctrl.Manager, webhooks bool) func() {
+	mctx, cancel := context.WithCancel(ctx)
+	done := make(chan struct{})
+	go func() {
+		defer GinkgoRecover()
+		defer close(done)
+		Expect(mgr.Start(mctx)).To(Succeed())
+	}()
+	// Wait for the webhook server (if any) and caches.
+	Eventually(func() bool { return mgr.GetCache().WaitForCacheSync(mctx) }).WithTimeout(30 * time.Second).Should(BeTrue())
+	if webhooks {
+		Eventually(func() error { return mgr.GetWebhookServer().StartedChecker()(nil) }).WithTimeout(30 * time.Second).Should(Succeed())
+	}
+	return func() {
+		cancel()
+		Eventually(done).WithTimeout(time.Minute).Should(BeClosed())
+	}
+}
+
+// market is a fund with one share class and a NAV, flags as given.
+type market struct {
+	fund *investv1.Fund
+	sc   *investv1.ShareClass
+	isin string
+}
+
+// nav is the NAV per share of every market: 105.3400 EUR in micro-units.
+const nav = int64(1_053_400)
+
+func newISIN() string {
+	body := fmt.Sprintf("XS%09d", rand.IntN(1_000_000_000))
+	d, err := validation.ISINCheckDigit(body)
+	Expect(err).NotTo(HaveOccurred())
+	return body + string(d)
+}
+
+func newMarket(mutate func(*investv1.Fund, *investv1.ShareClass)) market {
+	GinkgoHelper()
+	m := market{fund: fixtures.Fund(), isin: newISIN()}
+	m.sc = fixtures.ShareClass(m.fund.Name, m.isin)
+	m.sc.Spec.MinInvestment = 0
+	if mutate != nil {
+		mutate(m.fund, m.sc)
+	}
+	Expect(k8s.Create(ctx, m.fund)).To(Succeed())
+	Expect(k8s.Create(ctx, m.sc)).To(Succeed())
+	Expect(k8s.Create(ctx, fixtures.NAVHistory(m.isin, "EUR",
+		investv1.NAVPrice{Date: "2026-09-30", NAVPerShare: 1_000_000},
+		investv1.NAVPrice{Date: "2026-10-31", NAVPerShare: nav, ChangePercentage: 534}))).To(Succeed())
+	return m
+}
+
+// customer is an account with a primary wallet and a primary payment method.
+type customer struct {
+	ns      string
+	account *investv1.Account
+	wallet  *investv1.Wallet
+	pmd     *investv1.PaymentMethodDetails
+}
+
+func newCustomer(ns string) customer {
+	GinkgoHelper()
+	c := customer{ns: ns, account: fixtures.IndividualAccount(ns)}
+	Expect(k8s.Create(ctx, c.account)).To(Succeed())
+	c.wallet = fixtures.Wallet(ns, c.account.Name, fixtures.Address)
+	Expect(k8s.Create(ctx, c.wallet)).To(Succeed())
+	c.pmd = fixtures.PaymentMethodDetails(ns, c.account.Name, fixtures.IBAN)
+	Expect(k8s.Create(ctx, c.pmd)).To(Succeed())
+	patch := client.MergeFrom(c.account.DeepCopy())
+	c.account.Spec.PrimaryWallet, c.account.Spec.PrimaryPaymentMethodDetails = c.wallet.Name, c.pmd.Name
+	Expect(k8s.Patch(ctx, c.account, patch)).To(Succeed())
+	return c
+}
+
+func (c customer) order(side investv1.OrderSide, mkt investv1.Market, isin string, units int64) *investv1.Order {
+	o := fixtures.BuyOrder(c.ns, c.account.Name, isin, units)
+	o.Spec.Side, o.Spec.Market = side, mkt
+	return o
+}
+
+func get(o *investv1.Order) *investv1.Order {
+	GinkgoHelper()
+	fresh := &investv1.Order{}
+	Expect(k8s.Get(ctx, client.ObjectKeyFromObject(o), fresh)).To(Succeed())
+	return fresh
+}
+
+func stateOf(o *investv1.Order) func() investv1.OrderState {
+	return func() investv1.OrderState {
+		fresh := &investv1.Order{}
+		if err := k8s.Get(ctx, client.ObjectKeyFromObject(o), fresh); err != nil {
+			return ""
+		}
+		return fresh.Status.State
+	}
+}
+
+func waitState(o *investv1.Order, s investv1.OrderState) {
+	GinkgoHelper()
+	Eventually(stateOf(o)).WithTimeout(30*time.Second).WithPolling(50*time.Millisecond).Should(Equal(s), "order %s", o.Name)
+}
+
+// record writes settlement evidence on the status, as `kubectl patch --subresource=status`
+// does.
+func record(o *investv1.Order, step settlement.Step, rec investv1.SettlementRecord) {
+	GinkgoHelper()
+	Eventually(func() error {
+		fresh := get(o)
+		patch := client.MergeFrom(fresh.DeepCopy())
+		if rec.At.IsZero() {
+			rec.At = nowTime()
+		}
+		settlement.Record(fresh, step, rec)
+		return k8s.Status().Patch(ctx, fresh, patch)
+	}).WithTimeout(10 * time.Second).Should(Succeed())
+}
+
+const txHash = "0x" + "ab12cd34ef56ab12cd34ef56ab12cd34ef56ab12cd34ef56ab12cd34ef56ab12"
+
+// settleBuy records each piece of evidence of a buy as its state asks for it.
+func settleBuy(o *investv1.Order) {
+	GinkgoHelper()
+	waitState(o, investv1.StateAwaitingPayment)
+	record(o, settlement.StepPaymentReceived, investv1.SettlementRecord{Reference: "SEPA-" + o.Name[:8]})
+	waitState(o, investv1.StateExecuted)
+	record(o, settlement.StepDeliveryInitiated, investv1.SettlementRecord{TransactionHash: txHash})
+	waitState(o, investv1.StateDeliveryInitiated)
+	record(o, settlement.StepDeliveryCompleted, investv1.SettlementRecord{TransactionHash: txHash})
+	waitState(o, investv1.StateCompleted)
+}
+
+func historyStates(o *investv1.Order) []investv1.OrderState {
+	var out []investv1.OrderState
+	for _, h := range get(o).Status.History {
+		out = append(out, h.State)
+	}
+	return out
+}
+
+func newNamespace() string {
+	GinkgoHelper()
+	ns, err := controlplane.NewNamespace(ctx, k8s, "orders")
+	Expect(err).NotTo(HaveOccurred())
+	return ns
+}
+
+func contains(sub string) OmegaMatcher {
+	return WithTransform(func(err error) string { return fmt.Sprint(err) }, ContainSubstring(sub))
+}
+
+func nowTime() metav1.Time { return metav1.NewTime(time.Now().UTC().Truncate(time.Second)) }
+
+func newID() string { return controlplane.NewID() }
+
+// bareAccount is an account with no wallet and no payment method.
+func bareAccount(ns string) *investv1.Account {
+	GinkgoHelper()
+	a := fixtures.IndividualAccount(ns)
+	Expect(k8s.Create(ctx, a)).To(Succeed())
+	return a
+}

@@ -1,0 +1,121 @@
+package holdings
+
+import (
+	"testing"
+	"time"
+
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+
+	investv1 "github.com/fundshare/fundshare-operator/api/v1alpha1"
+)
+
+const isin = investv1.ISIN("IE00B4L5Y983")
+
+var t0 = time.Date(2026, 1, 1, 12, 0, 0, 0, time.UTC)
+
+func order(name string, side investv1.OrderSide, units int64, state investv1.OrderState, completedAt time.Time) investv1.Order {
+	o := investv1.Order{ObjectMeta: metav1.ObjectMeta{Name: name}}
+	o.Spec = investv1.OrderSpec{Side: side, ISIN: isin, AmountOfUnits: units}
+	o.Status.State = state
+	if state == investv1.StateCompleted {
+		o.Status.History = []investv1.OrderTransition{{State: investv1.StateCompleted, At: metav1.NewTime(completedAt)}}
+	}
+	return o
+}
+
+func lockUp(days int32) func(investv1.ISIN) int32 { return func(investv1.ISIN) int32 { return days } }
+
+func TestHoldingsComeFromCompletedOrdersOnly(t *testing.T) {
+	p := Compute(Input{Now: t0.AddDate(0, 1, 0), LockUpDays: lockUp(0), Orders: []investv1.Order{
+		order("b1", investv1.SideBuy, 100, investv1.StateCompleted, t0),
+		order("b2", investv1.SideBuy, 50, investv1.StateExecuted, t0),
+		order("b3", investv1.SideBuy, 70, investv1.StateCancelled, t0),
+		order("s1", investv1.SideSell, 30, investv1.StateCompleted, t0.AddDate(0, 0, 1)),
+	}})[isin]
+	if p.Units != 70 || p.Locked != 0 || p.Reserved != 0 {
+		t.Fatalf("got units %d locked %d reserved %d, want 70/0/0", p.Units, p.Locked, p.Reserved)
+	}
+}
+
+func TestUnitsYoungerThanTheLockUpAreLocked(t *testing.T) {
+	orders := []investv1.Order{
+		order("old", investv1.SideBuy, 40, investv1.StateCompleted, t0),
+		order("new", investv1.SideBuy, 60, investv1.StateCompleted, t0.AddDate(0, 0, 20)),
+	}
+	now := t0.AddDate(0, 0, 35) // old unlocked after 30 days, new still locked
+	p := Compute(Input{Orders: orders, LockUpDays: lockUp(30), Now: now})[isin]
+	if p.Units != 100 || p.Locked != 60 || p.Redeemable() != 40 {
+		t.Fatalf("got units %d locked %d redeemable %d, want 100/60/40", p.Units, p.Locked, p.Redeemable())
+	}
+	if want := t0.AddDate(0, 0, 50); !p.NextUnlock(now).Equal(want) {
+		t.Fatalf("next unlock %v, want %v", p.NextUnlock(now), want)
+	}
+}
+
+func TestSellsConsumeTheOldestLotsFirst(t *testing.T) {
+	orders := []investv1.Order{
+		order("new", investv1.SideBuy, 60, investv1.StateCompleted, t0.AddDate(0, 0, 20)),
+		order("old", investv1.SideBuy, 40, investv1.StateCompleted, t0),
+		order("sold", investv1.SideSell, 30, investv1.StateCompleted, t0.AddDate(0, 0, 31)),
+	}
+	p := Compute(Input{Orders: orders, LockUpDays: lockUp(30), Now: t0.AddDate(0, 0, 35)})[isin]
+	if p.Units != 70 || p.Locked != 60 || len(p.Lots) != 2 || p.Lots[0].Units != 10 {
+		t.Fatalf("got units %d locked %d lots %+v", p.Units, p.Locked, p.Lots)
+	}
+}
+
+func TestReservationsOfLiveSellsAreNotAvailableAgain(t *testing.T) {
+	orders := []investv1.Order{
+		order("b", investv1.SideBuy, 100, investv1.StateCompleted, t0),
+		order("live", investv1.SideSell, 60, investv1.StatePlaced, time.Time{}),
+		order("done", investv1.SideSell, 10, investv1.StateCompleted, t0.AddDate(0, 0, 1)),
+		order("gone", investv1.SideSell, 20, investv1.StateCancelled, time.Time{}),
+	}
+	res := []investv1.UnitReservation{
+		{Order: "live", ISIN: isin, Units: 60},
+		{Order: "done", ISIN: isin, Units: 10},  // already counted as sold
+		{Order: "gone", ISIN: isin, Units: 20},  // cancelled: holds nothing
+		{Order: "unseen", ISIN: isin, Units: 5}, // not in the cache yet: still holds
+	}
+	positions := Compute(Input{Orders: orders, Reservations: res, LockUpDays: lockUp(0), Now: t0.AddDate(0, 1, 0)})
+	p := positions[isin]
+	if p.Units != 90 || p.Reserved != 65 || p.Free() != 25 {
+		t.Fatalf("got units %d reserved %d free %d, want 90/65/25", p.Units, p.Reserved, p.Free())
+	}
+	if code, _, ok := SellCheck(positions, isin, 26); ok || code != CodeInsufficientHoldings {
+		t.Fatalf("26 units: got %q ok=%v", code, ok)
+	}
+	if _, _, ok := SellCheck(positions, isin, 25); !ok {
+		t.Fatal("25 units should fit")
+	}
+	// Checking "live" itself leaves its own reservation out.
+	again := Compute(Input{Orders: orders, Reservations: res, LockUpDays: lockUp(0), Now: t0.AddDate(0, 1, 0), Exclude: "live"})
+	if _, _, ok := SellCheck(again, isin, 60); !ok {
+		t.Fatal("the order's own reservation must not count against it")
+	}
+}
+
+func TestASellOfLockedUnitsIsRefusedAsSharesLocked(t *testing.T) {
+	orders := []investv1.Order{order("b", investv1.SideBuy, 100, investv1.StateCompleted, t0)}
+	positions := Compute(Input{Orders: orders, LockUpDays: lockUp(90), Now: t0.AddDate(0, 0, 10)})
+	code, msg, ok := SellCheck(positions, isin, 10)
+	if ok || code != CodeSharesLocked || msg == "" {
+		t.Fatalf("got %q %q ok=%v", code, msg, ok)
+	}
+	if code, _, _ := SellCheck(positions, isin, 101); code != CodeInsufficientHoldings {
+		t.Fatalf("more than held: got %q", code)
+	}
+	if code, _, _ := SellCheck(positions, "LU0274208692", 1); code != CodeInsufficientHoldings {
+		t.Fatalf("nothing held: got %q", code)
+	}
+}
+
+func TestToStatusIsSortedAndOmitsEmptyPositions(t *testing.T) {
+	orders := []investv1.Order{
+		order("b", investv1.SideBuy, 5, investv1.StateCompleted, t0),
+		order("s", investv1.SideSell, 5, investv1.StateCompleted, t0.AddDate(0, 0, 1)),
+	}
+	if got := ToStatus(Compute(Input{Orders: orders, Now: t0.AddDate(0, 1, 0)})); len(got) != 0 {
+		t.Fatalf("a sold-out position must not show: %+v", got)
+	}
+}
