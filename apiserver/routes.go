@@ -7,12 +7,45 @@ import (
 	"net/http"
 
 	"github.com/go-chi/chi/v5"
+
+	"github.com/fundshare/fundshare-operator/apiserver/auth"
 )
 
-// routes wires every path of the facade.
+// routes wires every path of the facade. "ext" marks extensions of the spec.
 func (s *Server) routes() http.Handler {
 	r := chi.NewRouter()
+	r.Use(s.observe, s.recoverer, limitBody, withTimeout)
+	r.NotFound(s.notFound)
+	r.MethodNotAllowed(s.methodNotAllowed)
+
 	r.Get("/healthz", s.health)
 	r.Get("/readyz", s.ready)
+	r.Handle("/oauth2/token", auth.NewTokenHandler(s.deps.Clients, s.deps.Issuer, s.deps.Throttle, s.deps.Log.WithName("token")))
+	r.Method(http.MethodGet, "/.well-known/jwks.json", auth.JWKSHandler(s.deps.Issuer.Keys()))
+
+	r.Route("/v1", func(r chi.Router) {
+		r.Use(auth.RequireBearer(s.deps.Issuer), withTenant)
+
+		r.Post("/accounts", s.createAccount) // ext
+		r.Get("/accounts", s.listAccounts)   // ext
+		r.Get("/accounts/{account_id}", s.getAccount)
+		r.Patch("/accounts/{account_id}", s.updateAccount)
+
+		r.Post("/accounts/{account_id}/wallets", s.createWallet)
+		r.Get("/accounts/{account_id}/wallets", s.listWallets)
+		r.Get("/accounts/{account_id}/wallets/{wallet_id}", s.getWallet) // ext
+		r.Patch("/accounts/{account_id}/wallets/{wallet_id}", s.updateWallet)
+
+		r.Post("/accounts/{account_id}/payment-method-details", s.createPaymentMethod)
+		r.Get("/accounts/{account_id}/payment-method-details", s.listPaymentMethods) // ext
+		r.Get("/accounts/{account_id}/payment-method-details/{payment_method_details_id}", s.getPaymentMethod)
+		r.Patch("/accounts/{account_id}/payment-method-details/{payment_method_details_id}", s.updatePaymentMethod)
+
+		r.Get("/funds", s.listFunds)
+		r.Get("/share-classes", s.listShareClasses)
+		r.Get("/share-classes/{isin}", s.getShareClass) // ext
+		r.Get("/assets/{isin}/prices", s.listPrices)
+		r.Get("/assets/{isin}/prices/latest", s.latestPrice) // ext
+	})
 	return r
 }

@@ -3,37 +3,63 @@ package apiserver
 import (
 	"context"
 	"encoding/json"
+	"errors"
+	"fmt"
+	"net"
 	"net/http"
 	"time"
 
 	"github.com/go-logr/logr"
 	"sigs.k8s.io/controller-runtime/pkg/client"
+
+	"github.com/fundshare/fundshare-operator/apiserver/auth"
 )
 
 // Deps are what the facade needs from the manager.
 type Deps struct {
-	// Reader reads from the informer cache.
+	// Reader reads from the informer cache (with the project's field indexes).
 	Reader client.Reader
 	// Writer writes custom resources to the API server.
 	Writer client.Client
+	// APIReader reads from the API server directly: Secrets (never cached) and fresh
+	// copies for retried read-modify-writes.
+	APIReader client.Reader
+	// Issuer issues and verifies access tokens.
+	Issuer *auth.Issuer
+	// Clients finds API clients for the token endpoint.
+	Clients auth.ClientStore
+	// Throttle limits failed logins per client id; nil disables it.
+	Throttle *auth.Throttle
 	// Ready reports whether the caches have synced; it must not block past ctx.
 	Ready func(ctx context.Context) bool
 	// Log is the request logger.
 	Log logr.Logger
+	// Now is the clock for validation (dates of birth must be in the past).
+	Now func() time.Time
 }
 
 // Server is the REST facade.
 type Server struct {
-	deps Deps
+	deps    Deps
+	tracker *WriteTracker
 	http.Handler
 }
 
 // NewServer builds the facade's handler.
 func NewServer(d Deps) *Server {
-	s := &Server{deps: d}
+	if d.Now == nil {
+		d.Now = time.Now
+	}
+	if d.APIReader == nil {
+		d.APIReader = d.Writer
+	}
+	s := &Server{deps: d, tracker: NewWriteTracker(d.Reader, d.Writer.Scheme(), d.Log.WithName("tracker"))}
 	s.Handler = s.routes()
 	return s
 }
+
+// Tracker is the server's write tracker (read-your-writes over the cache).
+func (s *Server) Tracker() *WriteTracker { return s.tracker }
 
 func (s *Server) health(w http.ResponseWriter, _ *http.Request) {
 	writeJSON(w, http.StatusOK, map[string]string{"status": "ok"})
@@ -49,8 +75,74 @@ func (s *Server) ready(w http.ResponseWriter, r *http.Request) {
 	writeJSON(w, http.StatusOK, map[string]string{"status": "ok"})
 }
 
+func (s *Server) notFound(w http.ResponseWriter, r *http.Request) {
+	writeError(w, http.StatusNotFound, msgNotFound, "no route for "+r.Method+" "+r.URL.Path)
+}
+
+func (s *Server) methodNotAllowed(w http.ResponseWriter, r *http.Request) {
+	writeError(w, http.StatusMethodNotAllowed, msgMethodNotAllowed, r.Method+" is not allowed on "+r.URL.Path)
+}
+
 func writeJSON(w http.ResponseWriter, status int, v any) {
 	w.Header().Set("Content-Type", "application/json")
 	w.WriteHeader(status)
 	_ = json.NewEncoder(w).Encode(v)
+}
+
+// Runnable serves the facade from the manager, on every replica (not only the leader).
+// The server is built when the manager starts, because what it needs (the signing key in
+// a Secret) may only be readable then; the manager starts it after its caches synced.
+type Runnable struct {
+	// Addr is the listen address, e.g. :8080.
+	Addr string
+	// Build creates the server.
+	Build func(ctx context.Context) (*Server, error)
+	// ShutdownTimeout bounds the graceful shutdown; 10 s when zero.
+	ShutdownTimeout time.Duration
+	// Log reports start and stop.
+	Log logr.Logger
+}
+
+// NeedLeaderElection is false: every replica answers REST calls.
+func (r *Runnable) NeedLeaderElection() bool { return false }
+
+// Start builds the server and serves until ctx is done.
+func (r *Runnable) Start(ctx context.Context) error {
+	srv, err := r.Build(ctx)
+	if err != nil {
+		return fmt.Errorf("rest: %w", err)
+	}
+	ln, err := net.Listen("tcp", r.Addr)
+	if err != nil {
+		return fmt.Errorf("rest: listen on %s: %w", r.Addr, err)
+	}
+	hs := &http.Server{
+		Handler:           srv,
+		ReadHeaderTimeout: 10 * time.Second,
+		ReadTimeout:       requestTimeout,
+		WriteTimeout:      requestTimeout + 10*time.Second,
+		IdleTimeout:       2 * time.Minute,
+	}
+	errc := make(chan error, 1)
+	go func() { errc <- hs.Serve(ln) }()
+	r.Log.Info("REST facade listening", "address", ln.Addr().String())
+
+	select {
+	case err := <-errc:
+		return fmt.Errorf("rest: %w", err)
+	case <-ctx.Done():
+	}
+	timeout := r.ShutdownTimeout
+	if timeout == 0 {
+		timeout = 10 * time.Second
+	}
+	sctx, cancel := context.WithTimeout(context.Background(), timeout)
+	defer cancel()
+	if err := hs.Shutdown(sctx); err != nil {
+		return fmt.Errorf("rest: shutdown: %w", err)
+	}
+	if err := <-errc; err != nil && !errors.Is(err, http.ErrServerClosed) {
+		return fmt.Errorf("rest: %w", err)
+	}
+	return nil
 }

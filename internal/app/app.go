@@ -13,10 +13,13 @@ import (
 	"k8s.io/client-go/rest"
 	ctrl "sigs.k8s.io/controller-runtime"
 	"sigs.k8s.io/controller-runtime/pkg/cache"
-	"sigs.k8s.io/controller-runtime/pkg/manager"
+	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	"github.com/fundshare/fundshare-operator/apiserver"
+	"github.com/fundshare/fundshare-operator/apiserver/auth"
 	"github.com/fundshare/fundshare-operator/controllers/account"
+	"github.com/fundshare/fundshare-operator/controllers/order"
+	"github.com/fundshare/fundshare-operator/controllers/settlement"
 	"github.com/fundshare/fundshare-operator/internal/controlplane"
 	"github.com/fundshare/fundshare-operator/internal/index"
 	"github.com/fundshare/fundshare-operator/internal/webhooks"
@@ -75,18 +78,38 @@ func Setup(mgr ctrl.Manager, c Config) error {
 		}
 	}
 	if c.RESTAddr != "" {
-		srv := apiserver.NewServer(apiserver.Deps{
-			Reader: mgr.GetClient(),
-			Writer: mgr.GetClient(),
-			Ready:  mgr.GetCache().WaitForCacheSync,
-			Log:    mgr.GetLogger().WithName("rest"),
-		})
-		shutdown := 10 * time.Second
+		// The signing key's Secret is read (or created) through an uncached client when the
+		// manager starts: the manager never lists or watches Secrets, and the operator's
+		// namespace may be created only after Setup (make run).
+		direct, err := client.New(mgr.GetConfig(), client.Options{Scheme: mgr.GetScheme(), Mapper: mgr.GetRESTMapper()})
+		if err != nil {
+			return fmt.Errorf("rest: %w", err)
+		}
+		log := mgr.GetLogger().WithName("rest")
 		// Every replica serves REST, not only the leader.
-		if err := mgr.Add(&manager.Server{
-			Name:            "rest",
-			Server:          &http.Server{Addr: c.RESTAddr, Handler: srv, ReadHeaderTimeout: 10 * time.Second},
-			ShutdownTimeout: &shutdown,
+		if err := mgr.Add(&apiserver.Runnable{
+			Addr: c.RESTAddr, ShutdownTimeout: 10 * time.Second, Log: log,
+			Build: func(ctx context.Context) (*apiserver.Server, error) {
+				keys, err := auth.EnsureSigningKey(ctx, direct, c.Namespace, c.SigningKeySecret)
+				if err != nil {
+					return nil, err
+				}
+				issuer, err := auth.NewIssuer(auth.IssuerConfig{Keys: keys, Issuer: c.PublicBaseURL})
+				if err != nil {
+					return nil, err
+				}
+				return apiserver.NewServer(apiserver.Deps{
+					Reader:    mgr.GetCache(),
+					Writer:    mgr.GetClient(),
+					APIReader: mgr.GetAPIReader(),
+					Issuer:    issuer,
+					Clients:   &apiserver.ClientStore{Cache: mgr.GetCache(), Secrets: mgr.GetAPIReader(), Log: log.WithName("clients")},
+					Throttle:  auth.NewThrottle(10, 15*time.Minute, nil),
+					Ready:     mgr.GetCache().WaitForCacheSync,
+					Log:       log,
+					Now:       time.Now,
+				}), nil
+			},
 		}); err != nil {
 			return err
 		}
@@ -96,7 +119,7 @@ func Setup(mgr ctrl.Manager, c Config) error {
 
 // setupControllers registers the reconcilers; with leader election on, only the leader
 // runs them.
-func setupControllers(mgr ctrl.Manager, _ Config) error {
+func setupControllers(mgr ctrl.Manager, c Config) error {
 	if err := (&account.Reconciler{Client: mgr.GetClient()}).SetupWithManager(mgr); err != nil {
 		return fmt.Errorf("account controller: %w", err)
 	}
@@ -105,6 +128,21 @@ func setupControllers(mgr ctrl.Manager, _ Config) error {
 	}
 	if err := account.NewPaymentMethodReconciler(mgr.GetClient()).SetupWithManager(mgr); err != nil {
 		return fmt.Errorf("payment method controller: %w", err)
+	}
+	orders := &order.Reconciler{
+		Client: mgr.GetClient(), Live: mgr.GetAPIReader(), Recorder: mgr.GetEventRecorder("order-controller"), Now: time.Now,
+	}
+	if err := orders.SetupWithManager(mgr); err != nil {
+		return fmt.Errorf("order controller: %w", err)
+	}
+	if c.SandboxSettlement >= 0 {
+		agent := &settlement.Reconciler{
+			Client: mgr.GetClient(), Agent: &settlement.Sandbox{Delay: c.SandboxSettlement, Now: time.Now, Name: "sandbox"},
+			Delay: c.SandboxSettlement, Name: "sandbox", Recorder: mgr.GetEventRecorder("settlement-sandbox"),
+		}
+		if err := agent.SetupWithManager(mgr); err != nil {
+			return fmt.Errorf("sandbox settlement agent: %w", err)
+		}
 	}
 	return nil
 }

@@ -1,0 +1,281 @@
+package apiserver
+
+import (
+	"fmt"
+	"net/http"
+
+	"github.com/go-chi/chi/v5"
+	apiequality "k8s.io/apimachinery/pkg/api/equality"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+
+	investv1 "github.com/fundshare/fundshare-operator/api/v1alpha1"
+	"github.com/fundshare/fundshare-operator/internal/index"
+	"github.com/fundshare/fundshare-operator/internal/rules"
+	"github.com/fundshare/fundshare-operator/internal/validation"
+)
+
+// birthdateRenames reports the API server's date-of-birth causes under the field the
+// update request accepts.
+var birthdateRenames = map[string]string{"dob_day": "birthdate", "dob_month": "birthdate", "dob_year": "birthdate"}
+
+// updateRefused are fields of the account that the update request does not accept.
+var updateRefused = map[string]string{
+	"type":      "cannot be changed",
+	"id":        "cannot be changed",
+	"created":   "cannot be changed",
+	"dob_day":   "is set through birthdate (YYYY-MM-DD) in an update",
+	"dob_month": "is set through birthdate (YYYY-MM-DD) in an update",
+	"dob_year":  "is set through birthdate (YYYY-MM-DD) in an update",
+}
+
+// GET /v1/accounts/{account_id}
+func (s *Server) getAccount(w http.ResponseWriter, r *http.Request) {
+	if a := s.account(w, r, chi.URLParam(r, "account_id")); a != nil {
+		writeJSON(w, http.StatusOK, accountView(a))
+	}
+}
+
+// GET /v1/accounts (extension): filters external_id, account_type; skip, limit.
+func (s *Server) listAccounts(w http.ResponseWriter, r *http.Request) {
+	q := parseQuery(r, append([]string{"external_id", "account_type"}, pageParams...)...)
+	externalID := q.str("external_id")
+	typ := q.enum("account_type", string(investv1.AccountTypeIndividual), string(investv1.AccountTypeBusiness))
+	p := q.page()
+	if !q.fe.Empty() {
+		writeValidation(w, q.fe)
+		return
+	}
+	ctx, ns := r.Context(), tenantOf(r)
+	if err := s.tracker.Wait(ctx, ns, gvkAccount); err != nil {
+		s.writeAPIError(w, r, err, nil)
+		return
+	}
+	opts := []client.ListOption{client.InNamespace(ns)}
+	switch {
+	case externalID != "":
+		opts = append(opts, client.MatchingFields{index.AccountExternalID: externalID})
+	case typ != "":
+		opts = append(opts, client.MatchingFields{index.AccountType: typ})
+	}
+	var list investv1.AccountList
+	if err := s.deps.Reader.List(ctx, &list, opts...); err != nil {
+		s.writeAPIError(w, r, err, nil)
+		return
+	}
+	items := list.Items[:0]
+	for _, a := range list.Items {
+		if typ == "" || string(a.Spec.Type) == typ {
+			items = append(items, a)
+		}
+	}
+	out := AccountList{Data: []Account{}}
+	for _, a := range paginate(items, p) {
+		out.Data = append(out.Data, accountView(&a))
+	}
+	writeJSON(w, http.StatusOK, out)
+}
+
+// POST /v1/accounts (extension). With an external_id the id is derived from it, so that
+// two concurrent creations with one external_id collide at the API server.
+func (s *Server) createAccount(w http.ResponseWriter, r *http.Request) {
+	var req AccountCreateRequest
+	fe, ok := decodeBody(w, r, &req, map[string]string{"id": "is assigned by the service", "created": "is assigned by the service"})
+	if !ok {
+		return
+	}
+	ctx, ns := r.Context(), tenantOf(r)
+	now := s.deps.Now()
+	spec := investv1.AccountSpec{
+		ExternalID: deref(req.ExternalID), Type: investv1.AccountType(deref(req.Type)),
+		Country: deref(req.Country), City: deref(req.City), Line1: deref(req.Line1), Line2: deref(req.Line2),
+		PostalCode: deref(req.PostalCode), State: deref(req.State), FirstName: deref(req.FirstName),
+		LastName: deref(req.LastName), PlaceOfBirth: deref(req.PlaceOfBirth), BusinessName: deref(req.BusinessName),
+		LEI: deref(req.LEI), TaxID: deref(req.TaxID), TIN: deref(req.TIN), TaxResidencies: deref(req.TaxResidencies),
+		DobDay: deref(req.DobDay), DobMonth: deref(req.DobMonth), DobYear: deref(req.DobYear),
+	}
+	required(&fe, "type", req.Type)
+	if req.Type != nil && spec.Type != investv1.AccountTypeIndividual && spec.Type != investv1.AccountTypeBusiness {
+		fe.Add("type", "must be individual or business")
+	}
+	renames := map[string]string(nil)
+	if req.Birthdate != nil {
+		renames = birthdateRenames
+		if req.DobDay != nil || req.DobMonth != nil || req.DobYear != nil {
+			fe.Add("birthdate", "give either birthdate or dob_day, dob_month and dob_year, not both")
+		} else if err := rules.ApplyBirthdate(&spec, *req.Birthdate, now); err != nil {
+			fe.AddErr("birthdate", err)
+		}
+	}
+	if _, badType := fe["type"]; !badType {
+		settings, err := s.tenantSettings(ctx, r)
+		if err != nil {
+			s.writeAPIError(w, r, err, nil)
+			return
+		}
+		mergeNew(&fe, rules.Account(&spec, settings, now))
+	}
+	if !fe.Empty() {
+		writeValidation(w, fe)
+		return
+	}
+
+	name := newID()
+	if spec.ExternalID != "" {
+		if taken, err := s.externalIDTaken(r, ns, spec.ExternalID, ""); err != nil || taken {
+			s.answerExternalIDTaken(w, r, spec.ExternalID, err)
+			return
+		}
+		name = accountName(ns, spec.ExternalID)
+	}
+	a := &investv1.Account{ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: name}, Spec: spec}
+	if err := s.deps.Writer.Create(ctx, a, fieldOwner); err != nil {
+		if apierrors.IsAlreadyExists(err) || hasCause(err, metav1.CauseTypeFieldValueDuplicate, "spec.externalID") {
+			s.answerExternalIDTaken(w, r, spec.ExternalID, nil)
+			return
+		}
+		s.writeAPIError(w, r, err, renames)
+		return
+	}
+	s.tracker.Written(a)
+	w.Header().Set("Location", "/v1/accounts/"+a.Name)
+	writeJSON(w, http.StatusCreated, accountView(a))
+}
+
+// externalIDTaken reports whether another account of the tenant than self has externalID.
+func (s *Server) externalIDTaken(r *http.Request, ns, externalID, self string) (bool, error) {
+	ctx := r.Context()
+	if err := s.tracker.Wait(ctx, ns, gvkAccount); err != nil {
+		return false, err
+	}
+	var list investv1.AccountList
+	if err := s.deps.Reader.List(ctx, &list, client.InNamespace(ns), client.MatchingFields{index.AccountExternalID: externalID}); err != nil {
+		return false, err
+	}
+	for _, a := range list.Items {
+		if a.Name != self {
+			return true, nil
+		}
+	}
+	return false, nil
+}
+
+func (s *Server) answerExternalIDTaken(w http.ResponseWriter, r *http.Request, externalID string, err error) {
+	if err != nil {
+		s.writeAPIError(w, r, err, nil)
+		return
+	}
+	writeError(w, http.StatusConflict, msgExternalIDInUse,
+		fmt.Sprintf("another account of this client already has external_id %q", externalID))
+}
+
+// PATCH /v1/accounts/{account_id}: the spec's fields; absent or null leaves a field
+// unchanged. A read-modify-write with optimistic concurrency: when the account changed
+// meanwhile, it is read again from the API server and the change reapplied.
+func (s *Server) updateAccount(w http.ResponseWriter, r *http.Request) {
+	id := chi.URLParam(r, "account_id")
+	var req AccountUpdateRequest
+	fe, ok := decodeBody(w, r, &req, updateRefused, "application/json", "application/merge-patch+json")
+	if !ok {
+		return
+	}
+	if req.Birthdate != nil {
+		// Reported with the body's other problems; the account is not needed for it.
+		_, err := validation.ParseBirthdate(*req.Birthdate, s.deps.Now())
+		fe.AddErr("birthdate", err)
+	}
+	if !fe.Empty() {
+		writeValidation(w, fe)
+		return
+	}
+	ctx, ns := r.Context(), tenantOf(r)
+	a := s.account(w, r, id)
+	if a == nil {
+		return
+	}
+	settings, err := s.tenantSettings(ctx, r)
+	if err != nil {
+		s.writeAPIError(w, r, err, nil)
+		return
+	}
+	for attempt := 1; ; attempt++ {
+		spec := a.Spec
+		var fe validation.FieldErrors
+		applyAccountUpdate(&spec, &req)
+		if req.Birthdate != nil {
+			fe.AddErr("birthdate", rules.ApplyBirthdate(&spec, *req.Birthdate, s.deps.Now()))
+		}
+		mergeNew(&fe, rules.Account(&spec, settings, s.deps.Now()))
+		if !fe.Empty() {
+			writeValidation(w, fe)
+			return
+		}
+		if apiequality.Semantic.DeepEqual(spec, a.Spec) {
+			writeJSON(w, http.StatusOK, accountView(a))
+			return
+		}
+		if spec.ExternalID != "" && spec.ExternalID != a.Spec.ExternalID {
+			if taken, err := s.externalIDTaken(r, ns, spec.ExternalID, a.Name); err != nil || taken {
+				s.answerExternalIDTaken(w, r, spec.ExternalID, err)
+				return
+			}
+		}
+		a.Spec = spec
+		err := s.deps.Writer.Update(ctx, a, fieldOwner)
+		switch {
+		case err == nil:
+			s.tracker.Written(a)
+			writeJSON(w, http.StatusOK, accountView(a))
+			return
+		case hasCause(err, metav1.CauseTypeFieldValueDuplicate, "spec.externalID"):
+			s.answerExternalIDTaken(w, r, spec.ExternalID, nil)
+			return
+		case apierrors.IsConflict(err) && attempt < maxWriteAttempts:
+			if err := backoff(ctx, attempt); err != nil {
+				s.writeAPIError(w, r, err, nil)
+				return
+			}
+			fresh := &investv1.Account{}
+			if err := s.deps.APIReader.Get(ctx, client.ObjectKeyFromObject(a), fresh); err != nil {
+				if apierrors.IsNotFound(err) {
+					writeNotFound(w, resAccount, id)
+				} else {
+					s.writeAPIError(w, r, err, nil)
+				}
+				return
+			}
+			a = fresh
+		case apierrors.IsNotFound(err):
+			writeNotFound(w, resAccount, id)
+			return
+		default:
+			s.writeAPIError(w, r, err, birthdateRenames)
+			return
+		}
+	}
+}
+
+// applyAccountUpdate copies the given fields; "" clears an optional field.
+func applyAccountUpdate(s *investv1.AccountSpec, u *AccountUpdateRequest) {
+	set := func(dst *string, v *string) {
+		if v != nil {
+			*dst = *v
+		}
+	}
+	set(&s.ExternalID, u.ExternalID)
+	set(&s.Country, u.Country)
+	set(&s.City, u.City)
+	set(&s.Line1, u.Line1)
+	set(&s.Line2, u.Line2)
+	set(&s.PostalCode, u.PostalCode)
+	set(&s.State, u.State)
+	set(&s.FirstName, u.FirstName)
+	set(&s.LastName, u.LastName)
+	set(&s.PlaceOfBirth, u.PlaceOfBirth)
+	set(&s.BusinessName, u.BusinessName)
+	set(&s.LEI, u.LEI)
+	set(&s.TaxID, u.TaxID)
+	set(&s.TIN, u.TIN)
+	set(&s.TaxResidencies, u.TaxResidencies)
+}

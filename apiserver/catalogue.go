@@ -1,0 +1,170 @@
+package apiserver
+
+import (
+	"net/http"
+	"regexp"
+	"sort"
+	"strings"
+
+	"github.com/go-chi/chi/v5"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+
+	investv1 "github.com/fundshare/fundshare-operator/api/v1alpha1"
+	"github.com/fundshare/fundshare-operator/internal/index"
+	"github.com/fundshare/fundshare-operator/internal/validation"
+)
+
+// The catalogue is cluster-scoped: every tenant reads the same funds, share classes and
+// prices. The facade never writes it, so no read waits for the write tracker.
+
+var currencyPattern = regexp.MustCompile(`^[A-Z]{3}$`)
+
+// GET /v1/funds: filters abbreviation (exact), name (case-insensitive partial match),
+// base_currency (^[A-Z]{3}$), risk_score (1 to 10); skip, limit. The catalogue is small
+// and has no index on these fields, so it is filtered after one list from the cache.
+func (s *Server) listFunds(w http.ResponseWriter, r *http.Request) {
+	q := parseQuery(r, append([]string{"abbreviation", "name", "base_currency", "risk_score"}, pageParams...)...)
+	abbreviation, name := q.str("abbreviation"), lower(q.str("name"))
+	currency := q.pattern("base_currency", currencyPattern, "three uppercase letters (^[A-Z]{3}$)")
+	risk := q.integer("risk_score", 0, 1, 10)
+	p := q.page()
+	if !q.fe.Empty() {
+		writeValidation(w, q.fe)
+		return
+	}
+	var list investv1.FundList
+	if err := s.deps.Reader.List(r.Context(), &list); err != nil {
+		s.writeAPIError(w, r, err, nil)
+		return
+	}
+	items := list.Items[:0]
+	for _, f := range list.Items {
+		if (abbreviation == "" || f.Spec.Abbreviation == abbreviation) &&
+			(name == "" || strings.Contains(lower(f.Spec.Name), name)) &&
+			(currency == "" || string(f.Spec.BaseCurrency) == currency) &&
+			(risk == 0 || int(f.Spec.RiskScore) == risk) {
+			items = append(items, f)
+		}
+	}
+	out := FundList{Data: []Fund{}}
+	for _, f := range paginate(items, p) {
+		out.Data = append(out.Data, fundView(&f))
+	}
+	writeJSON(w, http.StatusOK, out)
+}
+
+// GET /v1/share-classes: filters abbreviation (exact), name (case-insensitive partial
+// match), feeder_fund_id (uuid, by index); skip, limit.
+func (s *Server) listShareClasses(w http.ResponseWriter, r *http.Request) {
+	q := parseQuery(r, append([]string{"abbreviation", "name", "feeder_fund_id"}, pageParams...)...)
+	abbreviation, name := q.str("abbreviation"), lower(q.str("name"))
+	fundID := lower(q.str("feeder_fund_id"))
+	if fundID != "" && !validation.IsLowercaseUUID(fundID) {
+		q.fe.Add("feeder_fund_id", "must be a UUID such as 123e4567-e89b-42d3-a456-426614174000")
+	}
+	p := q.page()
+	if !q.fe.Empty() {
+		writeValidation(w, q.fe)
+		return
+	}
+	var opts []client.ListOption
+	if fundID != "" {
+		opts = append(opts, client.MatchingFields{index.ShareClassFund: fundID})
+	}
+	var list investv1.ShareClassList
+	if err := s.deps.Reader.List(r.Context(), &list, opts...); err != nil {
+		s.writeAPIError(w, r, err, nil)
+		return
+	}
+	items := list.Items[:0]
+	for _, c := range list.Items {
+		if (abbreviation == "" || c.Spec.Abbreviation == abbreviation) &&
+			(name == "" || strings.Contains(lower(c.Spec.Name), name)) {
+			items = append(items, c)
+		}
+	}
+	out := ShareClassList{Data: []ShareClass{}}
+	for _, c := range paginate(items, p) {
+		out.Data = append(out.Data, shareClassView(&c))
+	}
+	writeJSON(w, http.StatusOK, out)
+}
+
+// shareClass finds the share class of an ISIN (any letter case); it answers 404 itself
+// and returns nil when there is none.
+func (s *Server) shareClass(w http.ResponseWriter, r *http.Request) *investv1.ShareClass {
+	isin := strings.ToUpper(chi.URLParam(r, "isin"))
+	var list investv1.ShareClassList
+	if err := s.deps.Reader.List(r.Context(), &list, client.MatchingFields{index.ShareClassISIN: isin}); err != nil {
+		s.writeAPIError(w, r, err, nil)
+		return nil
+	}
+	if len(list.Items) == 0 {
+		writeNotFoundBy(w, resShareClass, "isin", chi.URLParam(r, "isin"))
+		return nil
+	}
+	// ISINs are unique (admission); should two claim one, answer with the oldest.
+	items := paginate(list.Items, page{limit: 1})
+	return &items[0]
+}
+
+// GET /v1/share-classes/{isin} (extension).
+func (s *Server) getShareClass(w http.ResponseWriter, r *http.Request) {
+	if c := s.shareClass(w, r); c != nil {
+		writeJSON(w, http.StatusOK, shareClassView(c))
+	}
+}
+
+// prices are the NAV prices of a share class, newest first, and their currency.
+func (s *Server) prices(w http.ResponseWriter, r *http.Request) (*AssetPrices, bool) {
+	c := s.shareClass(w, r)
+	if c == nil {
+		return nil, false
+	}
+	out := &AssetPrices{Prices: []AssetPrice{}, ISIN: string(c.Spec.ISIN), Currency: string(c.Spec.Currency)}
+	var h investv1.NAVHistory
+	err := s.deps.Reader.Get(r.Context(), client.ObjectKey{Name: lower(string(c.Spec.ISIN))}, &h)
+	switch {
+	case apierrors.IsNotFound(err):
+		return out, true // no prices published yet
+	case err != nil:
+		s.writeAPIError(w, r, err, nil)
+		return nil, false
+	}
+	if h.Spec.Currency != "" {
+		out.Currency = string(h.Spec.Currency)
+	}
+	prices := append([]investv1.NAVPrice(nil), h.Spec.Prices...)
+	// Dates are YYYY-MM-DD, so text order is time order.
+	sort.SliceStable(prices, func(i, j int) bool { return prices[i].Date > prices[j].Date })
+	for _, p := range prices {
+		out.Prices = append(out.Prices, priceView(p, out.Currency))
+	}
+	out.TotalCount = len(out.Prices)
+	return out, true
+}
+
+// GET /v1/assets/{isin}/prices: every NAV price, newest first, with total_count.
+func (s *Server) listPrices(w http.ResponseWriter, r *http.Request) {
+	if q := parseQuery(r); !q.fe.Empty() {
+		writeValidation(w, q.fe)
+		return
+	}
+	if out, ok := s.prices(w, r); ok {
+		writeJSON(w, http.StatusOK, out)
+	}
+}
+
+// GET /v1/assets/{isin}/prices/latest (extension): the newest NAV price.
+func (s *Server) latestPrice(w http.ResponseWriter, r *http.Request) {
+	out, ok := s.prices(w, r)
+	if !ok {
+		return
+	}
+	if len(out.Prices) == 0 {
+		writeError(w, http.StatusNotFound, "Price not found", "no price has been published for isin "+out.ISIN)
+		return
+	}
+	writeJSON(w, http.StatusOK, LatestAssetPrice{AssetPrice: out.Prices[0], ISIN: out.ISIN})
+}

@@ -1,0 +1,219 @@
+package apiserver
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net/http"
+	"strings"
+
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+
+	"github.com/fundshare/fundshare-operator/internal/rules"
+	"github.com/fundshare/fundshare-operator/internal/validation"
+)
+
+// Short messages of the error bodies.
+const (
+	msgValidation       = "Validation error"
+	msgMalformedJSON    = "Malformed JSON"
+	msgUnsupportedMedia = "Unsupported media type"
+	msgTooLarge         = "Request body too large"
+	msgWalletDuplicate  = "Wallet already registered"
+	msgExternalIDInUse  = "External ID already in use"
+	msgConflict         = "Conflict"
+	msgInternal         = "Internal server error"
+	msgUnavailable      = "Service unavailable"
+	msgTimeout          = "Request timed out"
+	msgNotFound         = "Not found"
+	msgMethodNotAllowed = "Method not allowed"
+	msgRejected         = "Request rejected"
+)
+
+// writeError writes the one error body of the facade.
+func writeError(w http.ResponseWriter, status int, short string, details any) {
+	if fe, ok := details.(validation.FieldErrors); ok {
+		details = ValidationDetails(fe)
+	}
+	writeJSON(w, status, ErrorResponse{Error: short, Details: details})
+}
+
+// writeValidation answers 422 with messages per field.
+func writeValidation(w http.ResponseWriter, fe validation.FieldErrors) {
+	writeError(w, http.StatusUnprocessableEntity, msgValidation, fe)
+}
+
+// writeNotFound answers 404 for an id that does not exist in the caller's tenant; ids of
+// other tenants get exactly the same answer.
+func writeNotFound(w http.ResponseWriter, resource, id string) {
+	writeNotFoundBy(w, resource, "id", id)
+}
+
+// writeNotFoundBy is writeNotFound for resources named by another key (a share class by
+// its isin).
+func writeNotFoundBy(w http.ResponseWriter, resource, key, value string) {
+	writeError(w, http.StatusNotFound, resource+" not found",
+		fmt.Sprintf("no %s with %s %q", strings.ToLower(resource), key, value))
+}
+
+// Resource names used in 404 answers.
+const (
+	resAccount       = "Account"
+	resWallet        = "Wallet"
+	resPaymentMethod = "Payment method details"
+	resShareClass    = "Share class"
+)
+
+// writeAPIError answers an error from the API server or the cache. Errors the handler
+// expects (not found, duplicates) are handled before; this maps the rest.
+func (s *Server) writeAPIError(w http.ResponseWriter, r *http.Request, err error, renames map[string]string) {
+	var status apierrors.APIStatus
+	switch {
+	case errors.Is(err, context.DeadlineExceeded):
+		writeError(w, http.StatusGatewayTimeout, msgTimeout, "the request took too long; it may or may not have taken effect")
+		return
+	case errors.Is(err, context.Canceled):
+		writeError(w, http.StatusServiceUnavailable, msgUnavailable, "the request was cancelled")
+		return
+	case apierrors.IsInvalid(err):
+		if fe := causesToFields(err, renames); !fe.Empty() {
+			writeValidation(w, fe)
+			return
+		}
+	case apierrors.IsAlreadyExists(err), apierrors.IsConflict(err):
+		writeError(w, http.StatusConflict, msgConflict, "the object was changed concurrently; retry the request")
+		return
+	case apierrors.IsForbidden(err) && errors.As(err, &status) && isAdmissionDenial(status.Status().Message):
+		writeError(w, http.StatusBadRequest, msgRejected, admissionReason(status.Status().Message))
+		return
+	case apierrors.IsTimeout(err), apierrors.IsServerTimeout(err), apierrors.IsTooManyRequests(err),
+		apierrors.IsServiceUnavailable(err):
+		writeError(w, http.StatusServiceUnavailable, msgUnavailable, "the service is busy; retry later")
+		return
+	}
+	s.deps.Log.Error(err, "request failed", "request_id", requestIDFrom(r.Context()), "route", routeOf(r))
+	writeError(w, http.StatusInternalServerError, msgInternal, "request id "+requestIDFrom(r.Context()))
+}
+
+// restFieldNames are the REST names of every field a custom resource's spec carries; their
+// reverse (through rules.FieldPath) maps the API server's causes back to REST names.
+var restFieldNames = []string{
+	"external_id", "type", "country", "city", "line1", "line2", "postal_code", "state",
+	"first_name", "last_name", "dob_day", "dob_month", "dob_year", "place_of_birth",
+	"business_name", "lei", "tax_id", "tin", "tax_residencies",
+	"chain", "wallet_address", "account_id", "iban", "account_holder_name",
+}
+
+// restFieldOfPath maps CRD JSON paths (spec.walletAddress) to REST names (wallet_address).
+var restFieldOfPath = func() map[string]string {
+	m := make(map[string]string, len(restFieldNames))
+	for _, name := range restFieldNames {
+		p := rules.FieldPath(name).String()
+		if _, taken := m[p]; !taken {
+			m[p] = name
+		}
+	}
+	m["spec.primaryWallet"] = "is_primary"
+	m["spec.primaryPaymentMethodDetails"] = "is_primary"
+	return m
+}()
+
+// restField is the REST name of an API server cause's field; renames (from a CRD path or
+// a REST name) let a request that used another spelling (birthdate for dob_*) see its own.
+func restField(path string, renames map[string]string) string {
+	path = strings.TrimPrefix(path, ".")
+	name, ok := restFieldOfPath[path]
+	if !ok {
+		if i := strings.IndexAny(path, "[."); i > 0 && path[:i] == "spec" {
+			name = strings.TrimPrefix(path, "spec.")
+		} else {
+			name = path
+		}
+	}
+	if to, ok := renames[name]; ok {
+		return to
+	}
+	return name
+}
+
+// causesToFields turns the causes of an Invalid status into REST field messages.
+func causesToFields(err error, renames map[string]string) validation.FieldErrors {
+	var fe validation.FieldErrors
+	for _, c := range statusCauses(err) {
+		if c.Field == "" {
+			continue
+		}
+		fe.Add(restField(c.Field, renames), causeMessage(c))
+	}
+	return fe
+}
+
+func statusCauses(err error) []metav1.StatusCause {
+	var status apierrors.APIStatus
+	if !errors.As(err, &status) {
+		return nil
+	}
+	if d := status.Status().Details; d != nil {
+		return d.Causes
+	}
+	return nil
+}
+
+// hasCause reports whether an Invalid error carries a cause of type t on field path.
+func hasCause(err error, t metav1.CauseType, path string) bool {
+	if !apierrors.IsInvalid(err) {
+		return false
+	}
+	for _, c := range statusCauses(err) {
+		if c.Type == t && strings.TrimPrefix(c.Field, ".") == path {
+			return true
+		}
+	}
+	return false
+}
+
+// causeMessage drops the "Invalid value: <value>: " prefix the API server puts before the
+// message, which repeats what the caller sent (or "null" for admission messages).
+func causeMessage(c metav1.StatusCause) string {
+	msg := c.Message
+	const prefix = "Invalid value: "
+	if !strings.HasPrefix(msg, prefix) {
+		return msg
+	}
+	rest := msg[len(prefix):]
+	if strings.HasPrefix(rest, `"`) {
+		// A quoted Go string: skip to its closing quote.
+		for i := 1; i < len(rest); i++ {
+			switch rest[i] {
+			case '\\':
+				i++
+			case '"':
+				if tail, ok := strings.CutPrefix(rest[i+1:], ": "); ok && tail != "" {
+					return tail
+				}
+				return msg
+			}
+		}
+		return msg
+	}
+	// An unquoted value (number, bool, null, JSON) has no spaces; without one the API
+	// server wrote no value at all ("Invalid value: <message>").
+	if value, tail, ok := strings.Cut(rest, ": "); ok && tail != "" && !strings.Contains(value, " ") {
+		return tail
+	}
+	return rest
+}
+
+// isAdmissionDenial reports whether a Forbidden status came from an admission webhook.
+func isAdmissionDenial(msg string) bool {
+	return strings.Contains(msg, "admission webhook") && strings.Contains(msg, "denied the request")
+}
+
+// admissionReason is what the webhook said, without the webhook's internal name.
+func admissionReason(msg string) string {
+	if _, after, ok := strings.Cut(msg, "denied the request: "); ok {
+		return after
+	}
+	return msg
+}

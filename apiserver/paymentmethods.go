@@ -1,0 +1,161 @@
+package apiserver
+
+import (
+	"net/http"
+
+	"github.com/go-chi/chi/v5"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+
+	investv1 "github.com/fundshare/fundshare-operator/api/v1alpha1"
+	"github.com/fundshare/fundshare-operator/internal/index"
+	"github.com/fundshare/fundshare-operator/internal/rules"
+	"github.com/fundshare/fundshare-operator/internal/validation"
+)
+
+// POST /v1/accounts/{account_id}/payment-method-details
+func (s *Server) createPaymentMethod(w http.ResponseWriter, r *http.Request) {
+	accountID := chi.URLParam(r, "account_id")
+	var req PaymentMethodDetailsCreateRequest
+	fe, ok := decodeBody(w, r, &req, map[string]string{"account_id": "is taken from the path", "id": "is assigned by the service"})
+	if !ok {
+		return
+	}
+	required(&fe, "type", req.Type)
+	required(&fe, "iban", req.IBAN)
+	required(&fe, "account_holder_name", req.AccountHolderName)
+	typ := investv1.PaymentMethodType(deref(req.Type))
+	if req.Type != nil && typ != investv1.PaymentMethodSEPA {
+		fe.Add("type", "must be sepa, the only supported payment method type")
+	}
+	spec := investv1.PaymentMethodDetailsSpec{
+		AccountID: investv1.ObjectID(accountID), Type: typ,
+		IBAN: validation.NormalizeIBAN(deref(req.IBAN)), AccountHolderName: deref(req.AccountHolderName),
+	}
+	rfe := rules.PaymentMethodDetails(&spec)
+	if _, badAccount := rfe["account_id"]; badAccount {
+		delete(rfe, "account_id") // a path id that cannot exist: answered 404 below
+	}
+	mergeNew(&fe, rfe)
+	if !fe.Empty() {
+		writeValidation(w, fe)
+		return
+	}
+
+	ctx, ns := r.Context(), tenantOf(r)
+	a := s.account(w, r, accountID, gvkPaymentMethod)
+	if a == nil {
+		return
+	}
+	p := &investv1.PaymentMethodDetails{ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: newID()}, Spec: spec}
+	if err := s.deps.Writer.Create(ctx, p, fieldOwner); err != nil {
+		if hasCause(err, metav1.CauseTypeFieldValueNotFound, "spec.accountID") {
+			writeNotFound(w, resAccount, accountID)
+			return
+		}
+		s.writeAPIError(w, r, err, nil)
+		return
+	}
+	s.tracker.Written(p)
+	// A new registration is not primary unless asked; is_primary false needs no write.
+	if deref(req.IsPrimary) {
+		if err := s.setPrimary(ctx, a, primaryPaymentMethod, p.Name); err != nil {
+			s.writeAPIError(w, r, err, nil)
+			return
+		}
+	}
+	w.Header().Set("Location", "/v1/accounts/"+accountID+"/payment-method-details/"+p.Name)
+	writeJSON(w, http.StatusCreated, paymentMethodView(p, a))
+}
+
+// GET /v1/accounts/{account_id}/payment-method-details (extension): skip, limit.
+func (s *Server) listPaymentMethods(w http.ResponseWriter, r *http.Request) {
+	accountID := chi.URLParam(r, "account_id")
+	q := parseQuery(r, append([]string{"is_primary"}, pageParams...)...)
+	primary := q.boolean("is_primary")
+	pg := q.page()
+	if !q.fe.Empty() {
+		writeValidation(w, q.fe)
+		return
+	}
+	a := s.account(w, r, accountID, gvkPaymentMethod)
+	if a == nil {
+		return
+	}
+	var list investv1.PaymentMethodDetailsList
+	if err := s.deps.Reader.List(r.Context(), &list, client.InNamespace(tenantOf(r)),
+		client.MatchingFields{index.PaymentMethodAccount: accountID}); err != nil {
+		s.writeAPIError(w, r, err, nil)
+		return
+	}
+	items := list.Items[:0]
+	for _, p := range list.Items {
+		if primary == nil || *primary == (a.Spec.PrimaryPaymentMethodDetails == p.Name) {
+			items = append(items, p)
+		}
+	}
+	out := PaymentMethodDetailsList{Data: []PaymentMethodDetails{}}
+	for _, p := range paginate(items, pg) {
+		out.Data = append(out.Data, paymentMethodView(&p, a))
+	}
+	writeJSON(w, http.StatusOK, out)
+}
+
+// paymentMethod reads payment method details of the account; it answers 404 itself and
+// returns nil when the account or the details do not exist in the tenant.
+func (s *Server) paymentMethod(w http.ResponseWriter, r *http.Request) (*investv1.Account, *investv1.PaymentMethodDetails) {
+	accountID, id := chi.URLParam(r, "account_id"), chi.URLParam(r, "payment_method_details_id")
+	a := s.account(w, r, accountID, gvkPaymentMethod)
+	if a == nil {
+		return nil, nil
+	}
+	var p investv1.PaymentMethodDetails
+	err := s.get(r.Context(), tenantOf(r), id, &p)
+	switch {
+	case apierrors.IsNotFound(err) || err == nil && string(p.Spec.AccountID) != accountID:
+		writeNotFound(w, resPaymentMethod, id)
+		return nil, nil
+	case err != nil:
+		s.writeAPIError(w, r, err, nil)
+		return nil, nil
+	}
+	return a, &p
+}
+
+// GET /v1/accounts/{account_id}/payment-method-details/{payment_method_details_id}
+func (s *Server) getPaymentMethod(w http.ResponseWriter, r *http.Request) {
+	if a, p := s.paymentMethod(w, r); p != nil {
+		writeJSON(w, http.StatusOK, paymentMethodView(p, a))
+	}
+}
+
+// PATCH /v1/accounts/{account_id}/payment-method-details/{payment_method_details_id}:
+// is_primary as for wallets.
+func (s *Server) updatePaymentMethod(w http.ResponseWriter, r *http.Request) {
+	var req PaymentMethodDetailsUpdateRequest
+	fe, ok := decodeBody(w, r, &req, map[string]string{
+		"type": "cannot be changed", "iban": "cannot be changed", "account_holder_name": "cannot be changed",
+		"account_id": "cannot be changed",
+	}, "application/json", "application/merge-patch+json")
+	if !ok {
+		return
+	}
+	if !fe.Empty() {
+		writeValidation(w, fe)
+		return
+	}
+	a, p := s.paymentMethod(w, r)
+	if p == nil {
+		return
+	}
+	if err := s.applyPrimary(r.Context(), a, primaryPaymentMethod, p.Name, req.IsPrimary); err != nil {
+		if apierrors.IsNotFound(err) {
+			writeNotFound(w, resAccount, a.Name)
+			return
+		}
+		s.writeAPIError(w, r, err, nil)
+		return
+	}
+	writeJSON(w, http.StatusOK, paymentMethodView(p, a))
+}

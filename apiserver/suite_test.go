@@ -1,0 +1,333 @@
+package apiserver_test
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"net/url"
+	"strings"
+	"testing"
+	"time"
+
+	. "github.com/onsi/ginkgo/v2"
+	. "github.com/onsi/gomega"
+	corev1 "k8s.io/api/core/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/util/intstr"
+	ctrl "sigs.k8s.io/controller-runtime"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+	"sigs.k8s.io/controller-runtime/pkg/envtest"
+	logf "sigs.k8s.io/controller-runtime/pkg/log"
+	"sigs.k8s.io/controller-runtime/pkg/log/zap"
+	metricsserver "sigs.k8s.io/controller-runtime/pkg/metrics/server"
+	"sigs.k8s.io/controller-runtime/pkg/webhook"
+
+	investv1 "github.com/fundshare/fundshare-operator/api/v1alpha1"
+	"github.com/fundshare/fundshare-operator/apiserver/auth"
+	"github.com/fundshare/fundshare-operator/internal/app"
+	"github.com/fundshare/fundshare-operator/internal/controlplane"
+	"github.com/fundshare/fundshare-operator/internal/fixtures"
+)
+
+// The REST suite runs the facade exactly as production does: a real kube-apiserver and
+// etcd with the CRDs and admission webhooks, the manager built by app.NewManager and
+// app.Setup (controllers, webhooks, REST on a local port), and every call made over real
+// HTTP with tokens from POST /oauth2/token. Assertions about stored objects use a direct
+// (uncached) client.
+var (
+	env     *envtest.Environment
+	k8s     client.Client
+	ctx     context.Context
+	stop    context.CancelFunc
+	mgrDone chan struct{}
+	baseURL string
+	hc      = &http.Client{Timeout: 60 * time.Second}
+
+	// Two tenants: every test that needs isolation uses both.
+	alpha, beta *tenant
+	// strict is a tenant whose ApiClient opted in to tax reporting, LEI and KYC data.
+	strict *tenant
+
+	// The catalogue, shared by every tenant.
+	fund, otherFund *investv1.Fund
+	shareClass      *investv1.ShareClass
+	otherClass      *investv1.ShareClass
+)
+
+const operatorNamespace = "fundshare-system"
+
+func TestREST(t *testing.T) {
+	RegisterFailHandler(Fail)
+	RunSpecs(t, "REST facade suite")
+}
+
+var _ = BeforeSuite(func() {
+	logf.SetLogger(zap.New(zap.WriteTo(GinkgoWriter), zap.UseDevMode(true)))
+	ctx, stop = context.WithCancel(context.Background())
+
+	env = controlplane.New(controlplane.Options{Webhooks: true})
+	cfg, err := env.Start()
+	Expect(err).NotTo(HaveOccurred())
+	k8s, err = client.New(cfg, client.Options{Scheme: controlplane.Scheme()})
+	Expect(err).NotTo(HaveOccurred())
+	Expect(k8s.Create(ctx, &corev1.Namespace{ObjectMeta: metav1.ObjectMeta{Name: operatorNamespace}})).To(Succeed())
+
+	addr := freeAddress()
+	baseURL = "http://" + addr
+	wio := env.WebhookInstallOptions
+	mgr, err := app.NewManager(cfg, ctrl.Options{
+		Metrics:                metricsserver.Options{BindAddress: "0"},
+		HealthProbeBindAddress: "0",
+		WebhookServer: webhook.NewServer(webhook.Options{
+			Host: wio.LocalServingHost, Port: wio.LocalServingPort, CertDir: wio.LocalServingCertDir,
+		}),
+	})
+	Expect(err).NotTo(HaveOccurred())
+	Expect(app.Setup(mgr, app.Config{
+		RESTAddr: addr, PublicBaseURL: baseURL, Namespace: operatorNamespace,
+		SigningKeySecret: "fundshare-jwt-signing-key", Webhooks: true, Controllers: true,
+		SandboxSettlement: -1,
+	})).To(Succeed())
+	mgrDone = make(chan struct{})
+	go func() {
+		defer GinkgoRecover()
+		defer close(mgrDone)
+		Expect(mgr.Start(ctx)).To(Succeed())
+	}()
+	Eventually(func() error {
+		res, err := hc.Get(baseURL + "/readyz")
+		if err != nil {
+			return err
+		}
+		res.Body.Close()
+		if res.StatusCode != http.StatusOK {
+			return fmt.Errorf("readyz: %d", res.StatusCode)
+		}
+		return nil
+	}).WithTimeout(time.Minute).Should(Succeed())
+
+	alpha = newTenant("alpha", investv1.ApiClientSpec{})
+	beta = newTenant("beta", investv1.ApiClientSpec{})
+	strict = newTenant("strict", investv1.ApiClientSpec{TaxReporting: true, LEIRequired: true, KYCDataRequired: true})
+	loadCatalogue()
+})
+
+var _ = AfterSuite(func() {
+	if stop != nil {
+		stop()
+		Eventually(mgrDone).WithTimeout(time.Minute).Should(BeClosed())
+	}
+	if env != nil {
+		Expect(env.Stop()).To(Succeed())
+	}
+})
+
+func freeAddress() string {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	Expect(err).NotTo(HaveOccurred())
+	defer ln.Close()
+	return ln.Addr().String()
+}
+
+// tenant is an API client with its namespace and a token.
+type tenant struct {
+	ns, clientID, secret, token string
+}
+
+// newTenant onboards an integrator as an operator would: namespace, Secret with the hash
+// of the client secret, ApiClient; then logs in through the token endpoint.
+func newTenant(prefix string, settings investv1.ApiClientSpec) *tenant {
+	ns, err := controlplane.NewNamespace(ctx, k8s, prefix)
+	Expect(err).NotTo(HaveOccurred())
+	secret, err := auth.NewClientSecret()
+	Expect(err).NotTo(HaveOccurred())
+	hash, err := auth.HashSecret(secret)
+	Expect(err).NotTo(HaveOccurred())
+	Expect(k8s.Create(ctx, &corev1.Secret{
+		ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: "credentials"},
+		Data:       map[string][]byte{"hash": []byte(hash)},
+	})).To(Succeed())
+	t := &tenant{ns: ns, clientID: ns + "-client", secret: secret}
+	ac := fixtures.ApiClient(ns, t.clientID, "credentials")
+	ac.Spec.TaxReporting, ac.Spec.LEIRequired, ac.Spec.KYCDataRequired = settings.TaxReporting, settings.LEIRequired, settings.KYCDataRequired
+	Expect(k8s.Create(ctx, ac)).To(Succeed())
+	Eventually(func() int {
+		r := t.login()
+		if r.code == http.StatusOK {
+			t.token = r.json()["access_token"].(string)
+		}
+		return r.code
+	}).WithTimeout(30 * time.Second).Should(Equal(http.StatusOK))
+	return t
+}
+
+func (t *tenant) login() response {
+	form := url.Values{
+		"grant_type": {"client_credentials"}, "scope": {"openid offline"},
+		"client_id": {t.clientID}, "client_secret": {t.secret}, "audience": {"127.0.0.1"},
+	}
+	req, err := http.NewRequest(http.MethodPost, baseURL+"/oauth2/token", strings.NewReader(form.Encode()))
+	Expect(err).NotTo(HaveOccurred())
+	req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+	return do(req)
+}
+
+func loadCatalogue() {
+	fund = fixtures.Fund()
+	otherFund = fixtures.Fund()
+	otherFund.Spec.Name, otherFund.Spec.Abbreviation = "European Infrastructure Income Feeder", "EIIF"
+	otherFund.Spec.BaseCurrency, otherFund.Spec.RiskScore = "USD", 4
+	seven := intstr.FromInt32(7)
+	otherFund.Spec.RecommendedHoldingDuration = &seven
+	otherFund.Spec.Documents = nil
+	otherFund.Spec.PaymentDetails = nil
+	otherFund.Spec.RedemptionGate = &investv1.RedemptionGate{Active: true, Reason: "quarter-end"}
+	Expect(k8s.Create(ctx, fund)).To(Succeed())
+	Expect(k8s.Create(ctx, otherFund)).To(Succeed())
+	shareClass = fixtures.ShareClass(fund.Name, fixtures.ISIN)
+	otherClass = fixtures.ShareClass(otherFund.Name, fixtures.OtherISIN)
+	otherClass.Spec.Name, otherClass.Spec.Abbreviation, otherClass.Spec.Currency = "Class I USD Dist", "I-USD", "USD"
+	otherClass.Spec.ServicingFee = nil
+	Expect(k8s.Create(ctx, shareClass)).To(Succeed())
+	Expect(k8s.Create(ctx, otherClass)).To(Succeed())
+	vol := int64(1500)
+	Expect(k8s.Create(ctx, fixtures.NAVHistory(fixtures.ISIN, "EUR",
+		investv1.NAVPrice{Date: "2025-01-31", NAVPerShare: 1_000_000},
+		investv1.NAVPrice{Date: "2025-03-31", NAVPerShare: 1_030_000, ChangePercentage: 100, Volume: &vol},
+		investv1.NAVPrice{Date: "2025-02-28", NAVPerShare: 1_020_000, ChangePercentage: -50},
+	))).To(Succeed())
+	Eventually(func() int {
+		return len(alpha.get("/v1/share-classes").json()["data"].([]any))
+	}).Should(BeNumerically(">=", 2))
+}
+
+// response is what a call answered.
+type response struct {
+	code   int
+	header http.Header
+	body   []byte
+}
+
+func (r response) json() map[string]any {
+	var m map[string]any
+	ExpectWithOffset(1, json.Unmarshal(r.body, &m)).To(Succeed(), "body: %s", r.body)
+	return m
+}
+
+// details is the details object of a validation error.
+func (r response) details() map[string]any {
+	d, ok := r.json()["details"].(map[string]any)
+	ExpectWithOffset(1, ok).To(BeTrue(), "details is not an object: %s", r.body)
+	return d
+}
+
+func (r response) data() []map[string]any {
+	var out struct {
+		Data []map[string]any `json:"data"`
+	}
+	ExpectWithOffset(1, json.Unmarshal(r.body, &out)).To(Succeed(), "body: %s", r.body)
+	ExpectWithOffset(1, out.Data).NotTo(BeNil(), "data must be an array: %s", r.body)
+	return out.Data
+}
+
+func (r response) String() string { return fmt.Sprintf("%d %s", r.code, r.body) }
+
+func do(req *http.Request) response {
+	res, err := hc.Do(req)
+	ExpectWithOffset(2, err).NotTo(HaveOccurred())
+	defer res.Body.Close()
+	body, err := io.ReadAll(res.Body)
+	ExpectWithOffset(2, err).NotTo(HaveOccurred())
+	return response{code: res.StatusCode, header: res.Header, body: body}
+}
+
+// call sends a request; body is sent as is when it is a string, as JSON otherwise.
+func call(method, path, token string, body any) response {
+	var rd io.Reader
+	if body != nil {
+		if s, ok := body.(string); ok {
+			rd = strings.NewReader(s)
+		} else {
+			b, err := json.Marshal(body)
+			ExpectWithOffset(1, err).NotTo(HaveOccurred())
+			rd = bytes.NewReader(b)
+		}
+	}
+	req, err := http.NewRequest(method, baseURL+path, rd)
+	ExpectWithOffset(1, err).NotTo(HaveOccurred())
+	if body != nil {
+		req.Header.Set("Content-Type", "application/json")
+	}
+	if token != "" {
+		req.Header.Set("Authorization", "Bearer "+token)
+	}
+	return do(req)
+}
+
+func get(path, token string) response { return call(http.MethodGet, path, token, nil) }
+
+func (t *tenant) get(path string) response { return call(http.MethodGet, path, t.token, nil) }
+func (t *tenant) post(path string, body any) response {
+	return call(http.MethodPost, path, t.token, body)
+}
+func (t *tenant) patch(path string, body any) response {
+	return call(http.MethodPatch, path, t.token, body)
+}
+
+// individual is a create-account body valid for every tenant.
+func individual() map[string]any {
+	return map[string]any{
+		"type": "individual", "external_id": "cust-" + controlplane.NewID()[:13],
+		"country": "DE", "city": "Berlin", "line1": "Unter den Linden 1", "postal_code": "10117",
+		"first_name": "Erika", "last_name": "Mustermann", "birthdate": "1964-08-12",
+		"place_of_birth": "Berlin", "tin": "12345678901", "tax_residencies": "DE",
+	}
+}
+
+// business is a create-account body valid for every tenant.
+func business() map[string]any {
+	return map[string]any{
+		"type": "business", "external_id": "biz-" + controlplane.NewID()[:13],
+		"country": "LU", "city": "Luxembourg", "line1": "2 Boulevard Royal", "postal_code": "2449",
+		"business_name": "Example Holdings S.A.", "lei": fixtures.LEI, "tax_id": "LU12345678",
+		"tax_residencies": "LU",
+	}
+}
+
+// newAccount creates an individual account through REST and returns its id.
+func (t *tenant) newAccount() string {
+	r := t.post("/v1/accounts", individual())
+	ExpectWithOffset(1, r.code).To(Equal(http.StatusCreated), r.String())
+	return r.json()["id"].(string)
+}
+
+// newWallet registers an address on the account and returns the wallet's id.
+func (t *tenant) newWallet(accountID, address string) string {
+	r := t.post("/v1/accounts/"+accountID+"/wallets", map[string]any{"chain": "polygon", "wallet_address": address})
+	ExpectWithOffset(1, r.code).To(Equal(http.StatusCreated), r.String())
+	return r.json()["id"].(string)
+}
+
+// newPaymentMethod adds SEPA details and returns their id.
+func (t *tenant) newPaymentMethod(accountID string) string {
+	r := t.post("/v1/accounts/"+accountID+"/payment-method-details",
+		map[string]any{"type": "sepa", "iban": fixtures.IBAN, "account_holder_name": "Erika Mustermann"})
+	ExpectWithOffset(1, r.code).To(Equal(http.StatusCreated), r.String())
+	return r.json()["id"].(string)
+}
+
+// randomAddress is a fresh EVM address in lower case (no checksum to satisfy).
+func randomAddress() string {
+	return "0x" + strings.ReplaceAll(controlplane.NewID()+controlplane.NewID(), "-", "")[:40]
+}
+
+// storedAccount reads the account from the API server.
+func storedAccount(ns, id string) *investv1.Account {
+	var a investv1.Account
+	ExpectWithOffset(1, k8s.Get(ctx, client.ObjectKey{Namespace: ns, Name: id}, &a)).To(Succeed())
+	return &a
+}

@@ -1,0 +1,258 @@
+package apiserver
+
+import (
+	"context"
+	"errors"
+	"strconv"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/go-logr/logr"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/runtime/schema"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+
+	investv1 "github.com/fundshare/fundshare-operator/api/v1alpha1"
+	"github.com/fundshare/fundshare-operator/internal/controlplane"
+)
+
+// fakeCache is a cache whose contents the test sets: namespace/name → resourceVersion.
+type fakeCache struct {
+	mu    sync.Mutex
+	rvs   map[string]string
+	gets  int
+	fails error
+}
+
+func newFakeCache() *fakeCache { return &fakeCache{rvs: map[string]string{}} }
+
+func (c *fakeCache) set(ns, name, rv string) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if rv == "" {
+		delete(c.rvs, ns+"/"+name)
+		return
+	}
+	c.rvs[ns+"/"+name] = rv
+}
+
+func (c *fakeCache) Get(_ context.Context, key client.ObjectKey, obj client.Object, _ ...client.GetOption) error {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.gets++
+	if c.fails != nil {
+		return c.fails
+	}
+	rv, ok := c.rvs[key.Namespace+"/"+key.Name]
+	if !ok {
+		return apierrors.NewNotFound(schema.GroupResource{}, key.Name)
+	}
+	obj.SetNamespace(key.Namespace)
+	obj.SetName(key.Name)
+	obj.SetResourceVersion(rv)
+	return nil
+}
+
+func (c *fakeCache) List(context.Context, client.ObjectList, ...client.ListOption) error {
+	return errors.New("not used")
+}
+
+func newTestTracker(c *fakeCache) *WriteTracker {
+	t := NewWriteTracker(c, controlplane.Scheme(), logr.Discard())
+	t.poll = time.Millisecond
+	t.timeout = 300 * time.Millisecond
+	return t
+}
+
+func wallet(ns, name string, rv uint64) *investv1.Wallet {
+	return &investv1.Wallet{ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: name, ResourceVersion: strconv.FormatUint(rv, 10)}}
+}
+
+func TestTrackerReturnsAtOnceWithoutWrites(t *testing.T) {
+	c := newFakeCache()
+	tr := newTestTracker(c)
+	if err := tr.Wait(context.Background(), "a", gvkWallet); err != nil {
+		t.Fatal(err)
+	}
+	if c.gets != 0 {
+		t.Fatalf("cache read %d times, want 0", c.gets)
+	}
+}
+
+func TestTrackerWaitsUntilCacheShowsTheWrite(t *testing.T) {
+	c := newFakeCache()
+	tr := newTestTracker(c)
+	c.set("a", "w1", "9")
+	tr.Written(wallet("a", "w1", 10))
+	go func() {
+		time.Sleep(50 * time.Millisecond)
+		c.set("a", "w1", "10")
+	}()
+	start := time.Now()
+	if err := tr.Wait(context.Background(), "a", gvkWallet); err != nil {
+		t.Fatal(err)
+	}
+	if d := time.Since(start); d < 40*time.Millisecond || d >= tr.timeout {
+		t.Fatalf("waited %v, want about 50ms", d)
+	}
+	if n := tr.Pending(); n != 0 {
+		t.Fatalf("pending = %d after the cache caught up, want 0", n)
+	}
+}
+
+func TestTrackerComparesResourceVersionsAsNumbers(t *testing.T) {
+	c := newFakeCache()
+	tr := newTestTracker(c)
+	c.set("a", "w1", "100") // "100" < "99" as text, > as a number
+	tr.Written(wallet("a", "w1", 99))
+	start := time.Now()
+	if err := tr.Wait(context.Background(), "a", gvkWallet); err != nil {
+		t.Fatal(err)
+	}
+	if time.Since(start) >= tr.timeout {
+		t.Fatal("waited for a version the cache already passed")
+	}
+}
+
+func TestTrackerGivesUpAfterItsBound(t *testing.T) {
+	c := newFakeCache()
+	tr := newTestTracker(c)
+	tr.Written(wallet("a", "w1", 10)) // the cache never sees it
+	start := time.Now()
+	if err := tr.Wait(context.Background(), "a", gvkWallet); err != nil {
+		t.Fatal(err)
+	}
+	if d := time.Since(start); d < tr.timeout || d > tr.timeout+200*time.Millisecond {
+		t.Fatalf("waited %v, want the bound %v", d, tr.timeout)
+	}
+	if n := tr.Pending(); n != 1 {
+		t.Fatalf("pending = %d, want the write still tracked", n)
+	}
+}
+
+func TestTrackerWaitsOnlyForTheNamespaceAndKindsRead(t *testing.T) {
+	c := newFakeCache()
+	tr := newTestTracker(c)
+	tr.Written(wallet("b", "w1", 10)) // other namespace
+	tr.Written(&investv1.Account{ObjectMeta: metav1.ObjectMeta{Namespace: "a", Name: "acc", ResourceVersion: "10"}})
+	start := time.Now()
+	if err := tr.Wait(context.Background(), "a", gvkWallet); err != nil {
+		t.Fatal(err)
+	}
+	if time.Since(start) >= tr.timeout {
+		t.Fatal("waited for writes of another namespace or kind")
+	}
+	if c.gets != 0 {
+		t.Fatalf("cache read %d times, want 0", c.gets)
+	}
+}
+
+func TestTrackerWaitsForDeletions(t *testing.T) {
+	c := newFakeCache()
+	tr := newTestTracker(c)
+	c.set("a", "w1", "10")
+	tr.Deleted(wallet("a", "w1", 10))
+	go func() {
+		time.Sleep(30 * time.Millisecond)
+		c.set("a", "w1", "")
+	}()
+	start := time.Now()
+	if err := tr.Wait(context.Background(), "a", gvkWallet); err != nil {
+		t.Fatal(err)
+	}
+	if d := time.Since(start); d < 20*time.Millisecond || d >= tr.timeout {
+		t.Fatalf("waited %v, want about 30ms", d)
+	}
+	// A deleted and recreated object (newer version) counts as caught up too.
+	tr.Deleted(wallet("a", "w2", 10))
+	c.set("a", "w2", "11")
+	if err := tr.Wait(context.Background(), "a", gvkWallet); err != nil {
+		t.Fatal(err)
+	}
+	if n := tr.Pending(); n != 0 {
+		t.Fatalf("pending = %d, want 0", n)
+	}
+}
+
+func TestTrackerKeepsTheNewestWrite(t *testing.T) {
+	c := newFakeCache()
+	tr := newTestTracker(c)
+	tr.Written(wallet("a", "w1", 12))
+	tr.Written(wallet("a", "w1", 11)) // a slower answer to an older write
+	c.set("a", "w1", "11")
+	start := time.Now()
+	_ = tr.Wait(context.Background(), "a", gvkWallet)
+	if time.Since(start) < tr.timeout {
+		t.Fatal("accepted version 11 although 12 was written")
+	}
+}
+
+func TestTrackerIgnoresNonNumericVersions(t *testing.T) {
+	c := newFakeCache()
+	tr := newTestTracker(c)
+	w := wallet("a", "w1", 0)
+	w.ResourceVersion = "abc"
+	tr.Written(w)
+	if n := tr.Pending(); n != 0 {
+		t.Fatalf("pending = %d, want 0", n)
+	}
+}
+
+func TestTrackerForgetsExpiredWrites(t *testing.T) {
+	c := newFakeCache()
+	tr := newTestTracker(c)
+	now := time.Now()
+	tr.now = func() time.Time { return now }
+	tr.Written(wallet("a", "w1", 10))
+	now = now.Add(tr.expiry + time.Second)
+	start := time.Now()
+	if err := tr.Wait(context.Background(), "a", gvkWallet); err != nil {
+		t.Fatal(err)
+	}
+	if time.Since(start) >= tr.timeout || tr.Pending() != 0 {
+		t.Fatal("an expired write was still waited for")
+	}
+}
+
+func TestTrackerStopsWithTheRequest(t *testing.T) {
+	c := newFakeCache()
+	tr := newTestTracker(c)
+	tr.Written(wallet("a", "w1", 10))
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Millisecond)
+	defer cancel()
+	if err := tr.Wait(ctx, "a", gvkWallet); !errors.Is(err, context.DeadlineExceeded) {
+		t.Fatalf("err = %v, want the context's deadline", err)
+	}
+}
+
+func TestTrackerReportsCacheErrors(t *testing.T) {
+	c := newFakeCache()
+	c.fails = errors.New("cache broken")
+	tr := newTestTracker(c)
+	tr.Written(wallet("a", "w1", 10))
+	if err := tr.Wait(context.Background(), "a", gvkWallet); err == nil {
+		t.Fatal("want the cache's error")
+	}
+}
+
+func TestTrackerIsSafeForConcurrentUse(t *testing.T) {
+	c := newFakeCache()
+	tr := newTestTracker(c)
+	var wg sync.WaitGroup
+	for i := range 20 {
+		wg.Add(2)
+		go func() {
+			defer wg.Done()
+			rv := uint64(100 + i)
+			c.set("a", "w", strconv.FormatUint(rv, 10))
+			tr.Written(wallet("a", "w", rv))
+		}()
+		go func() {
+			defer wg.Done()
+			_ = tr.Wait(context.Background(), "a", gvkWallet)
+		}()
+	}
+	wg.Wait()
+}

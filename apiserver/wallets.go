@@ -1,0 +1,191 @@
+package apiserver
+
+import (
+	"fmt"
+	"net/http"
+
+	"github.com/go-chi/chi/v5"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+
+	investv1 "github.com/fundshare/fundshare-operator/api/v1alpha1"
+	"github.com/fundshare/fundshare-operator/internal/index"
+	"github.com/fundshare/fundshare-operator/internal/rules"
+)
+
+// POST /v1/accounts/{account_id}/wallets. The wallet's id is derived from the account and
+// the address, so a second registration of the address on the account, also a concurrent
+// one, collides at the API server and answers 409 "Wallet already registered".
+func (s *Server) createWallet(w http.ResponseWriter, r *http.Request) {
+	accountID := chi.URLParam(r, "account_id")
+	var req WalletCreateRequest
+	fe, ok := decodeBody(w, r, &req, map[string]string{"account_id": "is taken from the path", "id": "is assigned by the service"})
+	if !ok {
+		return
+	}
+	required(&fe, "chain", req.Chain)
+	required(&fe, "wallet_address", req.WalletAddress)
+	chain := investv1.Chain(deref(req.Chain))
+	if req.Chain != nil && chain != investv1.ChainPolygon {
+		fe.Add("chain", "must be polygon, the only enabled chain")
+	}
+	var address string
+	if req.WalletAddress != nil {
+		canonical, err := rules.WalletAddress(investv1.ChainPolygon, *req.WalletAddress)
+		fe.AddErr("wallet_address", err)
+		address = canonical
+	}
+	if !fe.Empty() {
+		writeValidation(w, fe)
+		return
+	}
+	spec := investv1.WalletSpec{AccountID: investv1.ObjectID(accountID), Chain: chain, WalletAddress: address}
+	if fe := rules.Wallet(&spec); !fe.Empty() {
+		if _, badAccount := fe["account_id"]; badAccount {
+			writeNotFound(w, resAccount, accountID)
+			return
+		}
+		writeValidation(w, fe)
+		return
+	}
+
+	ctx, ns := r.Context(), tenantOf(r)
+	a := s.account(w, r, accountID, gvkWallet)
+	if a == nil {
+		return
+	}
+	var same investv1.WalletList
+	if err := s.deps.Reader.List(ctx, &same, client.InNamespace(ns),
+		client.MatchingFields{index.WalletAddress: index.WalletAddressKey(accountID, address)}); err != nil {
+		s.writeAPIError(w, r, err, nil)
+		return
+	}
+	if len(same.Items) > 0 {
+		writeWalletDuplicate(w, accountID, address)
+		return
+	}
+	wal := &investv1.Wallet{ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: walletName(accountID, address)}, Spec: spec}
+	if err := s.deps.Writer.Create(ctx, wal, fieldOwner); err != nil {
+		switch {
+		case apierrors.IsAlreadyExists(err), hasCause(err, metav1.CauseTypeFieldValueDuplicate, "spec.walletAddress"):
+			writeWalletDuplicate(w, accountID, address)
+		case hasCause(err, metav1.CauseTypeFieldValueNotFound, "spec.accountID"):
+			writeNotFound(w, resAccount, accountID)
+		default:
+			s.writeAPIError(w, r, err, nil)
+		}
+		return
+	}
+	s.tracker.Written(wal)
+	// A new registration is not primary unless asked; is_primary false needs no write.
+	if deref(req.IsPrimary) {
+		if err := s.setPrimary(ctx, a, primaryWallet, wal.Name); err != nil {
+			s.writeAPIError(w, r, err, nil)
+			return
+		}
+	}
+	w.Header().Set("Location", "/v1/accounts/"+accountID+"/wallets/"+wal.Name)
+	writeJSON(w, http.StatusCreated, walletView(wal, a))
+}
+
+func writeWalletDuplicate(w http.ResponseWriter, accountID, address string) {
+	writeError(w, http.StatusConflict, msgWalletDuplicate,
+		fmt.Sprintf("wallet address %s is already registered for account %s", address, accountID))
+}
+
+// GET /v1/accounts/{account_id}/wallets: filters wallet_address (any letter case),
+// is_primary; skip, limit.
+func (s *Server) listWallets(w http.ResponseWriter, r *http.Request) {
+	accountID := chi.URLParam(r, "account_id")
+	q := parseQuery(r, append([]string{"wallet_address", "is_primary"}, pageParams...)...)
+	address := q.str("wallet_address")
+	primary := q.boolean("is_primary")
+	p := q.page()
+	if !q.fe.Empty() {
+		writeValidation(w, q.fe)
+		return
+	}
+	a := s.account(w, r, accountID, gvkWallet)
+	if a == nil {
+		return
+	}
+	match := client.MatchingFields{index.WalletAccount: accountID}
+	if address != "" {
+		match = client.MatchingFields{index.WalletAddress: index.WalletAddressKey(accountID, address)}
+	}
+	var list investv1.WalletList
+	if err := s.deps.Reader.List(r.Context(), &list, client.InNamespace(tenantOf(r)), match); err != nil {
+		s.writeAPIError(w, r, err, nil)
+		return
+	}
+	items := list.Items[:0]
+	for _, wal := range list.Items {
+		if primary == nil || *primary == (a.Spec.PrimaryWallet == wal.Name) {
+			items = append(items, wal)
+		}
+	}
+	out := WalletList{Data: []Wallet{}}
+	for _, wal := range paginate(items, p) {
+		out.Data = append(out.Data, walletView(&wal, a))
+	}
+	writeJSON(w, http.StatusOK, out)
+}
+
+// wallet reads a wallet of the account; it answers 404 itself and returns nil when the
+// account or the wallet does not exist in the tenant.
+func (s *Server) wallet(w http.ResponseWriter, r *http.Request) (*investv1.Account, *investv1.Wallet) {
+	accountID, id := chi.URLParam(r, "account_id"), chi.URLParam(r, "wallet_id")
+	a := s.account(w, r, accountID, gvkWallet)
+	if a == nil {
+		return nil, nil
+	}
+	var wal investv1.Wallet
+	err := s.get(r.Context(), tenantOf(r), id, &wal)
+	switch {
+	case apierrors.IsNotFound(err) || err == nil && string(wal.Spec.AccountID) != accountID:
+		writeNotFound(w, resWallet, id)
+		return nil, nil
+	case err != nil:
+		s.writeAPIError(w, r, err, nil)
+		return nil, nil
+	}
+	return a, &wal
+}
+
+// GET /v1/accounts/{account_id}/wallets/{wallet_id} (extension).
+func (s *Server) getWallet(w http.ResponseWriter, r *http.Request) {
+	if a, wal := s.wallet(w, r); wal != nil {
+		writeJSON(w, http.StatusOK, walletView(wal, a))
+	}
+}
+
+// PATCH /v1/accounts/{account_id}/wallets/{wallet_id}: is_primary true makes this the
+// account's primary wallet (every other one loses the flag in the same write), false
+// clears it if this one is primary, null or absent changes nothing.
+func (s *Server) updateWallet(w http.ResponseWriter, r *http.Request) {
+	var req WalletUpdateRequest
+	fe, ok := decodeBody(w, r, &req, map[string]string{
+		"chain": "cannot be changed", "wallet_address": "cannot be changed", "account_id": "cannot be changed",
+	}, "application/json", "application/merge-patch+json")
+	if !ok {
+		return
+	}
+	if !fe.Empty() {
+		writeValidation(w, fe)
+		return
+	}
+	a, wal := s.wallet(w, r)
+	if wal == nil {
+		return
+	}
+	if err := s.applyPrimary(r.Context(), a, primaryWallet, wal.Name, req.IsPrimary); err != nil {
+		if apierrors.IsNotFound(err) {
+			writeNotFound(w, resAccount, a.Name)
+			return
+		}
+		s.writeAPIError(w, r, err, nil)
+		return
+	}
+	writeJSON(w, http.StatusOK, walletView(wal, a))
+}

@@ -1,0 +1,268 @@
+package apiserver_test
+
+import (
+	"fmt"
+	"net/http"
+	"strings"
+	"sync"
+	"sync/atomic"
+
+	. "github.com/onsi/ginkgo/v2"
+	. "github.com/onsi/gomega"
+
+	"github.com/fundshare/fundshare-operator/internal/fixtures"
+)
+
+var _ = Describe("Wallets", func() {
+	var account string
+	BeforeEach(func() { account = alpha.newAccount() })
+	walletsOf := func(id string) string { return "/v1/accounts/" + id + "/wallets" }
+
+	It("registers a polygon wallet and returns it with 201, its address in EIP-55 form", func() {
+		r := alpha.post(walletsOf(account), map[string]any{"chain": "polygon", "wallet_address": strings.ToLower(fixtures.Address)})
+		Expect(r.code).To(Equal(http.StatusCreated), r.String())
+		w := r.json()
+		Expect(w).To(HaveKeyWithValue("account_id", account))
+		Expect(w).To(HaveKeyWithValue("chain", "polygon"))
+		Expect(w).To(HaveKeyWithValue("wallet_address", fixtures.Address))
+		Expect(w).To(HaveKeyWithValue("is_primary", false))
+		Expect(w).To(HaveKey("created"))
+		Expect(w).To(HaveLen(6))
+		Expect(r.header.Get("Location")).To(Equal(walletsOf(account) + "/" + w["id"].(string)))
+		Expect(alpha.get(walletsOf(account) + "/" + w["id"].(string)).json()).To(Equal(w))
+	})
+
+	Describe("the spec's wallet registration errors", func() {
+		It("Validation error: a required field missing or invalid (chain, wallet_address), keyed by field", func() {
+			r := alpha.post(walletsOf(account), map[string]any{})
+			Expect(r.code).To(Equal(http.StatusUnprocessableEntity), r.String())
+			Expect(r.json()["error"]).To(Equal("Validation error"))
+			Expect(r.details()).To(HaveKeyWithValue("chain", ConsistOf("is required")))
+			Expect(r.details()).To(HaveKeyWithValue("wallet_address", ConsistOf("is required")))
+
+			r = alpha.post(walletsOf(account), map[string]any{"chain": "ethereum", "wallet_address": "0x123"})
+			Expect(r.code).To(Equal(http.StatusUnprocessableEntity))
+			Expect(r.details()).To(HaveKeyWithValue("chain", ConsistOf("must be polygon, the only enabled chain")))
+			Expect(r.details()).To(HaveKeyWithValue("wallet_address", ConsistOf("must be 0x followed by 40 hexadecimal digits")))
+		})
+
+		It("Validation error: a mixed-case address must pass its EIP-55 checksum", func() {
+			bad := strings.Replace(fixtures.Address, "aA", "Aa", 1)
+			r := alpha.post(walletsOf(account), map[string]any{"chain": "polygon", "wallet_address": bad})
+			Expect(r.code).To(Equal(http.StatusUnprocessableEntity), r.String())
+			Expect(r.details()).To(HaveKeyWithValue("wallet_address", ConsistOf(ContainSubstring("EIP-55"))))
+		})
+
+		It("Account not found: an account id that does not exist, details naming it", func() {
+			id := fixturesID()
+			r := alpha.post(walletsOf(id), map[string]any{"chain": "polygon", "wallet_address": fixtures.Address})
+			Expect(r.code).To(Equal(http.StatusNotFound), r.String())
+			Expect(r.json()["error"]).To(Equal("Account not found"))
+			Expect(r.json()["details"]).To(BeAssignableToTypeOf(""))
+			Expect(r.json()["details"]).To(ContainSubstring(id))
+		})
+
+		It("Wallet already registered: the address again on the account (any letter case), details naming it", func() {
+			alpha.newWallet(account, fixtures.Address)
+			for _, address := range []string{fixtures.Address, strings.ToLower(fixtures.Address), "0x" + strings.ToUpper(fixtures.Address[2:])} {
+				r := alpha.post(walletsOf(account), map[string]any{"chain": "polygon", "wallet_address": address})
+				Expect(r.code).To(Equal(http.StatusConflict), r.String())
+				Expect(r.json()["error"]).To(Equal("Wallet already registered"))
+				Expect(r.json()["details"]).To(ContainSubstring(fixtures.Address))
+			}
+			// Another account may register it.
+			alpha.newWallet(alpha.newAccount(), fixtures.Address)
+		})
+
+		It("Wallet already registered: also for a registration made with kubectl under another id", func() {
+			w := fixtures.Wallet(alpha.ns, account, fixtures.OtherAddr)
+			Expect(k8s.Create(ctx, w)).To(Succeed())
+			Eventually(func() string {
+				r := alpha.post(walletsOf(account), map[string]any{"chain": "polygon", "wallet_address": fixtures.OtherAddr})
+				return fmt.Sprintf("%d %s", r.code, r.json()["error"])
+			}).Should(Equal("409 Wallet already registered"))
+		})
+
+		It("Wallet already registered: exactly one of 20 concurrent registrations of one address succeeds", func() {
+			address := randomAddress()
+			var created, duplicate, other atomic.Int32
+			var wg sync.WaitGroup
+			for range 20 {
+				wg.Add(1)
+				go func() {
+					defer GinkgoRecover()
+					defer wg.Done()
+					r := alpha.post(walletsOf(account), map[string]any{"chain": "polygon", "wallet_address": address})
+					switch {
+					case r.code == http.StatusCreated:
+						created.Add(1)
+					case r.code == http.StatusConflict && r.json()["error"] == "Wallet already registered":
+						duplicate.Add(1)
+					default:
+						other.Add(1)
+						GinkgoWriter.Println("unexpected:", r.String())
+					}
+				}()
+			}
+			wg.Wait()
+			Expect([]int32{created.Load(), duplicate.Load(), other.Load()}).To(Equal([]int32{1, 19, 0}))
+			Expect(alpha.get(walletsOf(account)).data()).To(HaveLen(1))
+		})
+	})
+
+	It("refuses unknown body fields, naming them", func() {
+		r := alpha.post(walletsOf(account), map[string]any{"chain": "polygon", "wallet_address": randomAddress(), "label": "main"})
+		Expect(r.code).To(Equal(http.StatusUnprocessableEntity), r.String())
+		Expect(r.details()).To(HaveKeyWithValue("label", ConsistOf("is not a known field")))
+	})
+
+	Describe("only one wallet per account is primary", func() {
+		It("POST with is_primary true makes the new wallet primary and clears the flag on the others", func() {
+			first := alpha.post(walletsOf(account), map[string]any{"chain": "polygon", "wallet_address": randomAddress(), "is_primary": true})
+			Expect(first.code).To(Equal(http.StatusCreated), first.String())
+			Expect(first.json()["is_primary"]).To(BeTrue())
+			second := alpha.post(walletsOf(account), map[string]any{"chain": "polygon", "wallet_address": randomAddress(), "is_primary": true})
+			Expect(second.json()["is_primary"]).To(BeTrue())
+
+			list := alpha.get(walletsOf(account)).data()
+			Expect(primaries(list)).To(ConsistOf(second.json()["id"]))
+			Expect(storedAccount(alpha.ns, account).Spec.PrimaryWallet).To(Equal(second.json()["id"]))
+		})
+
+		It("PATCH is_primary true moves the flag; false clears it only on the primary; null changes nothing", func() {
+			a, b := alpha.newWallet(account, randomAddress()), alpha.newWallet(account, randomAddress())
+			r := alpha.patch(walletsOf(account)+"/"+a, map[string]any{"is_primary": true})
+			Expect(r.code).To(Equal(http.StatusOK), r.String())
+			Expect(r.json()["is_primary"]).To(BeTrue())
+			Expect(r.json()).To(HaveKey("created"))
+
+			r = alpha.patch(walletsOf(account)+"/"+b, map[string]any{"is_primary": false})
+			Expect(r.code).To(Equal(http.StatusOK), r.String())
+			Expect(r.json()["is_primary"]).To(BeFalse())
+			Expect(primaries(alpha.get(walletsOf(account)).data())).To(ConsistOf(a))
+
+			r = alpha.patch(walletsOf(account)+"/"+a, map[string]any{"is_primary": nil})
+			Expect(r.json()["is_primary"]).To(BeTrue())
+			r = alpha.patch(walletsOf(account)+"/"+a, map[string]any{})
+			Expect(r.json()["is_primary"]).To(BeTrue())
+
+			r = alpha.patch(walletsOf(account)+"/"+a, map[string]any{"is_primary": false})
+			Expect(r.json()["is_primary"]).To(BeFalse())
+			Expect(primaries(alpha.get(walletsOf(account)).data())).To(BeEmpty())
+			Expect(storedAccount(alpha.ns, account).Spec.PrimaryWallet).To(BeEmpty())
+		})
+
+		It("refuses changes to a registration's fixed fields", func() {
+			a := alpha.newWallet(account, randomAddress())
+			r := alpha.patch(walletsOf(account)+"/"+a, map[string]any{"wallet_address": randomAddress(), "is_primary": "yes"})
+			Expect(r.code).To(Equal(http.StatusUnprocessableEntity), r.String())
+			Expect(r.details()).To(HaveKeyWithValue("wallet_address", ConsistOf("cannot be changed")))
+			Expect(r.details()).To(HaveKeyWithValue("is_primary", ConsistOf("must be a boolean")))
+		})
+
+		It("holds under 50 concurrent PATCH is_primary=true over 5 wallets: one primary, the account's pointer, never two in a list", func() {
+			var wallets []string
+			for range 5 {
+				wallets = append(wallets, alpha.newWallet(account, randomAddress()))
+			}
+			done := make(chan struct{})
+			var polls, twoPrimaries atomic.Int32
+			go func() {
+				defer GinkgoRecover()
+				for {
+					select {
+					case <-done:
+						return
+					default:
+					}
+					r := alpha.get(walletsOf(account))
+					if r.code == http.StatusOK && len(primaries(r.data())) > 1 {
+						twoPrimaries.Add(1)
+					}
+					polls.Add(1)
+				}
+			}()
+			var wg sync.WaitGroup
+			for i := range 50 {
+				wg.Add(1)
+				go func() {
+					defer GinkgoRecover()
+					defer wg.Done()
+					r := alpha.patch(walletsOf(account)+"/"+wallets[i%5], map[string]any{"is_primary": true})
+					Expect(r.code).To(Equal(http.StatusOK), r.String())
+				}()
+			}
+			wg.Wait()
+			close(done)
+			Expect(twoPrimaries.Load()).To(BeZero())
+			Expect(polls.Load()).To(BeNumerically(">", 0))
+			pointer := storedAccount(alpha.ns, account).Spec.PrimaryWallet
+			Expect(wallets).To(ContainElement(pointer))
+			Expect(primaries(alpha.get(walletsOf(account)).data())).To(ConsistOf(pointer))
+		})
+	})
+
+	Describe("GET /v1/accounts/{account_id}/wallets", func() {
+		It("filters by wallet_address (any letter case) and is_primary, and pages in a stable order", func() {
+			var created []map[string]any
+			for i := range 4 {
+				r := alpha.post(walletsOf(account), map[string]any{"chain": "polygon", "wallet_address": randomAddress(), "is_primary": i == 2})
+				created = append(created, r.json())
+			}
+			ids := idsOf(stableOrder(created))
+			Expect(idsOf(alpha.get(walletsOf(account)).data())).To(Equal(ids))
+			Expect(idsOf(alpha.get(walletsOf(account) + "?skip=1&limit=2").data())).To(Equal(ids[1:3]))
+			Expect(alpha.get(walletsOf(account) + "?skip=10").data()).To(BeEmpty())
+
+			primary := created[2]["id"]
+			Expect(idsOf(alpha.get(walletsOf(account) + "?is_primary=true").data())).To(ConsistOf(primary))
+			Expect(alpha.get(walletsOf(account) + "?is_primary=false").data()).To(HaveLen(3))
+
+			address := created[1]["wallet_address"].(string)
+			Expect(idsOf(alpha.get(walletsOf(account) + "?wallet_address=0x" + strings.ToUpper(address[2:])).data())).
+				To(ConsistOf(created[1]["id"]))
+			Expect(alpha.get(walletsOf(account) + "?wallet_address=" + randomAddress()).data()).To(BeEmpty())
+		})
+
+		DescribeTable("refuses out-of-range paging and bad filters with 422",
+			func(query, field string) {
+				r := alpha.get(walletsOf(account) + "?" + query)
+				Expect(r.code).To(Equal(http.StatusUnprocessableEntity), r.String())
+				Expect(r.details()).To(HaveKey(field))
+			},
+			Entry("skip below 0", "skip=-1", "skip"),
+			Entry("limit 0", "limit=0", "limit"),
+			Entry("limit over 1000", "limit=1001", "limit"),
+			Entry("is_primary not a boolean", "is_primary=maybe", "is_primary"),
+		)
+
+		It("answers 404 Account not found for an unknown account", func() {
+			r := alpha.get(walletsOf(fixturesID()))
+			Expect(r.code).To(Equal(http.StatusNotFound))
+			Expect(r.json()["error"]).To(Equal("Account not found"))
+		})
+	})
+
+	It("answers 404 Wallet not found for a wallet of another account of the tenant", func() {
+		other := alpha.newAccount()
+		w := alpha.newWallet(other, randomAddress())
+		r := alpha.get(walletsOf(account) + "/" + w)
+		Expect(r.code).To(Equal(http.StatusNotFound))
+		Expect(r.json()["error"]).To(Equal("Wallet not found"))
+		Expect(r.json()["details"]).To(ContainSubstring(w))
+		r = alpha.patch(walletsOf(account)+"/"+w, map[string]any{"is_primary": true})
+		Expect(r.code).To(Equal(http.StatusNotFound))
+		Expect(storedAccount(alpha.ns, account).Spec.PrimaryWallet).To(BeEmpty())
+	})
+})
+
+// primaries are the ids flagged primary in a list.
+func primaries(items []map[string]any) []string {
+	out := []string{}
+	for _, it := range items {
+		if it["is_primary"] == true {
+			out = append(out, it["id"].(string))
+		}
+	}
+	return out
+}
