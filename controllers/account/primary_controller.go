@@ -2,10 +2,12 @@ package account
 
 import (
 	"context"
+	"encoding/json"
 
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/types"
 	ctrl "sigs.k8s.io/controller-runtime"
 	"sigs.k8s.io/controller-runtime/pkg/builder"
 	"sigs.k8s.io/controller-runtime/pkg/client"
@@ -115,7 +117,15 @@ func (r *ChildReconciler[T]) Reconcile(ctx context.Context, req ctrl.Request) (c
 	if *bp == *isPrimary && *bo == *observed && conditionsEqual(*bc, *conditions) {
 		return ctrl.Result{}, nil
 	}
-	return ctrl.Result{}, r.Client.Status().Patch(ctx, obj, client.MergeFrom(before))
+	// A merge patch computed from before would leave isPrimary out while it stays false, and
+	// `kubectl get` would show an empty Primary column: send the whole status.
+	body, err := json.Marshal(map[string]any{"status": map[string]any{
+		"isPrimary": *isPrimary, "observedGeneration": *observed, "conditions": *conditions,
+	}})
+	if err != nil {
+		return ctrl.Result{}, err
+	}
+	return ctrl.Result{}, r.Client.Status().Patch(ctx, obj, client.RawPatch(types.MergePatchType, body))
 }
 
 func conditionsEqual(a, b []metav1.Condition) bool {

@@ -5,6 +5,8 @@
 package rules
 
 import (
+	"maps"
+	"slices"
 	"strings"
 	"time"
 
@@ -60,7 +62,7 @@ func FieldPath(restField string) *field.Path {
 // ToFieldErrors turns messages into an admission field.ErrorList with the CRD's paths.
 func ToFieldErrors(fe validation.FieldErrors) field.ErrorList {
 	var list field.ErrorList
-	for _, k := range sortedKeys(fe) {
+	for _, k := range slices.Sorted(maps.Keys(fe)) {
 		for _, msg := range fe[k] {
 			list = append(list, field.Invalid(FieldPath(k), field.OmitValueType{}, msg))
 		}
@@ -134,6 +136,24 @@ func Account(s *investv1.AccountSpec, t TenantSettings, now time.Time) validatio
 	return fe
 }
 
+// AccountUpdate checks an updated account but reports only what the update breaks: a
+// tenant that tightens its settings (tax reporting, LEI, KYC data) must not lock its
+// existing accounts, so a label, a finalizer or a new primary wallet is still accepted,
+// while a change that breaks a rule is refused. Admission and REST PATCH both use it.
+func AccountUpdate(s, old *investv1.AccountSpec, t TenantSettings, now time.Time) validation.FieldErrors {
+	errs := Account(s, t, now)
+	had := Account(old, t, now)
+	var out validation.FieldErrors
+	for field, msgs := range errs {
+		for _, msg := range msgs {
+			if !slices.Contains(had[field], msg) {
+				out.Add(field, msg)
+			}
+		}
+	}
+	return out
+}
+
 // ApplyBirthdate sets the three date-of-birth fields from an ISO date (YYYY-MM-DD), the
 // form the update request accepts.
 func ApplyBirthdate(s *investv1.AccountSpec, birthdate string, now time.Time) error {
@@ -187,16 +207,3 @@ type ruleError string
 func (e ruleError) Error() string { return string(e) }
 
 const errUnsupportedChain = ruleError("must be polygon, the only enabled chain")
-
-func sortedKeys(fe validation.FieldErrors) []string {
-	keys := make([]string, 0, len(fe))
-	for k := range fe {
-		keys = append(keys, k)
-	}
-	for i := 1; i < len(keys); i++ {
-		for j := i; j > 0 && keys[j] < keys[j-1]; j-- {
-			keys[j], keys[j-1] = keys[j-1], keys[j]
-		}
-	}
-	return keys
-}

@@ -22,7 +22,12 @@ func (h *accountWebhook) validate(ctx context.Context, a, old *investv1.Account)
 	if err != nil {
 		return nil, err
 	}
-	errs := fromRules(rules.Account(&a.Spec, settings, time.Now()))
+	var errs field.ErrorList
+	if old == nil {
+		errs = fromRules(rules.Account(&a.Spec, settings, time.Now()))
+	} else {
+		errs = fromRules(rules.AccountUpdate(&a.Spec, &old.Spec, settings, time.Now()))
+	}
 	if a.Spec.ExternalID != "" && (old == nil || old.Spec.ExternalID != a.Spec.ExternalID) {
 		var list investv1.AccountList
 		if err := h.r.cache.List(ctx, &list, client.InNamespace(a.Namespace), client.MatchingFields{index.AccountExternalID: a.Spec.ExternalID}); err != nil {

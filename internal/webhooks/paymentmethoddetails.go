@@ -11,7 +11,7 @@ import (
 	"github.com/fundshare/fundshare-operator/internal/validation"
 )
 
-// +kubebuilder:webhook:path=/mutate-invest-fundshare-io-v1alpha1-paymentmethoddetails,mutating=true,failurePolicy=fail,sideEffects=None,groups=invest.fundshare.io,resources=paymentmethoddetails,verbs=create,versions=v1alpha1,name=mpaymentmethoddetails.invest.fundshare.io,admissionReviewVersions=v1
+// +kubebuilder:webhook:path=/mutate-invest-fundshare-io-v1alpha1-paymentmethoddetails,mutating=true,failurePolicy=fail,sideEffects=None,groups=invest.fundshare.io,resources=paymentmethoddetails,verbs=create;update,versions=v1alpha1,name=mpaymentmethoddetails.invest.fundshare.io,admissionReviewVersions=v1
 // +kubebuilder:webhook:path=/validate-invest-fundshare-io-v1alpha1-paymentmethoddetails,mutating=false,failurePolicy=fail,sideEffects=None,groups=invest.fundshare.io,resources=paymentmethoddetails,verbs=create;update;delete,versions=v1alpha1,name=vpaymentmethoddetails.invest.fundshare.io,admissionReviewVersions=v1
 
 type paymentMethodWebhook struct{ r reader }

@@ -12,7 +12,7 @@ import (
 	"github.com/fundshare/fundshare-operator/internal/rules"
 )
 
-// +kubebuilder:webhook:path=/mutate-invest-fundshare-io-v1alpha1-wallet,mutating=true,failurePolicy=fail,sideEffects=None,groups=invest.fundshare.io,resources=wallets,verbs=create,versions=v1alpha1,name=mwallet.invest.fundshare.io,admissionReviewVersions=v1
+// +kubebuilder:webhook:path=/mutate-invest-fundshare-io-v1alpha1-wallet,mutating=true,failurePolicy=fail,sideEffects=None,groups=invest.fundshare.io,resources=wallets,verbs=create;update,versions=v1alpha1,name=mwallet.invest.fundshare.io,admissionReviewVersions=v1
 // +kubebuilder:webhook:path=/validate-invest-fundshare-io-v1alpha1-wallet,mutating=false,failurePolicy=fail,sideEffects=None,groups=invest.fundshare.io,resources=wallets,verbs=create;update;delete,versions=v1alpha1,name=vwallet.invest.fundshare.io,admissionReviewVersions=v1
 
 // WalletDuplicateMessage is the spec's error for an address registered twice on one
