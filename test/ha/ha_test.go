@@ -1,0 +1,192 @@
+// Package ha proves the high-availability design: two manager processes against one
+// control plane, leader election on, only the leader runs controllers. The leader is
+// stopped in the middle of 500 moving orders; the other takes over within the lease
+// time and every order completes with no duplicate or skipped state.
+package ha
+
+import (
+	"context"
+	"fmt"
+	"testing"
+	"time"
+
+	. "github.com/onsi/ginkgo/v2"
+	. "github.com/onsi/gomega"
+	coordinationv1 "k8s.io/api/coordination/v1"
+	"k8s.io/client-go/rest"
+	"k8s.io/utils/ptr"
+	ctrl "sigs.k8s.io/controller-runtime"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+	ctrlconfig "sigs.k8s.io/controller-runtime/pkg/config"
+	"sigs.k8s.io/controller-runtime/pkg/envtest"
+	metricsserver "sigs.k8s.io/controller-runtime/pkg/metrics/server"
+	"sigs.k8s.io/controller-runtime/pkg/webhook"
+
+	investv1 "github.com/fundshare/fundshare-operator/api/v1alpha1"
+	"github.com/fundshare/fundshare-operator/controllers/order"
+	"github.com/fundshare/fundshare-operator/internal/app"
+	"github.com/fundshare/fundshare-operator/internal/controlplane"
+	"github.com/fundshare/fundshare-operator/internal/devdata"
+	"github.com/fundshare/fundshare-operator/internal/fixtures"
+	"github.com/fundshare/fundshare-operator/internal/validation"
+)
+
+const (
+	leaseDuration = 6 * time.Second
+	renewDeadline = 4 * time.Second
+	retryPeriod   = time.Second
+)
+
+var (
+	env *envtest.Environment
+	cfg *rest.Config
+	k8s client.Client
+	ctx = context.Background()
+)
+
+func TestHighAvailability(t *testing.T) {
+	RegisterFailHandler(Fail)
+	RunSpecs(t, "High availability suite")
+}
+
+var _ = BeforeSuite(func() {
+	env = controlplane.New(controlplane.Options{Webhooks: true})
+	var err error
+	cfg, err = env.Start()
+	Expect(err).NotTo(HaveOccurred())
+	k8s, err = client.New(cfg, client.Options{Scheme: controlplane.Scheme()})
+	Expect(err).NotTo(HaveOccurred())
+	Expect(devdata.EnsureNamespace(ctx, k8s, "fundshare-system")).To(Succeed())
+})
+
+var _ = AfterSuite(func() {
+	if env != nil {
+		Expect(env.Stop()).To(Succeed())
+	}
+})
+
+// replica is one manager process of the Deployment.
+type replica struct {
+	mgr  ctrl.Manager
+	stop context.CancelFunc
+	done chan struct{}
+}
+
+// startReplica starts a manager with leader election; the first one also serves the
+// admission webhooks that envtest installed (one address for the test; in a cluster
+// every replica serves them behind a Service).
+func startReplica(name string, webhooks bool) *replica {
+	opts := ctrl.Options{
+		Metrics:                       metricsserver.Options{BindAddress: "0"},
+		HealthProbeBindAddress:        "0",
+		LeaderElection:                true,
+		LeaderElectionID:              "fundshare-operator.invest.fundshare.io",
+		LeaderElectionNamespace:       "fundshare-system",
+		LeaseDuration:                 ptr.To(leaseDuration),
+		RenewDeadline:                 ptr.To(renewDeadline),
+		RetryPeriod:                   ptr.To(retryPeriod),
+		LeaderElectionReleaseOnCancel: false, // a crashed leader releases nothing
+		Controller:                    ctrlconfig.Controller{SkipNameValidation: ptr.To(true)},
+	}
+	if webhooks {
+		wio := env.WebhookInstallOptions
+		opts.WebhookServer = webhook.NewServer(webhook.Options{Host: wio.LocalServingHost, Port: wio.LocalServingPort, CertDir: wio.LocalServingCertDir})
+	}
+	mgr, err := app.NewManager(cfg, opts)
+	Expect(err).NotTo(HaveOccurred())
+	Expect(app.Setup(mgr, app.Config{Webhooks: webhooks, Controllers: true, SandboxSettlement: 0})).To(Succeed())
+	mctx, cancel := context.WithCancel(ctx)
+	r := &replica{mgr: mgr, stop: cancel, done: make(chan struct{})}
+	go func() {
+		defer GinkgoRecover()
+		defer close(r.done)
+		Expect(mgr.Start(mctx)).To(Succeed(), "replica %s", name)
+	}()
+	if webhooks {
+		Eventually(func() error { return mgr.GetWebhookServer().StartedChecker()(nil) }).WithTimeout(30 * time.Second).Should(Succeed())
+	}
+	return r
+}
+
+func elected(r *replica) bool {
+	select {
+	case <-r.mgr.Elected():
+		return true
+	default:
+		return false
+	}
+}
+
+func completed(ns string) int {
+	var list investv1.OrderList
+	Expect(k8s.List(ctx, &list, client.InNamespace(ns))).To(Succeed())
+	n := 0
+	for _, o := range list.Items {
+		if o.Status.State == investv1.StateCompleted {
+			n++
+		}
+	}
+	return n
+}
+
+var _ = Describe("Two replicas with leader election", func() {
+	It("hands over within the lease time when the leader stops in the middle of 500 moving orders, and every order completes exactly once", func() {
+		a := startReplica("a", true)
+		Eventually(func() bool { return elected(a) }).WithTimeout(30 * time.Second).Should(BeTrue())
+		b := startReplica("b", false)
+		Consistently(func() bool { return elected(b) }).WithTimeout(2*time.Second).Should(BeFalse(), "only one leader")
+
+		ns, err := controlplane.NewNamespace(ctx, k8s, "ha")
+		Expect(err).NotTo(HaveOccurred())
+		fund := fixtures.Fund()
+		Expect(k8s.Create(ctx, fund)).To(Succeed())
+		d, err := validation.ISINCheckDigit("XS000000HA0")
+		Expect(err).NotTo(HaveOccurred())
+		isin := "XS000000HA0" + string(d)
+		sc := fixtures.ShareClass(fund.Name, isin)
+		sc.Spec.MinInvestment = 0
+		Expect(k8s.Create(ctx, sc)).To(Succeed())
+		Expect(k8s.Create(ctx, fixtures.NAVHistory(isin, "EUR", investv1.NAVPrice{Date: "2026-10-31", NAVPerShare: 1_000_000}))).To(Succeed())
+		acct := fixtures.IndividualAccount(ns)
+		Expect(k8s.Create(ctx, acct)).To(Succeed())
+		w := fixtures.Wallet(ns, acct.Name, fixtures.Address)
+		Expect(k8s.Create(ctx, w)).To(Succeed())
+		patch := client.MergeFrom(acct.DeepCopy())
+		acct.Spec.PrimaryWallet = w.Name
+		Expect(k8s.Patch(ctx, acct, patch)).To(Succeed())
+
+		const n = 500
+		for i := range n {
+			o := fixtures.BuyOrder(ns, acct.Name, isin, int64(1+i%7))
+			Expect(k8s.Create(ctx, o)).To(Succeed())
+		}
+		Eventually(func() int { return completed(ns) }).WithTimeout(3*time.Minute).WithPolling(200*time.Millisecond).
+			Should(BeNumerically(">=", 50), "let part of the orders move before the leader stops")
+
+		a.stop()
+		Eventually(a.done).WithTimeout(time.Minute).Should(BeClosed())
+		// The lease runs from the stopped leader's last renewal.
+		lease := &coordinationv1.Lease{}
+		Expect(k8s.Get(ctx, client.ObjectKey{Namespace: "fundshare-system", Name: "fundshare-operator.invest.fundshare.io"}, lease)).To(Succeed())
+		lastRenewal := lease.Spec.RenewTime.Time
+		Eventually(func() bool { return elected(b) }).WithTimeout(3 * leaseDuration).WithPolling(50 * time.Millisecond).Should(BeTrue())
+		takeover := time.Since(lastRenewal)
+		AddReportEntry("leader takeover after the last renewal", takeover.String())
+		fmt.Fprintf(GinkgoWriter, "takeover %s after the leader's last renewal (lease %s, retry %s)\n", takeover, leaseDuration, retryPeriod)
+		// client-go's candidate polls every retryPeriod stretched by up to 1+1.2 (its jitter
+		// factor): it observes the last renewal up to one such period late, counts the lease
+		// from then, and tries again at most one period after it expired.
+		maxPoll := time.Duration(float64(retryPeriod) * 2.2)
+		Expect(takeover).To(BeNumerically("<=", leaseDuration+2*maxPoll), "the other replica takes over within the lease time")
+
+		Eventually(func() int { return completed(ns) }).WithTimeout(5 * time.Minute).WithPolling(time.Second).Should(Equal(n))
+		var list investv1.OrderList
+		Expect(k8s.List(ctx, &list, client.InNamespace(ns))).To(Succeed())
+		for _, o := range list.Items {
+			Expect(order.ValidHistory(investv1.SideBuy, order.HistoryStates(o.Status.History))).To(Succeed(), "order %s", o.Name)
+			Expect(o.Status.History).To(HaveLen(len(order.Path(investv1.SideBuy))), "order %s", o.Name)
+		}
+		b.stop()
+		Eventually(b.done).WithTimeout(time.Minute).Should(BeClosed())
+	})
+})
