@@ -80,3 +80,28 @@ $(CONTROLLER_GEN):
 	@echo "installing controller-gen $(CONTROLLER_GEN_VERSION) into bin/"
 	GOBIN=$(BIN) go install sigs.k8s.io/controller-tools/cmd/controller-gen@$(CONTROLLER_GEN_VERSION)
 	mv $(BIN)/controller-gen $(CONTROLLER_GEN)
+
+##@ Deploy
+
+IMG ?= fundshare-operator:$(VERSION)
+DOCKER ?= docker
+
+.PHONY: build-installer
+build-installer: ## Write dist/install.yaml: config/default with the image set to IMG.
+	@mkdir -p dist $(BIN)/installer
+	@# A throwaway overlay under bin/ sets the image, so no tracked file changes.
+	@img='$(IMG)'; name="$$img"; tag=""; digest=""; \
+	if [[ "$$img" == *@* ]]; then name="$${img%@*}"; digest="$${img#*@}"; \
+	elif [[ "$${img##*/}" == *:* ]]; then name="$${img%:*}"; tag="$${img##*:}"; fi; \
+	{ echo "apiVersion: kustomize.config.k8s.io/v1beta1"; echo "kind: Kustomization"; \
+	  echo "resources:"; echo "- ../../config/default"; \
+	  echo "images:"; echo "- name: controller"; echo "  newName: $$name"; \
+	  if [[ -n "$$tag" ]]; then echo "  newTag: \"$$tag\""; fi; \
+	  if [[ -n "$$digest" ]]; then echo "  digest: $$digest"; fi; \
+	} > $(BIN)/installer/kustomization.yaml
+	kubectl kustomize $(BIN)/installer > dist/install.yaml
+	@echo "wrote dist/install.yaml (image $(IMG))"
+
+.PHONY: docker-build
+docker-build: ## Build the manager image IMG with Docker (needs a Docker engine).
+	$(DOCKER) build --build-arg VERSION=$(VERSION) -t $(IMG) .
