@@ -9,11 +9,15 @@ import (
 
 	ctrl "sigs.k8s.io/controller-runtime"
 	"sigs.k8s.io/controller-runtime/pkg/log/zap"
+	"sigs.k8s.io/controller-runtime/pkg/metrics/filters"
 	metricsserver "sigs.k8s.io/controller-runtime/pkg/metrics/server"
 	"sigs.k8s.io/controller-runtime/pkg/webhook"
 
 	"github.com/fundshare/fundshare-operator/internal/app"
 )
+
+// +kubebuilder:rbac:groups=authentication.k8s.io,resources=tokenreviews,verbs=create
+// +kubebuilder:rbac:groups=authorization.k8s.io,resources=subjectaccessreviews,verbs=create
 
 // version is stamped at build time (-ldflags -X main.version=...).
 var version = "dev"
@@ -45,7 +49,12 @@ func main() {
 	c.Webhooks, c.Controllers = true, true
 	leaseDuration := 15 * time.Second
 	mgr, err := app.NewManager(ctrl.GetConfigOrDie(), ctrl.Options{
-		Metrics:                 metricsserver.Options{BindAddress: metricsAddr, SecureServing: metricsAddr != "0"},
+		// Metrics are served over TLS and only to callers the API server authenticates and
+		// authorizes (TokenReview + SubjectAccessReview on GET /metrics).
+		Metrics: metricsserver.Options{
+			BindAddress: metricsAddr, SecureServing: metricsAddr != "0",
+			FilterProvider: filters.WithAuthenticationAndAuthorization,
+		},
 		HealthProbeBindAddress:  probeAddr,
 		WebhookServer:           webhook.NewServer(webhook.Options{Port: webhookPort, CertDir: certDir}),
 		LeaderElection:          leaderElect,
