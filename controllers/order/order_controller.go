@@ -80,9 +80,10 @@ func (r *Reconciler) Reconcile(ctx context.Context, req ctrl.Request) (ctrl.Resu
 		}
 	}
 
-	// Moves that need nothing from outside (PLACED → AWAITING_PAYMENT, DELIVERY_COMPLETED →
-	// COMPLETED, …) are decided in a row and written together: one status write, one
-	// history entry and one Event per state, and no extra round trip through the watch.
+	// Moves that need nothing from outside (PAYMENT_RECEIVED → EXECUTED on an open market,
+	// DELIVERY_COMPLETED → COMPLETED, …) are decided in a row and written together: one
+	// status write, one history entry and one Event per state, and no extra round trip
+	// through the watch.
 	work := o.DeepCopy()
 	var steps []*Transition
 	var waiting *Wait
@@ -94,6 +95,9 @@ func (r *Reconciler) Reconcile(ctx context.Context, req ctrl.Request) (ctrl.Resu
 		}
 		work.Status.State = d.Transition.To
 		steps = append(steps, d.Transition)
+		if d.Transition.To == investv1.StatePlaced {
+			break // acceptance is its own write, so watchers see every order PLACED first
+		}
 	}
 	res := ctrl.Result{}
 	if waiting != nil && !requeueAt.IsZero() {
