@@ -10,6 +10,7 @@ import (
 	"fmt"
 	"time"
 
+	coordinationv1 "k8s.io/api/coordination/v1"
 	"k8s.io/apimachinery/pkg/api/equality"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"k8s.io/apimachinery/pkg/api/meta"
@@ -26,6 +27,7 @@ import (
 	"github.com/fundshare/fundshare-operator/internal/holdings"
 	"github.com/fundshare/fundshare-operator/internal/index"
 	"github.com/fundshare/fundshare-operator/internal/placement"
+	"github.com/fundshare/fundshare-operator/internal/webhooks"
 )
 
 // Finalizer holds a deleted account until its wallets and payment method details are gone.
@@ -212,6 +214,11 @@ func (r *Reconciler) reconcileDelete(ctx context.Context, acct *investv1.Account
 	if remaining > 0 {
 		// Come back once the cache no longer shows them (each deletion is watched).
 		return ctrl.Result{}, nil
+	}
+	// The wallet address claims of the account (see internal/webhooks) go with it.
+	if err := r.Client.DeleteAllOf(ctx, &coordinationv1.Lease{}, client.InNamespace(acct.Namespace),
+		client.MatchingLabels{webhooks.LabelAccount: acct.Name}); err != nil {
+		return ctrl.Result{}, fmt.Errorf("remove address claims of account %s: %w", acct.Name, err)
 	}
 	patch := client.MergeFrom(acct.DeepCopy())
 	controllerutil.RemoveFinalizer(acct, Finalizer)

@@ -4,11 +4,14 @@ import (
 	"fmt"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/google/uuid"
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
+	coordinationv1 "k8s.io/api/coordination/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	investv1 "github.com/fundshare/fundshare-operator/api/v1alpha1"
@@ -136,7 +139,7 @@ var _ = Describe("Uniqueness of a wallet address per account", func() {
 		create(fixtures.Wallet(ns, other.Name, fixtures.Address))
 	})
 
-	It("concurrent registrations of one address under different names (kubectl path): the cache-based check is best effort", func() {
+	It("concurrent registrations of one address under different names (kubectl path): exactly one succeeds, the others get Wallet already registered", func() {
 		const n = 20
 		errs := make([]error, n)
 		var wg sync.WaitGroup
@@ -161,12 +164,7 @@ var _ = Describe("Uniqueness of a wallet address per account", func() {
 		}
 		stored := walletsWithAddress(ns, acct.Name, fixtures.OtherAddr)
 		Expect(stored).To(HaveLen(created))
-		Expect(created).To(BeNumerically(">=", 1))
-		// Not a guarantee: admission reads the manager's cache, so registrations admitted
-		// within the same few milliseconds can all pass. Only the REST facade's
-		// deterministic names (spec above) make the API server enforce uniqueness.
-		AddReportEntry("wallets created by 20 concurrent different-name registrations of one address", created)
-		GinkgoWriter.Printf("concurrent different-name registrations: %d of %d created\n", created, n)
+		Expect(created).To(Equal(1), "the address claim makes the API server refuse all but one")
 
 		// Back-to-back (not concurrent) registrations, as a script would send them.
 		const rounds = 10
@@ -180,7 +178,44 @@ var _ = Describe("Uniqueness of a wallet address per account", func() {
 				Expect(isDuplicateRejection(err)).To(BeTrue(), "%v", err)
 			}
 		}
-		AddReportEntry("duplicates accepted in 10 back-to-back different-name registrations", accepted)
-		GinkgoWriter.Printf("back-to-back different-name duplicates accepted: %d of %d\n", accepted, rounds)
+		Expect(accepted).To(BeZero(), "back-to-back duplicates are refused")
+	})
+
+	It("a deleted wallet's address can be registered again under another name once its claim is stale", func() {
+		addr := randomAddress()
+		first := fixtures.Wallet(ns, acct.Name, addr)
+		create(first)
+		Expect(k8s.Delete(ctx, first)).To(Succeed())
+		Eventually(func() bool {
+			return apierrors.IsNotFound(k8s.Get(ctx, client.ObjectKeyFromObject(first), &investv1.Wallet{}))
+		}).WithTimeout(10 * time.Second).Should(BeTrue())
+
+		// Within the grace period a claim without its wallet may belong to a registration
+		// still on its way to etcd: refused.
+		err := k8s.Create(ctx, fixtures.Wallet(ns, acct.Name, addr))
+		Expect(isDuplicateRejection(err)).To(BeTrue(), "%v", err)
+		Expect(err.Error()).To(ContainSubstring("registration in progress"))
+
+		// Once the claim is older than the grace period, the new registration takes it over.
+		claim := &coordinationv1.Lease{}
+		Expect(k8s.Get(ctx, client.ObjectKey{Namespace: ns, Name: webhooks.ClaimName(acct.Name, first.Spec.WalletAddress)}, claim)).To(Succeed())
+		claim.Spec.AcquireTime = &metav1.MicroTime{Time: time.Now().Add(-time.Minute)}
+		Expect(k8s.Update(ctx, claim)).To(Succeed())
+		second := fixtures.Wallet(ns, acct.Name, addr)
+		create(second)
+		Expect(k8s.Get(ctx, client.ObjectKeyFromObject(claim), claim)).To(Succeed())
+		Expect(*claim.Spec.HolderIdentity).To(Equal(second.Name))
+	})
+
+	It("removes the account's address claims with the account", func() {
+		other := fixtures.IndividualAccount(ns)
+		create(other)
+		create(fixtures.Wallet(ns, other.Name, randomAddress()))
+		Expect(k8s.Delete(ctx, other)).To(Succeed())
+		Eventually(func() int {
+			var claims coordinationv1.LeaseList
+			Expect(k8s.List(ctx, &claims, client.InNamespace(ns), client.MatchingLabels{webhooks.LabelAccount: other.Name})).To(Succeed())
+			return len(claims.Items)
+		}).WithTimeout(20 * time.Second).Should(BeZero())
 	})
 })

@@ -2,6 +2,10 @@ package webhooks
 
 import (
 	"context"
+	"errors"
+	"time"
+
+	"k8s.io/utils/ptr"
 
 	"k8s.io/apimachinery/pkg/util/validation/field"
 	"sigs.k8s.io/controller-runtime/pkg/client"
@@ -13,13 +17,17 @@ import (
 )
 
 // +kubebuilder:webhook:path=/mutate-invest-fundshare-io-v1alpha1-wallet,mutating=true,failurePolicy=fail,sideEffects=None,groups=invest.fundshare.io,resources=wallets,verbs=create;update,versions=v1alpha1,name=mwallet.invest.fundshare.io,admissionReviewVersions=v1
-// +kubebuilder:webhook:path=/validate-invest-fundshare-io-v1alpha1-wallet,mutating=false,failurePolicy=fail,sideEffects=None,groups=invest.fundshare.io,resources=wallets,verbs=create;update;delete,versions=v1alpha1,name=vwallet.invest.fundshare.io,admissionReviewVersions=v1
+// +kubebuilder:webhook:path=/validate-invest-fundshare-io-v1alpha1-wallet,mutating=false,failurePolicy=fail,sideEffects=NoneOnDryRun,groups=invest.fundshare.io,resources=wallets,verbs=create;update;delete,versions=v1alpha1,name=vwallet.invest.fundshare.io,admissionReviewVersions=v1
 
 // WalletDuplicateMessage is the spec's error for an address registered twice on one
 // account.
 const WalletDuplicateMessage = "Wallet already registered"
 
-type walletWebhook struct{ r reader }
+type walletWebhook struct {
+	r reader
+	// c writes the address claims.
+	c client.Client
+}
 
 // Default stores the address in its canonical EIP-55 form, so that the same address in
 // another case is the same address.
@@ -51,7 +59,24 @@ func (h *walletWebhook) ValidateCreate(ctx context.Context, w *investv1.Wallet) 
 			break
 		}
 	}
-	return nil, invalid("Wallet", w.Name, errs)
+	if len(errs) > 0 {
+		return nil, invalid("Wallet", w.Name, errs)
+	}
+	// The cache check above answers most duplicates; the claim makes the API server
+	// refuse the rest, also when registrations arrive at the same instant.
+	if req, err := admission.RequestFromContext(ctx); err == nil && ptr.Deref(req.DryRun, false) {
+		return nil, nil
+	}
+	var claimed errClaimed
+	switch err := claimAddress(ctx, h.c, h.r.live, w, time.Now()); {
+	case errors.As(err, &claimed):
+		d := field.Duplicate(field.NewPath("spec", "walletAddress"), w.Spec.WalletAddress)
+		d.Detail = claimed.Error()
+		return nil, invalid("Wallet", w.Name, field.ErrorList{d})
+	case err != nil:
+		return nil, err
+	}
+	return nil, nil
 }
 
 func (h *walletWebhook) ValidateUpdate(context.Context, *investv1.Wallet, *investv1.Wallet) (admission.Warnings, error) {

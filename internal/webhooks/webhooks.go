@@ -43,7 +43,7 @@ func Setup(mgr ctrl.Manager) error {
 	if err := ctrl.NewWebhookManagedBy(mgr, &investv1.Account{}).WithValidator(&accountWebhook{r}).Complete(); err != nil {
 		return err
 	}
-	w := &walletWebhook{r}
+	w := &walletWebhook{r: r, c: mgr.GetClient()}
 	if err := ctrl.NewWebhookManagedBy(mgr, &investv1.Wallet{}).WithDefaulter(w).WithValidator(w).Complete(); err != nil {
 		return err
 	}
