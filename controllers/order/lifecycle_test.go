@@ -24,11 +24,7 @@ var _ = Describe("Order placement", func() {
 		m  market
 		c  customer
 	)
-	BeforeEach(func() {
-		ns = newNamespace()
-		m = newMarket(nil)
-		c = newCustomer(ns)
-	})
+	BeforeEach(func() { ns, m, c = newScene() })
 
 	It("prices a BUY from the latest NAV with integer money, rounding the fee half up", func() {
 		o := c.order(investv1.SideBuy, investv1.MarketPrimary, m.isin, 7)
@@ -139,11 +135,7 @@ var _ = Describe("Order lifecycle", func() {
 		m  market
 		c  customer
 	)
-	BeforeEach(func() {
-		ns = newNamespace()
-		m = newMarket(nil)
-		c = newCustomer(ns)
-	})
+	BeforeEach(func() { ns, m, c = newScene() })
 
 	It("walks a BUY through every state of the spec on settlement evidence, each once, with an Event per transition", func() {
 		o := c.order(investv1.SideBuy, investv1.MarketPrimary, m.isin, 3)
@@ -256,15 +248,10 @@ var _ = Describe("Order lifecycle", func() {
 
 var _ = Describe("Order cancellation", func() {
 	var (
-		ns string
-		m  market
-		c  customer
+		m market
+		c customer
 	)
-	BeforeEach(func() {
-		ns = newNamespace()
-		m = newMarket(nil)
-		c = newCustomer(ns)
-	})
+	BeforeEach(func() { _, m, c = newScene() })
 
 	// cancel requests a cancellation the way the REST facade does: on the version read,
 	// read again after a conflict, until it is accepted or the order is terminal.
@@ -396,6 +383,14 @@ var _ = Describe("Order cancellation", func() {
 		Expect(accepted).To(BeNumerically("<", n), "no completion won: the race was not exercised")
 	})
 })
+
+// newScene is a fresh namespace, an open market and a customer with a primary wallet
+// and payment method: what most specs start from.
+func newScene() (string, market, customer) {
+	GinkgoHelper()
+	ns := newNamespace()
+	return ns, newMarket(nil), newCustomer(ns)
+}
 
 func setFund(f *investv1.Fund, mutate func(*investv1.Fund)) {
 	GinkgoHelper()
