@@ -78,13 +78,20 @@ func (s *Server) listAccounts(w http.ResponseWriter, r *http.Request) {
 }
 
 // POST /v1/accounts (extension). With an external_id the id is derived from it, so that
-// two concurrent creations with one external_id collide at the API server.
+// two concurrent creations with one external_id collide at the API server. With an
+// Idempotency-Key a retry answers with the account created first (idempotency.go).
 func (s *Server) createAccount(w http.ResponseWriter, r *http.Request) {
+	var hfe validation.FieldErrors
+	idem, ok := readIdempotency(w, r, &hfe)
+	if !ok {
+		return
+	}
 	var req AccountCreateRequest
 	fe, ok := decodeBody(w, r, &req, map[string]string{"id": "is assigned by the service", "created": "is assigned by the service"})
 	if !ok {
 		return
 	}
+	mergeNew(&fe, hfe)
 	ctx, ns := r.Context(), tenantOf(r)
 	now := s.deps.Now()
 	spec := investv1.AccountSpec{
@@ -121,17 +128,32 @@ func (s *Server) createAccount(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 
+	// With a key, an account that already carries it answers (also when the key came with
+	// another external_id, which derives another id).
+	if idem != nil && s.replayAccountByKey(w, r, idem) {
+		return
+	}
 	name := newID()
-	if spec.ExternalID != "" {
+	switch {
+	case spec.ExternalID != "":
+		name = accountName(ns, spec.ExternalID)
 		if taken, err := s.externalIDTaken(r, ns, spec.ExternalID, ""); err != nil || taken {
+			if err == nil && s.replayAccount(w, r, idem, name) {
+				return
+			}
 			s.answerExternalIDTaken(w, r, spec.ExternalID, err)
 			return
 		}
-		name = accountName(ns, spec.ExternalID)
+	case idem != nil:
+		name = idem.name(ns, gvkAccount)
 	}
 	a := &investv1.Account{ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: name}, Spec: spec}
+	idem.annotate(a)
 	if err := s.deps.Writer.Create(ctx, a, fieldOwner); err != nil {
-		if apierrors.IsAlreadyExists(err) || hasCause(err, metav1.CauseTypeFieldValueDuplicate, "spec.externalID") {
+		if apierrors.IsAlreadyExists(err) && s.replayAccount(w, r, idem, name) {
+			return
+		}
+		if spec.ExternalID != "" && (apierrors.IsAlreadyExists(err) || hasCause(err, metav1.CauseTypeFieldValueDuplicate, "spec.externalID")) {
 			s.answerExternalIDTaken(w, r, spec.ExternalID, nil)
 			return
 		}
@@ -141,6 +163,37 @@ func (s *Server) createAccount(w http.ResponseWriter, r *http.Request) {
 	s.tracker.Written(a)
 	w.Header().Set("Location", "/v1/accounts/"+a.Name)
 	writeJSON(w, http.StatusCreated, accountView(a))
+}
+
+// replayAccount answers a request with an Idempotency-Key whose account exists under
+// name: 201 with the account when the request is a retry, 422 when the key was used for
+// another request. It returns false, having answered nothing, when the account was not
+// created with the key (the caller answers as without one).
+func (s *Server) replayAccount(w http.ResponseWriter, r *http.Request, idem *idempotency, name string) bool {
+	if idem == nil {
+		return false
+	}
+	a := &investv1.Account{}
+	m, _, err := s.existing(r.Context(), idem, a, tenantOf(r), name)
+	if err != nil {
+		s.writeAPIError(w, r, err, nil)
+		return true
+	}
+	return s.answerReplay(w, m, "/v1/accounts/"+a.Name, func() any { return accountView(a) })
+}
+
+// replayAccountByKey answers when an account of the tenant already carries the key.
+func (s *Server) replayAccountByKey(w http.ResponseWriter, r *http.Request, idem *idempotency) bool {
+	obj, err := s.keyHolder(r.Context(), idem, tenantOf(r), gvkAccount, &investv1.AccountList{})
+	if err != nil {
+		s.writeAPIError(w, r, err, nil)
+		return true
+	}
+	if obj == nil {
+		return false
+	}
+	a := obj.(*investv1.Account)
+	return s.answerReplay(w, idem.match(a), "/v1/accounts/"+a.Name, func() any { return accountView(a) })
 }
 
 // externalIDTaken reports whether another account of the tenant than self has externalID.

@@ -12,7 +12,6 @@ import (
 
 	investv1 "github.com/fundshare/fundshare-operator/api/v1alpha1"
 	"github.com/fundshare/fundshare-operator/internal/index"
-	"github.com/fundshare/fundshare-operator/internal/validation"
 )
 
 // The catalogue is cluster-scoped: every tenant reads the same funds, share classes and
@@ -59,10 +58,7 @@ func (s *Server) listFunds(w http.ResponseWriter, r *http.Request) {
 func (s *Server) listShareClasses(w http.ResponseWriter, r *http.Request) {
 	q := parseQuery(r, append([]string{"abbreviation", "name", "feeder_fund_id"}, pageParams...)...)
 	abbreviation, name := q.str("abbreviation"), lower(q.str("name"))
-	fundID := lower(q.str("feeder_fund_id"))
-	if fundID != "" && !validation.IsLowercaseUUID(fundID) {
-		q.fe.Add("feeder_fund_id", "must be a UUID such as 123e4567-e89b-42d3-a456-426614174000")
-	}
+	fundID := q.uuid("feeder_fund_id")
 	p := q.page()
 	if !q.fe.Empty() {
 		writeValidation(w, q.fe)

@@ -237,6 +237,19 @@ func (q *query) pattern(name string, re *regexp.Regexp, want string) string {
 	return v
 }
 
+// msgUUID is the message for a malformed id.
+const msgUUID = "must be a UUID such as 123e4567-e89b-42d3-a456-426614174000"
+
+// uuid reads an id in any letter case and returns it in lower case, the form of every id.
+func (q *query) uuid(name string) string {
+	v := lower(q.str(name))
+	if v != "" && !validation.IsLowercaseUUID(v) {
+		q.fe.Add(name, msgUUID)
+		return ""
+	}
+	return v
+}
+
 // page reads skip (>= 0, default 0) and limit (1 to 1000, default 100).
 func (q *query) page() page {
 	return page{

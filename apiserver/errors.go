@@ -63,6 +63,7 @@ const (
 	resWallet        = "Wallet"
 	resPaymentMethod = "Payment method details"
 	resShareClass    = "Share class"
+	resOrder         = "Order"
 )
 
 // writeAPIError answers an error from the API server or the cache. Errors the handler

@@ -35,6 +35,7 @@ var _ = Describe("Tenancy: another tenant's ids answer exactly like ids that do 
 				{http.MethodGet, a + "/payment-method-details", nil},
 				{http.MethodGet, a + "/payment-method-details/" + pmd, nil},
 				{http.MethodPatch, a + "/payment-method-details/" + pmd, map[string]any{"is_primary": true}},
+				{http.MethodGet, a + "/portfolio", nil},
 			}
 		}
 		// The other tenant's ids, and ids that exist nowhere (the wallet and details of an

@@ -17,11 +17,17 @@ import (
 // POST /v1/accounts/{account_id}/payment-method-details
 func (s *Server) createPaymentMethod(w http.ResponseWriter, r *http.Request) {
 	accountID := chi.URLParam(r, "account_id")
+	var hfe validation.FieldErrors
+	idem, ok := readIdempotency(w, r, &hfe)
+	if !ok {
+		return
+	}
 	var req PaymentMethodDetailsCreateRequest
 	fe, ok := decodeBody(w, r, &req, map[string]string{"account_id": "is taken from the path", "id": "is assigned by the service"})
 	if !ok {
 		return
 	}
+	mergeNew(&fe, hfe)
 	required(&fe, "type", req.Type)
 	required(&fe, "iban", req.IBAN)
 	required(&fe, "account_holder_name", req.AccountHolderName)
@@ -48,8 +54,16 @@ func (s *Server) createPaymentMethod(w http.ResponseWriter, r *http.Request) {
 	if a == nil {
 		return
 	}
-	p := &investv1.PaymentMethodDetails{ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: newID()}, Spec: spec}
+	name := newID()
+	if idem != nil {
+		name = idem.name(ns, gvkPaymentMethod)
+	}
+	p := &investv1.PaymentMethodDetails{ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: name}, Spec: spec}
+	idem.annotate(p)
 	if err := s.deps.Writer.Create(ctx, p, fieldOwner); err != nil {
+		if apierrors.IsAlreadyExists(err) && s.replayPaymentMethod(w, r, idem, a, name) {
+			return
+		}
 		if hasCause(err, metav1.CauseTypeFieldValueNotFound, "spec.accountID") {
 			writeNotFound(w, resAccount, accountID)
 			return
@@ -67,6 +81,19 @@ func (s *Server) createPaymentMethod(w http.ResponseWriter, r *http.Request) {
 	}
 	w.Header().Set("Location", "/v1/accounts/"+accountID+"/payment-method-details/"+p.Name)
 	writeJSON(w, http.StatusCreated, paymentMethodView(p, a))
+}
+
+// replayPaymentMethod answers a request with an Idempotency-Key whose payment method
+// details exist under name (see replayAccount).
+func (s *Server) replayPaymentMethod(w http.ResponseWriter, r *http.Request, idem *idempotency, owner *investv1.Account, name string) bool {
+	p := &investv1.PaymentMethodDetails{}
+	m, _, err := s.existing(r.Context(), idem, p, tenantOf(r), name)
+	if err != nil {
+		s.writeAPIError(w, r, err, nil)
+		return true
+	}
+	return s.answerReplay(w, m, "/v1/accounts/"+string(p.Spec.AccountID)+"/payment-method-details/"+p.Name,
+		func() any { return paymentMethodView(p, s.fresh(r, owner)) })
 }
 
 // GET /v1/accounts/{account_id}/payment-method-details (extension): skip, limit.

@@ -11,7 +11,9 @@ import (
 	"github.com/fundshare/fundshare-operator/apiserver/auth"
 )
 
-// routes wires every path of the facade. "ext" marks extensions of the spec.
+// routes wires every path of the facade. "ext" marks extensions of the spec. Every POST
+// honours an Idempotency-Key header (idempotency.go); openapi.go documents every route
+// (a test checks that none is missing).
 func (s *Server) routes() http.Handler {
 	r := chi.NewRouter()
 	r.Use(s.observe, s.recoverer, limitBody, withTimeout)
@@ -22,6 +24,7 @@ func (s *Server) routes() http.Handler {
 	r.Get("/readyz", s.ready)
 	r.Handle("/oauth2/token", auth.NewTokenHandler(s.deps.Clients, s.deps.Issuer, s.deps.Throttle, s.deps.Log.WithName("token")))
 	r.Method(http.MethodGet, "/.well-known/jwks.json", auth.JWKSHandler(s.deps.Issuer.Keys()))
+	r.Get("/openapi.json", s.serveOpenAPI)
 
 	r.Route("/v1", func(r chi.Router) {
 		r.Use(auth.RequireBearer(s.deps.Issuer), withTenant)
@@ -40,6 +43,14 @@ func (s *Server) routes() http.Handler {
 		r.Get("/accounts/{account_id}/payment-method-details", s.listPaymentMethods) // ext
 		r.Get("/accounts/{account_id}/payment-method-details/{payment_method_details_id}", s.getPaymentMethod)
 		r.Patch("/accounts/{account_id}/payment-method-details/{payment_method_details_id}", s.updatePaymentMethod)
+
+		r.Get("/accounts/{account_id}/portfolio", s.getPortfolio) // ext
+
+		r.Post("/orders", s.createOrder) // ext
+		r.Get("/orders", s.listOrders)
+		r.Get("/orders/{order_id}", s.getOrder) // ext
+		r.Delete("/orders/{order_id}", s.cancelOrder)
+		r.Delete("/orders/{order_id}/", s.cancelOrder)
 
 		r.Get("/funds", s.listFunds)
 		r.Get("/share-classes", s.listShareClasses)

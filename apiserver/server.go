@@ -42,6 +42,11 @@ type Deps struct {
 type Server struct {
 	deps    Deps
 	tracker *WriteTracker
+	// cancelWait bounds how long DELETE /v1/orders/{id} waits for the controller;
+	// defaultCancelWait when zero.
+	cancelWait time.Duration
+	// openAPI is the document served at /openapi.json.
+	openAPI []byte
 	http.Handler
 }
 
@@ -53,7 +58,8 @@ func NewServer(d Deps) *Server {
 	if d.APIReader == nil {
 		d.APIReader = d.Writer
 	}
-	s := &Server{deps: d, tracker: NewWriteTracker(d.Reader, d.Writer.Scheme(), d.Log.WithName("tracker"))}
+	s := &Server{deps: d, tracker: NewWriteTracker(d.Reader, d.Writer.Scheme(), d.Log.WithName("tracker")),
+		openAPI: openAPIJSON(d.Issuer.IssuerURL())}
 	s.Handler = s.routes()
 	return s
 }
@@ -62,17 +68,17 @@ func NewServer(d Deps) *Server {
 func (s *Server) Tracker() *WriteTracker { return s.tracker }
 
 func (s *Server) health(w http.ResponseWriter, _ *http.Request) {
-	writeJSON(w, http.StatusOK, map[string]string{"status": "ok"})
+	writeJSON(w, http.StatusOK, HealthStatus{Status: "ok"})
 }
 
 func (s *Server) ready(w http.ResponseWriter, r *http.Request) {
 	ctx, cancel := context.WithTimeout(r.Context(), 100*time.Millisecond)
 	defer cancel()
 	if s.deps.Ready != nil && !s.deps.Ready(ctx) {
-		writeJSON(w, http.StatusServiceUnavailable, map[string]string{"status": "starting"})
+		writeJSON(w, http.StatusServiceUnavailable, HealthStatus{Status: "starting"})
 		return
 	}
-	writeJSON(w, http.StatusOK, map[string]string{"status": "ok"})
+	writeJSON(w, http.StatusOK, HealthStatus{Status: "ok"})
 }
 
 func (s *Server) notFound(w http.ResponseWriter, r *http.Request) {

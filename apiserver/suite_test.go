@@ -18,6 +18,7 @@ import (
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/util/intstr"
+	"k8s.io/klog/v2"
 	ctrl "sigs.k8s.io/controller-runtime"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	"sigs.k8s.io/controller-runtime/pkg/envtest"
@@ -56,6 +57,15 @@ var (
 	fund, otherFund *investv1.Fund
 	shareClass      *investv1.ShareClass
 	otherClass      *investv1.ShareClass
+	// lockedClass locks bought units for 30 days; closedClass's fund is not redeemable.
+	lockedClass, closedClass *investv1.ShareClass
+
+	// conform checks every exchange against /openapi.json and notes secrets (conformance_test.go).
+	conform *conformance
+	// logs captures everything the manager and the facade log.
+	logs = &logCapture{}
+	// tenantNamespaces are every tenant's namespace, for the check of their Events.
+	tenantNamespaces []string
 )
 
 const operatorNamespace = "fundshare-system"
@@ -66,7 +76,9 @@ func TestREST(t *testing.T) {
 }
 
 var _ = BeforeSuite(func() {
-	logf.SetLogger(zap.New(zap.WriteTo(GinkgoWriter), zap.UseDevMode(true)))
+	logger := zap.New(zap.WriteTo(io.MultiWriter(GinkgoWriter, logs)), zap.UseDevMode(true))
+	logf.SetLogger(logger)
+	klog.SetLogger(logger)
 	ctx, stop = context.WithCancel(context.Background())
 
 	env = controlplane.New(controlplane.Options{Webhooks: true})
@@ -109,6 +121,9 @@ var _ = BeforeSuite(func() {
 		}
 		return nil
 	}).WithTimeout(time.Minute).Should(Succeed())
+	// From here on every answer is checked against the facade's OpenAPI document.
+	conform = loadConformance(baseURL, http.DefaultTransport)
+	hc.Transport = conform
 
 	alpha = newTenant("alpha", investv1.ApiClientSpec{})
 	beta = newTenant("beta", investv1.ApiClientSpec{})
@@ -117,12 +132,20 @@ var _ = BeforeSuite(func() {
 })
 
 var _ = AfterSuite(func() {
+	defer func() {
+		if env != nil {
+			Expect(env.Stop()).To(Succeed())
+		}
+	}()
 	if stop != nil {
 		stop()
 		Eventually(mgrDone).WithTimeout(time.Minute).Should(BeClosed())
 	}
-	if env != nil {
-		Expect(env.Stop()).To(Succeed())
+	if conform != nil {
+		Expect(conform.Mismatches()).To(BeEmpty(), "answers that do not match /openapi.json")
+		// Secrets never in logs: the whole run's logs (shutdown included), the tenants'
+		// Events and every error body the suite received.
+		conform.assertNoSecretsLeaked(logs.String(), tenantNamespaces)
 	}
 })
 
@@ -151,6 +174,7 @@ func newTenant(prefix string, settings investv1.ApiClientSpec) *tenant {
 		ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: "credentials"},
 		Data:       map[string][]byte{"hash": []byte(hash)},
 	})).To(Succeed())
+	tenantNamespaces = append(tenantNamespaces, ns)
 	t := &tenant{ns: ns, clientID: ns + "-client", secret: secret}
 	ac := fixtures.ApiClient(ns, t.clientID, "credentials")
 	ac.Spec.TaxReporting, ac.Spec.LEIRequired, ac.Spec.KYCDataRequired = settings.TaxReporting, settings.LEIRequired, settings.KYCDataRequired
@@ -200,9 +224,24 @@ func loadCatalogue() {
 		investv1.NAVPrice{Date: "2025-03-31", NAVPerShare: 1_030_000, ChangePercentage: 100, Volume: &vol},
 		investv1.NAVPrice{Date: "2025-02-28", NAVPerShare: 1_020_000, ChangePercentage: -50},
 	))).To(Succeed())
+
+	lockedFund, closedFund := fixtures.Fund(), fixtures.Fund()
+	lockedFund.Spec.Name, lockedFund.Spec.Abbreviation = "Venture Lock-up Feeder", "VLF"
+	closedFund.Spec.Name, closedFund.Spec.Abbreviation, closedFund.Spec.Redeemable = "Closed-end Credit Feeder", "CCF", false
+	Expect(k8s.Create(ctx, lockedFund)).To(Succeed())
+	Expect(k8s.Create(ctx, closedFund)).To(Succeed())
+	lockedClass = fixtures.ShareClass(lockedFund.Name, "DE0007164600")
+	lockedClass.Spec.Name, lockedClass.Spec.Abbreviation, lockedClass.Spec.LockUp = "Class L EUR Acc", "L-EUR", 30
+	closedClass = fixtures.ShareClass(closedFund.Name, "US88160R1014")
+	closedClass.Spec.Name, closedClass.Spec.Abbreviation = "Class C EUR Acc", "C-EUR"
+	Expect(k8s.Create(ctx, lockedClass)).To(Succeed())
+	Expect(k8s.Create(ctx, closedClass)).To(Succeed())
+	for _, isin := range []string{"DE0007164600", "US88160R1014"} {
+		Expect(k8s.Create(ctx, fixtures.NAVHistory(isin, "EUR", investv1.NAVPrice{Date: "2025-03-31", NAVPerShare: 1_000_000}))).To(Succeed())
+	}
 	Eventually(func() int {
 		return len(alpha.get("/v1/share-classes").json()["data"].([]any))
-	}).Should(BeNumerically(">=", 2))
+	}).Should(BeNumerically(">=", 4))
 }
 
 // response is what a call answered.
@@ -247,6 +286,11 @@ func do(req *http.Request) response {
 
 // call sends a request; body is sent as is when it is a string, as JSON otherwise.
 func call(method, path, token string, body any) response {
+	return do(newJSONRequest(method, path, token, body))
+}
+
+// newJSONRequest builds the request call sends.
+func newJSONRequest(method, path, token string, body any) *http.Request {
 	var rd io.Reader
 	if body != nil {
 		if s, ok := body.(string); ok {
@@ -265,7 +309,7 @@ func call(method, path, token string, body any) response {
 	if token != "" {
 		req.Header.Set("Authorization", "Bearer "+token)
 	}
-	return do(req)
+	return req
 }
 
 func get(path, token string) response { return call(http.MethodGet, path, token, nil) }

@@ -6,12 +6,18 @@ package apiserver
 // Conventions: request fields are pointers, so that an absent field and JSON null (both
 // "not given" / "unchanged") can be told from a zero value; response fields that the
 // object may not have are pointers too and are written as null.
+//
+// The `openapi` tags feed GET /openapi.json (openapi.go), so that the document is derived
+// from these types: `uuid` (a lowercase UUID; any letter case in requests), `enum=a|b`,
+// `pattern=…`, `format=…`, `min=`/`max=` (numbers), `maxLength=`, `required` (request
+// fields; response fields are all required unless `omitempty`), `ref=Name` and
+// `types=number|string` (fields of type any). Keys are separated by semicolons.
 
 // ErrorResponse is the body of every error: a short message and either an object mapping
 // field names to messages (validation) or a string.
 type ErrorResponse struct {
 	Error   string `json:"error"`
-	Details any    `json:"details"`
+	Details any    `json:"details" openapi:"ref=ErrorDetails"`
 }
 
 // ValidationDetails maps a field name to its messages.
@@ -19,9 +25,9 @@ type ValidationDetails map[string][]string
 
 // Account is an account as REST shows it.
 type Account struct {
-	ID             string  `json:"id"`
+	ID             string  `json:"id" openapi:"uuid"`
 	ExternalID     *string `json:"external_id"`
-	Type           string  `json:"type"`
+	Type           string  `json:"type" openapi:"enum=individual|business"`
 	Country        *string `json:"country"`
 	City           *string `json:"city"`
 	Line1          *string `json:"line1"`
@@ -30,8 +36,8 @@ type Account struct {
 	State          *string `json:"state"`
 	FirstName      *string `json:"first_name"`
 	LastName       *string `json:"last_name"`
-	DobDay         *int32  `json:"dob_day"`
-	DobMonth       *int32  `json:"dob_month"`
+	DobDay         *int32  `json:"dob_day" openapi:"min=1;max=31"`
+	DobMonth       *int32  `json:"dob_month" openapi:"min=1;max=12"`
 	DobYear        *int32  `json:"dob_year"`
 	PlaceOfBirth   *string `json:"place_of_birth"`
 	BusinessName   *string `json:"business_name"`
@@ -39,7 +45,7 @@ type Account struct {
 	TaxID          *string `json:"tax_id"`
 	TIN            *string `json:"tin"`
 	TaxResidencies *string `json:"tax_residencies"`
-	Created        string  `json:"created"`
+	Created        string  `json:"created" openapi:"format=date-time"`
 }
 
 // AccountList is the answer of GET /v1/accounts.
@@ -52,7 +58,7 @@ type AccountList struct {
 // and dob_year.
 type AccountCreateRequest struct {
 	ExternalID     *string `json:"external_id"`
-	Type           *string `json:"type"`
+	Type           *string `json:"type" openapi:"required;enum=individual|business"`
 	Country        *string `json:"country"`
 	City           *string `json:"city"`
 	Line1          *string `json:"line1"`
@@ -61,10 +67,10 @@ type AccountCreateRequest struct {
 	State          *string `json:"state"`
 	FirstName      *string `json:"first_name"`
 	LastName       *string `json:"last_name"`
-	DobDay         *int32  `json:"dob_day"`
-	DobMonth       *int32  `json:"dob_month"`
+	DobDay         *int32  `json:"dob_day" openapi:"min=1;max=31"`
+	DobMonth       *int32  `json:"dob_month" openapi:"min=1;max=12"`
 	DobYear        *int32  `json:"dob_year"`
-	Birthdate      *string `json:"birthdate"`
+	Birthdate      *string `json:"birthdate" openapi:"format=date"`
 	PlaceOfBirth   *string `json:"place_of_birth"`
 	BusinessName   *string `json:"business_name"`
 	LEI            *string `json:"lei"`
@@ -85,7 +91,7 @@ type AccountUpdateRequest struct {
 	State          *string `json:"state"`
 	FirstName      *string `json:"first_name"`
 	LastName       *string `json:"last_name"`
-	Birthdate      *string `json:"birthdate"`
+	Birthdate      *string `json:"birthdate" openapi:"format=date"`
 	PlaceOfBirth   *string `json:"place_of_birth"`
 	BusinessName   *string `json:"business_name"`
 	LEI            *string `json:"lei"`
@@ -96,12 +102,12 @@ type AccountUpdateRequest struct {
 
 // Wallet is a registered wallet.
 type Wallet struct {
-	ID            string `json:"id"`
-	AccountID     string `json:"account_id"`
-	Chain         string `json:"chain"`
-	WalletAddress string `json:"wallet_address"`
+	ID            string `json:"id" openapi:"uuid"`
+	AccountID     string `json:"account_id" openapi:"uuid"`
+	Chain         string `json:"chain" openapi:"enum=polygon"`
+	WalletAddress string `json:"wallet_address" openapi:"pattern=^0x[0-9a-fA-F]{40}$"`
 	IsPrimary     bool   `json:"is_primary"`
-	Created       string `json:"created"`
+	Created       string `json:"created" openapi:"format=date-time"`
 }
 
 // WalletList is the answer of GET /v1/accounts/{account_id}/wallets.
@@ -111,8 +117,8 @@ type WalletList struct {
 
 // WalletCreateRequest is the body of POST /v1/accounts/{account_id}/wallets.
 type WalletCreateRequest struct {
-	Chain         *string `json:"chain"`
-	WalletAddress *string `json:"wallet_address"`
+	Chain         *string `json:"chain" openapi:"required;enum=polygon"`
+	WalletAddress *string `json:"wallet_address" openapi:"required"`
 	IsPrimary     *bool   `json:"is_primary"`
 }
 
@@ -123,13 +129,13 @@ type WalletUpdateRequest struct {
 
 // PaymentMethodDetails is a bank account of an account.
 type PaymentMethodDetails struct {
-	ID                string `json:"id"`
-	AccountID         string `json:"account_id"`
-	Type              string `json:"type"`
+	ID                string `json:"id" openapi:"uuid"`
+	AccountID         string `json:"account_id" openapi:"uuid"`
+	Type              string `json:"type" openapi:"enum=sepa"`
 	IBAN              string `json:"iban"`
 	AccountHolderName string `json:"account_holder_name"`
 	IsPrimary         bool   `json:"is_primary"`
-	Created           string `json:"created"`
+	Created           string `json:"created" openapi:"format=date-time"`
 }
 
 // PaymentMethodDetailsList is the answer of GET .../payment-method-details.
@@ -139,9 +145,9 @@ type PaymentMethodDetailsList struct {
 
 // PaymentMethodDetailsCreateRequest is the body of POST .../payment-method-details.
 type PaymentMethodDetailsCreateRequest struct {
-	Type              *string `json:"type"`
-	IBAN              *string `json:"iban"`
-	AccountHolderName *string `json:"account_holder_name"`
+	Type              *string `json:"type" openapi:"required;enum=sepa"`
+	IBAN              *string `json:"iban" openapi:"required"`
+	AccountHolderName *string `json:"account_holder_name" openapi:"required"`
 	IsPrimary         *bool   `json:"is_primary"`
 }
 
@@ -167,32 +173,32 @@ type FundDocument struct {
 // RedemptionGate holds sell orders back while active.
 type RedemptionGate struct {
 	Active bool    `json:"active"`
-	Until  *string `json:"until"`
+	Until  *string `json:"until" openapi:"format=date-time"`
 	Reason *string `json:"reason"`
 }
 
 // Fund is a feeder fund of the catalogue.
 type Fund struct {
-	ID                     string `json:"id"`
+	ID                     string `json:"id" openapi:"uuid"`
 	Name                   string `json:"name"`
 	Abbreviation           string `json:"abbreviation"`
 	Description            string `json:"description"`
 	TargetFundName         string `json:"target_fund_name"`
 	TargetFundVolume       int64  `json:"target_fund_volume"`
 	TargetFundJurisdiction string `json:"target_fund_jurisdiction"`
-	RiskScore              int32  `json:"risk_score"`
+	RiskScore              int32  `json:"risk_score" openapi:"min=1;max=10"`
 	// RecommendedHoldingDuration is a number or a text with a unit, as stored; null when
 	// not set.
-	RecommendedHoldingDuration any                 `json:"recommended_holding_duration"`
+	RecommendedHoldingDuration any                 `json:"recommended_holding_duration" openapi:"types=number|string"`
 	FeederFundVolume           int64               `json:"feeder_fund_volume"`
 	FeederFundLocation         string              `json:"feeder_fund_location"`
 	NAVFrequency               string              `json:"nav_frequency"`
 	Strategy                   string              `json:"strategy"`
-	BaseCurrency               string              `json:"base_currency"`
+	BaseCurrency               string              `json:"base_currency" openapi:"pattern=^[A-Z]{3}$"`
 	DistributionStrategy       string              `json:"distribution_strategy"`
 	PaymentDetails             *FundPaymentDetails `json:"payment_details"`
 	Documents                  []FundDocument      `json:"documents"`
-	Created                    string              `json:"created"`
+	Created                    string              `json:"created" openapi:"format=date-time"`
 	Subscribable               bool                `json:"subscribable"`
 	Redeemable                 bool                `json:"redeemable"`
 	Tradeable                  bool                `json:"tradeable"`
@@ -206,7 +212,7 @@ type FundList struct {
 
 // ShareClass is a share class of a feeder fund.
 type ShareClass struct {
-	ID                string `json:"id"`
+	ID                string `json:"id" openapi:"uuid"`
 	Name              string `json:"name"`
 	Abbreviation      string `json:"abbreviation"`
 	ManagementFee     int64  `json:"management_fee"`
@@ -219,8 +225,8 @@ type ShareClass struct {
 	MinInvestment     int64  `json:"min_investment"`
 	LockUp            int32  `json:"lock_up"`
 	RedemptionWindow  string `json:"redemption_window"`
-	FeederFundID      string `json:"feeder_fund_id"`
-	Created           string `json:"created"`
+	FeederFundID      string `json:"feeder_fund_id" openapi:"uuid"`
+	Created           string `json:"created" openapi:"format=date-time"`
 	ISIN              string `json:"isin"`
 	Currency          string `json:"currency"`
 }
@@ -233,7 +239,7 @@ type ShareClassList struct {
 // AssetPrice is the NAV per share of a share class on one day.
 type AssetPrice struct {
 	NAVPerShare      int64  `json:"nav_per_share"`
-	Date             string `json:"date"`
+	Date             string `json:"date" openapi:"format=date-time"`
 	Currency         string `json:"currency"`
 	ChangePercentage int64  `json:"change_percentage"`
 	Volume           *int64 `json:"volume"`
@@ -251,4 +257,164 @@ type AssetPrices struct {
 type LatestAssetPrice struct {
 	AssetPrice
 	ISIN string `json:"isin"`
+}
+
+// OrderListItem is an order as GET /v1/orders lists it: exactly the spec's fields.
+// value is the gross value (amount_of_units × NAV per share at placement) in micro-units.
+type OrderListItem struct {
+	ID            string `json:"id" openapi:"uuid"`
+	Side          string `json:"side" openapi:"enum=BUY|SELL"`
+	Market        string `json:"market" openapi:"enum=PRIMARY|SECONDARY"`
+	Status        string `json:"status" openapi:"enum=PLACED|AWAITING_PAYMENT|PAYMENT_RECEIVED|DELIVERY_INITIATED|DELIVERY_COMPLETED|PAYMENT_SENT|PAYMENT_COMPLETED|REDEMPTION_GATED|EXECUTED|COMPLETED|CANCELLED"`
+	AmountOfUnits int64  `json:"amount_of_units" openapi:"min=1"`
+	Value         int64  `json:"value" openapi:"min=0"`
+	Currency      string `json:"currency" openapi:"pattern=^[A-Z]{3}$"`
+	ISIN          string `json:"isin"`
+	AccountID     string `json:"account_id" openapi:"uuid"`
+	Created       string `json:"created" openapi:"format=date-time"`
+	// SettlementTransactionHash is the token transfer's transaction (BUY), once submitted.
+	SettlementTransactionHash *string `json:"settlement_transaction_hash" openapi:"pattern=^0x[0-9a-fA-F]{64}$"`
+	// PaymentTransactionReference is the customer's payment (BUY) or the payout (SELL).
+	PaymentTransactionReference *string `json:"payment_transaction_reference"`
+	CustomOfferingID            *string `json:"custom_offering_id" openapi:"uuid"`
+}
+
+// OrderList is the answer of GET /v1/orders.
+type OrderList struct {
+	Data []OrderListItem `json:"data"`
+}
+
+// OrderFundDetails name the fund and share class of an order, as fixed at placement.
+type OrderFundDetails struct {
+	ISIN           string  `json:"isin"`
+	FundID         *string `json:"fund_id" openapi:"uuid"`
+	FundName       *string `json:"fund_name"`
+	ShareClassID   *string `json:"share_class_id" openapi:"uuid"`
+	ShareClassName *string `json:"share_class_name"`
+}
+
+// OrderPaymentDetails say where a buyer sends the money and what reference to quote.
+type OrderPaymentDetails struct {
+	AccountHolderName string `json:"account_holder_name"`
+	IBAN              string `json:"iban"`
+	PaymentReference  string `json:"payment_reference"`
+}
+
+// OrderHistoryEntry is one state an order entered.
+type OrderHistoryEntry struct {
+	Status  string  `json:"status" openapi:"enum=PLACED|AWAITING_PAYMENT|PAYMENT_RECEIVED|DELIVERY_INITIATED|DELIVERY_COMPLETED|PAYMENT_SENT|PAYMENT_COMPLETED|REDEMPTION_GATED|EXECUTED|COMPLETED|CANCELLED"`
+	At      string  `json:"at" openapi:"format=date-time"`
+	Reason  string  `json:"reason"`
+	Message *string `json:"message"`
+}
+
+// Order is the full order: the list fields, the cancel response's fields of the spec, and
+// the extensions settlement_type, wallet_id, payment_method_details_id,
+// cancellation_requested and history. Money is in micro-units, the fee rate in rate
+// units; for a SELL the subscription_fee fields carry the redemption fee.
+type Order struct {
+	OrderListItem
+	CreatedAt              string               `json:"created_at" openapi:"format=date-time"`
+	Amount                 int64                `json:"amount" openapi:"min=0"`
+	FundDetails            OrderFundDetails     `json:"fund_details"`
+	SubscriptionFeeAmount  *int64               `json:"subscription_fee_amount" openapi:"min=0"`
+	SubscriptionFee        *int64               `json:"subscription_fee" openapi:"min=0;max=10000"`
+	FeeSource              *string              `json:"fee_source" openapi:"enum=DEFAULT|OFFERING"`
+	NetAmount              *int64               `json:"net_amount"`
+	GrossValue             *int64               `json:"gross_value" openapi:"min=0"`
+	PaymentDetails         *OrderPaymentDetails `json:"payment_details,omitempty"`
+	SettlementType         string               `json:"settlement_type" openapi:"enum=bearer|claimable"`
+	WalletID               *string              `json:"wallet_id" openapi:"uuid"`
+	PaymentMethodDetailsID *string              `json:"payment_method_details_id" openapi:"uuid"`
+	CancellationRequested  bool                 `json:"cancellation_requested"`
+	History                []OrderHistoryEntry  `json:"history"`
+}
+
+// OrderCreateRequest is the body of POST /v1/orders (an extension of the spec).
+type OrderCreateRequest struct {
+	Side                   *string `json:"side" openapi:"required;enum=BUY|SELL"`
+	Market                 *string `json:"market" openapi:"required;enum=PRIMARY|SECONDARY"`
+	ISIN                   *string `json:"isin" openapi:"required;pattern=^[A-Za-z]{2}[A-Za-z0-9]{9}[0-9]$"`
+	AmountOfUnits          *int64  `json:"amount_of_units" openapi:"required;min=1;max=1000000000000"`
+	Currency               *string `json:"currency" openapi:"required;pattern=^[A-Z]{3}$"`
+	AccountID              *string `json:"account_id" openapi:"required;uuid"`
+	SettlementType         *string `json:"settlement_type" openapi:"enum=bearer|claimable"`
+	WalletID               *string `json:"wallet_id" openapi:"uuid"`
+	PaymentMethodDetailsID *string `json:"payment_method_details_id" openapi:"uuid"`
+	CustomOfferingID       *string `json:"custom_offering_id" openapi:"uuid"`
+}
+
+// Portfolio is the answer of GET /v1/accounts/{account_id}/portfolio (an extension):
+// what the account holds per ISIN, from its completed orders.
+type Portfolio struct {
+	AccountID string              `json:"account_id" openapi:"uuid"`
+	Positions []PortfolioPosition `json:"positions"`
+}
+
+// PortfolioPosition is what an account holds of one share class. units = redeemable +
+// locked + the reserved units that are not locked; reserved units are promised to live
+// sell orders.
+type PortfolioPosition struct {
+	ISIN           string         `json:"isin"`
+	ShareClassName *string        `json:"share_class_name"`
+	Currency       *string        `json:"currency" openapi:"pattern=^[A-Z]{3}$"`
+	Units          int64          `json:"units" openapi:"min=0"`
+	Redeemable     int64          `json:"redeemable" openapi:"min=0"`
+	Locked         int64          `json:"locked" openapi:"min=0"`
+	Reserved       int64          `json:"reserved" openapi:"min=0"`
+	Lots           []PortfolioLot `json:"lots"`
+}
+
+// PortfolioLot is the units one completed buy left, locked until unlocks_at.
+type PortfolioLot struct {
+	Units      int64  `json:"units" openapi:"min=1"`
+	AcquiredAt string `json:"acquired_at" openapi:"format=date-time"`
+	UnlocksAt  string `json:"unlocks_at" openapi:"format=date-time"`
+}
+
+// The answers of the endpoints that the auth package and the server itself serve, as the
+// OpenAPI document describes them.
+
+// TokenResponse is the answer of POST /oauth2/token (RFC 6749 §5.1).
+type TokenResponse struct {
+	AccessToken string `json:"access_token"`
+	TokenType   string `json:"token_type" openapi:"enum=Bearer"`
+	ExpiresIn   int64  `json:"expires_in" openapi:"min=1"`
+	Scope       string `json:"scope"`
+}
+
+// OAuthError is an error of the token endpoint (RFC 6749 §5.2).
+type OAuthError struct {
+	Error            string `json:"error" openapi:"enum=invalid_request|invalid_client|invalid_grant|unauthorized_client|unsupported_grant_type|invalid_scope|server_error|temporarily_unavailable"`
+	ErrorDescription string `json:"error_description,omitempty"`
+}
+
+// TokenRequest is the form of POST /oauth2/token.
+type TokenRequest struct {
+	GrantType    *string `json:"grant_type" openapi:"required;enum=client_credentials"`
+	Scope        *string `json:"scope" openapi:"required"`
+	Audience     *string `json:"audience" openapi:"required"`
+	ClientID     *string `json:"client_id"`
+	ClientSecret *string `json:"client_secret"`
+}
+
+// JSONWebKeySet is the answer of GET /.well-known/jwks.json.
+type JSONWebKeySet struct {
+	Keys []JSONWebKey `json:"keys"`
+}
+
+// JSONWebKey is a public P-256 key that verifies access tokens.
+type JSONWebKey struct {
+	Kty string `json:"kty" openapi:"enum=EC"`
+	Crv string `json:"crv" openapi:"enum=P-256"`
+	X   string `json:"x"`
+	Y   string `json:"y"`
+	Kid string `json:"kid"`
+	Use string `json:"use" openapi:"enum=sig"`
+	Alg string `json:"alg" openapi:"enum=ES256"`
+}
+
+// HealthStatus is the answer of /healthz and /readyz.
+type HealthStatus struct {
+	Status string `json:"status" openapi:"enum=ok|starting"`
 }

@@ -1,12 +1,16 @@
 package apiserver
 
 import (
+	"maps"
+	"slices"
 	"time"
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/util/intstr"
 
 	investv1 "github.com/fundshare/fundshare-operator/api/v1alpha1"
+	"github.com/fundshare/fundshare-operator/internal/holdings"
+	"github.com/fundshare/fundshare-operator/internal/index"
 )
 
 // The functions here turn custom resources into the JSON shapes of types.go. is_primary
@@ -132,4 +136,120 @@ func priceView(p investv1.NAVPrice, currency string) AssetPrice {
 	}
 	return AssetPrice{NAVPerShare: p.NAVPerShare, Date: date, Currency: currency,
 		ChangePercentage: p.ChangePercentage, Volume: p.Volume}
+}
+
+func optInt64(n int64) *int64 { return &n }
+
+func timestamp(t metav1.Time) string { return t.UTC().Format(time.RFC3339) }
+
+// orderStatus is the order's lifecycle status: PLACED until the controller writes one.
+func orderStatus(o *investv1.Order) string {
+	if o.Status.State == "" {
+		return string(investv1.StatePlaced)
+	}
+	return string(o.Status.State)
+}
+
+// settlementTransactionHash is the token transfer's transaction: recorded when the
+// delivery was initiated (or, failing that, with its completion).
+func settlementTransactionHash(o *investv1.Order) *string {
+	ev := &o.Status.Settlement
+	for _, rec := range []*investv1.SettlementRecord{ev.DeliveryInitiated, ev.DeliveryCompleted} {
+		if rec != nil && rec.TransactionHash != "" {
+			return optString(rec.TransactionHash)
+		}
+	}
+	return nil
+}
+
+// paymentTransactionReference is the customer's payment of a BUY or the payout of a SELL.
+func paymentTransactionReference(o *investv1.Order) *string {
+	rec := o.Status.Settlement.PaymentReceived
+	if o.Spec.Side == investv1.SideSell {
+		rec = o.Status.Settlement.PaymentSent
+	}
+	if rec == nil {
+		return nil
+	}
+	return optString(rec.Reference)
+}
+
+func orderListItemView(o *investv1.Order) OrderListItem {
+	item := OrderListItem{
+		ID: o.Name, Side: string(o.Spec.Side), Market: string(o.Spec.Market), Status: orderStatus(o),
+		AmountOfUnits: o.Spec.AmountOfUnits, Currency: string(o.Spec.Currency), ISIN: string(o.Spec.ISIN),
+		AccountID: string(o.Spec.AccountID), Created: created(o),
+		SettlementTransactionHash:   settlementTransactionHash(o),
+		PaymentTransactionReference: paymentTransactionReference(o),
+		CustomOfferingID:            optString(string(o.Spec.CustomOfferingID)),
+	}
+	if q := o.Spec.Quote; q != nil {
+		item.Value = q.GrossValue
+	}
+	return item
+}
+
+// orderView is the full order. An order without a quote (created while admission was
+// off; the controller cancels it) shows null money fields.
+func orderView(o *investv1.Order) Order {
+	settlement := o.Spec.SettlementType
+	if settlement == "" {
+		settlement = investv1.SettlementBearer
+	}
+	out := Order{
+		OrderListItem: orderListItemView(o), CreatedAt: created(o),
+		FundDetails:    OrderFundDetails{ISIN: string(o.Spec.ISIN)},
+		SettlementType: string(settlement),
+		WalletID:       optString(index.OrderWalletKey(o)), PaymentMethodDetailsID: optString(index.OrderPaymentMethodKey(o)),
+		CancellationRequested: o.Spec.CancellationRequested,
+		History:               make([]OrderHistoryEntry, 0, len(o.Status.History)),
+	}
+	if q := o.Spec.Quote; q != nil {
+		source := string(q.FeeSource)
+		out.Amount = q.Amount
+		out.SubscriptionFeeAmount, out.SubscriptionFee = optInt64(q.FeeAmount), optInt64(q.FeeRate)
+		out.FeeSource = optString(source)
+		out.NetAmount, out.GrossValue = optInt64(q.NetAmount), optInt64(q.GrossValue)
+		f := q.FundDetails
+		if f.ISIN != "" {
+			out.FundDetails.ISIN = string(f.ISIN)
+		}
+		out.FundDetails.FundID, out.FundDetails.FundName = optString(string(f.FundID)), optString(f.FundName)
+		out.FundDetails.ShareClassID, out.FundDetails.ShareClassName = optString(string(f.ShareClassID)), optString(f.ShareClassName)
+		if p := q.PaymentDetails; p != nil && o.Spec.Side == investv1.SideBuy {
+			out.PaymentDetails = &OrderPaymentDetails{AccountHolderName: p.AccountHolderName, IBAN: p.IBAN, PaymentReference: p.PaymentReference}
+		}
+	}
+	for _, h := range o.Status.History {
+		out.History = append(out.History, OrderHistoryEntry{
+			Status: string(h.State), At: timestamp(h.At), Reason: h.Reason, Message: optString(h.Message),
+		})
+	}
+	return out
+}
+
+// portfolioView lists the positions by ISIN; names and currencies come from the share
+// classes (by ISIN), when they still exist.
+func portfolioView(accountID string, positions map[investv1.ISIN]*holdings.Position, classes map[investv1.ISIN]*investv1.ShareClass) Portfolio {
+	out := Portfolio{AccountID: accountID, Positions: []PortfolioPosition{}}
+	for _, isin := range slices.Sorted(maps.Keys(positions)) {
+		p := positions[isin]
+		if p.Units == 0 && p.Reserved == 0 {
+			continue
+		}
+		pos := PortfolioPosition{
+			ISIN: string(isin), Units: p.Units, Redeemable: p.Redeemable(), Locked: p.Locked, Reserved: p.Reserved,
+			Lots: make([]PortfolioLot, 0, len(p.Lots)),
+		}
+		if c := classes[isin]; c != nil {
+			pos.ShareClassName, pos.Currency = optString(c.Spec.Name), optString(string(c.Spec.Currency))
+		}
+		for _, l := range p.Lots {
+			pos.Lots = append(pos.Lots, PortfolioLot{
+				Units: l.Units, AcquiredAt: l.AcquiredAt.UTC().Format(time.RFC3339), UnlocksAt: l.UnlocksAt.UTC().Format(time.RFC3339),
+			})
+		}
+		out.Positions = append(out.Positions, pos)
+	}
+	return out
 }

@@ -12,6 +12,7 @@ import (
 	investv1 "github.com/fundshare/fundshare-operator/api/v1alpha1"
 	"github.com/fundshare/fundshare-operator/internal/index"
 	"github.com/fundshare/fundshare-operator/internal/rules"
+	"github.com/fundshare/fundshare-operator/internal/validation"
 )
 
 // POST /v1/accounts/{account_id}/wallets. The wallet's id is derived from the account and
@@ -19,11 +20,17 @@ import (
 // one, collides at the API server and answers 409 "Wallet already registered".
 func (s *Server) createWallet(w http.ResponseWriter, r *http.Request) {
 	accountID := chi.URLParam(r, "account_id")
+	var hfe validation.FieldErrors
+	idem, ok := readIdempotency(w, r, &hfe)
+	if !ok {
+		return
+	}
 	var req WalletCreateRequest
 	fe, ok := decodeBody(w, r, &req, map[string]string{"account_id": "is taken from the path", "id": "is assigned by the service"})
 	if !ok {
 		return
 	}
+	mergeNew(&fe, hfe)
 	required(&fe, "chain", req.Chain)
 	required(&fe, "wallet_address", req.WalletAddress)
 	chain := investv1.Chain(deref(req.Chain))
@@ -55,6 +62,10 @@ func (s *Server) createWallet(w http.ResponseWriter, r *http.Request) {
 	if a == nil {
 		return
 	}
+	name := walletName(accountID, address)
+	if idem != nil && s.replayWalletByKey(w, r, idem, a) {
+		return
+	}
 	var same investv1.WalletList
 	if err := s.deps.Reader.List(ctx, &same, client.InNamespace(ns),
 		client.MatchingFields{index.WalletAddress: index.WalletAddressKey(accountID, address)}); err != nil {
@@ -62,12 +73,16 @@ func (s *Server) createWallet(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	if len(same.Items) > 0 {
-		writeWalletDuplicate(w, accountID, address)
+		if !s.replayWallet(w, r, idem, a, name) {
+			writeWalletDuplicate(w, accountID, address)
+		}
 		return
 	}
-	wal := &investv1.Wallet{ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: walletName(accountID, address)}, Spec: spec}
+	wal := &investv1.Wallet{ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: name}, Spec: spec}
+	idem.annotate(wal)
 	if err := s.deps.Writer.Create(ctx, wal, fieldOwner); err != nil {
 		switch {
+		case apierrors.IsAlreadyExists(err) && s.replayWallet(w, r, idem, a, name):
 		case apierrors.IsAlreadyExists(err), hasCause(err, metav1.CauseTypeFieldValueDuplicate, "spec.walletAddress"):
 			writeWalletDuplicate(w, accountID, address)
 		case hasCause(err, metav1.CauseTypeFieldValueNotFound, "spec.accountID"):
@@ -87,6 +102,40 @@ func (s *Server) createWallet(w http.ResponseWriter, r *http.Request) {
 	}
 	w.Header().Set("Location", "/v1/accounts/"+accountID+"/wallets/"+wal.Name)
 	writeJSON(w, http.StatusCreated, walletView(wal, a))
+}
+
+// replayWallet answers a request with an Idempotency-Key whose wallet exists under name
+// (see replayAccount).
+func (s *Server) replayWallet(w http.ResponseWriter, r *http.Request, idem *idempotency, owner *investv1.Account, name string) bool {
+	if idem == nil {
+		return false
+	}
+	wal := &investv1.Wallet{}
+	m, _, err := s.existing(r.Context(), idem, wal, tenantOf(r), name)
+	if err != nil {
+		s.writeAPIError(w, r, err, nil)
+		return true
+	}
+	return s.answerReplay(w, m, walletLocation(wal), func() any { return walletView(wal, s.fresh(r, owner)) })
+}
+
+// replayWalletByKey answers when a wallet of the tenant already carries the key (a wallet's
+// id is derived from its address, so a key reused for another address names another id).
+func (s *Server) replayWalletByKey(w http.ResponseWriter, r *http.Request, idem *idempotency, owner *investv1.Account) bool {
+	obj, err := s.keyHolder(r.Context(), idem, tenantOf(r), gvkWallet, &investv1.WalletList{})
+	if err != nil {
+		s.writeAPIError(w, r, err, nil)
+		return true
+	}
+	if obj == nil {
+		return false
+	}
+	wal := obj.(*investv1.Wallet)
+	return s.answerReplay(w, idem.match(wal), walletLocation(wal), func() any { return walletView(wal, s.fresh(r, owner)) })
+}
+
+func walletLocation(wal *investv1.Wallet) string {
+	return "/v1/accounts/" + string(wal.Spec.AccountID) + "/wallets/" + wal.Name
 }
 
 func writeWalletDuplicate(w http.ResponseWriter, accountID, address string) {

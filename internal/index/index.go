@@ -43,7 +43,19 @@ const (
 	ApiClientID = "apiclient.spec.clientID"
 	// CustomOfferingISIN indexes offerings by spec.isin.
 	CustomOfferingISIN = "offering.spec.isin"
+	// IdempotencyKey indexes accounts, wallets, payment method details and orders created
+	// through REST with an Idempotency-Key header by that key (their
+	// AnnotationIdempotencyKey annotation).
+	IdempotencyKey = "metadata.annotations.idempotencyKey"
 )
+
+// AnnotationIdempotencyKey holds the Idempotency-Key of the REST request that created an
+// object.
+const AnnotationIdempotencyKey = "invest.fundshare.io/idempotency-key"
+
+func idempotencyKey(o client.Object) []string {
+	return one(o.GetAnnotations()[AnnotationIdempotencyKey])
+}
 
 // WalletAddressKey is the WalletAddress index value of an address on an account.
 func WalletAddressKey(accountID, address string) string {
@@ -122,6 +134,10 @@ func Register(ctx context.Context, fi FieldIndexer) error {
 		{&investv1.CustomOffering{}, CustomOfferingISIN, func(o client.Object) []string {
 			return one(string(o.(*investv1.CustomOffering).Spec.ISIN))
 		}},
+		{&investv1.Account{}, IdempotencyKey, idempotencyKey},
+		{&investv1.Wallet{}, IdempotencyKey, idempotencyKey},
+		{&investv1.PaymentMethodDetails{}, IdempotencyKey, idempotencyKey},
+		{&investv1.Order{}, IdempotencyKey, idempotencyKey},
 	}
 	for _, e := range entries {
 		if err := fi.IndexField(ctx, e.obj, e.field, e.fn); err != nil {

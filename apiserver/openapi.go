@@ -1,0 +1,658 @@
+package apiserver
+
+import (
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"reflect"
+	"regexp"
+	"strconv"
+	"strings"
+
+	"github.com/getkin/kin-openapi/openapi3"
+)
+
+// GET /openapi.json: an OpenAPI 3.0 document of every route, built from code: the
+// schemas are derived from the request and response types of types.go (their json and
+// openapi tags), the operations from the table below. The REST suite validates every
+// response it receives against the served document, and a unit test checks that every
+// route of routes.go appears in it, so it stays true.
+
+func (s *Server) serveOpenAPI(w http.ResponseWriter, _ *http.Request) {
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(http.StatusOK)
+	_, _ = w.Write(s.openAPI)
+}
+
+// openAPIJSON renders the document for a facade served at serverURL.
+func openAPIJSON(serverURL string) []byte {
+	b, err := json.Marshal(openAPIDocument(serverURL))
+	if err != nil {
+		panic(fmt.Sprintf("openapi: %v", err)) // a bug in the table below, caught by every test
+	}
+	return b
+}
+
+// uuidPattern is a lowercase UUID, the form of every id the facade answers with; requests
+// may use any letter case.
+const (
+	uuidPattern     = `^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$`
+	anyUUIDPattern  = `^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$`
+	isinPattern     = `^[A-Za-z]{2}[A-Za-z0-9]{9}[0-9]$`
+	schemaRefPrefix = "#/components/schemas/"
+)
+
+// schemaMode says how a struct's fields become required and nullable. Response fields
+// are all present (required) unless omitempty, and null when they are pointers. Request
+// fields are required when tagged so; the others may be absent or null.
+type schemaMode int
+
+const (
+	responseMode schemaMode = iota
+	requestMode
+)
+
+// schemaSet collects the component schemas.
+type schemaSet struct {
+	schemas openapi3.Schemas
+}
+
+// ref returns a reference to the component schema of the struct type t, creating it.
+func (g *schemaSet) ref(t reflect.Type) *openapi3.SchemaRef {
+	name := t.Name()
+	if _, ok := g.schemas[name]; !ok {
+		g.schemas[name] = &openapi3.SchemaRef{} // placeholder against recursion
+		mode := responseMode
+		if strings.HasSuffix(name, "Request") {
+			mode = requestMode
+		}
+		obj := &openapi3.Schema{Type: &openapi3.Types{openapi3.TypeObject}, Properties: openapi3.Schemas{}}
+		// Unknown fields are refused in JSON bodies and never written in answers; the token
+		// form ignores unknown parameters, as RFC 6749 §3.2 asks.
+		if name != "TokenRequest" {
+			no := false
+			obj.AdditionalProperties = openapi3.AdditionalProperties{Has: &no}
+		}
+		if doc := typeDocs[name]; doc != "" {
+			obj.Description = doc
+		}
+		g.fields(obj, t, mode)
+		g.schemas[name] = openapi3.NewSchemaRef("", obj)
+	}
+	return openapi3.NewSchemaRef(schemaRefPrefix+name, nil)
+}
+
+// fields adds the fields of t (and of structs it embeds) to obj.
+func (g *schemaSet) fields(obj *openapi3.Schema, t reflect.Type, mode schemaMode) {
+	for i := 0; i < t.NumField(); i++ {
+		f := t.Field(i)
+		if f.Anonymous {
+			g.fields(obj, f.Type, mode)
+			continue
+		}
+		name, opts, _ := strings.Cut(f.Tag.Get("json"), ",")
+		if name == "" || name == "-" {
+			continue
+		}
+		tag := parseOpenAPITag(f.Tag.Get("openapi"))
+		omitempty := strings.Contains(opts, "omitempty")
+		required := mode == responseMode && !omitempty || mode == requestMode && tag.required
+		isPtr := f.Type.Kind() == reflect.Pointer
+		nullable := f.Type.Kind() == reflect.Interface ||
+			isPtr && mode == responseMode && !omitempty ||
+			isPtr && mode == requestMode && !tag.required
+		obj.Properties[name] = g.field(f.Type, tag, mode, nullable)
+		if required {
+			obj.Required = append(obj.Required, name)
+		}
+	}
+}
+
+// field is the schema of one field's type.
+func (g *schemaSet) field(t reflect.Type, tag openAPITag, mode schemaMode, nullable bool) *openapi3.SchemaRef {
+	for t.Kind() == reflect.Pointer {
+		t = t.Elem()
+	}
+	var s *openapi3.Schema
+	switch t.Kind() {
+	case reflect.Struct:
+		ref := g.ref(t)
+		if !nullable {
+			return ref
+		}
+		// A $ref has no siblings in OpenAPI 3.0: a nullable reference wraps it.
+		return openapi3.NewSchemaRef("", &openapi3.Schema{AllOf: openapi3.SchemaRefs{ref}, Nullable: true})
+	case reflect.String:
+		s = openapi3.NewStringSchema()
+	case reflect.Bool:
+		s = openapi3.NewBoolSchema()
+	case reflect.Int, reflect.Int32, reflect.Int64:
+		s = openapi3.NewIntegerSchema()
+		s.Format = "int" + strconv.Itoa(t.Bits())
+	case reflect.Slice:
+		s = openapi3.NewArraySchema()
+		s.Items = g.field(t.Elem(), openAPITag{}, mode, false)
+	case reflect.Map:
+		s = openapi3.NewObjectSchema()
+		s.AdditionalProperties = openapi3.AdditionalProperties{Schema: g.field(t.Elem(), openAPITag{}, mode, false)}
+	case reflect.Interface:
+		switch {
+		case tag.ref != "":
+			return openapi3.NewSchemaRef(schemaRefPrefix+tag.ref, nil)
+		case len(tag.types) > 0:
+			s = &openapi3.Schema{}
+			for _, typ := range tag.types {
+				s.OneOf = append(s.OneOf, openapi3.NewSchemaRef("", &openapi3.Schema{Type: &openapi3.Types{typ}}))
+			}
+		default:
+			s = &openapi3.Schema{}
+		}
+	default:
+		panic("openapi: no schema for " + t.String())
+	}
+	tag.apply(s, mode)
+	s.Nullable = nullable
+	return openapi3.NewSchemaRef("", s)
+}
+
+// openAPITag is a parsed `openapi:"..."` tag (see types.go).
+type openAPITag struct {
+	required, uuid bool
+	enum, types    []string
+	pattern        string
+	format         string
+	ref            string
+	min, max       *float64
+	maxLength      *uint64
+}
+
+func parseOpenAPITag(tag string) openAPITag {
+	var t openAPITag
+	for _, part := range strings.Split(tag, ";") {
+		key, value, _ := strings.Cut(part, "=")
+		switch key {
+		case "":
+		case "required":
+			t.required = true
+		case "uuid":
+			t.uuid = true
+		case "enum":
+			t.enum = strings.Split(value, "|")
+		case "types":
+			t.types = strings.Split(value, "|")
+		case "pattern":
+			t.pattern = value
+		case "format":
+			t.format = value
+		case "ref":
+			t.ref = value
+		case "min", "max":
+			n, err := strconv.ParseFloat(value, 64)
+			if err != nil {
+				panic("openapi: bad tag " + tag)
+			}
+			if key == "min" {
+				t.min = &n
+			} else {
+				t.max = &n
+			}
+		case "maxLength":
+			n, err := strconv.ParseUint(value, 10, 64)
+			if err != nil {
+				panic("openapi: bad tag " + tag)
+			}
+			t.maxLength = &n
+		default:
+			panic("openapi: unknown tag key " + key)
+		}
+	}
+	return t
+}
+
+func (t openAPITag) apply(s *openapi3.Schema, mode schemaMode) {
+	if t.uuid {
+		s.Format = "uuid"
+		s.Pattern = uuidPattern
+		if mode == requestMode {
+			s.Pattern = anyUUIDPattern
+		}
+	}
+	for _, v := range t.enum {
+		s.Enum = append(s.Enum, v)
+	}
+	if t.pattern != "" {
+		regexp.MustCompile(t.pattern)
+		s.Pattern = t.pattern
+	}
+	if t.format != "" {
+		s.Format = t.format
+	}
+	s.Min, s.Max, s.MaxLength = t.min, t.max, t.maxLength
+}
+
+// typeDocs describe the component schemas.
+var typeDocs = map[string]string{
+	"ErrorResponse":        "The body of every error: a short message and details, an object mapping field names to messages for validation errors, a string otherwise.",
+	"Account":              "A natural person (individual) or a registered company (business).",
+	"Wallet":               "A blockchain wallet registered for an account; orders deliver tokens to it.",
+	"PaymentMethodDetails": "A bank account for SEPA transfers.",
+	"Fund":                 "A feeder fund of the catalogue, with its market flags and redemption gate.",
+	"ShareClass":           "A share class of a feeder fund. Fees are in rate units (100% = 10,000), min_investment in micro-units, lock_up in days.",
+	"AssetPrice":           "The NAV per share of a share class on one day, in micro-units (1 EUR = 10,000).",
+	"OrderListItem":        "An order as the list shows it. value is the gross value in micro-units.",
+	"Order":                "The full order. Money in micro-units (1 EUR = 10,000), fee rate in rate units (100% = 10,000). For a SELL the subscription_fee fields carry the redemption fee; payment_details is given for BUY orders only.",
+	"OrderCreateRequest":   "A buy or sell order to place. settlement_type defaults to bearer; the recipient wallet and the sender's payment method default to the account's primary ones.",
+	"Portfolio":            "What an account holds per ISIN, from its completed orders.",
+	"TokenRequest":         "OAuth 2.0 client credentials grant (RFC 6749 §4.4). client_id and client_secret may instead be sent with HTTP Basic.",
+}
+
+// Operations.
+
+// param is a path or query parameter.
+type param struct {
+	name, in, description string
+	schema                *openapi3.Schema
+}
+
+// response is one documented answer; body is a value of its type (nil: no body). Headers
+// are required unless their name starts with "?".
+type response struct {
+	status      int
+	description string
+	body        any
+	headers     []string
+}
+
+// operation is one method on one path.
+type operation struct {
+	method, path, id, summary, description string
+	tag                                    string
+	public, ext                            bool
+	query                                  []param
+	// body is a value of the request's type; form sends it as a form.
+	body       any
+	form       bool
+	mergePatch bool
+	responses  []response
+}
+
+func strSchema() *openapi3.Schema { return openapi3.NewStringSchema() }
+
+func enumSchema(values ...string) *openapi3.Schema {
+	s := openapi3.NewStringSchema()
+	for _, v := range values {
+		s.Enum = append(s.Enum, v)
+	}
+	return s
+}
+
+func intSchema(min, max float64) *openapi3.Schema {
+	s := openapi3.NewIntegerSchema()
+	s.Min = &min
+	if max > 0 {
+		s.Max = &max
+	}
+	return s
+}
+
+func withDefault(s *openapi3.Schema, def int) *openapi3.Schema {
+	s.Default = def
+	return s
+}
+
+func patternSchema(p string) *openapi3.Schema { return openapi3.NewStringSchema().WithPattern(p) }
+
+func uuidSchema() *openapi3.Schema {
+	s := patternSchema(anyUUIDPattern)
+	s.Format = "uuid"
+	return s
+}
+
+func qparam(name, description string, s *openapi3.Schema) param {
+	return param{name: name, in: openapi3.ParameterInQuery, description: description, schema: s}
+}
+
+var pagingParams = []param{
+	qparam("skip", "Number of items to skip, at least 0.", withDefault(intSchema(0, 0), 0)),
+	qparam("limit", "Page size, 1 to 1000.", withDefault(intSchema(1, maxLimit), defaultLimit)),
+}
+
+func withPaging(ps ...param) []param { return append(ps, pagingParams...) }
+
+// Response helpers. Every answer carries X-Request-ID.
+func answer(status int, description string, body any, headers ...string) response {
+	return response{status: status, description: description, body: body, headers: headers}
+}
+
+func fail(status int, description string) response {
+	headers := []string(nil)
+	if status == http.StatusUnauthorized {
+		headers = []string{"WWW-Authenticate"}
+	}
+	return response{status: status, description: description, body: ErrorResponse{}, headers: headers}
+}
+
+// Errors every authenticated operation may answer.
+var commonErrors = []response{
+	fail(http.StatusUnauthorized, "Unauthorized: the bearer token is missing, invalid or expired."),
+	fail(http.StatusInternalServerError, "Internal server error; details quote the request id."),
+	fail(http.StatusServiceUnavailable, "Service unavailable; retry later."),
+	fail(http.StatusGatewayTimeout, "Request timed out; a write may or may not have taken effect."),
+}
+
+// Errors of operations with a JSON body.
+var bodyErrors = []response{
+	fail(http.StatusBadRequest, "Malformed JSON: the body is not a JSON object."),
+	fail(http.StatusRequestEntityTooLarge, "Request body too large (over 1 MiB)."),
+	fail(http.StatusUnsupportedMediaType, "Unsupported media type: the body is not application/json."),
+	fail(http.StatusUnprocessableEntity, "Validation error: details map each field to its messages."),
+}
+
+var (
+	queryError    = fail(http.StatusUnprocessableEntity, "Validation error: a query parameter is unknown, repeated or invalid.")
+	notFoundError = fail(http.StatusNotFound, "The id (or ISIN) does not exist for this client: `<Resource> not found`, details naming it.")
+	conflictError = fail(http.StatusConflict, "Conflict: the object changed concurrently; retry.")
+)
+
+func errs(lists ...[]response) []response {
+	var out []response
+	for _, l := range lists {
+		out = append(out, l...)
+	}
+	return out
+}
+
+func these(rs ...response) []response { return rs }
+
+const idemDescription = "Retry-safe creation: a request with the same Idempotency-Key and the same body answers 201 with the object created first (and `Idempotent-Replayed: true`); the same key with another body answers 422."
+
+// operations lists every route of routes.go.
+func operations() []operation {
+	created := func(body any) response {
+		return answer(http.StatusCreated, "Created.", body, "Location", "?"+headerReplayed)
+	}
+	return []operation{
+		{method: http.MethodGet, path: "/healthz", id: "health", summary: "Liveness", tag: "Service", public: true, ext: true,
+			responses: these(answer(http.StatusOK, "The process is alive.", HealthStatus{}))},
+		{method: http.MethodGet, path: "/readyz", id: "ready", summary: "Readiness", tag: "Service", public: true, ext: true,
+			responses: these(answer(http.StatusOK, "Ready to serve.", HealthStatus{}), answer(http.StatusServiceUnavailable, "Starting.", HealthStatus{}))},
+		{method: http.MethodGet, path: "/openapi.json", id: "openapi", summary: "This document", tag: "Service", public: true, ext: true,
+			responses: these(answer(http.StatusOK, "The OpenAPI 3.0 document of the API.", openAPIDocBody{}))},
+		{method: http.MethodPost, path: "/oauth2/token", id: "token", summary: "Obtain an access token", tag: "Authentication", public: true,
+			description: "OAuth 2.0 client credentials. scope must be `openid offline`, audience the host name of the base URL.",
+			body:        TokenRequest{}, form: true,
+			responses: []response{
+				answer(http.StatusOK, "The access token.", TokenResponse{}, "?Cache-Control"),
+				{status: http.StatusBadRequest, description: "invalid_request, unsupported_grant_type or invalid_scope.", body: OAuthError{}},
+				{status: http.StatusUnauthorized, description: "invalid_client: unknown client, wrong secret or disabled client.", body: OAuthError{}, headers: []string{"?WWW-Authenticate"}},
+				{status: http.StatusRequestEntityTooLarge, description: "invalid_request: the body is too large.", body: OAuthError{}},
+				{status: http.StatusTooManyRequests, description: "invalid_client: too many failed attempts.", body: OAuthError{}, headers: []string{"?Retry-After"}},
+				{status: http.StatusInternalServerError, description: "server_error.", body: OAuthError{}},
+				{status: http.StatusServiceUnavailable, description: "temporarily_unavailable.", body: OAuthError{}},
+			}},
+		{method: http.MethodGet, path: "/.well-known/jwks.json", id: "jwks", summary: "Token verification keys", tag: "Authentication", public: true, ext: true,
+			responses: these(answer(http.StatusOK, "The public keys (JWK Set) that verify access tokens.", JSONWebKeySet{}))},
+
+		// Accounts.
+		{method: http.MethodPost, path: "/v1/accounts", id: "createAccount", summary: "Create an account", tag: "Accounts", ext: true,
+			description: "An account with an external_id gets an id derived from it; a second account with the same external_id answers 409. " + idemDescription,
+			body:        AccountCreateRequest{},
+			responses:   errs(these(created(Account{}), fail(http.StatusConflict, "External ID already in use.")), bodyErrors, commonErrors)},
+		{method: http.MethodGet, path: "/v1/accounts", id: "listAccounts", summary: "List accounts", tag: "Accounts", ext: true,
+			query: withPaging(
+				qparam("external_id", "Exact external_id.", strSchema()),
+				qparam("account_type", "Type of the account.", enumSchema("individual", "business"))),
+			responses: errs(these(answer(http.StatusOK, "The accounts, oldest first.", AccountList{}), queryError), commonErrors)},
+		{method: http.MethodGet, path: "/v1/accounts/{account_id}", id: "getAccount", summary: "Get an account", tag: "Accounts",
+			responses: errs(these(answer(http.StatusOK, "The account.", Account{}), notFoundError), commonErrors)},
+		{method: http.MethodPatch, path: "/v1/accounts/{account_id}", id: "updateAccount", summary: "Update an account", tag: "Accounts",
+			description: "Absent or null fields stay unchanged; \"\" clears an optional field; birthdate (YYYY-MM-DD) sets dob_day, dob_month and dob_year.",
+			body:        AccountUpdateRequest{}, mergePatch: true,
+			responses: errs(these(answer(http.StatusOK, "The updated account.", Account{}), notFoundError, conflictError,
+				fail(http.StatusConflict, "External ID already in use.")), bodyErrors, commonErrors)},
+		{method: http.MethodGet, path: "/v1/accounts/{account_id}/portfolio", id: "getPortfolio", summary: "Holdings of an account", tag: "Accounts", ext: true,
+			description: "Per ISIN: units held, redeemable now, locked by the share class's lock-up, reserved for live sell orders, and the lots with their unlock times.",
+			responses:   errs(these(answer(http.StatusOK, "The portfolio.", Portfolio{}), notFoundError, queryError), commonErrors)},
+
+		// Wallets.
+		{method: http.MethodPost, path: "/v1/accounts/{account_id}/wallets", id: "createWallet", summary: "Register a wallet", tag: "Wallets",
+			description: "A wallet address can be registered once per account (409 Wallet already registered). is_primary true makes it the primary wallet. " + idemDescription,
+			body:        WalletCreateRequest{},
+			responses: errs(these(created(Wallet{}), notFoundError, fail(http.StatusConflict, "Wallet already registered; or the account changed concurrently.")),
+				bodyErrors, commonErrors)},
+		{method: http.MethodGet, path: "/v1/accounts/{account_id}/wallets", id: "listWallets", summary: "List registered wallets", tag: "Wallets",
+			query: withPaging(
+				qparam("wallet_address", "Exact address, any letter case.", strSchema()),
+				qparam("is_primary", "Only the primary wallet, or only the others.", openapi3.NewBoolSchema())),
+			responses: errs(these(answer(http.StatusOK, "The wallets, oldest first.", WalletList{}), notFoundError, queryError), commonErrors)},
+		{method: http.MethodGet, path: "/v1/accounts/{account_id}/wallets/{wallet_id}", id: "getWallet", summary: "Get a registered wallet", tag: "Wallets", ext: true,
+			responses: errs(these(answer(http.StatusOK, "The wallet.", Wallet{}), notFoundError), commonErrors)},
+		{method: http.MethodPatch, path: "/v1/accounts/{account_id}/wallets/{wallet_id}", id: "updateWallet", summary: "Update a registered wallet", tag: "Wallets",
+			description: "is_primary true makes this the primary wallet (the others lose the flag), false clears it if this one has it, null changes nothing.",
+			body:        WalletUpdateRequest{}, mergePatch: true,
+			responses: errs(these(answer(http.StatusOK, "The wallet.", Wallet{}), notFoundError, conflictError), bodyErrors, commonErrors)},
+
+		// Payment method details.
+		{method: http.MethodPost, path: "/v1/accounts/{account_id}/payment-method-details", id: "createPaymentMethodDetails", summary: "Add payment method details", tag: "Payment method details",
+			description: idemDescription,
+			body:        PaymentMethodDetailsCreateRequest{},
+			responses:   errs(these(created(PaymentMethodDetails{}), notFoundError, conflictError), bodyErrors, commonErrors)},
+		{method: http.MethodGet, path: "/v1/accounts/{account_id}/payment-method-details", id: "listPaymentMethodDetails", summary: "List payment method details", tag: "Payment method details", ext: true,
+			query:     withPaging(qparam("is_primary", "Only the primary details, or only the others.", openapi3.NewBoolSchema())),
+			responses: errs(these(answer(http.StatusOK, "The payment method details, oldest first.", PaymentMethodDetailsList{}), notFoundError, queryError), commonErrors)},
+		{method: http.MethodGet, path: "/v1/accounts/{account_id}/payment-method-details/{payment_method_details_id}", id: "getPaymentMethodDetails", summary: "Get payment method details", tag: "Payment method details",
+			responses: errs(these(answer(http.StatusOK, "The payment method details.", PaymentMethodDetails{}), notFoundError), commonErrors)},
+		{method: http.MethodPatch, path: "/v1/accounts/{account_id}/payment-method-details/{payment_method_details_id}", id: "updatePaymentMethodDetails", summary: "Update payment method details", tag: "Payment method details",
+			body: PaymentMethodDetailsUpdateRequest{}, mergePatch: true,
+			responses: errs(these(answer(http.StatusOK, "The payment method details.", PaymentMethodDetails{}), notFoundError, conflictError), bodyErrors, commonErrors)},
+
+		// Orders.
+		{method: http.MethodPost, path: "/v1/orders", id: "createOrder", summary: "Place an order", tag: "Orders", ext: true,
+			description: "Checked and priced at placement from the latest NAV. The status is PLACED until the lifecycle moves the order on. " + idemDescription,
+			body:        OrderCreateRequest{},
+			responses: errs(these(created(Order{}),
+				fail(http.StatusBadRequest, "Malformed JSON; or a business rule refused the order: `Insufficient holdings`, `Shares locked` or `Fund not redeemable`, details saying why."),
+				fail(http.StatusNotFound, "`Account not found` or `Share class not found`, details naming the id or ISIN."),
+				conflictError,
+				fail(http.StatusRequestEntityTooLarge, "Request body too large (over 1 MiB)."),
+				fail(http.StatusUnsupportedMediaType, "Unsupported media type: the body is not application/json."),
+				fail(http.StatusUnprocessableEntity, "Validation error: details map each field (or the Idempotency-Key header) to its messages.")),
+				commonErrors)},
+		{method: http.MethodGet, path: "/v1/orders", id: "listOrders", summary: "List orders", tag: "Orders",
+			query: withPaging(
+				qparam("side", "Side of the order.", enumSchema("BUY", "SELL")),
+				qparam("market", "Market of the order.", enumSchema("PRIMARY", "SECONDARY")),
+				qparam("order_status", "Lifecycle status.", enumSchema(orderStates...)),
+				qparam("account_type", "Type of the order's account.", enumSchema("individual", "business")),
+				qparam("account_id", "The order's account.", uuidSchema()),
+				qparam("currency", "Order currency.", patternSchema(`^[A-Z]{3}$`)),
+				qparam("isin", "ISIN of the share class.", strSchema())),
+			responses: errs(these(answer(http.StatusOK, "The orders, oldest first.", OrderList{}), queryError), commonErrors)},
+		{method: http.MethodGet, path: "/v1/orders/{order_id}", id: "getOrder", summary: "Get an order", tag: "Orders", ext: true,
+			responses: errs(these(answer(http.StatusOK, "The full order with its history.", Order{}), notFoundError), commonErrors)},
+		cancelOperation("/v1/orders/{order_id}", "cancelOrder"),
+		cancelOperation("/v1/orders/{order_id}/", "cancelOrderTrailingSlash"),
+
+		// Catalogue.
+		{method: http.MethodGet, path: "/v1/funds", id: "listFunds", summary: "List funds", tag: "Catalogue",
+			query: withPaging(
+				qparam("abbreviation", "Exact abbreviation.", strSchema()),
+				qparam("name", "Part of the name, any letter case.", strSchema()),
+				qparam("base_currency", "Base currency.", patternSchema(`^[A-Z]{3}$`)),
+				qparam("risk_score", "Risk score, 1 to 10.", intSchema(1, 10))),
+			responses: errs(these(answer(http.StatusOK, "The funds.", FundList{}), queryError), commonErrors)},
+		{method: http.MethodGet, path: "/v1/share-classes", id: "listShareClasses", summary: "List share classes", tag: "Catalogue",
+			query: withPaging(
+				qparam("abbreviation", "Exact abbreviation.", strSchema()),
+				qparam("name", "Part of the name, any letter case.", strSchema()),
+				qparam("feeder_fund_id", "The fund of the share class.", uuidSchema())),
+			responses: errs(these(answer(http.StatusOK, "The share classes.", ShareClassList{}), queryError), commonErrors)},
+		{method: http.MethodGet, path: "/v1/share-classes/{isin}", id: "getShareClass", summary: "Get a share class", tag: "Catalogue", ext: true,
+			responses: errs(these(answer(http.StatusOK, "The share class.", ShareClass{}), notFoundError), commonErrors)},
+		{method: http.MethodGet, path: "/v1/assets/{isin}/prices", id: "listPrices", summary: "List NAV prices of a share class", tag: "Catalogue",
+			responses: errs(these(answer(http.StatusOK, "Every price, newest first.", AssetPrices{}), notFoundError, queryError), commonErrors)},
+		{method: http.MethodGet, path: "/v1/assets/{isin}/prices/latest", id: "latestPrice", summary: "The newest NAV price", tag: "Catalogue", ext: true,
+			responses: errs(these(answer(http.StatusOK, "The newest price.", LatestAssetPrice{}),
+				fail(http.StatusNotFound, "`Share class not found`, or `Price not found` when none is published.")), commonErrors)},
+	}
+}
+
+func cancelOperation(path, id string) operation {
+	return operation{method: http.MethodDelete, path: path, id: id, summary: "Cancel an order", tag: "Orders",
+		description: "Allowed from every non-terminal state; the cancellation is decided on the order as stored and races with the lifecycle resolve to one outcome. " +
+			"200: the order is CANCELLED. 202: the cancellation is accepted and final, but the lifecycle controller did not confirm it within 10 s (it is down): " +
+			"the order is shown as it is, cancellation_requested true, and becomes CANCELLED when the controller runs. 409 `Order already COMPLETED` (or CANCELLED): " +
+			"the order is terminal and nothing changed.",
+		responses: errs(these(
+			answer(http.StatusOK, "The cancelled order.", Order{}),
+			answer(http.StatusAccepted, "Cancellation accepted, not yet confirmed by the lifecycle controller.", Order{}),
+			notFoundError,
+			fail(http.StatusConflict, "The order is terminal (`Order already COMPLETED` / `Order already CANCELLED`), or it kept changing (`Conflict`)."),
+		), commonErrors)}
+}
+
+// openAPIDocBody stands for the document itself in its own description.
+type openAPIDocBody struct{}
+
+// headerDocs describe the response headers.
+var headerDocs = map[string]*openapi3.Schema{
+	"X-Request-ID":     strSchema(),
+	"Location":         strSchema(),
+	"WWW-Authenticate": strSchema(),
+	"Retry-After":      openapi3.NewIntegerSchema(),
+	"Cache-Control":    strSchema(),
+	headerReplayed:     enumSchema("true"),
+}
+
+var headerDescriptions = map[string]string{
+	"X-Request-ID":     "The request's id: the caller's X-Request-ID when it sent a sane one, generated otherwise.",
+	"Location":         "The path of the created object.",
+	"WWW-Authenticate": "The authentication challenge (RFC 6750, or Basic on the token endpoint).",
+	"Retry-After":      "Seconds until another login attempt is allowed.",
+	"Cache-Control":    "no-store for tokens.",
+	headerReplayed:     "Present (true) when the answer repeats the outcome of an earlier request with the same Idempotency-Key.",
+}
+
+// openAPIDocument builds the document.
+func openAPIDocument(serverURL string) *openapi3.T {
+	g := &schemaSet{schemas: openapi3.Schemas{}}
+	details := openapi3.NewSchemaRef("", &openapi3.Schema{
+		Description: "An object mapping each field (or query parameter, or header) to its messages for validation errors; a string otherwise.",
+		OneOf: openapi3.SchemaRefs{
+			g.field(reflect.TypeFor[ValidationDetails](), openAPITag{}, responseMode, false),
+			openapi3.NewSchemaRef("", openapi3.NewStringSchema()),
+		},
+	})
+	g.schemas["ErrorDetails"] = details
+	g.ref(reflect.TypeFor[ErrorResponse]())
+
+	doc := &openapi3.T{
+		OpenAPI: "3.0.3",
+		Info: &openapi3.Info{
+			Title:   "Fund Share Investment Service",
+			Version: "v1",
+			Description: "Accounts, registered blockchain wallets, payment method details, orders and the fund catalogue. " +
+				"Every field of the specification keeps its name; operations marked x-extension are not in the specification. " +
+				"Money is in micro-units (1 EUR = 10,000), rates in rate units (100% = 10,000). Every error has the body {error, details}.",
+		},
+		Servers: openapi3.Servers{{URL: serverURL}},
+		Paths:   openapi3.NewPaths(),
+		Components: &openapi3.Components{
+			Schemas: g.schemas,
+			SecuritySchemes: openapi3.SecuritySchemes{
+				"bearerAuth": {Value: &openapi3.SecurityScheme{Type: "http", Scheme: "bearer", BearerFormat: "JWT",
+					Description: "An access token from POST /oauth2/token in `Authorization: Bearer <token>`."}},
+				"oauth2": {Value: &openapi3.SecurityScheme{Type: "oauth2",
+					Description: "OAuth 2.0 client credentials; send audience = the host name of the base URL as an extra form field.",
+					Flows: &openapi3.OAuthFlows{ClientCredentials: &openapi3.OAuthFlow{
+						TokenURL: strings.TrimSuffix(serverURL, "/") + "/oauth2/token",
+						Scopes:   openapi3.StringMap{"openid": "required", "offline": "required"},
+					}}}},
+			},
+		},
+		Security: openapi3.SecurityRequirements{{"bearerAuth": []string{}}, {"oauth2": []string{}}},
+	}
+	for _, op := range operations() {
+		doc.AddOperation(op.path, op.method, op.build(g))
+	}
+	return doc
+}
+
+var pathParam = regexp.MustCompile(`\{([a-z_]+)\}`)
+
+func (op operation) build(g *schemaSet) *openapi3.Operation {
+	o := &openapi3.Operation{OperationID: op.id, Summary: op.summary, Description: op.description, Tags: []string{op.tag}}
+	if op.ext {
+		o.Extensions = map[string]any{"x-extension": true}
+	}
+	if op.public {
+		o.Security = &openapi3.SecurityRequirements{}
+	}
+	for _, m := range pathParam.FindAllStringSubmatch(op.path, -1) {
+		s := patternSchema(uuidPattern)
+		s.Format = "uuid"
+		desc := "A lowercase UUID."
+		if m[1] == "isin" {
+			s, desc = patternSchema(isinPattern), "ISIN of a share class, any letter case."
+		}
+		o.Parameters = append(o.Parameters, &openapi3.ParameterRef{Value: openapi3.NewPathParameter(m[1]).WithDescription(desc).WithSchema(s)})
+	}
+	for _, p := range op.query {
+		o.Parameters = append(o.Parameters, &openapi3.ParameterRef{Value: &openapi3.Parameter{
+			Name: p.name, In: p.in, Description: p.description, Schema: openapi3.NewSchemaRef("", p.schema),
+		}})
+	}
+	if op.method == http.MethodPost && !op.public {
+		max := uint64(maxIdempotencyKey)
+		key := openapi3.NewStringSchema().WithPattern(`^[\x21-\x7e]+$`)
+		key.MinLength, key.MaxLength = 1, &max
+		o.Parameters = append(o.Parameters, &openapi3.ParameterRef{Value: &openapi3.Parameter{
+			Name: headerIdempotencyKey, In: openapi3.ParameterInHeader, Schema: openapi3.NewSchemaRef("", key),
+			Description: "Makes the request safe to retry: 1 to 255 visible ASCII characters, unique per request you mean to make once.",
+		}})
+	}
+	if op.body != nil {
+		ref := g.ref(reflect.TypeOf(op.body))
+		content := openapi3.Content{}
+		if op.form {
+			content["application/x-www-form-urlencoded"] = openapi3.NewMediaType().WithSchemaRef(ref)
+		} else {
+			content["application/json"] = openapi3.NewMediaType().WithSchemaRef(ref)
+			if op.mergePatch {
+				content["application/merge-patch+json"] = openapi3.NewMediaType().WithSchemaRef(ref)
+			}
+		}
+		o.RequestBody = &openapi3.RequestBodyRef{Value: openapi3.NewRequestBody().WithRequired(true).WithContent(content)}
+	}
+	o.Responses = openapi3.NewResponsesWithCapacity(len(op.responses))
+	for _, r := range op.responses {
+		code := strconv.Itoa(r.status)
+		if prev := o.Responses.Value(code); prev != nil {
+			// Several reasons for one status: one response, the descriptions joined.
+			d := *prev.Value.Description + " Or: " + r.description
+			prev.Value.Description = &d
+			continue
+		}
+		resp := openapi3.NewResponse().WithDescription(r.description)
+		resp.Headers = openapi3.Headers{"X-Request-ID": header("X-Request-ID", true)}
+		for _, h := range r.headers {
+			name, optional := strings.CutPrefix(h, "?")
+			resp.Headers[name] = header(name, !optional)
+		}
+		switch body := r.body.(type) {
+		case nil:
+		case openAPIDocBody:
+			resp.Content = openapi3.NewContentWithJSONSchema(&openapi3.Schema{Type: &openapi3.Types{openapi3.TypeObject}})
+		default:
+			resp.Content = openapi3.NewContentWithJSONSchemaRef(g.ref(reflect.TypeOf(body)))
+		}
+		o.Responses.Set(code, &openapi3.ResponseRef{Value: resp})
+	}
+	return o
+}
+
+func header(name string, required bool) *openapi3.HeaderRef {
+	return &openapi3.HeaderRef{Value: &openapi3.Header{Parameter: openapi3.Parameter{
+		Description: headerDescriptions[name], Required: required, Schema: openapi3.NewSchemaRef("", headerDocs[name]),
+	}}}
+}

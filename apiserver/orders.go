@@ -1,0 +1,507 @@
+package apiserver
+
+import (
+	"context"
+	"fmt"
+	"net/http"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/go-chi/chi/v5"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+
+	investv1 "github.com/fundshare/fundshare-operator/api/v1alpha1"
+	"github.com/fundshare/fundshare-operator/internal/holdings"
+	"github.com/fundshare/fundshare-operator/internal/index"
+	"github.com/fundshare/fundshare-operator/internal/placement"
+	"github.com/fundshare/fundshare-operator/internal/validation"
+	"github.com/fundshare/fundshare-operator/internal/webhooks"
+)
+
+var gvkOrder = investv1.GroupVersion.WithKind("Order")
+
+// orderStates are the eleven statuses of the spec.
+var orderStates = []string{
+	string(investv1.StatePlaced), string(investv1.StateAwaitingPayment), string(investv1.StatePaymentReceived),
+	string(investv1.StateDeliveryInitiated), string(investv1.StateDeliveryCompleted), string(investv1.StatePaymentSent),
+	string(investv1.StatePaymentCompleted), string(investv1.StateRedemptionGated), string(investv1.StateExecuted),
+	string(investv1.StateCompleted), string(investv1.StateCancelled),
+}
+
+// orderRenames report the API server's causes on an Order under the REST field names.
+var orderRenames = map[string]string{
+	"amountOfUnits": "amount_of_units", "accountID": "account_id", "walletID": "wallet_id",
+	"paymentMethodDetailsID": "payment_method_details_id", "customOfferingID": "custom_offering_id",
+	"settlementType": "settlement_type",
+}
+
+// GET /v1/orders: filters side, market, order_status, account_type, account_id, currency,
+// isin; skip, limit. It reads through the most selective index the filters allow
+// (account, ISIN, status, or the accounts of the type) and applies the other filters to
+// what that returns.
+func (s *Server) listOrders(w http.ResponseWriter, r *http.Request) {
+	q := parseQuery(r, append([]string{"side", "market", "order_status", "account_type", "account_id", "currency", "isin"}, pageParams...)...)
+	side := q.enum("side", string(investv1.SideBuy), string(investv1.SideSell))
+	market := q.enum("market", string(investv1.MarketPrimary), string(investv1.MarketSecondary))
+	status := q.enum("order_status", orderStates...)
+	accountType := q.enum("account_type", string(investv1.AccountTypeIndividual), string(investv1.AccountTypeBusiness))
+	accountID := q.uuid("account_id")
+	currency := q.pattern("currency", currencyPattern, "three uppercase letters (^[A-Z]{3}$)")
+	isin := strings.ToUpper(q.str("isin"))
+	p := q.page()
+	if !q.fe.Empty() {
+		writeValidation(w, q.fe)
+		return
+	}
+	ctx, ns := r.Context(), tenantOf(r)
+	if err := s.tracker.Wait(ctx, ns, gvkOrder, gvkAccount); err != nil {
+		s.writeAPIError(w, r, err, nil)
+		return
+	}
+	var ofType map[string]bool
+	if accountType != "" {
+		var accounts investv1.AccountList
+		if err := s.deps.Reader.List(ctx, &accounts, client.InNamespace(ns), client.MatchingFields{index.AccountType: accountType}); err != nil {
+			s.writeAPIError(w, r, err, nil)
+			return
+		}
+		ofType = make(map[string]bool, len(accounts.Items))
+		for _, a := range accounts.Items {
+			if string(a.Spec.Type) == accountType {
+				ofType[a.Name] = true
+			}
+		}
+	}
+	listBy := func(field, value string) ([]investv1.Order, error) {
+		var list investv1.OrderList
+		opts := []client.ListOption{client.InNamespace(ns)}
+		if field != "" {
+			opts = append(opts, client.MatchingFields{field: value})
+		}
+		err := s.deps.Reader.List(ctx, &list, opts...)
+		return list.Items, err
+	}
+	var orders []investv1.Order
+	var err error
+	switch {
+	case accountID != "":
+		orders, err = listBy(index.OrderAccount, accountID)
+	case isin != "":
+		orders, err = listBy(index.OrderISIN, isin)
+	case status != "":
+		orders, err = listBy(index.OrderState, status)
+	case accountType != "":
+		for id := range ofType {
+			var more []investv1.Order
+			if more, err = listBy(index.OrderAccount, id); err != nil {
+				break
+			}
+			orders = append(orders, more...)
+		}
+	default:
+		orders, err = listBy("", "")
+	}
+	if err != nil {
+		s.writeAPIError(w, r, err, nil)
+		return
+	}
+	items := orders[:0]
+	for _, o := range orders {
+		if (side == "" || string(o.Spec.Side) == side) && (market == "" || string(o.Spec.Market) == market) &&
+			(status == "" || index.OrderStateKey(&o) == status) && (accountID == "" || string(o.Spec.AccountID) == accountID) &&
+			(currency == "" || string(o.Spec.Currency) == currency) && (isin == "" || string(o.Spec.ISIN) == isin) &&
+			(ofType == nil || ofType[string(o.Spec.AccountID)]) {
+			items = append(items, o)
+		}
+	}
+	out := OrderList{Data: []OrderListItem{}}
+	for _, o := range paginate(items, p) {
+		out.Data = append(out.Data, orderListItemView(&o))
+	}
+	writeJSON(w, http.StatusOK, out)
+}
+
+// order reads the tenant's order of the path; it answers 404 itself and returns nil when
+// there is none.
+func (s *Server) order(w http.ResponseWriter, r *http.Request) *investv1.Order {
+	id := chi.URLParam(r, "order_id")
+	var o investv1.Order
+	err := s.get(r.Context(), tenantOf(r), id, &o, gvkOrder)
+	switch {
+	case apierrors.IsNotFound(err):
+		writeNotFound(w, resOrder, id)
+		return nil
+	case err != nil:
+		s.writeAPIError(w, r, err, nil)
+		return nil
+	}
+	return &o
+}
+
+// GET /v1/orders/{order_id} (extension): the full order.
+func (s *Server) getOrder(w http.ResponseWriter, r *http.Request) {
+	if o := s.order(w, r); o != nil {
+		writeJSON(w, http.StatusOK, orderView(o))
+	}
+}
+
+// POST /v1/orders (extension). Placement is checked here first, with the readers the
+// admission webhook uses, so that each refusal gets its precise answer (404 for an
+// unknown account or share class, 422 for fields, 400 for a business rule); admission
+// checks again and fixes the quote when the order is created.
+func (s *Server) createOrder(w http.ResponseWriter, r *http.Request) {
+	var hfe validation.FieldErrors
+	idem, ok := readIdempotency(w, r, &hfe)
+	if !ok {
+		return
+	}
+	var req OrderCreateRequest
+	fe, ok := decodeBody(w, r, &req, map[string]string{
+		"id": "is assigned by the service", "status": "is set by the system", "created": "is assigned by the service",
+	})
+	if !ok {
+		return
+	}
+	mergeNew(&fe, hfe)
+	spec, more := orderSpec(&req)
+	mergeNew(&fe, more)
+	if !fe.Empty() {
+		writeValidation(w, fe)
+		return
+	}
+
+	ctx, ns := r.Context(), tenantOf(r)
+	name := newID()
+	if idem != nil {
+		name = idem.name(ns, gvkOrder)
+		// A retry must not be placed again: its own reservation would refuse a sell.
+		if s.replayOrder(w, r, idem, name) {
+			return
+		}
+	}
+	o := &investv1.Order{ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: name}, Spec: spec}
+	// Placement reads the account's orders for its holdings: this process's writes first.
+	if err := s.tracker.Wait(ctx, ns, gvkOrder, gvkAccount, gvkWallet, gvkPaymentMethod); err != nil {
+		s.writeAPIError(w, r, err, nil)
+		return
+	}
+	res, err := placement.Place(ctx, placement.Readers{Cache: s.deps.Reader, Live: s.deps.APIReader}, o, s.deps.Now())
+	if err != nil {
+		s.writeAPIError(w, r, err, nil)
+		return
+	}
+	if writePlacementRefusal(w, res) {
+		return
+	}
+	idem.annotate(o)
+	if err := s.deps.Writer.Create(ctx, o, fieldOwner); err != nil {
+		switch {
+		case apierrors.IsAlreadyExists(err) && s.replayOrder(w, r, idem, name):
+		case hasCause(err, metav1.CauseTypeFieldValueNotFound, "spec.accountID"):
+			writeNotFound(w, resAccount, string(spec.AccountID))
+		case hasCause(err, metav1.CauseTypeFieldValueNotFound, "spec.isin"):
+			writeNotFoundBy(w, resShareClass, "isin", string(spec.ISIN))
+		default:
+			if code, msg, ok := ruleCause(err); ok {
+				writeError(w, http.StatusBadRequest, code, msg)
+				return
+			}
+			s.writeAPIError(w, r, err, orderRenames)
+		}
+		return
+	}
+	s.tracker.Written(o)
+	w.Header().Set("Location", "/v1/orders/"+o.Name)
+	writeJSON(w, http.StatusCreated, orderView(o))
+}
+
+// orderSpec checks the request's own fields and builds the spec; ids are accepted in any
+// letter case, ISINs too.
+func orderSpec(req *OrderCreateRequest) (investv1.OrderSpec, validation.FieldErrors) {
+	var fe validation.FieldErrors
+	required(&fe, "side", req.Side)
+	required(&fe, "market", req.Market)
+	required(&fe, "isin", req.ISIN)
+	required(&fe, "amount_of_units", req.AmountOfUnits)
+	required(&fe, "currency", req.Currency)
+	required(&fe, "account_id", req.AccountID)
+	oneOf := func(name string, v *string, values ...string) {
+		if v != nil && !slices.Contains(values, *v) {
+			fe.Add(name, "must be one of "+strings.Join(values, ", "))
+		}
+	}
+	oneOf("side", req.Side, string(investv1.SideBuy), string(investv1.SideSell))
+	oneOf("market", req.Market, string(investv1.MarketPrimary), string(investv1.MarketSecondary))
+	oneOf("settlement_type", req.SettlementType, string(investv1.SettlementBearer), string(investv1.SettlementClaimable))
+	if n := req.AmountOfUnits; n != nil && (*n < 1 || *n > maxOrderUnits) {
+		fe.Add("amount_of_units", fmt.Sprintf("must be between 1 and %d", int64(maxOrderUnits)))
+	}
+	if c := req.Currency; c != nil && !currencyPattern.MatchString(*c) {
+		fe.Add("currency", "must be three uppercase letters (^[A-Z]{3}$)")
+	}
+	isin := strings.ToUpper(deref(req.ISIN))
+	if req.ISIN != nil {
+		fe.AddErr("isin", validation.ValidateISIN(isin))
+	}
+	id := func(name string, v *string) investv1.ObjectID {
+		if v == nil {
+			return ""
+		}
+		s := lower(*v)
+		if !validation.IsLowercaseUUID(s) {
+			fe.Add(name, msgUUID)
+		}
+		return investv1.ObjectID(s)
+	}
+	spec := investv1.OrderSpec{
+		Side: investv1.OrderSide(deref(req.Side)), Market: investv1.Market(deref(req.Market)),
+		ISIN: investv1.ISIN(isin), AmountOfUnits: deref(req.AmountOfUnits), Currency: investv1.CurrencyCode(deref(req.Currency)),
+		AccountID: id("account_id", req.AccountID), SettlementType: investv1.SettlementType(deref(req.SettlementType)),
+		WalletID: id("wallet_id", req.WalletID), PaymentMethodDetailsID: id("payment_method_details_id", req.PaymentMethodDetailsID),
+		CustomOfferingID: id("custom_offering_id", req.CustomOfferingID),
+	}
+	if spec.SettlementType == "" {
+		spec.SettlementType = investv1.SettlementBearer
+	}
+	return spec, fe
+}
+
+// maxOrderUnits is the CRD's bound on amountOfUnits.
+const maxOrderUnits = 1_000_000_000_000
+
+// writePlacementRefusal answers a refused placement; false when the order can be placed.
+func writePlacementRefusal(w http.ResponseWriter, res placement.Result) bool {
+	switch {
+	case res.NotFound != nil:
+		key := "id"
+		if res.NotFound.Resource == resShareClass {
+			key = "isin"
+		}
+		writeNotFoundBy(w, res.NotFound.Resource, key, res.NotFound.ID)
+	case !res.Fields.Empty():
+		writeValidation(w, res.Fields)
+	case res.Rule != nil:
+		writeError(w, http.StatusBadRequest, res.Rule.Code, res.Rule.Message)
+	default:
+		return false
+	}
+	return true
+}
+
+// ruleCodes are the business rules admission may refuse an order with (a race with
+// another sell or a market change after this process's check).
+var ruleCodes = []string{holdings.CodeInsufficientHoldings, holdings.CodeSharesLocked, placement.CodeNotRedeemable}
+
+// ruleCause finds admission's "Forbidden: <code>: <message>" cause.
+func ruleCause(err error) (code, message string, ok bool) {
+	if !apierrors.IsInvalid(err) {
+		return "", "", false
+	}
+	for _, c := range statusCauses(err) {
+		if c.Type != metav1.CauseTypeForbidden {
+			continue
+		}
+		msg := strings.TrimPrefix(c.Message, "Forbidden: ")
+		for _, code := range ruleCodes {
+			if rest, found := strings.CutPrefix(msg, code+": "); found {
+				return code, rest, true
+			}
+		}
+	}
+	return "", "", false
+}
+
+// replayOrder answers a request with an Idempotency-Key whose order exists under name:
+// the retry gets the order as it is now; a key used for another request 422; an order
+// not created with the key (named so by chance or by hand) a 409.
+func (s *Server) replayOrder(w http.ResponseWriter, r *http.Request, idem *idempotency, name string) bool {
+	if idem == nil {
+		return false
+	}
+	o := &investv1.Order{}
+	m, found, err := s.existing(r.Context(), idem, o, tenantOf(r), name)
+	switch {
+	case err != nil:
+		s.writeAPIError(w, r, err, nil)
+		return true
+	case !found:
+		return false
+	case m == matchNone:
+		writeError(w, http.StatusConflict, msgConflict, "an order with id "+name+" exists and was not created with this Idempotency-Key")
+		return true
+	}
+	return s.answerReplay(w, m, "/v1/orders/"+o.Name, func() any { return orderView(o) })
+}
+
+// defaultCancelWait bounds how long DELETE waits for the controller to cancel an order
+// whose cancellation it accepted.
+const defaultCancelWait = 10 * time.Second
+
+// cancelPoll is how often that wait looks at the cache.
+const cancelPoll = 20 * time.Millisecond
+
+// DELETE /v1/orders/{order_id} (and with a trailing slash): cancel an order.
+//
+// The request is decided on the order as the API server has it: a terminal order answers
+// 409 naming its state; otherwise spec.cancellationRequested is set with a merge patch
+// that carries the resourceVersion read, so that it only lands on the version the
+// decision was made on. When the order changed meanwhile (the controller moved it) the
+// patch is refused, and the order is read and decided again; admission refuses a request
+// on a terminal order as well. An accepted request is final: cancellation has priority
+// over every other move and each controller write is guarded by the version it read, so
+// the controller moves the order to CANCELLED next. The answer waits for that (200 with
+// the cancelled order); should the controller not get to it within the wait (it is down),
+// the answer is 202 with the order as it is, cancellation_requested true.
+func (s *Server) cancelOrder(w http.ResponseWriter, r *http.Request) {
+	id := chi.URLParam(r, "order_id")
+	if !validation.IsLowercaseUUID(id) {
+		writeNotFound(w, resOrder, id)
+		return
+	}
+	ctx, key := r.Context(), client.ObjectKey{Namespace: tenantOf(r), Name: id}
+	var o *investv1.Order
+	for attempt := 1; o == nil; attempt++ {
+		cur := &investv1.Order{}
+		if err := s.deps.APIReader.Get(ctx, key, cur); err != nil {
+			if apierrors.IsNotFound(err) {
+				writeNotFound(w, resOrder, id)
+			} else {
+				s.writeAPIError(w, r, err, nil)
+			}
+			return
+		}
+		if cur.Status.State.Terminal() {
+			writeOrderTerminal(w, cur)
+			return
+		}
+		if cur.Spec.CancellationRequested {
+			o = cur // requested before; the answer is the same
+			break
+		}
+		before := cur.DeepCopy()
+		cur.Spec.CancellationRequested = true
+		err := s.deps.Writer.Patch(ctx, cur, client.MergeFromWithOptions(before, client.MergeFromWithOptimisticLock{}), fieldOwner)
+		switch {
+		case err == nil:
+			s.tracker.Written(cur)
+			o = cur
+		case apierrors.IsNotFound(err):
+			writeNotFound(w, resOrder, id)
+			return
+		case !apierrors.IsConflict(err):
+			s.writeAPIError(w, r, err, nil)
+			return
+		case attempt >= maxWriteAttempts:
+			writeError(w, http.StatusConflict, msgConflict, "the order kept changing while the cancellation was requested; retry the request")
+			return
+		case webhooks.IsTerminalOrderError(err):
+			// Admission saw a terminal order: the next read shows its state.
+		default:
+			if err := backoff(ctx, attempt); err != nil {
+				s.writeAPIError(w, r, err, nil)
+				return
+			}
+		}
+	}
+
+	final, err := s.awaitCancelled(ctx, o)
+	if err != nil {
+		s.writeAPIError(w, r, err, nil)
+		return
+	}
+	switch final.Status.State {
+	case investv1.StateCancelled:
+		writeJSON(w, http.StatusOK, orderView(final))
+	case investv1.StateCompleted:
+		// Cannot happen while the controller honours the priority of cancellations; if it
+		// did, the truth is that the order was not cancelled.
+		s.deps.Log.Error(nil, "an order whose cancellation was accepted completed", "namespace", o.Namespace, "order", o.Name,
+			"request_id", requestIDFrom(ctx))
+		writeOrderTerminal(w, final)
+	default:
+		writeJSON(w, http.StatusAccepted, orderView(final))
+	}
+}
+
+// awaitCancelled waits, within the cancel wait, until the order is terminal in the cache,
+// and returns it; after the wait it returns the order as the API server has it.
+func (s *Server) awaitCancelled(ctx context.Context, o *investv1.Order) (*investv1.Order, error) {
+	wait := s.cancelWait
+	if wait == 0 {
+		wait = defaultCancelWait
+	}
+	timeout := time.NewTimer(wait)
+	defer timeout.Stop()
+	tick := time.NewTicker(cancelPoll)
+	defer tick.Stop()
+	key := client.ObjectKeyFromObject(o)
+	for {
+		cur := &investv1.Order{}
+		err := s.deps.Reader.Get(ctx, key, cur)
+		switch {
+		case err == nil && cur.Status.State.Terminal():
+			return cur, nil
+		case err != nil && !apierrors.IsNotFound(err):
+			return nil, err
+		}
+		select {
+		case <-ctx.Done():
+			return nil, ctx.Err()
+		case <-timeout.C:
+			cur := &investv1.Order{}
+			if err := s.deps.APIReader.Get(ctx, key, cur); err != nil {
+				return nil, err
+			}
+			return cur, nil
+		case <-tick.C:
+		}
+	}
+}
+
+// writeOrderTerminal answers a cancellation of a terminal order: 409 naming the state.
+func writeOrderTerminal(w http.ResponseWriter, o *investv1.Order) {
+	writeError(w, http.StatusConflict, "Order already "+string(o.Status.State),
+		fmt.Sprintf("order %s is %s, a terminal state: it cannot be cancelled", o.Name, o.Status.State))
+}
+
+// GET /v1/accounts/{account_id}/portfolio (extension): the account's holdings per ISIN,
+// from its completed orders, with the units reserved for live sells (from the account as
+// the API server has it) and the lots with their lock-up.
+func (s *Server) getPortfolio(w http.ResponseWriter, r *http.Request) {
+	if q := parseQuery(r); !q.fe.Empty() {
+		writeValidation(w, q.fe)
+		return
+	}
+	a := s.account(w, r, chi.URLParam(r, "account_id"), gvkOrder)
+	if a == nil {
+		return
+	}
+	ctx := r.Context()
+	live := &investv1.Account{}
+	if err := s.deps.APIReader.Get(ctx, client.ObjectKeyFromObject(a), live); err != nil {
+		if apierrors.IsNotFound(err) {
+			writeNotFound(w, resAccount, a.Name)
+		} else {
+			s.writeAPIError(w, r, err, nil)
+		}
+		return
+	}
+	positions, err := placement.Positions(ctx, s.deps.Reader, live, s.deps.Now())
+	if err != nil {
+		s.writeAPIError(w, r, err, nil)
+		return
+	}
+	var classes investv1.ShareClassList
+	if err := s.deps.Reader.List(ctx, &classes); err != nil {
+		s.writeAPIError(w, r, err, nil)
+		return
+	}
+	byISIN := make(map[investv1.ISIN]*investv1.ShareClass, len(classes.Items))
+	for i := range classes.Items {
+		byISIN[classes.Items[i].Spec.ISIN] = &classes.Items[i]
+	}
+	writeJSON(w, http.StatusOK, portfolioView(a.Name, positions, byISIN))
+}

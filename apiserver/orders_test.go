@@ -1,0 +1,591 @@
+package apiserver_test
+
+import (
+	"math/rand/v2"
+	"net/http"
+	"strings"
+	"sync"
+	"time"
+
+	. "github.com/onsi/ginkgo/v2"
+	. "github.com/onsi/gomega"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+
+	investv1 "github.com/fundshare/fundshare-operator/api/v1alpha1"
+	"github.com/fundshare/fundshare-operator/controllers/order"
+	"github.com/fundshare/fundshare-operator/controllers/settlement"
+	"github.com/fundshare/fundshare-operator/internal/fixtures"
+	"github.com/fundshare/fundshare-operator/internal/placement"
+)
+
+// The order endpoints. The sandbox settlement agent is off in this suite: specs record
+// settlement evidence by hand, as an operator does with kubectl.
+
+const txHash = "0x" + "ab12cd34ef56ab12cd34ef56ab12cd34ef56ab12cd34ef56ab12cd34ef56ab12"
+
+// The twelve fields of the spec's order list items (and the spec's "value").
+var orderListFields = []string{
+	"id", "side", "market", "status", "amount_of_units", "value", "currency", "isin", "account_id", "created",
+	"settlement_transaction_hash", "payment_transaction_reference", "custom_offering_id",
+}
+
+// buyer is a new account of t with a primary wallet, ready to place bearer BUY orders.
+func (t *tenant) buyer() string {
+	account := t.newAccount()
+	r := t.post("/v1/accounts/"+account+"/wallets", map[string]any{"chain": "polygon", "wallet_address": randomAddress(), "is_primary": true})
+	ExpectWithOffset(1, r.code).To(Equal(http.StatusCreated), r.String())
+	return account
+}
+
+// orderBody is a POST /v1/orders body.
+func orderBody(side, isin, account string, units int) map[string]any {
+	return map[string]any{"side": side, "market": "PRIMARY", "isin": isin, "amount_of_units": units, "currency": "EUR", "account_id": account}
+}
+
+// place places an order and returns its id.
+func (t *tenant) place(side, isin, account string, units int) string {
+	r := t.post("/v1/orders", orderBody(side, isin, account, units))
+	ExpectWithOffset(1, r.code).To(Equal(http.StatusCreated), r.String())
+	return r.json()["id"].(string)
+}
+
+func (t *tenant) delete(path string) response { return call(http.MethodDelete, path, t.token, nil) }
+
+func (t *tenant) storedOrder(id string) *investv1.Order {
+	var o investv1.Order
+	ExpectWithOffset(1, k8s.Get(ctx, client.ObjectKey{Namespace: t.ns, Name: id}, &o)).To(Succeed())
+	return &o
+}
+
+// waitState waits until the stored order is in state s.
+func (t *tenant) waitState(id string, s investv1.OrderState) {
+	GinkgoHelper()
+	Eventually(func() investv1.OrderState {
+		var o investv1.Order
+		if err := k8s.Get(ctx, client.ObjectKey{Namespace: t.ns, Name: id}, &o); err != nil {
+			return ""
+		}
+		return o.Status.State
+	}).WithTimeout(30*time.Second).WithPolling(50*time.Millisecond).Should(Equal(s), "order %s", id)
+}
+
+// record writes settlement evidence on the order's status, as
+// `kubectl patch --subresource=status` does.
+func (t *tenant) record(id string, step settlement.Step, rec investv1.SettlementRecord) {
+	GinkgoHelper()
+	Eventually(func() error {
+		var o investv1.Order
+		if err := k8s.Get(ctx, client.ObjectKey{Namespace: t.ns, Name: id}, &o); err != nil {
+			return err
+		}
+		patch := client.MergeFrom(o.DeepCopy())
+		if rec.At.IsZero() {
+			rec.At = nowTime()
+		}
+		settlement.Record(&o, step, rec)
+		return k8s.Status().Patch(ctx, &o, patch)
+	}).WithTimeout(10 * time.Second).Should(Succeed())
+}
+
+// settleBuy walks a BUY to COMPLETED, recording each piece of evidence when its state asks.
+func (t *tenant) settleBuy(id string) {
+	GinkgoHelper()
+	t.waitState(id, investv1.StateAwaitingPayment)
+	t.record(id, settlement.StepPaymentReceived, investv1.SettlementRecord{Reference: "SEPA-" + id[:8]})
+	t.waitState(id, investv1.StateExecuted)
+	t.record(id, settlement.StepDeliveryInitiated, investv1.SettlementRecord{TransactionHash: txHash})
+	t.waitState(id, investv1.StateDeliveryInitiated)
+	t.record(id, settlement.StepDeliveryCompleted, investv1.SettlementRecord{TransactionHash: txHash})
+	t.waitState(id, investv1.StateCompleted)
+}
+
+// settleSell walks a SELL to COMPLETED.
+func (t *tenant) settleSell(id string) {
+	GinkgoHelper()
+	t.waitState(id, investv1.StateExecuted)
+	t.record(id, settlement.StepPaymentSent, investv1.SettlementRecord{Reference: "PAYOUT-" + id[:8]})
+	t.waitState(id, investv1.StatePaymentSent)
+	t.record(id, settlement.StepPaymentCompleted, investv1.SettlementRecord{})
+	t.waitState(id, investv1.StateCompleted)
+}
+
+func nowTime() metav1.Time { return metav1.NewTime(time.Now().UTC().Truncate(time.Second)) }
+
+func keysOf(m map[string]any) []string {
+	out := make([]string, 0, len(m))
+	for k := range m {
+		out = append(out, k)
+	}
+	return out
+}
+
+func statesOf(o *investv1.Order) []investv1.OrderState {
+	var out []investv1.OrderState
+	for _, h := range o.Status.History {
+		out = append(out, h.State)
+	}
+	return out
+}
+
+var _ = Describe("Orders: placement (POST /v1/orders)", func() {
+	It("places a BUY priced from the latest NAV and answers 201 with the full order, PLACED until the controller moves it", func() {
+		account := alpha.buyer()
+		wallets := alpha.get("/v1/accounts/" + account + "/wallets").data()
+		r := alpha.post("/v1/orders", orderBody("BUY", fixtures.ISIN, account, 100))
+		Expect(r.code).To(Equal(http.StatusCreated), r.String())
+		o := r.json()
+		id := o["id"].(string)
+		Expect(r.header.Get("Location")).To(Equal("/v1/orders/" + id))
+		Expect(o).To(HaveKeyWithValue("status", "PLACED"))
+		Expect(o).To(HaveKeyWithValue("side", "BUY"))
+		Expect(o).To(HaveKeyWithValue("market", "PRIMARY"))
+		Expect(o).To(HaveKeyWithValue("isin", fixtures.ISIN))
+		Expect(o).To(HaveKeyWithValue("currency", "EUR"))
+		Expect(o).To(HaveKeyWithValue("account_id", account))
+		Expect(o).To(HaveKeyWithValue("amount_of_units", BeNumerically("==", 100)))
+		// 100 units × NAV 103.0000 EUR (1,030,000 micro-units), 0.5% subscription fee.
+		Expect(o).To(HaveKeyWithValue("value", BeNumerically("==", 103_000_000)))
+		Expect(o).To(HaveKeyWithValue("gross_value", BeNumerically("==", 103_000_000)))
+		Expect(o).To(HaveKeyWithValue("amount", BeNumerically("==", 103_000_000)))
+		Expect(o).To(HaveKeyWithValue("subscription_fee", BeNumerically("==", 50)))
+		Expect(o).To(HaveKeyWithValue("subscription_fee_amount", BeNumerically("==", 515_000)))
+		Expect(o).To(HaveKeyWithValue("net_amount", BeNumerically("==", 102_485_000)))
+		Expect(o).To(HaveKeyWithValue("fee_source", "DEFAULT"))
+		Expect(o["fund_details"]).To(Equal(map[string]any{
+			"isin": fixtures.ISIN, "fund_id": fund.Name, "fund_name": fund.Spec.Name,
+			"share_class_id": shareClass.Name, "share_class_name": shareClass.Spec.Name,
+		}))
+		Expect(o["payment_details"]).To(Equal(map[string]any{
+			"account_holder_name": fixtures.FundHolder, "iban": fixtures.FundIBAN, "payment_reference": placement.PaymentReference(id),
+		}))
+		Expect(o).To(HaveKeyWithValue("created_at", o["created"]))
+		Expect(o).To(HaveKeyWithValue("settlement_type", "bearer"))
+		Expect(o).To(HaveKeyWithValue("wallet_id", wallets[0]["id"]))
+		Expect(o).To(HaveKeyWithValue("payment_method_details_id", BeNil()))
+		Expect(o).To(HaveKeyWithValue("custom_offering_id", BeNil()))
+		Expect(o).To(HaveKeyWithValue("settlement_transaction_hash", BeNil()))
+		Expect(o).To(HaveKeyWithValue("payment_transaction_reference", BeNil()))
+		Expect(o).To(HaveKeyWithValue("cancellation_requested", false))
+		Expect(o["history"]).To(Equal([]any{}))
+
+		// The controller moves it on: PLACED, then AWAITING_PAYMENT (in one write).
+		Eventually(func() any { return alpha.get("/v1/orders/" + id).json()["status"] }).Should(Equal("AWAITING_PAYMENT"))
+		got := alpha.get("/v1/orders/" + id).json()
+		Expect(got["history"]).To(HaveLen(2))
+		first := got["history"].([]any)[0].(map[string]any)
+		Expect(first).To(HaveKeyWithValue("status", "PLACED"))
+		Expect(first).To(HaveKeyWithValue("reason", "Accepted"))
+		Expect(first).To(HaveKey("at"))
+		Expect(first).To(HaveKey("message"))
+	})
+
+	It("uses the named wallet and payment method details, and a claimable order needs no wallet", func() {
+		account := alpha.newAccount()
+		wallet := alpha.newWallet(account, randomAddress())
+		pmd := alpha.newPaymentMethod(account)
+		body := orderBody("BUY", fixtures.ISIN, account, 100)
+		body["wallet_id"], body["payment_method_details_id"] = strings.ToUpper(wallet), pmd
+		r := alpha.post("/v1/orders", body)
+		Expect(r.code).To(Equal(http.StatusCreated), r.String())
+		Expect(r.json()).To(HaveKeyWithValue("wallet_id", wallet))
+		Expect(r.json()).To(HaveKeyWithValue("payment_method_details_id", pmd))
+
+		body = orderBody("BUY", fixtures.ISIN, alpha.newAccount(), 100)
+		body["settlement_type"] = "claimable"
+		r = alpha.post("/v1/orders", body)
+		Expect(r.code).To(Equal(http.StatusCreated), r.String())
+		Expect(r.json()).To(HaveKeyWithValue("settlement_type", "claimable"))
+		Expect(r.json()).To(HaveKeyWithValue("wallet_id", BeNil()))
+	})
+
+	It("answers 404 Account not found naming the id, for an unknown account and for another tenant's alike", func() {
+		theirs := beta.buyer()
+		unknown := fixturesID()
+		r1 := alpha.post("/v1/orders", orderBody("BUY", fixtures.ISIN, theirs, 100))
+		r2 := alpha.post("/v1/orders", orderBody("BUY", fixtures.ISIN, unknown, 100))
+		Expect(r1.code).To(Equal(http.StatusNotFound), r1.String())
+		Expect(r1.json()["error"]).To(Equal("Account not found"))
+		Expect(r1.json()["details"]).To(ContainSubstring(theirs))
+		Expect(strings.ReplaceAll(r1.String(), theirs, "<id>")).To(Equal(strings.ReplaceAll(r2.String(), unknown, "<id>")))
+	})
+
+	It("answers 404 Share class not found naming the ISIN", func() {
+		r := alpha.post("/v1/orders", orderBody("BUY", "GB0002634946", alpha.buyer(), 100))
+		Expect(r.code).To(Equal(http.StatusNotFound), r.String())
+		Expect(r.json()["error"]).To(Equal("Share class not found"))
+		Expect(r.json()["details"]).To(ContainSubstring("GB0002634946"))
+	})
+
+	It("answers 422 naming every field that is missing, unknown, of the wrong type or invalid", func() {
+		r := alpha.post("/v1/orders", map[string]any{"colour": "red", "amount_of_units": "ten"})
+		Expect(r.code).To(Equal(http.StatusUnprocessableEntity), r.String())
+		d := r.details()
+		for _, f := range []string{"side", "market", "isin", "currency", "account_id"} {
+			Expect(d).To(HaveKeyWithValue(f, ConsistOf("is required")), f)
+		}
+		Expect(d).To(HaveKeyWithValue("colour", ConsistOf("is not a known field")))
+		Expect(d).To(HaveKeyWithValue("amount_of_units", ConsistOf(ContainSubstring("must be an integer"))))
+
+		r = alpha.post("/v1/orders", map[string]any{
+			"side": "HOLD", "market": "OTC", "isin": "IE00B4L5Y984", "amount_of_units": 0, "currency": "eur",
+			"account_id": "acc-1", "settlement_type": "courier", "wallet_id": "w1",
+		})
+		Expect(r.code).To(Equal(http.StatusUnprocessableEntity), r.String())
+		d = r.details()
+		for _, f := range []string{"side", "market", "isin", "amount_of_units", "currency", "account_id", "settlement_type", "wallet_id"} {
+			Expect(d).To(HaveKey(f))
+		}
+	})
+
+	It("answers 422 for what placement refuses: another currency, no recipient wallet, below the minimum investment", func() {
+		account := alpha.buyer()
+		body := orderBody("BUY", fixtures.ISIN, account, 100)
+		body["currency"] = "USD"
+		r := alpha.post("/v1/orders", body)
+		Expect(r.code).To(Equal(http.StatusUnprocessableEntity), r.String())
+		Expect(r.details()).To(HaveKeyWithValue("currency", ConsistOf(ContainSubstring("must be EUR"))))
+
+		r = alpha.post("/v1/orders", orderBody("BUY", fixtures.ISIN, alpha.newAccount(), 100))
+		Expect(r.code).To(Equal(http.StatusUnprocessableEntity), r.String())
+		Expect(r.details()).To(HaveKeyWithValue("wallet_id", ConsistOf(ContainSubstring("recipient wallet"))))
+
+		r = alpha.post("/v1/orders", orderBody("BUY", fixtures.ISIN, account, 1))
+		Expect(r.code).To(Equal(http.StatusUnprocessableEntity), r.String())
+		Expect(r.details()).To(HaveKeyWithValue("amount_of_units", ConsistOf(ContainSubstring("minimum investment"))))
+	})
+
+	It("refuses a SELL beyond the holdings with 400 Insufficient holdings", func() {
+		r := alpha.post("/v1/orders", orderBody("SELL", fixtures.ISIN, alpha.newAccount(), 10))
+		Expect(r.code).To(Equal(http.StatusBadRequest), r.String())
+		Expect(r.json()["error"]).To(Equal("Insufficient holdings"))
+		Expect(r.json()["details"]).To(ContainSubstring("10 units"))
+	})
+
+	It("refuses a PRIMARY SELL of a fund that is not redeemable with 400 Fund not redeemable", func() {
+		r := alpha.post("/v1/orders", orderBody("SELL", string(closedClass.Spec.ISIN), alpha.newAccount(), 10))
+		Expect(r.code).To(Equal(http.StatusBadRequest), r.String())
+		Expect(r.json()["error"]).To(Equal("Fund not redeemable"))
+		Expect(r.json()["details"]).To(BeAssignableToTypeOf(""))
+	})
+})
+
+var _ = Describe("Orders: reading (GET /v1/orders, GET /v1/orders/{order_id})", func() {
+	It("lists orders with exactly the spec's fields, status PLACED until the controller writes one", func() {
+		account := alpha.buyer()
+		id := alpha.place("BUY", fixtures.ISIN, account, 100)
+		items := alpha.get("/v1/orders?account_id=" + account).data()
+		Expect(items).To(HaveLen(1))
+		Expect(keysOf(items[0])).To(ConsistOf(orderListFields))
+		Expect(items[0]).To(HaveKeyWithValue("id", id))
+		Expect(items[0]["status"]).To(BeElementOf("PLACED", "AWAITING_PAYMENT"))
+		Expect(items[0]).To(HaveKeyWithValue("value", BeNumerically("==", 103_000_000)))
+	})
+
+	It("filters by side, market, order_status, account_type, account_id, currency and isin, and pages in a stable order", func() {
+		person := alpha.buyer()
+		r := alpha.post("/v1/accounts", business())
+		Expect(r.code).To(Equal(http.StatusCreated))
+		company := r.json()["id"].(string)
+		r = alpha.post("/v1/accounts/"+company+"/wallets", map[string]any{"chain": "polygon", "wallet_address": randomAddress(), "is_primary": true})
+		Expect(r.code).To(Equal(http.StatusCreated))
+		a := alpha.place("BUY", fixtures.ISIN, person, 100)
+		b := alpha.place("BUY", string(lockedClass.Spec.ISIN), person, 100)
+		c := alpha.place("BUY", fixtures.ISIN, company, 100)
+		alpha.waitState(a, investv1.StateAwaitingPayment)
+		alpha.waitState(b, investv1.StateAwaitingPayment)
+		alpha.waitState(c, investv1.StateAwaitingPayment)
+		list := func(q string) []string { return idsOf(alpha.get("/v1/orders?" + q).data()) }
+
+		Expect(list("account_id=" + person)).To(ConsistOf(a, b))
+		Expect(list("account_id=" + strings.ToUpper(person))).To(ConsistOf(a, b))
+		Expect(list("account_id=" + person + "&isin=" + fixtures.ISIN)).To(ConsistOf(a))
+		Expect(list("account_id=" + person + "&isin=" + strings.ToLower(string(lockedClass.Spec.ISIN)))).To(ConsistOf(b))
+		Expect(list("account_id=" + person + "&order_status=AWAITING_PAYMENT")).To(ConsistOf(a, b))
+		Expect(list("account_id=" + person + "&order_status=COMPLETED")).To(BeEmpty())
+		Expect(list("account_id=" + person + "&side=BUY&market=PRIMARY&currency=EUR")).To(ConsistOf(a, b))
+		Expect(list("account_id=" + person + "&side=SELL")).To(BeEmpty())
+		Expect(list("account_id=" + person + "&market=SECONDARY")).To(BeEmpty())
+		Expect(list("account_id=" + person + "&currency=USD")).To(BeEmpty())
+		Expect(list("account_id=" + company + "&account_type=individual")).To(BeEmpty())
+
+		// Without account_id the tenant's other orders take part too.
+		businessOrders := list("account_type=business")
+		Expect(businessOrders).To(ContainElement(c))
+		Expect(businessOrders).NotTo(ContainElement(BeElementOf(a, b)))
+		Expect(list("account_type=individual&isin=" + fixtures.ISIN)).To(ContainElement(a))
+		Expect(list("account_type=individual&isin=" + fixtures.ISIN)).NotTo(ContainElement(BeElementOf(b, c)))
+		Expect(list("isin=" + string(lockedClass.Spec.ISIN))).To(ContainElement(b))
+		Expect(list("isin=" + string(lockedClass.Spec.ISIN))).NotTo(ContainElement(BeElementOf(a, c)))
+		Expect(list("order_status=AWAITING_PAYMENT")).To(ContainElements(a, b, c))
+		Expect(list("order_status=CANCELLED")).NotTo(ContainElement(BeElementOf(a, b, c)))
+		Expect(beta.get("/v1/orders").data()).NotTo(ContainElement(HaveKeyWithValue("id", BeElementOf(a, b, c))))
+
+		all := list("account_id=" + person)
+		first, second := list("account_id="+person+"&limit=1"), list("account_id="+person+"&skip=1&limit=1")
+		Expect(append(first, second...)).To(Equal(all))
+		Expect(list("account_id=" + person + "&skip=2")).To(BeEmpty())
+	})
+
+	DescribeTable("refuses invalid filters with 422 naming the parameter",
+		func(query, field string) {
+			r := alpha.get("/v1/orders?" + query)
+			Expect(r.code).To(Equal(http.StatusUnprocessableEntity), r.String())
+			Expect(r.json()["error"]).To(Equal("Validation error"))
+			Expect(r.details()).To(HaveKey(field))
+		},
+		Entry("side not an enum value", "side=buy", "side"),
+		Entry("market not an enum value", "market=OTC", "market"),
+		Entry("order_status not a status", "order_status=DONE", "order_status"),
+		Entry("account_type not a type", "account_type=person", "account_type"),
+		Entry("account_id not a UUID", "account_id=acc-1", "account_id"),
+		Entry("currency not three uppercase letters", "currency=eur", "currency"),
+		Entry("skip below 0", "skip=-1", "skip"),
+		Entry("limit 0", "limit=0", "limit"),
+		Entry("limit over 1000", "limit=1001", "limit"),
+		Entry("an unknown parameter", "status=PLACED", "status"),
+	)
+
+	It("shows the settlement evidence of a BUY: payment reference and settlement transaction hash", func() {
+		id := alpha.place("BUY", fixtures.ISIN, alpha.buyer(), 100)
+		alpha.settleBuy(id)
+		o := alpha.get("/v1/orders/" + id).json()
+		Expect(o).To(HaveKeyWithValue("status", "COMPLETED"))
+		Expect(o).To(HaveKeyWithValue("payment_transaction_reference", "SEPA-"+id[:8]))
+		Expect(o).To(HaveKeyWithValue("settlement_transaction_hash", txHash))
+		var states []any
+		for _, h := range o["history"].([]any) {
+			states = append(states, h.(map[string]any)["status"])
+		}
+		Expect(states).To(Equal([]any{"PLACED", "AWAITING_PAYMENT", "PAYMENT_RECEIVED", "EXECUTED",
+			"DELIVERY_INITIATED", "DELIVERY_COMPLETED", "COMPLETED"}))
+		item := alpha.get("/v1/orders?account_id=" + o["account_id"].(string)).data()[0]
+		Expect(item).To(HaveKeyWithValue("settlement_transaction_hash", txHash))
+		Expect(item).To(HaveKeyWithValue("payment_transaction_reference", "SEPA-"+id[:8]))
+	})
+
+	It("shows the payout reference of a SELL, and no payment details or settlement hash", func() {
+		account := alpha.buyer()
+		alpha.settleBuy(alpha.place("BUY", fixtures.ISIN, account, 100))
+		sell := alpha.place("SELL", fixtures.ISIN, account, 40)
+		Expect(alpha.get("/v1/orders/" + sell).json()).NotTo(HaveKey("payment_details"))
+		alpha.settleSell(sell)
+		o := alpha.get("/v1/orders/" + sell).json()
+		Expect(o).To(HaveKeyWithValue("payment_transaction_reference", "PAYOUT-"+sell[:8]))
+		Expect(o).To(HaveKeyWithValue("settlement_transaction_hash", BeNil()))
+		// The redemption fee: 0.25% of 40 × 103 EUR.
+		Expect(o).To(HaveKeyWithValue("subscription_fee", BeNumerically("==", 25)))
+		Expect(o).To(HaveKeyWithValue("subscription_fee_amount", BeNumerically("==", 103_000)))
+	})
+
+	It("answers 404 Order not found naming the id, for unknown ids and other tenants' orders alike", func() {
+		theirs := beta.place("BUY", fixtures.ISIN, beta.buyer(), 100)
+		unknown := fixturesID()
+		r1, r2 := alpha.get("/v1/orders/"+theirs), alpha.get("/v1/orders/"+unknown)
+		Expect(r1.code).To(Equal(http.StatusNotFound), r1.String())
+		Expect(r1.json()["error"]).To(Equal("Order not found"))
+		Expect(r1.json()["details"]).To(ContainSubstring(theirs))
+		Expect(strings.ReplaceAll(r1.String(), theirs, "<id>")).To(Equal(strings.ReplaceAll(r2.String(), unknown, "<id>")))
+		Expect(alpha.get("/v1/orders/not-a-uuid").code).To(Equal(http.StatusNotFound))
+		Expect(alpha.get("/v1/orders?account_id=" + string(beta.storedOrder(theirs).Spec.AccountID)).data()).To(BeEmpty())
+	})
+
+	It("reads an order immediately after placing it (20 times)", func() {
+		account := alpha.buyer()
+		for i := range 20 {
+			id := alpha.place("BUY", fixtures.ISIN, account, 100)
+			Expect(alpha.get("/v1/orders/"+id).code).To(Equal(http.StatusOK), "iteration %d", i)
+			Expect(idsOf(alpha.get("/v1/orders?account_id="+account).data())).To(ContainElement(id), "iteration %d", i)
+		}
+	})
+})
+
+var _ = Describe("Orders: cancellation (DELETE /v1/orders/{order_id})", func() {
+	It("cancels a live order and answers 200 with the order CANCELLED, with or without a trailing slash", func() {
+		account := alpha.buyer()
+		for _, slash := range []string{"", "/"} {
+			id := alpha.place("BUY", fixtures.ISIN, account, 100)
+			alpha.waitState(id, investv1.StateAwaitingPayment)
+			r := alpha.delete("/v1/orders/" + id + slash)
+			Expect(r.code).To(Equal(http.StatusOK), r.String())
+			o := r.json()
+			Expect(o).To(HaveKeyWithValue("status", "CANCELLED"))
+			Expect(o).To(HaveKeyWithValue("cancellation_requested", true))
+			history := o["history"].([]any)
+			Expect(history[len(history)-1]).To(HaveKeyWithValue("reason", "CancellationRequested"))
+			Expect(alpha.get("/v1/orders/" + id).json()).To(HaveKeyWithValue("status", "CANCELLED"))
+			Expect(alpha.storedOrder(id).Status.State).To(Equal(investv1.StateCancelled))
+		}
+	})
+
+	It("cancels an order the controller has not accepted yet (status PLACED)", func() {
+		id := alpha.place("BUY", fixtures.ISIN, alpha.buyer(), 100)
+		r := alpha.delete("/v1/orders/" + id)
+		Expect(r.code).To(Equal(http.StatusOK), r.String())
+		Expect(r.json()).To(HaveKeyWithValue("status", "CANCELLED"))
+		Expect(order.ValidHistory(investv1.SideBuy, statesOf(alpha.storedOrder(id)))).To(Succeed())
+	})
+
+	It("refuses to cancel a terminal order with 409 naming the state, and changes nothing", func() {
+		account := alpha.buyer()
+		done := alpha.place("BUY", fixtures.ISIN, account, 100)
+		alpha.settleBuy(done)
+		before := alpha.storedOrder(done)
+		r := alpha.delete("/v1/orders/" + done)
+		Expect(r.code).To(Equal(http.StatusConflict), r.String())
+		Expect(r.json()["error"]).To(Equal("Order already COMPLETED"))
+		Expect(r.json()["details"]).To(ContainSubstring("COMPLETED"))
+		after := alpha.storedOrder(done)
+		Expect(after.ResourceVersion).To(Equal(before.ResourceVersion))
+		Expect(after.Spec.CancellationRequested).To(BeFalse())
+
+		cancelled := alpha.place("BUY", fixtures.ISIN, account, 100)
+		Expect(alpha.delete("/v1/orders/" + cancelled).code).To(Equal(http.StatusOK))
+		r = alpha.delete("/v1/orders/" + cancelled + "/")
+		Expect(r.code).To(Equal(http.StatusConflict), r.String())
+		Expect(r.json()["error"]).To(Equal("Order already CANCELLED"))
+	})
+
+	It("answers 404 Order not found for unknown ids and other tenants' orders alike, and cancels nothing", func() {
+		theirs := beta.place("BUY", fixtures.ISIN, beta.buyer(), 100)
+		unknown := fixturesID()
+		r1, r2 := alpha.delete("/v1/orders/"+theirs), alpha.delete("/v1/orders/"+unknown+"/")
+		Expect(r1.code).To(Equal(http.StatusNotFound), r1.String())
+		Expect(strings.ReplaceAll(r1.String(), theirs, "<id>")).To(Equal(strings.ReplaceAll(r2.String(), unknown, "<id>")))
+		Expect(beta.storedOrder(theirs).Spec.CancellationRequested).To(BeFalse())
+	})
+
+	It("resolves 50 races between the last settlement evidence and DELETE to one outcome, and the answer is the truth", func() {
+		const n = 50
+		account := alpha.buyer()
+		ids := make([]string, n)
+		for i := range ids {
+			ids[i] = alpha.place("BUY", fixtures.ISIN, account, 100)
+		}
+		for _, id := range ids {
+			alpha.waitState(id, investv1.StateAwaitingPayment)
+			alpha.record(id, settlement.StepPaymentReceived, investv1.SettlementRecord{Reference: "SEPA-" + id[:8]})
+		}
+		for _, id := range ids {
+			alpha.waitState(id, investv1.StateExecuted)
+			alpha.record(id, settlement.StepDeliveryInitiated, investv1.SettlementRecord{TransactionHash: txHash})
+		}
+		for _, id := range ids {
+			alpha.waitState(id, investv1.StateDeliveryInitiated)
+		}
+		// Race: the last evidence (the controller then writes DELIVERY_COMPLETED and
+		// COMPLETED at once) against DELETE, each after a random delay so that either
+		// may come first. The controller needs a moment to react to the evidence (50
+		// orders at once), so DELETE's window is wider.
+		const evidenceJitter, deleteJitter = 300 * time.Millisecond, 1500 * time.Millisecond
+		answers := make([]response, n)
+		var wg sync.WaitGroup
+		for i, id := range ids {
+			wg.Add(2)
+			go func() {
+				defer GinkgoRecover()
+				defer wg.Done()
+				time.Sleep(rand.N(evidenceJitter))
+				alpha.record(id, settlement.StepDeliveryCompleted, investv1.SettlementRecord{TransactionHash: txHash})
+			}()
+			go func() {
+				defer GinkgoRecover()
+				defer wg.Done()
+				time.Sleep(rand.N(deleteJitter))
+				answers[i] = alpha.delete("/v1/orders/" + id)
+			}()
+		}
+		wg.Wait()
+		cancelled, completed := 0, 0
+		for i, id := range ids {
+			var want investv1.OrderState
+			switch a := answers[i]; a.code {
+			case http.StatusOK:
+				Expect(a.json()["status"]).To(Equal("CANCELLED"))
+				want = investv1.StateCancelled
+				cancelled++
+			case http.StatusConflict:
+				Expect(a.json()["error"]).To(Equal("Order already COMPLETED"))
+				want = investv1.StateCompleted
+				completed++
+			default:
+				Fail("unexpected answer " + a.String())
+			}
+			alpha.waitState(id, want)
+			Consistently(func() investv1.OrderState { return alpha.storedOrder(id).Status.State }).
+				WithTimeout(100 * time.Millisecond).Should(Equal(want))
+			Expect(order.ValidHistory(investv1.SideBuy, statesOf(alpha.storedOrder(id)))).To(Succeed())
+		}
+		GinkgoWriter.Printf("cancellation races: %d cancelled (200), %d completed (409)\n", cancelled, completed)
+		Expect(cancelled).To(BeNumerically(">", 0), "no cancellation won: the race was not exercised")
+		Expect(completed).To(BeNumerically(">", 0), "no completion won: the race was not exercised")
+	})
+})
+
+var _ = Describe("Portfolio (GET /v1/accounts/{account_id}/portfolio)", func() {
+	It("is empty for an account without completed orders", func() {
+		account := alpha.newAccount()
+		r := alpha.get("/v1/accounts/" + account + "/portfolio")
+		Expect(r.code).To(Equal(http.StatusOK), r.String())
+		Expect(r.json()).To(Equal(map[string]any{"account_id": account, "positions": []any{}}))
+	})
+
+	It("shows units, redeemable, locked and reserved per ISIN with the lots, and refuses selling locked units with 400 Shares locked", func() {
+		account := alpha.buyer()
+		alpha.settleBuy(alpha.place("BUY", string(lockedClass.Spec.ISIN), account, 100))
+		alpha.settleBuy(alpha.place("BUY", fixtures.ISIN, account, 100))
+
+		r := alpha.post("/v1/orders", orderBody("SELL", string(lockedClass.Spec.ISIN), account, 10))
+		Expect(r.code).To(Equal(http.StatusBadRequest), r.String())
+		Expect(r.json()["error"]).To(Equal("Shares locked"))
+
+		sell := alpha.place("SELL", fixtures.ISIN, account, 40)
+		alpha.waitState(sell, investv1.StateExecuted)
+		p := alpha.get("/v1/accounts/" + account + "/portfolio").json()
+		Expect(p).To(HaveKeyWithValue("account_id", account))
+		positions := p["positions"].([]any)
+		Expect(positions).To(HaveLen(2))
+		byISIN := map[string]map[string]any{}
+		for _, pos := range positions {
+			byISIN[pos.(map[string]any)["isin"].(string)] = pos.(map[string]any)
+		}
+		locked := byISIN[string(lockedClass.Spec.ISIN)]
+		Expect(locked).To(HaveKeyWithValue("units", BeNumerically("==", 100)))
+		Expect(locked).To(HaveKeyWithValue("locked", BeNumerically("==", 100)))
+		Expect(locked).To(HaveKeyWithValue("redeemable", BeNumerically("==", 0)))
+		Expect(locked).To(HaveKeyWithValue("reserved", BeNumerically("==", 0)))
+		Expect(locked).To(HaveKeyWithValue("share_class_name", lockedClass.Spec.Name))
+		Expect(locked).To(HaveKeyWithValue("currency", "EUR"))
+		lot := locked["lots"].([]any)[0].(map[string]any)
+		acquired, err := time.Parse(time.RFC3339, lot["acquired_at"].(string))
+		Expect(err).NotTo(HaveOccurred())
+		unlocks, err := time.Parse(time.RFC3339, lot["unlocks_at"].(string))
+		Expect(err).NotTo(HaveOccurred())
+		Expect(unlocks).To(Equal(acquired.AddDate(0, 0, 30)))
+		Expect(lot).To(HaveKeyWithValue("units", BeNumerically("==", 100)))
+
+		open := byISIN[fixtures.ISIN]
+		Expect(open).To(HaveKeyWithValue("units", BeNumerically("==", 100)))
+		Expect(open).To(HaveKeyWithValue("reserved", BeNumerically("==", 40)))
+		Expect(open).To(HaveKeyWithValue("redeemable", BeNumerically("==", 60)))
+		Expect(open).To(HaveKeyWithValue("locked", BeNumerically("==", 0)))
+
+		alpha.settleSell(sell)
+		Eventually(func() any {
+			for _, pos := range alpha.get("/v1/accounts/" + account + "/portfolio").json()["positions"].([]any) {
+				if pos.(map[string]any)["isin"] == fixtures.ISIN {
+					return pos.(map[string]any)["units"]
+				}
+			}
+			return nil
+		}).Should(BeNumerically("==", 60))
+	})
+
+	It("answers 404 Account not found for unknown ids and other tenants' accounts alike", func() {
+		theirs, unknown := beta.newAccount(), fixturesID()
+		r1, r2 := alpha.get("/v1/accounts/"+theirs+"/portfolio"), alpha.get("/v1/accounts/"+unknown+"/portfolio")
+		Expect(r1.code).To(Equal(http.StatusNotFound), r1.String())
+		Expect(r1.json()["error"]).To(Equal("Account not found"))
+		Expect(strings.ReplaceAll(r1.String(), theirs, "<id>")).To(Equal(strings.ReplaceAll(r2.String(), unknown, "<id>")))
+	})
+})
