@@ -259,7 +259,9 @@ func (s *Server) updateAccount(w http.ResponseWriter, r *http.Request) {
 		if req.Birthdate != nil {
 			fe.AddErr("birthdate", rules.ApplyBirthdate(&spec, *req.Birthdate, s.deps.Now()))
 		}
-		mergeNew(&fe, rules.Account(&spec, settings, s.deps.Now()))
+		// Only what the update breaks is refused, as in admission: a tenant that tightened
+		// its settings can still edit its existing accounts.
+		mergeNew(&fe, rules.AccountUpdate(&spec, &a.Spec, settings, s.deps.Now()))
 		if !fe.Empty() {
 			writeValidation(w, fe)
 			return

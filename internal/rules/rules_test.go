@@ -1,0 +1,87 @@
+package rules
+
+import (
+	"testing"
+	"time"
+
+	investv1 "github.com/fundshare/fundshare-operator/api/v1alpha1"
+)
+
+var now = time.Date(2026, 11, 22, 0, 0, 0, 0, time.UTC)
+
+func individual() investv1.AccountSpec {
+	return investv1.AccountSpec{
+		Type: investv1.AccountTypeIndividual, FirstName: "Erika", LastName: "Mustermann",
+		DobDay: 12, DobMonth: 8, DobYear: 1964, PlaceOfBirth: "Berlin",
+	}
+}
+
+func TestAccountUpdateReportsOnlyWhatTheUpdateBreaks(t *testing.T) {
+	kyc := TenantSettings{KYCDataRequired: true, TaxReporting: true}
+	old := individual() // created before the tenant required KYC data and tax fields
+
+	if fe := Account(&old, kyc, now); fe.Empty() {
+		t.Fatal("the stored account fails the tightened settings: the test needs that")
+	}
+	edited := old
+	edited.PlaceOfBirth = "Hamburg"
+	if fe := AccountUpdate(&edited, &old, kyc, now); !fe.Empty() {
+		t.Fatalf("an edit that breaks nothing new must pass, got %v", fe)
+	}
+
+	broken := old
+	broken.LastName = ""
+	fe := AccountUpdate(&broken, &old, kyc, now)
+	if got := fe["last_name"]; len(got) != 1 || got[0] != msgRequired {
+		t.Fatalf("clearing last_name must be refused, got %v", fe)
+	}
+	if _, ok := fe["city"]; ok {
+		t.Fatalf("what the stored account already lacked must not be reported: %v", fe)
+	}
+
+	impossible := old
+	impossible.DobDay, impossible.DobMonth = 31, 2
+	if fe := AccountUpdate(&impossible, &old, kyc, now); len(fe["birthdate"]) != 1 {
+		t.Fatalf("an impossible date must be refused on update, got %v", fe)
+	}
+}
+
+func TestAccountRequirementsByTypeAndSettings(t *testing.T) {
+	cases := []struct {
+		name     string
+		spec     func() investv1.AccountSpec
+		settings TenantSettings
+		want     []string // fields with messages
+	}{
+		{"a complete individual", individual, TenantSettings{}, nil},
+		{"an individual without names", func() investv1.AccountSpec {
+			s := individual()
+			s.FirstName, s.LastName = "", " "
+			return s
+		}, TenantSettings{}, []string{"first_name", "last_name"}},
+		{"an individual with a business name", func() investv1.AccountSpec {
+			s := individual()
+			s.BusinessName = "ACME"
+			return s
+		}, TenantSettings{}, []string{"business_name"}},
+		{"tax reporting needs tin and residencies", individual, TenantSettings{TaxReporting: true}, []string{"tin", "tax_residencies"}},
+		{"a business needs its name, and an LEI when required", func() investv1.AccountSpec {
+			return investv1.AccountSpec{Type: investv1.AccountTypeBusiness}
+		}, TenantSettings{LEIRequired: true}, []string{"business_name", "lei"}},
+		{"KYC data needs the address", individual, TenantSettings{KYCDataRequired: true}, []string{"country", "city", "line1", "postal_code"}},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			spec := tc.spec()
+			fe := Account(&spec, tc.settings, now)
+			if len(fe) != len(tc.want) {
+				t.Fatalf("got %v, want messages for %v", fe, tc.want)
+			}
+			for _, f := range tc.want {
+				if len(fe[f]) == 0 {
+					t.Errorf("no message for %s in %v", f, fe)
+				}
+			}
+		})
+	}
+}
