@@ -132,22 +132,8 @@ func (s *Server) listPaymentMethods(w http.ResponseWriter, r *http.Request) {
 // paymentMethod reads payment method details of the account; it answers 404 itself and
 // returns nil when the account or the details do not exist in the tenant.
 func (s *Server) paymentMethod(w http.ResponseWriter, r *http.Request) (*investv1.Account, *investv1.PaymentMethodDetails) {
-	accountID, id := chi.URLParam(r, "account_id"), chi.URLParam(r, "payment_method_details_id")
-	a := s.account(w, r, accountID, gvkPaymentMethod)
-	if a == nil {
-		return nil, nil
-	}
-	var p investv1.PaymentMethodDetails
-	err := s.get(r.Context(), tenantOf(r), id, &p)
-	switch {
-	case apierrors.IsNotFound(err) || err == nil && string(p.Spec.AccountID) != accountID:
-		writeNotFound(w, resPaymentMethod, id)
-		return nil, nil
-	case err != nil:
-		s.writeAPIError(w, r, err, nil)
-		return nil, nil
-	}
-	return a, &p
+	return accountChild(s, w, r, "payment_method_details_id", resPaymentMethod, gvkPaymentMethod,
+		func(p *investv1.PaymentMethodDetails) investv1.ObjectID { return p.Spec.AccountID })
 }
 
 // GET /v1/accounts/{account_id}/payment-method-details/{payment_method_details_id}
@@ -176,13 +162,7 @@ func (s *Server) updatePaymentMethod(w http.ResponseWriter, r *http.Request) {
 	if p == nil {
 		return
 	}
-	if err := s.applyPrimary(r.Context(), a, primaryPaymentMethod, p.Name, req.IsPrimary); err != nil {
-		if apierrors.IsNotFound(err) {
-			writeNotFound(w, resAccount, a.Name)
-			return
-		}
-		s.writeAPIError(w, r, err, nil)
-		return
+	if s.patchPrimary(w, r, a, primaryPaymentMethod, p.Name, req.IsPrimary) {
+		writeJSON(w, http.StatusOK, paymentMethodView(p, a))
 	}
-	writeJSON(w, http.StatusOK, paymentMethodView(p, a))
 }

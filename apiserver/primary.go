@@ -3,8 +3,11 @@ package apiserver
 import (
 	"context"
 	"fmt"
+	"net/http"
 
+	"github.com/go-chi/chi/v5"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/apimachinery/pkg/types"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
@@ -78,4 +81,44 @@ func (s *Server) applyPrimary(ctx context.Context, a *investv1.Account, f primar
 	default:
 		return s.clearPrimary(ctx, a, f, child)
 	}
+}
+
+// accountChild reads the object named by the URL parameter param, a child of the
+// account in the path; it answers 404 itself (for the account or the child, also when
+// the child belongs to another account) and returns nil then.
+func accountChild[T any, PT interface {
+	*T
+	client.Object
+}](s *Server, w http.ResponseWriter, r *http.Request, param, resource string, gvk schema.GroupVersionKind, owner func(PT) investv1.ObjectID) (*investv1.Account, PT) {
+	accountID, id := chi.URLParam(r, "account_id"), chi.URLParam(r, param)
+	a := s.account(w, r, accountID, gvk)
+	if a == nil {
+		return nil, nil
+	}
+	obj := PT(new(T))
+	err := s.get(r.Context(), tenantOf(r), id, obj)
+	switch {
+	case apierrors.IsNotFound(err) || err == nil && string(owner(obj)) != accountID:
+		writeNotFound(w, resource, id)
+		return nil, nil
+	case err != nil:
+		s.writeAPIError(w, r, err, nil)
+		return nil, nil
+	}
+	return a, obj
+}
+
+// patchPrimary applies is_primary from a PATCH body to the account's pointer and
+// answers the error itself; false means an answer was written.
+func (s *Server) patchPrimary(w http.ResponseWriter, r *http.Request, a *investv1.Account, f primaryField, id string, isPrimary *bool) bool {
+	err := s.applyPrimary(r.Context(), a, f, id, isPrimary)
+	switch {
+	case apierrors.IsNotFound(err):
+		writeNotFound(w, resAccount, a.Name)
+		return false
+	case err != nil:
+		s.writeAPIError(w, r, err, nil)
+		return false
+	}
+	return true
 }

@@ -184,22 +184,8 @@ func (s *Server) listWallets(w http.ResponseWriter, r *http.Request) {
 // wallet reads a wallet of the account; it answers 404 itself and returns nil when the
 // account or the wallet does not exist in the tenant.
 func (s *Server) wallet(w http.ResponseWriter, r *http.Request) (*investv1.Account, *investv1.Wallet) {
-	accountID, id := chi.URLParam(r, "account_id"), chi.URLParam(r, "wallet_id")
-	a := s.account(w, r, accountID, gvkWallet)
-	if a == nil {
-		return nil, nil
-	}
-	var wal investv1.Wallet
-	err := s.get(r.Context(), tenantOf(r), id, &wal)
-	switch {
-	case apierrors.IsNotFound(err) || err == nil && string(wal.Spec.AccountID) != accountID:
-		writeNotFound(w, resWallet, id)
-		return nil, nil
-	case err != nil:
-		s.writeAPIError(w, r, err, nil)
-		return nil, nil
-	}
-	return a, &wal
+	return accountChild(s, w, r, "wallet_id", resWallet, gvkWallet,
+		func(wal *investv1.Wallet) investv1.ObjectID { return wal.Spec.AccountID })
 }
 
 // GET /v1/accounts/{account_id}/wallets/{wallet_id} (extension).
@@ -228,13 +214,7 @@ func (s *Server) updateWallet(w http.ResponseWriter, r *http.Request) {
 	if wal == nil {
 		return
 	}
-	if err := s.applyPrimary(r.Context(), a, primaryWallet, wal.Name, req.IsPrimary); err != nil {
-		if apierrors.IsNotFound(err) {
-			writeNotFound(w, resAccount, a.Name)
-			return
-		}
-		s.writeAPIError(w, r, err, nil)
-		return
+	if s.patchPrimary(w, r, a, primaryWallet, wal.Name, req.IsPrimary) {
+		writeJSON(w, http.StatusOK, walletView(wal, a))
 	}
-	writeJSON(w, http.StatusOK, walletView(wal, a))
 }
