@@ -218,4 +218,41 @@ var _ = Describe("Uniqueness of a wallet address per account", func() {
 			return len(claims.Items)
 		}).WithTimeout(20 * time.Second).Should(BeZero())
 	})
+
+	It("concurrent accounts with one external id under different names (kubectl path): exactly one is created", func() {
+		const n = 10
+		externalID := "dup-" + controlplane.NewID()[:8]
+		errs := make([]error, n)
+		var wg sync.WaitGroup
+		for i := range n {
+			wg.Add(1)
+			go func() {
+				defer GinkgoRecover()
+				defer wg.Done()
+				a := fixtures.IndividualAccount(ns)
+				a.Spec.ExternalID = externalID
+				errs[i] = k8s.Create(ctx, a)
+			}()
+		}
+		wg.Wait()
+		created := 0
+		for _, err := range errs {
+			if err == nil {
+				created++
+				continue
+			}
+			Expect(apierrors.IsInvalid(err)).To(BeTrue(), "%v", err)
+			Expect(err.Error()).To(ContainSubstring("spec.externalID: Duplicate value"))
+		}
+		Expect(created).To(Equal(1))
+		var list investv1.AccountList
+		Expect(k8s.List(ctx, &list, client.InNamespace(ns))).To(Succeed())
+		same := 0
+		for _, a := range list.Items {
+			if a.Spec.ExternalID == externalID {
+				same++
+			}
+		}
+		Expect(same).To(Equal(1))
+	})
 })

@@ -2,6 +2,9 @@ package webhooks
 
 import (
 	"context"
+	"errors"
+
+	"k8s.io/utils/ptr"
 	"time"
 
 	"k8s.io/apimachinery/pkg/util/validation/field"
@@ -13,9 +16,13 @@ import (
 	"github.com/fundshare/fundshare-operator/internal/rules"
 )
 
-// +kubebuilder:webhook:path=/validate-invest-fundshare-io-v1alpha1-account,mutating=false,failurePolicy=fail,sideEffects=None,groups=invest.fundshare.io,resources=accounts,verbs=create;update;delete,versions=v1alpha1,name=vaccount.invest.fundshare.io,admissionReviewVersions=v1
+// +kubebuilder:webhook:path=/validate-invest-fundshare-io-v1alpha1-account,mutating=false,failurePolicy=fail,sideEffects=NoneOnDryRun,groups=invest.fundshare.io,resources=accounts,verbs=create;update;delete,versions=v1alpha1,name=vaccount.invest.fundshare.io,admissionReviewVersions=v1
 
-type accountWebhook struct{ r reader }
+type accountWebhook struct {
+	r reader
+	// c writes the external id claims.
+	c client.Client
+}
 
 func (h *accountWebhook) validate(ctx context.Context, a, old *investv1.Account) (admission.Warnings, error) {
 	settings, err := tenantSettings(ctx, h.r, a.Namespace)
@@ -40,7 +47,24 @@ func (h *accountWebhook) validate(ctx context.Context, a, old *investv1.Account)
 			}
 		}
 	}
-	return nil, invalid("Account", a.Name, errs)
+	if len(errs) > 0 || a.Spec.ExternalID == "" || (old != nil && old.Spec.ExternalID == a.Spec.ExternalID) {
+		return nil, invalid("Account", a.Name, errs)
+	}
+	// The cache check above answers most duplicates; the claim makes the API server
+	// refuse the rest, also when two accounts with one external id arrive at once.
+	if req, err := admission.RequestFromContext(ctx); err == nil && ptr.Deref(req.DryRun, false) {
+		return nil, nil
+	}
+	var claimed errClaimed
+	switch err := claimExternalID(ctx, h.c, h.r.live, a, time.Now()); {
+	case errors.As(err, &claimed):
+		d := field.Duplicate(field.NewPath("spec", "externalID"), a.Spec.ExternalID)
+		d.Detail = "already used by account " + claimed.Error()
+		return nil, invalid("Account", a.Name, field.ErrorList{d})
+	case err != nil:
+		return nil, err
+	}
+	return nil, nil
 }
 
 func (h *accountWebhook) ValidateCreate(ctx context.Context, a *investv1.Account) (admission.Warnings, error) {

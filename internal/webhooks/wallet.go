@@ -71,7 +71,7 @@ func (h *walletWebhook) ValidateCreate(ctx context.Context, w *investv1.Wallet) 
 	switch err := claimAddress(ctx, h.c, h.r.live, w, time.Now()); {
 	case errors.As(err, &claimed):
 		d := field.Duplicate(field.NewPath("spec", "walletAddress"), w.Spec.WalletAddress)
-		d.Detail = claimed.Error()
+		d.Detail = WalletDuplicateMessage + " as wallet " + claimed.Error()
 		return nil, invalid("Wallet", w.Name, field.ErrorList{d})
 	case err != nil:
 		return nil, err

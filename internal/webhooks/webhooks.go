@@ -40,7 +40,7 @@ func (r reader) get(ctx context.Context, key client.ObjectKey, obj client.Object
 // Setup registers every webhook with the manager's webhook server.
 func Setup(mgr ctrl.Manager) error {
 	r := reader{cache: mgr.GetClient(), live: mgr.GetAPIReader()}
-	if err := ctrl.NewWebhookManagedBy(mgr, &investv1.Account{}).WithValidator(&accountWebhook{r}).Complete(); err != nil {
+	if err := ctrl.NewWebhookManagedBy(mgr, &investv1.Account{}).WithValidator(&accountWebhook{r: r, c: mgr.GetClient()}).Complete(); err != nil {
 		return err
 	}
 	w := &walletWebhook{r: r, c: mgr.GetClient()}
