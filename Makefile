@@ -105,3 +105,9 @@ build-installer: ## Write dist/install.yaml: config/default with the image set t
 .PHONY: docker-build
 docker-build: ## Build the manager image IMG with Docker (needs a Docker engine).
 	$(DOCKER) build --build-arg VERSION=$(VERSION) -t $(IMG) .
+
+##@ Performance
+
+.PHONY: bench
+bench: controlplane manifests ## Performance harness (not part of make test): read path, scale, pipeline, memory, start-up; BENCH_ARGS=-scale for 100,000 orders.
+	go run ./hack/bench $(BENCH_ARGS)

@@ -1,0 +1,391 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net"
+	"net/http"
+	"runtime"
+	"runtime/debug"
+	"strings"
+	"sync"
+	"time"
+
+	admissionv1 "k8s.io/api/admissionregistration/v1"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	"k8s.io/client-go/rest"
+	"k8s.io/utils/ptr"
+	ctrl "sigs.k8s.io/controller-runtime"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+	"sigs.k8s.io/controller-runtime/pkg/config"
+	"sigs.k8s.io/controller-runtime/pkg/envtest"
+	"sigs.k8s.io/controller-runtime/pkg/metrics"
+	metricsserver "sigs.k8s.io/controller-runtime/pkg/metrics/server"
+	"sigs.k8s.io/controller-runtime/pkg/webhook"
+
+	"github.com/fundshare/fundshare-operator/internal/app"
+)
+
+const (
+	operatorNamespace = "fundshare-system"
+	signingKeySecret  = "fundshare-jwt-signing-key"
+)
+
+// managerConfig is the rest.Config the production binary would use against this API
+// server: ctrl.GetConfig turns client-side rate limiting off (QPS -1) and relies on the API
+// server's priority and fairness. The raw write ceiling uses the same settings.
+func managerConfig(base *rest.Config) *rest.Config {
+	cfg := rest.CopyConfig(base)
+	cfg.QPS = -1
+	cfg.Burst = 0
+	return cfg
+}
+
+// webhooks switches the admission webhook configurations of config/webhook on and off.
+// Historical orders are loaded while they are off: they carry a quote computed here and a
+// terminal status, so admission has nothing to add and the controllers nothing to do.
+type webhooks struct {
+	c   client.Client
+	wio *envtest.WebhookInstallOptions
+}
+
+func (w webhooks) off(ctx context.Context) error {
+	for _, m := range w.wio.MutatingWebhooks {
+		if err := client.IgnoreNotFound(w.c.Delete(ctx, &admissionv1.MutatingWebhookConfiguration{ObjectMeta: m.ObjectMeta})); err != nil {
+			return err
+		}
+	}
+	for _, v := range w.wio.ValidatingWebhooks {
+		if err := client.IgnoreNotFound(w.c.Delete(ctx, &admissionv1.ValidatingWebhookConfiguration{ObjectMeta: v.ObjectMeta})); err != nil {
+			return err
+		}
+	}
+	// The API server drops the configurations from its admission chain through a watch.
+	time.Sleep(500 * time.Millisecond)
+	return nil
+}
+
+func (w webhooks) on(ctx context.Context) error {
+	for _, m := range w.wio.MutatingWebhooks {
+		obj := m.DeepCopy()
+		obj.ResourceVersion, obj.UID = "", ""
+		if err := w.c.Create(ctx, obj); err != nil && !apierrors.IsAlreadyExists(err) {
+			return err
+		}
+	}
+	for _, v := range w.wio.ValidatingWebhooks {
+		obj := v.DeepCopy()
+		obj.ResourceVersion, obj.UID = "", ""
+		if err := w.c.Create(ctx, obj); err != nil && !apierrors.IsAlreadyExists(err) {
+			return err
+		}
+	}
+	return nil
+}
+
+// operator is a running production manager (app.NewManager + app.Setup) in this process.
+type operator struct {
+	mgr     ctrl.Manager
+	baseURL string
+	cancel  context.CancelFunc
+	done    chan error
+	startup startupTimes
+}
+
+// startupTimes are measured from just before app.NewManager.
+type startupTimes struct {
+	CacheSynced time.Duration `json:"cache_synced_ns"`
+	RESTReady   time.Duration `json:"rest_ready_ns"`
+	Idle        time.Duration `json:"controllers_idle_ns"`
+}
+
+// startOperator builds and starts the manager exactly as cmd/manager does (REST facade,
+// webhooks, controllers, the sandbox settlement agent without delay), with its transport
+// wrapped by counter, and waits until its caches are synced and the facade answers.
+func startOperator(ctx context.Context, base *rest.Config, wio *envtest.WebhookInstallOptions, counter *apiCounter, tweak func(*ctrl.Options)) (*operator, error) {
+	restAddr, err := freeAddress()
+	if err != nil {
+		return nil, err
+	}
+	baseURL := "http://" + restAddr
+	cfg := managerConfig(base)
+	cfg.Wrap(counter.wrap)
+
+	opts := ctrl.Options{
+		Metrics:                metricsserver.Options{BindAddress: "0"},
+		HealthProbeBindAddress: "0",
+		WebhookServer: webhook.NewServer(webhook.Options{
+			Host: wio.LocalServingHost, Port: wio.LocalServingPort, CertDir: wio.LocalServingCertDir,
+		}),
+		// The harness runs several managers one after the other in one process; controller
+		// names are registered globally for metrics.
+		Controller: config.Controller{SkipNameValidation: ptr.To(true)},
+	}
+	if tweak != nil {
+		tweak(&opts)
+	}
+	start := time.Now()
+	mgr, err := app.NewManager(cfg, opts)
+	if err != nil {
+		return nil, err
+	}
+	if err := app.Setup(mgr, app.Config{
+		RESTAddr: restAddr, PublicBaseURL: baseURL, Namespace: operatorNamespace,
+		SigningKeySecret: signingKeySecret, Webhooks: true, Controllers: true,
+		SandboxSettlement: 0,
+	}); err != nil {
+		return nil, err
+	}
+	mctx, cancel := context.WithCancel(ctx)
+	op := &operator{mgr: mgr, baseURL: baseURL, cancel: cancel, done: make(chan error, 1)}
+	go func() { op.done <- mgr.Start(mctx) }()
+
+	synced := make(chan bool, 1)
+	go func() { synced <- mgr.GetCache().WaitForCacheSync(mctx) }()
+	select {
+	case ok := <-synced:
+		if !ok {
+			op.stop()
+			return nil, errors.New("caches did not sync")
+		}
+		op.startup.CacheSynced = time.Since(start)
+	case err := <-op.done:
+		cancel()
+		return nil, fmt.Errorf("manager stopped: %w", err)
+	}
+	if err := waitUntil(ctx, 2*time.Minute, 10*time.Millisecond, func() bool {
+		res, err := http.Get(baseURL + "/readyz")
+		if err != nil {
+			return false
+		}
+		res.Body.Close()
+		return res.StatusCode == http.StatusOK
+	}); err != nil {
+		op.stop()
+		return nil, fmt.Errorf("REST facade not ready: %w", err)
+	}
+	op.startup.RESTReady = time.Since(start)
+	if err := waitUntil(ctx, 2*time.Minute, 10*time.Millisecond, func() bool {
+		return mgr.GetWebhookServer().StartedChecker()(nil) == nil
+	}); err != nil {
+		op.stop()
+		return nil, fmt.Errorf("webhook server not serving: %w", err)
+	}
+	if err := waitIdle(ctx, 10*time.Minute); err != nil {
+		op.stop()
+		return nil, err
+	}
+	op.startup.Idle = time.Since(start)
+	return op, nil
+}
+
+func (op *operator) stop() {
+	op.cancel()
+	select {
+	case <-op.done:
+	case <-time.After(time.Minute):
+	}
+}
+
+// waitIdle waits until every controller's work queue is empty, no reconcile runs, and no
+// item was added for a while: the controllers have finished what the last change gave
+// them (including short requeues).
+func waitIdle(ctx context.Context, timeout time.Duration) error {
+	const quiet = 750 * time.Millisecond
+	deadline := time.Now().Add(timeout)
+	var lastAdds float64 = -1
+	var quietSince time.Time
+	for {
+		depth, active, adds := queueMetrics()
+		now := time.Now()
+		if depth == 0 && active == 0 && adds == lastAdds {
+			if quietSince.IsZero() {
+				quietSince = now
+			}
+			if now.Sub(quietSince) >= quiet {
+				return nil
+			}
+		} else {
+			quietSince = time.Time{}
+		}
+		lastAdds = adds
+		if now.After(deadline) {
+			return fmt.Errorf("controllers still busy after %s (queued %v, reconciling %v)", timeout, depth, active)
+		}
+		select {
+		case <-ctx.Done():
+			return ctx.Err()
+		case <-time.After(50 * time.Millisecond):
+		}
+	}
+}
+
+// queueMetrics sums controller-runtime's work queue depth, active workers and adds.
+func queueMetrics() (depth, active, adds float64) {
+	families, err := metrics.Registry.Gather()
+	if err != nil {
+		return -1, -1, -1
+	}
+	for _, f := range families {
+		var sum float64
+		for _, m := range f.GetMetric() {
+			switch {
+			case m.GetGauge() != nil:
+				sum += m.GetGauge().GetValue()
+			case m.GetCounter() != nil:
+				sum += m.GetCounter().GetValue()
+			}
+		}
+		switch f.GetName() {
+		case "workqueue_depth":
+			depth = sum
+		case "controller_runtime_active_workers":
+			active = sum
+		case "workqueue_adds_total":
+			adds = sum
+		}
+	}
+	return depth, active, adds
+}
+
+// apiCounter counts the requests a client sends to the API server, by verb and resource,
+// from a wrapped transport (rest.Config.Wrap). Watches are left out.
+type apiCounter struct {
+	mu sync.Mutex
+	n  map[string]int64
+}
+
+func newAPICounter() *apiCounter { return &apiCounter{n: map[string]int64{}} }
+
+type roundTripFunc func(*http.Request) (*http.Response, error)
+
+func (f roundTripFunc) RoundTrip(r *http.Request) (*http.Response, error) { return f(r) }
+
+func (c *apiCounter) wrap(rt http.RoundTripper) http.RoundTripper {
+	return roundTripFunc(func(r *http.Request) (*http.Response, error) {
+		res, err := rt.RoundTrip(r)
+		if r.URL.Query().Get("watch") == "true" {
+			return res, err
+		}
+		key := r.Method + " " + resourceOf(r.URL.Path)
+		if err == nil && res.StatusCode == http.StatusConflict {
+			key += " (409)"
+		}
+		c.mu.Lock()
+		c.n[key]++
+		c.mu.Unlock()
+		return res, err
+	})
+}
+
+func (c *apiCounter) snapshot() map[string]int64 {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	out := make(map[string]int64, len(c.n))
+	for k, v := range c.n {
+		out[k] = v
+	}
+	return out
+}
+
+// requestCounts is a difference of two snapshots.
+type requestCounts map[string]int64
+
+func diffCounts(before, after map[string]int64) requestCounts {
+	out := requestCounts{}
+	for k, v := range after {
+		if d := v - before[k]; d != 0 {
+			out[k] = d
+		}
+	}
+	return out
+}
+
+// writes is the number of requests that change something (every verb but GET).
+func (rc requestCounts) writes() int64 {
+	var n int64
+	for k, v := range rc {
+		if !strings.HasPrefix(k, "GET ") {
+			n += v
+		}
+	}
+	return n
+}
+
+func (rc requestCounts) reads() int64 {
+	var n int64
+	for k, v := range rc {
+		if strings.HasPrefix(k, "GET ") {
+			n += v
+		}
+	}
+	return n
+}
+
+// resourceOf reduces an API path to its resource and subresource, e.g.
+// /apis/invest.fundshare.io/v1alpha1/namespaces/t1/orders/x/status → orders/status.
+func resourceOf(path string) string {
+	parts := strings.Split(strings.Trim(path, "/"), "/")
+	switch {
+	case len(parts) >= 2 && parts[0] == "api":
+		parts = parts[2:]
+	case len(parts) >= 3 && parts[0] == "apis":
+		parts = parts[3:]
+	default:
+		return path
+	}
+	if len(parts) >= 2 && parts[0] == "namespaces" {
+		if len(parts) == 2 {
+			return "namespaces"
+		}
+		parts = parts[2:]
+	}
+	switch len(parts) {
+	case 0:
+		return path
+	case 1, 2:
+		return parts[0]
+	default:
+		return parts[0] + "/" + parts[2]
+	}
+}
+
+// memory is the Go heap after a full collection and the process's resident set.
+type memory struct {
+	HeapAlloc uint64 `json:"heap_alloc_bytes"`
+	RSS       uint64 `json:"rss_bytes"`
+}
+
+func measureMemory() memory {
+	runtime.GC()
+	runtime.GC()
+	debug.FreeOSMemory()
+	var ms runtime.MemStats
+	runtime.ReadMemStats(&ms)
+	return memory{HeapAlloc: ms.HeapAlloc, RSS: rss()}
+}
+
+func freeAddress() (string, error) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		return "", err
+	}
+	defer ln.Close()
+	return ln.Addr().String(), nil
+}
+
+func waitUntil(ctx context.Context, timeout, every time.Duration, ok func() bool) error {
+	deadline := time.Now().Add(timeout)
+	for !ok() {
+		if time.Now().After(deadline) {
+			return fmt.Errorf("timed out after %s", timeout)
+		}
+		select {
+		case <-ctx.Done():
+			return ctx.Err()
+		case <-time.After(every):
+		}
+	}
+	return nil
+}
