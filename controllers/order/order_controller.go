@@ -12,9 +12,12 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/client-go/tools/events"
 	ctrl "sigs.k8s.io/controller-runtime"
+	"sigs.k8s.io/controller-runtime/pkg/builder"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	"sigs.k8s.io/controller-runtime/pkg/controller"
+	"sigs.k8s.io/controller-runtime/pkg/event"
 	"sigs.k8s.io/controller-runtime/pkg/handler"
+	"sigs.k8s.io/controller-runtime/pkg/predicate"
 	"sigs.k8s.io/controller-runtime/pkg/reconcile"
 
 	investv1 "github.com/fundshare/fundshare-operator/api/v1alpha1"
@@ -328,8 +331,23 @@ func (r *Reconciler) SetupWithManager(mgr ctrl.Manager) error {
 	}
 	return ctrl.NewControllerManagedBy(mgr).
 		Named("order").
-		For(&investv1.Order{}).
+		For(&investv1.Order{}, builder.WithPredicates(LiveOrders())).
 		Watches(&investv1.Fund{}, handler.EnqueueRequestsFromMapFunc(ordersOfFund)).
 		WithOptions(controller.Options{MaxConcurrentReconciles: r.MaxConcurrentReconciles}).
 		Complete(r)
+}
+
+// LiveOrders passes the events of orders that are not terminal: nothing moves a terminal
+// order, and at start-up the manager need not queue every order of the history.
+func LiveOrders() predicate.Predicate {
+	live := func(o client.Object) bool {
+		order, ok := o.(*investv1.Order)
+		return !ok || !order.Status.State.Terminal()
+	}
+	return predicate.Funcs{
+		CreateFunc:  func(e event.CreateEvent) bool { return live(e.Object) },
+		UpdateFunc:  func(e event.UpdateEvent) bool { return live(e.ObjectNew) },
+		GenericFunc: func(e event.GenericEvent) bool { return live(e.Object) },
+		DeleteFunc:  func(event.DeleteEvent) bool { return false },
+	}
 }

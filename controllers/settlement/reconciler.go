@@ -10,10 +10,12 @@ import (
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"k8s.io/client-go/tools/events"
 	ctrl "sigs.k8s.io/controller-runtime"
+	"sigs.k8s.io/controller-runtime/pkg/builder"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	logf "sigs.k8s.io/controller-runtime/pkg/log"
 
 	investv1 "github.com/fundshare/fundshare-operator/api/v1alpha1"
+	ordercontroller "github.com/fundshare/fundshare-operator/controllers/order"
 )
 
 // ConflictRetry is how soon a reconcile that lost a write race runs again; the watch
@@ -113,7 +115,7 @@ func (r *Reconciler) SetupWithManager(mgr ctrl.Manager) error {
 		r.Recorder = mgr.GetEventRecorder(name)
 	}
 	return ctrl.NewControllerManagedBy(mgr).
-		For(&investv1.Order{}).
+		For(&investv1.Order{}, builder.WithPredicates(ordercontroller.LiveOrders())).
 		Named(name).
 		Complete(r)
 }

@@ -8,8 +8,10 @@ import (
 	"context"
 	"fmt"
 	"net/http"
+	"sync"
 	"time"
 
+	clientfeatures "k8s.io/client-go/features"
 	"k8s.io/client-go/rest"
 	ctrl "sigs.k8s.io/controller-runtime"
 	"sigs.k8s.io/controller-runtime/pkg/cache"
@@ -44,9 +46,22 @@ type Config struct {
 	SandboxSettlement time.Duration
 }
 
+// pagedInitialList turns off client-go's streaming initial list (WatchListClient, on by
+// default since 1.35): with it, informers decode each object twice at start-up. make bench
+// measured the manager's start with 100,000 orders at 93 s with it and 33 s without.
+type pagedInitialList struct{ clientfeatures.Gates }
+
+func (g pagedInitialList) Enabled(f clientfeatures.Feature) bool {
+	return f != clientfeatures.WatchListClient && g.Gates.Enabled(f)
+}
+
+var pagedListOnce sync.Once
+
 // NewManager creates a manager whose cache drops managedFields (nothing here reads them)
 // and registers the project's indexes.
 func NewManager(cfg *rest.Config, opts ctrl.Options) (ctrl.Manager, error) {
+	// Reflectors read the gate when they are built, that is from here on.
+	pagedListOnce.Do(func() { clientfeatures.ReplaceFeatureGates(pagedInitialList{clientfeatures.FeatureGates()}) })
 	opts.Scheme = controlplane.Scheme()
 	opts.Cache.DefaultTransform = cache.TransformStripManagedFields()
 	mgr, err := ctrl.NewManager(cfg, opts)

@@ -31,9 +31,9 @@ const (
 	OrderISIN = "order.spec.isin"
 	// OrderState indexes orders by status.state (PLACED when still empty).
 	OrderState = "order.status.state"
-	// OrderWallet indexes orders by the recipient wallet they refer to.
+	// OrderWallet indexes live orders by the recipient wallet they refer to.
 	OrderWallet = "order.wallet"
-	// OrderPaymentMethod indexes orders by the payment method details they refer to.
+	// OrderPaymentMethod indexes live orders by the payment method details they refer to.
 	OrderPaymentMethod = "order.paymentMethodDetails"
 	// ShareClassISIN indexes share classes by spec.isin.
 	ShareClassISIN = "shareclass.spec.isin"
@@ -70,9 +70,13 @@ func OrderStateKey(o *investv1.Order) string {
 	return string(o.Status.State)
 }
 
-// OrderWalletKey is the wallet an order refers to: its own choice or the one resolved at
-// placement.
+// OrderWalletKey is the wallet a live order refers to: its own choice or the one resolved
+// at placement. Terminal orders are left out: the index answers "may this wallet be
+// deleted?", and they hold nothing.
 func OrderWalletKey(o *investv1.Order) string {
+	if o.Status.State.Terminal() {
+		return ""
+	}
 	if o.Spec.WalletID != "" {
 		return string(o.Spec.WalletID)
 	}
@@ -82,8 +86,12 @@ func OrderWalletKey(o *investv1.Order) string {
 	return ""
 }
 
-// OrderPaymentMethodKey is the payment method details an order refers to.
+// OrderPaymentMethodKey is the payment method details a live order refers to (terminal
+// orders are left out, as for wallets).
 func OrderPaymentMethodKey(o *investv1.Order) string {
+	if o.Status.State.Terminal() {
+		return ""
+	}
 	if o.Spec.PaymentMethodDetailsID != "" {
 		return string(o.Spec.PaymentMethodDetailsID)
 	}
