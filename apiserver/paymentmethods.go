@@ -116,17 +116,8 @@ func (s *Server) listPaymentMethods(w http.ResponseWriter, r *http.Request) {
 		s.writeAPIError(w, r, err, nil)
 		return
 	}
-	items := list.Items[:0]
-	for _, p := range list.Items {
-		if primary == nil || *primary == (a.Spec.PrimaryPaymentMethodDetails == p.Name) {
-			items = append(items, p)
-		}
-	}
-	out := PaymentMethodDetailsList{Data: []PaymentMethodDetails{}}
-	for _, p := range paginate(items, pg) {
-		out.Data = append(out.Data, paymentMethodView(&p, a))
-	}
-	writeJSON(w, http.StatusOK, out)
+	writeJSON(w, http.StatusOK, PaymentMethodDetailsList{Data: primaryPage(list.Items, a.Spec.PrimaryPaymentMethodDetails, primary, pg,
+		func(p *investv1.PaymentMethodDetails) PaymentMethodDetails { return paymentMethodView(p, a) })})
 }
 
 // paymentMethod reads payment method details of the account; it answers 404 itself and

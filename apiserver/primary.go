@@ -122,3 +122,22 @@ func (s *Server) patchPrimary(w http.ResponseWriter, r *http.Request, a *investv
 	}
 	return true
 }
+
+// primaryPage keeps the children whose is_primary (the account's pointer equals their
+// name) matches the filter, when one is given, and returns the views of one page.
+func primaryPage[T any, PT interface {
+	*T
+	client.Object
+}, V any](items []T, pointer string, primary *bool, pg page, view func(PT) V) []V {
+	kept := items[:0]
+	for i := range items {
+		if primary == nil || *primary == (pointer == PT(&items[i]).GetName()) {
+			kept = append(kept, items[i])
+		}
+	}
+	out := []V{}
+	for _, item := range paginate[T, PT](kept, pg) {
+		out = append(out, view(PT(&item)))
+	}
+	return out
+}

@@ -168,17 +168,8 @@ func (s *Server) listWallets(w http.ResponseWriter, r *http.Request) {
 		s.writeAPIError(w, r, err, nil)
 		return
 	}
-	items := list.Items[:0]
-	for _, wal := range list.Items {
-		if primary == nil || *primary == (a.Spec.PrimaryWallet == wal.Name) {
-			items = append(items, wal)
-		}
-	}
-	out := WalletList{Data: []Wallet{}}
-	for _, wal := range paginate(items, p) {
-		out.Data = append(out.Data, walletView(&wal, a))
-	}
-	writeJSON(w, http.StatusOK, out)
+	writeJSON(w, http.StatusOK, WalletList{Data: primaryPage(list.Items, a.Spec.PrimaryWallet, primary, p,
+		func(wal *investv1.Wallet) Wallet { return walletView(wal, a) })})
 }
 
 // wallet reads a wallet of the account; it answers 404 itself and returns nil when the
