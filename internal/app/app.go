@@ -11,12 +11,15 @@ import (
 	"sync"
 	"time"
 
+	"k8s.io/apimachinery/pkg/runtime"
 	clientfeatures "k8s.io/client-go/features"
 	"k8s.io/client-go/rest"
+	toolscache "k8s.io/client-go/tools/cache"
 	ctrl "sigs.k8s.io/controller-runtime"
 	"sigs.k8s.io/controller-runtime/pkg/cache"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
+	investv1 "github.com/fundshare/fundshare-operator/api/v1alpha1"
 	"github.com/fundshare/fundshare-operator/apiserver"
 	"github.com/fundshare/fundshare-operator/apiserver/auth"
 	"github.com/fundshare/fundshare-operator/controllers/account"
@@ -57,13 +60,31 @@ func (g pagedInitialList) Enabled(f clientfeatures.Feature) bool {
 
 var pagedListOnce sync.Once
 
-// NewManager creates a manager whose cache drops managedFields (nothing here reads them)
-// and registers the project's indexes.
+// NewManager creates a manager whose cache drops managedFields (nothing here reads them),
+// keeps Orders compact (CompactOrder) and lists them streaming (streamlist.go), and
+// registers the project's indexes.
 func NewManager(cfg *rest.Config, opts ctrl.Options) (ctrl.Manager, error) {
 	// Reflectors read the gate when they are built, that is from here on.
 	pagedListOnce.Do(func() { clientfeatures.ReplaceFeatureGates(pagedInitialList{clientfeatures.FeatureGates()}) })
 	opts.Scheme = controlplane.Scheme()
 	opts.Cache.DefaultTransform = cache.TransformStripManagedFields()
+	opts.Cache.ByObject = withOrderTransform(opts.Cache.ByObject)
+	if streamingOrdersApply(opts.Cache) && opts.Cache.NewInformer == nil {
+		hc, err := rest.HTTPClientFor(cfg)
+		if err != nil {
+			return nil, fmt.Errorf("create manager: %w", err)
+		}
+		orders, err := NewOrderRESTClient(cfg, opts.Scheme, hc)
+		if err != nil {
+			return nil, fmt.Errorf("create manager: %w", err)
+		}
+		opts.Cache.NewInformer = func(lw toolscache.ListerWatcher, obj runtime.Object, resync time.Duration, indexers toolscache.Indexers) toolscache.SharedIndexInformer {
+			if _, ok := obj.(*investv1.Order); ok {
+				lw = streamingOrderLister{ListerWatcherWithContext: toolscache.ToListerWatcherWithContext(lw), client: orders}
+			}
+			return toolscache.NewSharedIndexInformer(lw, obj, resync, indexers)
+		}
+	}
 	mgr, err := ctrl.NewManager(cfg, opts)
 	if err != nil {
 		return nil, fmt.Errorf("create manager: %w", err)
@@ -72,6 +93,41 @@ func NewManager(cfg *rest.Config, opts ctrl.Options) (ctrl.Manager, error) {
 		return nil, err
 	}
 	return mgr, nil
+}
+
+// streamingOrdersApply tells whether the Order informer may list through the streaming
+// lister: it lists every namespace without selectors, which is what the manager's cache
+// asks for unless it was restricted.
+func streamingOrdersApply(o cache.Options) bool {
+	if len(o.DefaultNamespaces) > 0 || o.DefaultLabelSelector != nil || o.DefaultFieldSelector != nil {
+		return false
+	}
+	for obj, by := range o.ByObject {
+		if _, ok := obj.(*investv1.Order); ok && (len(by.Namespaces) > 0 || by.Label != nil || by.Field != nil) {
+			return false
+		}
+	}
+	return true
+}
+
+// withOrderTransform returns byObject with CompactOrder as the Orders' transform, unless
+// the caller chose one (make bench measures the manager without it that way).
+func withOrderTransform(byObject map[client.Object]cache.ByObject) map[client.Object]cache.ByObject {
+	out := make(map[client.Object]cache.ByObject, len(byObject)+1)
+	found := false
+	for obj, by := range byObject {
+		if _, ok := obj.(*investv1.Order); ok {
+			found = true
+			if by.Transform == nil {
+				by.Transform = CompactOrder
+			}
+		}
+		out[obj] = by
+	}
+	if !found {
+		out[&investv1.Order{}] = cache.ByObject{Transform: CompactOrder}
+	}
+	return out
 }
 
 // Setup adds the controllers, webhooks and REST facade that c asks for.
