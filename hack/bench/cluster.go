@@ -103,7 +103,7 @@ type startupTimes struct {
 // startOperator builds and starts the manager exactly as cmd/manager does (REST facade,
 // webhooks, controllers, the sandbox settlement agent without delay), with its transport
 // wrapped by counter, and waits until its caches are synced and the facade answers.
-func startOperator(ctx context.Context, base *rest.Config, wio *envtest.WebhookInstallOptions, counter *apiCounter, tweak func(*ctrl.Options)) (*operator, error) {
+func startOperator(ctx context.Context, base *rest.Config, wio *envtest.WebhookInstallOptions, counter *apiCounter, v variant) (*operator, error) {
 	restAddr, err := freeAddress()
 	if err != nil {
 		return nil, err
@@ -111,6 +111,9 @@ func startOperator(ctx context.Context, base *rest.Config, wio *envtest.WebhookI
 	baseURL := "http://" + restAddr
 	cfg := managerConfig(base)
 	cfg.Wrap(counter.wrap)
+	if v.config != nil {
+		v.config(cfg)
+	}
 
 	opts := ctrl.Options{
 		Metrics:                metricsserver.Options{BindAddress: "0"},
@@ -122,8 +125,8 @@ func startOperator(ctx context.Context, base *rest.Config, wio *envtest.WebhookI
 		// names are registered globally for metrics.
 		Controller: config.Controller{SkipNameValidation: ptr.To(true)},
 	}
-	if tweak != nil {
-		tweak(&opts)
+	if v.tweak != nil {
+		v.tweak(&opts)
 	}
 	start := time.Now()
 	mgr, err := app.NewManager(cfg, opts)

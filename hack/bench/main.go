@@ -87,7 +87,7 @@ func main() {
 	flag.IntVar(&o.pipelineConc, "pipeline-clients", 16, "concurrent placements, and writers of the raw write ceiling")
 	flag.DurationVar(&o.pipelineTimeout, "pipeline-timeout", 10*time.Minute, "how long the pipeline may take")
 	flag.IntVar(&o.loadWorkers, "load-workers", 32, "concurrent writers when loading data")
-	flag.StringVar(&variantList, "variants", "", "after the main measurements, restart the manager with each candidate change and measure again: watchlist, compact, workers (comma-separated)")
+	flag.StringVar(&variantList, "variants", "", "after the main measurements, restart the manager with each candidate change and measure again: watchlist, nocompact, nostream, compression, workers (comma-separated)")
 	flag.StringVar(&o.out, "out", "bench-results.json", "JSON file of the results")
 	flag.StringVar(&o.logPath, "log", "", "log file of the manager (default: a temporary file, removed unless the run fails)")
 	flag.StringVar(&o.cpuProfile, "cpuprofile", "", "write a CPU profile of the phase -profile to this file")
@@ -387,15 +387,24 @@ func (b *bench) start(ctx context.Context, last bool, v variant) error {
 	if err != nil {
 		return err
 	}
+	var parts *listBreakdown
+	if last {
+		p, err := probeList(ctx, b.cfg)
+		if err != nil {
+			return fmt.Errorf("LIST breakdown: %w", err)
+		}
+		parts = &p
+		progress("one LIST of all orders, in parts: %s", p)
+	}
 	var endProfile func()
 	if last {
 		endProfile = b.profile(ctx, "startup")
 	}
-	if v.gateOff {
-		defer overrideClientGate(clientfeatures.WatchListClient, false)()
+	if v.gateOn {
+		defer overrideClientGate(clientfeatures.WatchListClient, true)()
 	}
 	before := measureMemory()
-	op, err := startOperator(ctx, b.cfg, b.hooks.wio, b.counter, v.tweak)
+	op, err := startOperator(ctx, b.cfg, b.hooks.wio, b.counter, v)
 	if endProfile != nil {
 		endProfile()
 	}
@@ -404,7 +413,7 @@ func (b *bench) start(ctx context.Context, last bool, v variant) error {
 	}
 	b.op = op
 	after := measureMemory()
-	m := managerStart{Orders: b.ds.orders, Variant: v.name, Times: op.startup, ListAll: list, Before: before, After: after,
+	m := managerStart{Orders: b.ds.orders, Variant: v.name, Times: op.startup, ListAll: list, ListParts: parts, Before: before, After: after,
 		PerOrder: float64(int64(after.HeapAlloc)-int64(before.HeapAlloc)) / float64(b.ds.orders)}
 	b.res.Managers = append(b.res.Managers, m)
 	progress("caches synced after %.2f s (one LIST of all orders: %.2f s), controllers idle after %.2f s; heap +%s",

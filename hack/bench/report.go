@@ -77,10 +77,12 @@ type managerStart struct {
 	Variant string       `json:"variant,omitempty"`
 	Times   startupTimes `json:"startup"`
 	// ListAll is one LIST of every order just before the start: the floor of a cache sync.
-	ListAll  time.Duration `json:"list_all_orders_ns"`
-	Before   memory        `json:"memory_before_start"`
-	After    memory        `json:"memory_after_sync"`
-	PerOrder float64       `json:"heap_bytes_per_order"`
+	ListAll time.Duration `json:"list_all_orders_ns"`
+	// ListParts splits that LIST into the API server's and the client's work (last start).
+	ListParts *listBreakdown `json:"list_breakdown,omitempty"`
+	Before    memory         `json:"memory_before_start"`
+	After     memory         `json:"memory_after_sync"`
+	PerOrder  float64        `json:"heap_bytes_per_order"`
 }
 
 type target struct {
