@@ -2,6 +2,8 @@ package app
 
 import (
 	"encoding/json"
+	"reflect"
+	"slices"
 	"strings"
 	"testing"
 
@@ -46,6 +48,13 @@ func TestDecodeOrderListMatchesWholeDecode(t *testing.T) {
 			whole := &investv1.OrderList{}
 			if err := json.Unmarshal([]byte(body), whole); err != nil {
 				t.Fatal(err)
+			}
+			// The lister does not keep managedFields; everything else is as decoded whole.
+			for i := range whole.Items {
+				if len(whole.Items[i].ManagedFields) == 0 || len(got.Items[i].ManagedFields) != 0 {
+					t.Fatalf("item %d: managedFields sent %d, kept %d", i, len(whole.Items[i].ManagedFields), len(got.Items[i].ManagedFields))
+				}
+				whole.Items[i].ManagedFields = nil
 			}
 			if len(got.Items) != len(want.Items) || got.Items[2].Name != want.Items[2].Name || got.Continue != want.Continue {
 				t.Fatalf("streamed decode lost items or metadata: %d items, continue %q", len(got.Items), got.Continue)
@@ -106,5 +115,17 @@ func TestStreamingOrdersOnlyForAnUnrestrictedCache(t *testing.T) {
 		if streamingOrdersApply(o) {
 			t.Errorf("%s: a restricted cache must not use the streaming lister", name)
 		}
+	}
+}
+
+// listedOrder mirrors investv1.Order field for field except metadata.managedFields: a
+// field added to Order must be added there too, or the cache would silently lose it.
+func TestListedOrderMirrorsOrder(t *testing.T) {
+	var fields []string
+	for f := range reflect.TypeFor[investv1.Order]().Fields() {
+		fields = append(fields, f.Name)
+	}
+	if want := []string{"TypeMeta", "ObjectMeta", "Spec", "Status"}; !slices.Equal(fields, want) {
+		t.Fatalf("investv1.Order has fields %v; decodeItems copies %v: update listedOrder", fields, want)
 	}
 }
