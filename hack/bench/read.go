@@ -42,9 +42,13 @@ type readStats struct {
 	PerSec   float64 `json:"requests_per_s"`
 	P50      float64 `json:"p50_ms"`
 	P99      float64 `json:"p99_ms"`
-	Bytes    int64   `json:"mean_response_bytes"`
-	FirstErr string  `json:"first_error,omitempty"`
-	GC       gcUsage `json:"gc"`
+	// RoundP99 is the p99 of each alternating round; P99Median their median, which a
+	// burst of load from elsewhere on a shared machine in one round does not move.
+	RoundP99  []float64 `json:"round_p99_ms,omitempty"`
+	P99Median float64   `json:"p99_round_median_ms,omitempty"`
+	Bytes     int64     `json:"mean_response_bytes"`
+	FirstErr  string    `json:"first_error,omitempty"`
+	GC        gcUsage   `json:"gc"`
 }
 
 // gcUsage is the Go garbage collector's work in this process (the manager, the ceiling
@@ -92,6 +96,7 @@ func httpClient(conns int) *http.Client {
 // sample is what one run of the load generator saw.
 type sample struct {
 	latencies       []time.Duration
+	roundP99        []float64 // p99 of each run merged into this one
 	ok, errs, bytes int64
 	elapsed         time.Duration
 	firstErr        string
@@ -100,6 +105,7 @@ type sample struct {
 
 func (s *sample) merge(o sample) {
 	s.latencies = append(s.latencies, o.latencies...)
+	s.roundP99 = append(s.roundP99, o.roundP99...)
 	s.ok, s.errs, s.bytes, s.elapsed = s.ok+o.ok, s.errs+o.errs, s.bytes+o.bytes, s.elapsed+o.elapsed
 	s.gc.Cycles, s.gc.CPU, s.gc.ProcessCPU = s.gc.Cycles+o.gc.Cycles, s.gc.CPU+o.gc.CPU, s.gc.ProcessCPU+o.gc.ProcessCPU
 	if s.firstErr == "" {
@@ -116,6 +122,14 @@ func (s sample) stats() readStats {
 		st.Bytes = s.bytes / s.ok
 	}
 	st.P50, st.P99 = percentile(s.latencies, 0.50), percentile(s.latencies, 0.99)
+	if len(s.roundP99) > 0 {
+		st.RoundP99 = s.roundP99
+		sorted := slices.Sorted(slices.Values(s.roundP99))
+		st.P99Median = sorted[len(sorted)/2]
+		if len(sorted)%2 == 0 {
+			st.P99Median = (sorted[len(sorted)/2-1] + sorted[len(sorted)/2]) / 2
+		}
+	}
 	st.GC = s.gc
 	if s.gc.ProcessCPU > 0 {
 		st.GC.Share = s.gc.CPU / s.gc.ProcessCPU
@@ -190,14 +204,22 @@ func compare(ctx context.Context, facadeURL, ceilingURL string, reqs []request, 
 			w = warmup
 		}
 		if i%2 == 0 {
-			a.merge(hammer(ctx, hcOurs, facadeURL, reqs, conc, w, per))
-			b.merge(hammer(ctx, hcCeiling, ceilingURL, reqs, conc, w, per))
+			a.merge(round(hammer(ctx, hcOurs, facadeURL, reqs, conc, w, per)))
+			b.merge(round(hammer(ctx, hcCeiling, ceilingURL, reqs, conc, w, per)))
 		} else {
-			b.merge(hammer(ctx, hcCeiling, ceilingURL, reqs, conc, w, per))
-			a.merge(hammer(ctx, hcOurs, facadeURL, reqs, conc, w, per))
+			b.merge(round(hammer(ctx, hcCeiling, ceilingURL, reqs, conc, w, per)))
+			a.merge(round(hammer(ctx, hcOurs, facadeURL, reqs, conc, w, per)))
 		}
 	}
 	return a.stats(), b.stats()
+}
+
+// round records the p99 of one round of all clients.
+func round(s sample) sample {
+	if len(s.latencies) > 0 {
+		s.roundP99 = []float64{percentile(slices.Clone(s.latencies), 0.99)}
+	}
+	return s
 }
 
 // measure runs the facade alone.

@@ -63,9 +63,9 @@ type listScale struct {
 	Full        *readStats `json:"full,omitempty"`
 	BaseCeiling *readStats `json:"base_ceiling,omitempty"`
 	FullCeiling *readStats `json:"full_ceiling,omitempty"`
-	// Ratio is p99 at the full load over p99 at the base load; CeilingRatio is the same
-	// for the map ceiling, measured in alternation with ours at each step: how much the
-	// machine itself drifted in between.
+	// Ratio is p99 at the full load over p99 at the base load (each the median of the
+	// rounds' p99s); CeilingRatio is the same for the map ceiling, measured in alternation
+	// with ours at each step: how much the machine itself drifted in between.
 	Ratio        float64 `json:"p99_ratio,omitempty"`
 	CeilingRatio float64 `json:"ceiling_p99_ratio,omitempty"`
 	Missing      string  `json:"missing,omitempty"`
@@ -219,12 +219,12 @@ func (r *results) printTable(w io.Writer) {
 	if l := r.List; l != nil {
 		name := fmt.Sprintf("filtered list p99, %s → %s orders", thousands(l.OrdersBase), thousands(l.OrdersFull))
 		tg, res := targetOf(name)
-		label := fmt.Sprintf("filtered list p99 (8 clients, %d orders per account), %s → %s orders", r.Scale.PerAccount, thousands(l.OrdersBase), thousands(l.OrdersFull))
+		label := fmt.Sprintf("filtered list p99 (median of %d rounds' p99; 8 clients, %d orders per account), %s → %s orders", len(l.Base.RoundP99), r.Scale.PerAccount, thousands(l.OrdersBase), thousands(l.OrdersFull))
 		if l.Missing != "" {
 			row(label, "n/a ("+l.Missing+")", "", "", tg, "n/a")
 		} else {
-			row(label, fmt.Sprintf("%.2f ms → %.2f ms (%.2f×)", l.Base.P99, l.Full.P99, l.Ratio),
-				fmt.Sprintf("%.2f ms → %.2f ms (%.2f×)", l.BaseCeiling.P99, l.FullCeiling.P99, l.CeilingRatio),
+			row(label, fmt.Sprintf("%.2f ms → %.2f ms (%.2f×; pooled p99 %.2f → %.2f ms)", l.Base.P99Median, l.Full.P99Median, l.Ratio, l.Base.P99, l.Full.P99),
+				fmt.Sprintf("%.2f ms → %.2f ms (%.2f×; pooled %.2f → %.2f ms)", l.BaseCeiling.P99Median, l.FullCeiling.P99Median, l.CeilingRatio, l.BaseCeiling.P99, l.FullCeiling.P99),
 				fmt.Sprintf("%.2f× (ours ÷ ceiling)", l.corrected()), tg, res)
 		}
 	}

@@ -33,7 +33,7 @@ var variants = map[string]variant{
 		description: "client-go's WatchListClient gate on (its default since 1.35; the manager turns it off): informers start with a streaming watch-list instead of a LIST",
 	},
 	"nocompact": {
-		name: "whole orders cached", tweak: func(o *ctrl.Options) {
+		name: "whole orders cached", pipeline: true, tweak: func(o *ctrl.Options) {
 			o.Cache.ByObject = map[client.Object]cache.ByObject{&investv1.Order{}: {Transform: cache.TransformStripManagedFields()}}
 		},
 		description: "Orders cached as decoded, without app.CompactOrder (managedFields still stripped)",
