@@ -403,6 +403,9 @@ func (b *bench) start(ctx context.Context, last bool, v variant) error {
 		defer overrideClientGate(clientfeatures.WatchListClient, true)()
 	}
 	before := measureMemory()
+	if err := collectAPIServer(ctx, b.cfg); err != nil {
+		return err
+	}
 	op, err := startOperator(ctx, b.cfg, b.hooks.wio, b.counter, v)
 	if endProfile != nil {
 		endProfile()
