@@ -38,13 +38,8 @@ func decodeBody(w http.ResponseWriter, r *http.Request, dst any, refused map[str
 			"Content-Type must be "+strings.Join(mediaTypes, " or "))
 		return nil, false
 	}
-	body, err := io.ReadAll(r.Body)
-	if err != nil {
-		if _, tooLarge := errors.AsType[*http.MaxBytesError](err); tooLarge {
-			writeTooLarge(w)
-			return nil, false
-		}
-		writeError(w, http.StatusBadRequest, msgMalformedJSON, "the request body could not be read")
+	body, ok := readBody(w, r)
+	if !ok {
 		return nil, false
 	}
 	if len(bytes.TrimSpace(body)) == 0 {
@@ -263,3 +258,18 @@ type page struct{ skip, limit int }
 
 // pageParams are the query parameters of paging, for parseQuery.
 var pageParams = []string{"skip", "limit"}
+
+// readBody reads the whole request body; it answers 413 itself when the body is over the
+// limit, and 400 when it cannot be read.
+func readBody(w http.ResponseWriter, r *http.Request) ([]byte, bool) {
+	body, err := io.ReadAll(r.Body)
+	if err != nil {
+		if _, tooLarge := errors.AsType[*http.MaxBytesError](err); tooLarge {
+			writeTooLarge(w)
+			return nil, false
+		}
+		writeError(w, http.StatusBadRequest, msgMalformedJSON, "the request body could not be read")
+		return nil, false
+	}
+	return body, true
+}

@@ -6,7 +6,6 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
-	"errors"
 	"io"
 	"net/http"
 
@@ -76,13 +75,8 @@ func readIdempotency(w http.ResponseWriter, r *http.Request, fe *validation.Fiel
 		fe.Add(headerIdempotencyKey, "must be 1 to 255 visible ASCII characters")
 		return nil, true
 	}
-	body, err := io.ReadAll(r.Body)
-	if err != nil {
-		if _, tooLarge := errors.AsType[*http.MaxBytesError](err); tooLarge {
-			writeTooLarge(w)
-			return nil, false
-		}
-		writeError(w, http.StatusBadRequest, msgMalformedJSON, "the request body could not be read")
+	body, ok := readBody(w, r)
+	if !ok {
 		return nil, false
 	}
 	r.Body = io.NopCloser(bytes.NewReader(body))
