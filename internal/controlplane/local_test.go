@@ -12,12 +12,16 @@ import (
 	"testing"
 	"time"
 
+	"github.com/go-logr/logr"
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"sigs.k8s.io/controller-runtime/pkg/client"
+	logf "sigs.k8s.io/controller-runtime/pkg/log"
 )
 
 const helperEnv = "FUNDSHARE_LOCAL_CONTROLPLANE_DIR"
+
+func init() { logf.SetLogger(logr.Discard()) } // envtest logs through controller-runtime
 
 // TestLocalControlPlaneHelperProcess is not a test: run by
 // TestMakeRunComesUpAfterKill9 in a subprocess, it starts the local control plane of
