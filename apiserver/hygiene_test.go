@@ -11,6 +11,7 @@ import (
 
 	"github.com/go-chi/chi/v5"
 
+	"github.com/fundshare/fundshare-operator/internal/rules"
 	"github.com/fundshare/fundshare-operator/internal/validation"
 )
 
@@ -190,6 +191,27 @@ func TestDecodeBodyRefusesControlCharactersAndInvalidUTF8InEveryStringField(t *t
 		r.Header.Set("Content-Type", "application/json")
 		if fe, _ := decodeBody(httptest.NewRecorder(), r, &AccountCreateRequest{}, nil); !fe.Empty() {
 			t.Errorf("%s refused: %v", ok, fe)
+		}
+	}
+}
+
+// The request types document the same length limits as the rules check (/openapi.json).
+func TestRequestMaxLengthsAreTheRules(t *testing.T) {
+	for _, typ := range []reflect.Type{
+		reflect.TypeOf(AccountCreateRequest{}), reflect.TypeOf(AccountUpdateRequest{}), reflect.TypeOf(PaymentMethodDetailsCreateRequest{}),
+	} {
+		for i := 0; i < typ.NumField(); i++ {
+			f := typ.Field(i)
+			name, _, _ := strings.Cut(f.Tag.Get("json"), ",")
+			max, limited := rules.MaxLength[name]
+			tag := parseOpenAPITag(f.Tag.Get("openapi"))
+			got := 0
+			if tag.maxLength != nil {
+				got = int(*tag.maxLength)
+			}
+			if limited && got != max || !limited && got != 0 {
+				t.Errorf("%s.%s: maxLength tag %d, rules %d", typ.Name(), name, got, max)
+			}
 		}
 	}
 }
