@@ -12,7 +12,7 @@ CONTROLPLANE := $(BIN)/controlplane
 CONTROLLER_GEN_VERSION ?= v0.23.0
 CONTROLLER_GEN := $(BIN)/controller-gen-$(CONTROLLER_GEN_VERSION)
 GO_TEST_FLAGS ?=
-FUZZTIME ?= 20s
+FUZZTIME ?= 2m
 VERSION ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo dev)
 
 export KUBEBUILDER_ASSETS := $(CONTROLPLANE)
@@ -58,7 +58,7 @@ test: controlplane generate manifests vet ## Unit tests and envtest suites (what
 	hack/run-tests.sh $(GO_TEST_FLAGS)
 
 .PHONY: fuzz
-fuzz: ## Run every fuzz target for FUZZTIME each (default 20s).
+fuzz: ## Run every fuzz target for FUZZTIME each (default 2m: long enough to find crashers, about 20 min in all).
 	hack/fuzz.sh $(FUZZTIME)
 
 ##@ Build and run

@@ -103,6 +103,19 @@ func (s *Server) createAccount(w http.ResponseWriter, r *http.Request) {
 		DobDay: deref(req.DobDay), DobMonth: deref(req.DobMonth), DobYear: deref(req.DobYear),
 	}
 	required(&fe, "type", req.Type)
+	// A date-of-birth part the caller sent is checked as sent: 0 is out of range, not
+	// absent (the spec stores 0 for "not given").
+	dobOutOfRange := false
+	for _, p := range []struct {
+		name     string
+		v        *int32
+		min, max int32
+	}{{"dob_day", req.DobDay, 1, 31}, {"dob_month", req.DobMonth, 1, 12}, {"dob_year", req.DobYear, 1900, 9999}} {
+		if p.v != nil && (*p.v < p.min || *p.v > p.max) {
+			fe.Add(p.name, fmt.Sprintf("must be between %d and %d", p.min, p.max))
+			dobOutOfRange = true
+		}
+	}
 	if req.Type != nil && spec.Type != investv1.AccountTypeIndividual && spec.Type != investv1.AccountTypeBusiness {
 		fe.Add("type", "must be individual or business")
 	}
@@ -121,7 +134,11 @@ func (s *Server) createAccount(w http.ResponseWriter, r *http.Request) {
 			s.writeAPIError(w, r, err, nil)
 			return
 		}
-		mergeNew(&fe, rules.Account(&spec, settings, now))
+		rfe := rules.Account(&spec, settings, now)
+		if dobOutOfRange {
+			delete(rfe, "birthdate") // "required" or "not a real day": the part is named above
+		}
+		mergeNew(&fe, rfe)
 	}
 	if !fe.Empty() {
 		writeValidation(w, fe)

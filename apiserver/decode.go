@@ -14,6 +14,8 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"unicode/utf16"
+	"unicode/utf8"
 
 	"github.com/fundshare/fundshare-operator/internal/validation"
 )
@@ -72,9 +74,98 @@ func decodeBody(w http.ResponseWriter, r *http.Request, dst any, refused map[str
 		f := v.Field(idx)
 		if err := json.Unmarshal(raw, f.Addr().Interface()); err != nil {
 			fe.Add(name, "must be "+jsonKind(f.Type()))
+			continue
 		}
+		fe.AddErr(name, textProblem(raw, f))
 	}
 	return fe, true
+}
+
+// textProblem checks every string of a decoded request field as text (valid UTF-8, no
+// control characters: validation.ValidateText). encoding/json replaces bytes that are not
+// UTF-8, and \u escapes of lone UTF-16 surrogates, by U+FFFD without a word, so those are
+// looked for in the raw JSON; control characters (also when escaped, as \u0000) in the
+// decoded strings.
+func textProblem(raw json.RawMessage, v reflect.Value) error {
+	if !utf8.Valid(raw) || hasLoneSurrogate(raw) {
+		return validation.ValidateText("\xff")
+	}
+	return walkStrings(v)
+}
+
+// walkStrings applies validation.ValidateText to every string in v.
+func walkStrings(v reflect.Value) error {
+	switch v.Kind() {
+	case reflect.String:
+		return validation.ValidateText(v.String())
+	case reflect.Pointer, reflect.Interface:
+		if v.IsNil() {
+			return nil
+		}
+		return walkStrings(v.Elem())
+	case reflect.Slice, reflect.Array:
+		for i := 0; i < v.Len(); i++ {
+			if err := walkStrings(v.Index(i)); err != nil {
+				return err
+			}
+		}
+	case reflect.Map:
+		for it := v.MapRange(); it.Next(); {
+			if err := walkStrings(it.Key()); err != nil {
+				return err
+			}
+			if err := walkStrings(it.Value()); err != nil {
+				return err
+			}
+		}
+	case reflect.Struct:
+		for i := 0; i < v.NumField(); i++ {
+			if v.Type().Field(i).IsExported() {
+				if err := walkStrings(v.Field(i)); err != nil {
+					return err
+				}
+			}
+		}
+	}
+	return nil
+}
+
+// hasLoneSurrogate reports whether valid JSON text escapes a UTF-16 surrogate (\ud800 to
+// \udfff) that is not half of a pair: it names no character.
+func hasLoneSurrogate(raw []byte) bool {
+	hex4 := func(i int) (rune, bool) {
+		if i+6 > len(raw) || raw[i] != '\\' || raw[i+1] != 'u' {
+			return 0, false
+		}
+		n, err := strconv.ParseUint(string(raw[i+2:i+6]), 16, 16)
+		return rune(n), err == nil
+	}
+	for i := 0; i < len(raw); i++ {
+		if raw[i] != '\\' || i+1 >= len(raw) {
+			continue
+		}
+		if raw[i+1] != 'u' {
+			i++ // an escaped character, possibly a backslash
+			continue
+		}
+		r, ok := hex4(i)
+		if !ok {
+			continue
+		}
+		switch {
+		case utf16.IsSurrogate(r) && r < 0xdc00:
+			low, ok := hex4(i + 6)
+			if !ok || low < 0xdc00 || low > 0xdfff {
+				return true
+			}
+			i += 11
+		case utf16.IsSurrogate(r):
+			return true
+		default:
+			i += 5
+		}
+	}
+	return false
 }
 
 func writeTooLarge(w http.ResponseWriter) {
@@ -165,7 +256,7 @@ func parseQuery(r *http.Request, allowed ...string) *query {
 		case !contains(allowed, name):
 			q.fe.Add(name, "is not a known query parameter")
 		case len(vs) > 1:
-			q.fe.Add(name, "must be given at most once")
+			q.fe.Add(name, msgRepeated)
 		}
 	}
 	return q

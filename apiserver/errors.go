@@ -138,11 +138,14 @@ func restField(path string, renames map[string]string) string {
 	return name
 }
 
-// causesToFields turns the causes of an Invalid status into REST field messages.
+// causesToFields turns the causes of an Invalid status into REST field messages. Causes
+// without a field are dropped: the API server adds one, field "<nil>", whenever a schema
+// error stopped it from evaluating the CEL rules ("some validation rules were not checked
+// because the object was invalid..."), which says nothing about the caller's fields.
 func causesToFields(err error, renames map[string]string) validation.FieldErrors {
 	var fe validation.FieldErrors
 	for _, c := range statusCauses(err) {
-		if c.Field == "" {
+		if c.Field == "" || c.Field == "<nil>" {
 			continue
 		}
 		fe.Add(restField(c.Field, renames), causeMessage(c))

@@ -63,6 +63,11 @@ func FuzzQueryParameters(f *testing.F) {
 		f.Add(seed)
 	}
 	f.Fuzz(func(t *testing.T, raw string) {
+		// The strict check of every route: whatever url.ParseQuery refuses, it refuses too.
+		fe := checkQuery(raw, append([]string{"side", "account_id", "is_primary"}, pageParams...))
+		if _, err := url.ParseQuery(raw); err != nil && fe.Empty() {
+			t.Fatalf("checkQuery accepted %q, which url.ParseQuery refuses: %v", raw, err)
+		}
 		if _, err := url.ParseQuery(raw); err != nil {
 			return // not a query string a client can send
 		}

@@ -189,3 +189,17 @@ func TestAdmissionDuplicateOfTheAddressIsRecognised(t *testing.T) {
 		t.Fatal("recognised on the wrong field")
 	}
 }
+
+// Rule: a too-long field names only that field: the API server's extra cause without a
+// field ("some validation rules were not checked ...", field "<nil>") is dropped.
+func TestTooLongCauseNamesOnlyTheField(t *testing.T) {
+	errs := field.ErrorList{
+		field.TooLong(field.NewPath("spec", "city"), "x", 100),
+		field.Invalid(nil, "", "some validation rules were not checked because the object was invalid; correct the existing errors to complete validation"),
+	}
+	err := apierrors.NewInvalid(schema.GroupKind{Group: "invest.fundshare.io", Kind: "Account"}, "x", errs)
+	got := causesToFields(err, nil)
+	if len(got) != 1 || len(got["city"]) != 1 {
+		t.Fatalf("got %v, want only city", got)
+	}
+}

@@ -6,6 +6,7 @@ import (
 	"net/http"
 	"reflect"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -573,9 +574,34 @@ func openAPIDocument(serverURL string) *openapi3.T {
 		Security: openapi3.SecurityRequirements{{"bearerAuth": []string{}}, {"oauth2": []string{}}},
 	}
 	for _, op := range operations() {
+		// Every route refuses unknown, repeated or badly encoded query parameters with 422
+		// (strictQuery), the token endpoint excepted (OAuth error shape).
+		if op.path != "/oauth2/token" && !slices.ContainsFunc(op.responses, func(r response) bool {
+			return r.status == http.StatusUnprocessableEntity
+		}) {
+			op.responses = append(op.responses, queryError)
+		}
 		doc.AddOperation(op.path, op.method, op.build(g))
+		if op.method == http.MethodGet {
+			doc.AddOperation(op.path, http.MethodHead, headOperation(op.build(g)))
+		}
 	}
 	return doc
+}
+
+// headOperation is the HEAD twin of a GET operation: the same answers without a body.
+func headOperation(get *openapi3.Operation) *openapi3.Operation {
+	head := *get
+	head.OperationID = "head" + strings.ToUpper(get.OperationID[:1]) + get.OperationID[1:]
+	head.Summary = get.Summary + " (headers only)"
+	head.Description = "HEAD: the answer of GET without its body."
+	head.Responses = openapi3.NewResponsesWithCapacity(get.Responses.Len())
+	for code, ref := range get.Responses.Map() {
+		resp := *ref.Value
+		resp.Content = nil
+		head.Responses.Set(code, &openapi3.ResponseRef{Value: &resp})
+	}
+	return &head
 }
 
 var pathParam = regexp.MustCompile(`\{([a-z_]+)\}`)

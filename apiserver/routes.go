@@ -7,6 +7,7 @@ import (
 	"net/http"
 
 	"github.com/go-chi/chi/v5"
+	"github.com/go-chi/chi/v5/middleware"
 
 	"github.com/fundshare/fundshare-operator/apiserver/auth"
 )
@@ -16,7 +17,9 @@ import (
 // (a test checks that none is missing).
 func (s *Server) routes() http.Handler {
 	r := chi.NewRouter()
-	r.Use(s.observe, s.recoverer, limitBody, withTimeout)
+	// HEAD is answered on every GET route as GET without the body (GetHead); strictQuery
+	// refuses unknown, repeated or badly encoded query parameters on every route.
+	r.Use(s.observe, s.recoverer, limitBody, withTimeout, middleware.GetHead, strictQuery(true))
 	r.NotFound(s.notFound)
 	r.MethodNotAllowed(s.methodNotAllowed)
 
@@ -27,7 +30,7 @@ func (s *Server) routes() http.Handler {
 	r.Get("/openapi.json", s.serveOpenAPI)
 
 	r.Route("/v1", func(r chi.Router) {
-		r.Use(auth.RequireBearer(s.deps.Issuer), withTenant)
+		r.Use(auth.RequireBearer(s.deps.Issuer), withTenant, strictQuery(false))
 
 		r.Post("/accounts", s.createAccount) // ext
 		r.Get("/accounts", s.listAccounts)   // ext

@@ -38,7 +38,7 @@ type Account struct {
 	LastName       *string `json:"last_name"`
 	DobDay         *int32  `json:"dob_day" openapi:"min=1;max=31"`
 	DobMonth       *int32  `json:"dob_month" openapi:"min=1;max=12"`
-	DobYear        *int32  `json:"dob_year"`
+	DobYear        *int32  `json:"dob_year" openapi:"min=1900;max=9999"`
 	PlaceOfBirth   *string `json:"place_of_birth"`
 	BusinessName   *string `json:"business_name"`
 	LEI            *string `json:"lei"`
@@ -57,47 +57,47 @@ type AccountList struct {
 // The date of birth is given either as birthdate (YYYY-MM-DD) or as dob_day, dob_month
 // and dob_year.
 type AccountCreateRequest struct {
-	ExternalID     *string `json:"external_id"`
+	ExternalID     *string `json:"external_id" openapi:"maxLength=128"`
 	Type           *string `json:"type" openapi:"required;enum=individual|business"`
-	Country        *string `json:"country"`
-	City           *string `json:"city"`
-	Line1          *string `json:"line1"`
-	Line2          *string `json:"line2"`
-	PostalCode     *string `json:"postal_code"`
-	State          *string `json:"state"`
-	FirstName      *string `json:"first_name"`
-	LastName       *string `json:"last_name"`
+	Country        *string `json:"country" openapi:"maxLength=2"`
+	City           *string `json:"city" openapi:"maxLength=100"`
+	Line1          *string `json:"line1" openapi:"maxLength=200"`
+	Line2          *string `json:"line2" openapi:"maxLength=200"`
+	PostalCode     *string `json:"postal_code" openapi:"maxLength=20"`
+	State          *string `json:"state" openapi:"maxLength=100"`
+	FirstName      *string `json:"first_name" openapi:"maxLength=100"`
+	LastName       *string `json:"last_name" openapi:"maxLength=100"`
 	DobDay         *int32  `json:"dob_day" openapi:"min=1;max=31"`
 	DobMonth       *int32  `json:"dob_month" openapi:"min=1;max=12"`
-	DobYear        *int32  `json:"dob_year"`
+	DobYear        *int32  `json:"dob_year" openapi:"min=1900;max=9999"`
 	Birthdate      *string `json:"birthdate" openapi:"format=date"`
-	PlaceOfBirth   *string `json:"place_of_birth"`
-	BusinessName   *string `json:"business_name"`
-	LEI            *string `json:"lei"`
-	TaxID          *string `json:"tax_id"`
-	TIN            *string `json:"tin"`
-	TaxResidencies *string `json:"tax_residencies"`
+	PlaceOfBirth   *string `json:"place_of_birth" openapi:"maxLength=100"`
+	BusinessName   *string `json:"business_name" openapi:"maxLength=200"`
+	LEI            *string `json:"lei" openapi:"maxLength=20"`
+	TaxID          *string `json:"tax_id" openapi:"maxLength=64"`
+	TIN            *string `json:"tin" openapi:"maxLength=64"`
+	TaxResidencies *string `json:"tax_residencies" openapi:"maxLength=200"`
 }
 
 // AccountUpdateRequest is the body of PATCH /v1/accounts/{account_id}: exactly the
 // spec's fields. Absent or null leaves a field unchanged; "" clears an optional one.
 type AccountUpdateRequest struct {
-	ExternalID     *string `json:"external_id"`
-	Country        *string `json:"country"`
-	City           *string `json:"city"`
-	Line1          *string `json:"line1"`
-	Line2          *string `json:"line2"`
-	PostalCode     *string `json:"postal_code"`
-	State          *string `json:"state"`
-	FirstName      *string `json:"first_name"`
-	LastName       *string `json:"last_name"`
+	ExternalID     *string `json:"external_id" openapi:"maxLength=128"`
+	Country        *string `json:"country" openapi:"maxLength=2"`
+	City           *string `json:"city" openapi:"maxLength=100"`
+	Line1          *string `json:"line1" openapi:"maxLength=200"`
+	Line2          *string `json:"line2" openapi:"maxLength=200"`
+	PostalCode     *string `json:"postal_code" openapi:"maxLength=20"`
+	State          *string `json:"state" openapi:"maxLength=100"`
+	FirstName      *string `json:"first_name" openapi:"maxLength=100"`
+	LastName       *string `json:"last_name" openapi:"maxLength=100"`
 	Birthdate      *string `json:"birthdate" openapi:"format=date"`
-	PlaceOfBirth   *string `json:"place_of_birth"`
-	BusinessName   *string `json:"business_name"`
-	LEI            *string `json:"lei"`
-	TaxID          *string `json:"tax_id"`
-	TIN            *string `json:"tin"`
-	TaxResidencies *string `json:"tax_residencies"`
+	PlaceOfBirth   *string `json:"place_of_birth" openapi:"maxLength=100"`
+	BusinessName   *string `json:"business_name" openapi:"maxLength=200"`
+	LEI            *string `json:"lei" openapi:"maxLength=20"`
+	TaxID          *string `json:"tax_id" openapi:"maxLength=64"`
+	TIN            *string `json:"tin" openapi:"maxLength=64"`
+	TaxResidencies *string `json:"tax_residencies" openapi:"maxLength=200"`
 }
 
 // Wallet is a registered wallet.
@@ -147,7 +147,7 @@ type PaymentMethodDetailsList struct {
 type PaymentMethodDetailsCreateRequest struct {
 	Type              *string `json:"type" openapi:"required;enum=sepa"`
 	IBAN              *string `json:"iban" openapi:"required"`
-	AccountHolderName *string `json:"account_holder_name" openapi:"required"`
+	AccountHolderName *string `json:"account_holder_name" openapi:"required;maxLength=70"`
 	IsPrimary         *bool   `json:"is_primary"`
 }
 

@@ -4,9 +4,9 @@
 # is saved by Go under <package>/testdata/fuzz/<Target>/ and printed below, so it can be
 # committed as a regression seed (go test then runs it as part of the normal tests).
 #
-#   hack/fuzz.sh [FUZZTIME]      e.g. hack/fuzz.sh 30s   (make fuzz FUZZTIME=30s)
+#   hack/fuzz.sh [FUZZTIME]      default 2m per target; e.g. hack/fuzz.sh 30s   (make fuzz FUZZTIME=30s)
 set -uo pipefail
-fuzztime="${1:-20s}"
+fuzztime="${1:-2m}"
 root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root"
 

@@ -1,6 +1,7 @@
 // Command devrun is `make run`: the whole service on one machine for a newcomer. It starts
 // the local control plane (kube-apiserver and etcd built into bin/controlplane; etcd's data
-// kept in .local/etcd so a restart keeps it), installs the CRDs and webhooks, loads the
+// kept in .local/etcd with fsync on, so a restart keeps it; processes a killed earlier run
+// left behind are stopped first), installs the CRDs and webhooks, loads the
 // sample catalogue and a demo tenant, and runs the manager with the REST facade and the
 // sandbox settlement agent. Ctrl-C stops everything; running it again reuses the data.
 package main
@@ -59,7 +60,7 @@ func run(restAddr, baseURL, localDir string, sandboxDelay time.Duration) error {
 	if err != nil {
 		return err
 	}
-	if err := os.MkdirAll(filepath.Join(localDir, "etcd"), 0o700); err != nil {
+	if err := os.MkdirAll(localDir, 0o700); err != nil {
 		return err
 	}
 	if ln, err := net.Listen("tcp", restAddr); err != nil {
@@ -68,15 +69,17 @@ func run(restAddr, baseURL, localDir string, sandboxDelay time.Duration) error {
 		_ = ln.Close()
 	}
 
-	fmt.Println("starting the local control plane (kube-apiserver v1.36.3, etcd; data in " + rel(localDir) + "/etcd)")
-	env := controlplane.New(controlplane.Options{Webhooks: true, EtcdDataDir: filepath.Join(localDir, "etcd")})
-	cfg, err := env.Start()
+	fmt.Println("starting the local control plane (kube-apiserver v1.36.3, etcd with fsync; data in " + rel(localDir) + "/etcd)")
+	// StartLocal first stops an etcd and kube-apiserver that a killed earlier run left
+	// running on this folder (their pids are in .local/controlplane.pids).
+	local, err := controlplane.StartLocal(localDir, controlplane.Options{Webhooks: true})
 	if err != nil {
 		return fmt.Errorf("start control plane: %w", err)
 	}
+	env, cfg := local.Env, local.Config
 	defer func() {
 		fmt.Println("stopping the control plane (data kept in " + rel(localDir) + ")")
-		if err := env.Stop(); err != nil {
+		if err := local.Stop(); err != nil {
 			fmt.Fprintln(os.Stderr, "stop control plane:", err)
 		}
 	}()

@@ -70,10 +70,53 @@ func ToFieldErrors(fe validation.FieldErrors) field.ErrorList {
 	return list
 }
 
+// MaxLength is the longest value, in characters, of every text field by REST name: the
+// CRD schema's maxLength (TestMaxLengthsAreTheCRDSchemas compares them with
+// config/crd/bases), checked here so that REST callers get one message naming the field
+// before anything is written.
+var MaxLength = map[string]int{
+	"external_id": 128, "country": 2, "city": 100, "line1": 200, "line2": 200, "postal_code": 20,
+	"state": 100, "first_name": 100, "last_name": 100, "place_of_birth": 100, "business_name": 200,
+	"lei": 20, "tax_id": 64, "tin": 64, "tax_residencies": 200,
+	"account_holder_name": 70,
+}
+
+// accountText are the account's text fields by REST name.
+func accountText(s *investv1.AccountSpec) [][2]string {
+	return [][2]string{
+		{"external_id", s.ExternalID}, {"country", s.Country}, {"city", s.City}, {"line1", s.Line1},
+		{"line2", s.Line2}, {"postal_code", s.PostalCode}, {"state", s.State}, {"first_name", s.FirstName},
+		{"last_name", s.LastName}, {"place_of_birth", s.PlaceOfBirth}, {"business_name", s.BusinessName},
+		{"lei", s.LEI}, {"tax_id", s.TaxID}, {"tin", s.TIN}, {"tax_residencies", s.TaxResidencies},
+	}
+}
+
+// Text checks text fields: valid UTF-8 without control characters (validation.ValidateText)
+// and at most MaxLength characters. It returns the names of the fields it refused, so
+// that the caller skips further checks of those.
+func Text(fe *validation.FieldErrors, fields [][2]string) map[string]bool {
+	bad := map[string]bool{}
+	for _, f := range fields {
+		name, v := f[0], f[1]
+		err := validation.ValidateText(v)
+		if err == nil {
+			if max, ok := MaxLength[name]; ok {
+				err = validation.ValidateMaxLength(v, max)
+			}
+		}
+		if err != nil {
+			fe.AddErr(name, err)
+			bad[name] = true
+		}
+	}
+	return bad
+}
+
 // Account checks an account as a whole: what its type needs, what the tenant's settings
 // add, and the check digits and calendar that the schema cannot see.
 func Account(s *investv1.AccountSpec, t TenantSettings, now time.Time) validation.FieldErrors {
 	var fe validation.FieldErrors
+	badText := Text(&fe, accountText(s))
 	blank := func(v string) bool { return strings.TrimSpace(v) == "" }
 	require := func(name, v string) {
 		if blank(v) {
@@ -81,7 +124,7 @@ func Account(s *investv1.AccountSpec, t TenantSettings, now time.Time) validatio
 		}
 	}
 	forbid := func(name, v, msg string) {
-		if !blank(v) {
+		if !blank(v) && !badText[name] {
 			fe.Add(name, msg)
 		}
 	}
@@ -121,10 +164,10 @@ func Account(s *investv1.AccountSpec, t TenantSettings, now time.Time) validatio
 	default:
 		fe.Add("type", "must be individual or business")
 	}
-	if s.LEI != "" {
+	if s.LEI != "" && !badText["lei"] {
 		fe.AddErr("lei", validation.ValidateLEI(s.LEI))
 	}
-	if s.Country != "" {
+	if s.Country != "" && !badText["country"] {
 		fe.AddErr("country", validation.ValidateCountryCode(s.Country))
 	}
 	if t.KYCDataRequired {

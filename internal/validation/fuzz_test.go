@@ -192,3 +192,31 @@ func FuzzParseBirthdate(f *testing.F) {
 		}
 	})
 }
+
+// FuzzNormalFormsAreIdempotent: every normaliser of the package maps any byte string to
+// a normal form that it maps to itself, so storing a normalised value and normalising it
+// again (a retry, an admission webhook after REST) never changes it.
+func FuzzNormalFormsAreIdempotent(f *testing.F) {
+	for _, s := range []string{
+		"", "de89 3704 0044 0532 0130 00", "\xc2  \xa0", "\xc2\xa0", "\xff", "a\u00a0b", "\u2028",
+		"0x5aaeb6053f3e94c9b9a09f33669435e7ef1beaed", "0X5AAEB6053F3E94C9B9A09F33669435E7EF1BEAED",
+		"\u0130\u0131", "\u212a", "\xe2\x80", "0x\u00e9",
+	} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		if n := NormalizeIBAN(s); NormalizeIBAN(n) != n {
+			t.Fatalf("NormalizeIBAN not idempotent: %q -> %q -> %q", s, n, NormalizeIBAN(n))
+		} else if !utf8.ValidString(n) {
+			t.Fatalf("NormalizeIBAN(%q) = %q is not valid UTF-8", s, n)
+		}
+		if c, err := NormalizeEVMAddress(s); err == nil {
+			if c2, err := NormalizeEVMAddress(c); err != nil || c2 != c {
+				t.Fatalf("NormalizeEVMAddress not idempotent: %q -> %q -> %q, %v", s, c, c2, err)
+			}
+		}
+		if k := EVMAddressKey(s); EVMAddressKey(k) != k {
+			t.Fatalf("EVMAddressKey not idempotent: %q -> %q -> %q", s, k, EVMAddressKey(k))
+		}
+	})
+}

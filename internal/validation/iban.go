@@ -17,8 +17,6 @@ var (
 
 	errHolderRequired = errors.New("is required")
 	errHolderLength   = fmt.Errorf("must be at most %d characters", maxAccountHolderLen)
-	errHolderControl  = errors.New("must not contain control characters")
-	errHolderUTF8     = errors.New("must be valid UTF-8 text")
 )
 
 // maxAccountHolderLen is the SEPA limit for the creditor/debtor name.
@@ -26,29 +24,25 @@ const maxAccountHolderLen = 70
 
 // NormalizeIBAN turns user input into the electronic IBAN form: every
 // whitespace character (ASCII or Unicode, e.g. the spaces of the grouped
-// print form) is removed and ASCII letters are uppercased. Other bytes are
-// left untouched so that ValidateIBAN can reject them. The result is stable:
-// NormalizeIBAN(NormalizeIBAN(s)) == NormalizeIBAN(s).
+// print form) is removed and ASCII letters are uppercased. Bytes that are not
+// valid UTF-8 are first replaced by U+FFFD (one per run), so that removing a
+// space can never join two invalid bytes into a new character ("\xc2 \xa0"
+// would otherwise become U+00A0, a space, on the next pass). Other characters
+// are left untouched so that ValidateIBAN can reject them. The result is
+// valid UTF-8 and stable: NormalizeIBAN(NormalizeIBAN(s)) == NormalizeIBAN(s).
 func NormalizeIBAN(s string) string {
+	s = strings.ToValidUTF8(s, string(utf8.RuneError))
 	var b strings.Builder
 	b.Grow(len(s))
-	for i := 0; i < len(s); {
-		r, size := utf8.DecodeRuneInString(s[i:])
-		if r == utf8.RuneError && size <= 1 {
-			// Invalid byte: keep it verbatim (ValidateIBAN rejects it).
-			b.WriteByte(s[i])
-			i++
-			continue
-		}
+	for _, r := range s {
 		switch {
 		case unicode.IsSpace(r):
 			// dropped
 		case r >= 'a' && r <= 'z':
 			b.WriteByte(byte(r) - ('a' - 'A'))
 		default:
-			b.WriteString(s[i : i+size])
+			b.WriteRune(r)
 		}
-		i += size
 	}
 	return b.String()
 }
@@ -94,39 +88,19 @@ func ValidateIBAN(s string) error {
 }
 
 // ValidateAccountHolderName checks the name of a bank account holder: not
-// blank, at most 70 characters (Unicode code points; the SEPA limit), valid
-// UTF-8 and free of control characters (C0/C1 controls, line and paragraph
-// separators and bidirectional override/isolate controls).
+// blank, at most 70 characters (Unicode code points; the SEPA limit) and text
+// as ValidateText accepts it.
 func ValidateAccountHolderName(s string) error {
 	if strings.TrimSpace(s) == "" {
 		return errHolderRequired
 	}
-	if !utf8.ValidString(s) {
-		return errHolderUTF8
+	if err := ValidateText(s); err != nil {
+		return err
 	}
 	if utf8.RuneCountInString(s) > maxAccountHolderLen {
 		return errHolderLength
 	}
-	for _, r := range s {
-		if isControlRune(r) {
-			return errHolderControl
-		}
-	}
 	return nil
-}
-
-func isControlRune(r rune) bool {
-	switch {
-	case unicode.IsControl(r): // C0, DEL, C1 (includes \t, \n, \r)
-		return true
-	case r == '\u2028' || r == '\u2029': // line / paragraph separator
-		return true
-	case r >= '\u202A' && r <= '\u202E': // bidi embedding / override
-		return true
-	case r >= '\u2066' && r <= '\u2069': // bidi isolates
-		return true
-	}
-	return false
 }
 
 func isDigit(c byte) bool { return c >= '0' && c <= '9' }
