@@ -256,10 +256,9 @@ func TestOnlyTheAgentCanMintBurnFreezePauseAndForceTransfers(t *testing.T) {
 	for name, calldata := range calls {
 		// Neither a holder nor the admin: the admin configures, it does not operate.
 		for _, caller := range []*KeySigner{c.alice, c.admin} {
-			t.Run(name+" by "+caller.Address().Hex()[:8], func(t *testing.T) {
-				r := c.reverts(caller, c.token, calldata, "AccessControlUnauthorizedAccount")
-				wantArgs(t, r, caller.Address(), [32]byte(agentRole))
-			})
+			t.Logf("%s by %s", name, caller.Address().Hex())
+			r := c.reverts(caller, c.token, calldata, "AccessControlUnauthorizedAccount")
+			wantArgs(t, r, caller.Address(), [32]byte(agentRole))
 		}
 	}
 	// The registry's agent functions likewise.
