@@ -11,6 +11,9 @@ BIN := $(ROOT)/bin
 CONTROLPLANE := $(BIN)/controlplane
 CONTROLLER_GEN_VERSION ?= v0.23.0
 CONTROLLER_GEN := $(BIN)/controller-gen-$(CONTROLLER_GEN_VERSION)
+# abigen comes from the go-ethereum release go.mod requires, so bindings match the runtime.
+GETH_VERSION := $(shell awk '$$1 == "github.com/ethereum/go-ethereum" {print $$2}' go.mod)
+ABIGEN := $(BIN)/abigen-$(GETH_VERSION)
 GO_TEST_FLAGS ?=
 FUZZTIME ?= 2m
 VERSION ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo dev)
@@ -38,6 +41,14 @@ manifests: $(CONTROLLER_GEN) ## Generate CRDs, RBAC and webhook configurations f
 		output:crd:artifacts:config=config/crd/bases \
 		output:rbac:artifacts:config=config/rbac \
 		output:webhook:artifacts:config=config/webhook
+
+.PHONY: contracts
+contracts: $(ABIGEN) ## Compile contracts/src with the pinned solc-js into contracts/build and generate Go bindings (needs node, npm).
+	hack/contracts.sh build $(ABIGEN)
+
+.PHONY: contracts-check
+contracts-check: $(ABIGEN) ## Check that the committed ABI, bytecode and bindings are what the sources make.
+	hack/contracts.sh check $(ABIGEN)
 
 .PHONY: fmt
 fmt: ## Format the code.
@@ -80,6 +91,13 @@ $(CONTROLLER_GEN):
 	@echo "installing controller-gen $(CONTROLLER_GEN_VERSION) into bin/"
 	GOBIN=$(BIN) go install sigs.k8s.io/controller-tools/cmd/controller-gen@$(CONTROLLER_GEN_VERSION)
 	mv $(BIN)/controller-gen $(CONTROLLER_GEN)
+
+$(ABIGEN):
+	@mkdir -p $(BIN)
+	@echo "installing abigen $(GETH_VERSION) into bin/"
+	GOBIN=$(BIN)/abigen-install go install github.com/ethereum/go-ethereum/cmd/abigen@$(GETH_VERSION)
+	mv $(BIN)/abigen-install/abigen $(ABIGEN)
+	rmdir $(BIN)/abigen-install
 
 ##@ Deploy
 
