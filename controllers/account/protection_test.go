@@ -240,7 +240,7 @@ var _ = Describe("Protection of data", func() {
 		err := k8s.Delete(ctx, acct)
 		Expect(apierrors.IsForbidden(err)).To(BeTrue(), "deleting an account that holds 200 units: %v", err)
 		Expect(err.Error()).To(ContainSubstring(fmt.Sprintf("account holds 200 units of %s", order.Spec.ISIN)))
-		Expect(err.Error()).NotTo(ContainSubstring("live order"))
+		Expect(err.Error()).NotTo(ContainSubstring(order.Name), "a completed order is not a live one")
 		Consistently(func() error {
 			got := &investv1.Account{}
 			if err := k8s.Get(ctx, client.ObjectKeyFromObject(acct), got); err != nil {
