@@ -32,7 +32,8 @@ import (
 )
 
 // Finalizer holds a deleted account until its wallets and payment method details are gone.
-const Finalizer = "invest.fundshare.io/remove-children"
+// Admission puts it on every new account; Reconcile adds it to older ones.
+const Finalizer = webhooks.AccountFinalizer
 
 // Condition types of an account.
 const (

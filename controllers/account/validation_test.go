@@ -41,8 +41,9 @@ func withTenant(ns string, tax, lei, kyc bool) {
 	GinkgoHelper()
 	ac := &investv1.ApiClient{}
 	Expect(k8s.Get(ctx, client.ObjectKey{Namespace: ns, Name: "integrator"}, ac)).To(Succeed())
+	patch := client.MergeFrom(ac.DeepCopy())
 	ac.Spec.TaxReporting, ac.Spec.LEIRequired, ac.Spec.KYCDataRequired = tax, lei, kyc
-	Expect(k8s.Update(ctx, ac)).To(Succeed())
+	Expect(k8s.Patch(ctx, ac, patch)).To(Succeed())
 	Eventually(func() investv1.ApiClientSpec {
 		got := &investv1.ApiClient{}
 		Expect(mgr.GetClient().Get(ctx, client.ObjectKeyFromObject(ac), got)).To(Succeed())

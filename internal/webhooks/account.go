@@ -25,6 +25,12 @@ import (
 
 // +kubebuilder:webhook:path=/validate-invest-fundshare-io-v1alpha1-account,mutating=false,failurePolicy=fail,sideEffects=NoneOnDryRun,groups=invest.fundshare.io,resources=accounts,verbs=create;update;delete,versions=v1alpha1,name=vaccount.invest.fundshare.io,admissionReviewVersions=v1
 
+// +kubebuilder:webhook:path=/mutate-invest-fundshare-io-v1alpha1-account,mutating=true,failurePolicy=fail,sideEffects=None,groups=invest.fundshare.io,resources=accounts,verbs=create,versions=v1alpha1,name=maccount.invest.fundshare.io,admissionReviewVersions=v1
+
+// AccountFinalizer holds a deleted account until the account controller has removed its
+// wallets and payment method details (and checked that it holds nothing).
+const AccountFinalizer = "invest.fundshare.io/remove-children"
+
 type accountWebhook struct {
 	r reader
 	// c writes the external id claims.
@@ -72,6 +78,16 @@ func (h *accountWebhook) validate(ctx context.Context, a, old *investv1.Account)
 		return nil, err
 	}
 	return nil, nil
+}
+
+// Default puts the account finalizer on every new account, so that no account is ever
+// deleted without the account controller's cascade and its check of what the account
+// holds (the controller also adds it to accounts made before this webhook).
+func (h *accountWebhook) Default(_ context.Context, a *investv1.Account) error {
+	if !slices.Contains(a.Finalizers, AccountFinalizer) {
+		a.Finalizers = append(a.Finalizers, AccountFinalizer)
+	}
+	return nil
 }
 
 func (h *accountWebhook) ValidateCreate(ctx context.Context, a *investv1.Account) (admission.Warnings, error) {

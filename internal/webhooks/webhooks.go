@@ -47,7 +47,8 @@ func Setup(mgr ctrl.Manager, claimNamespace string) error {
 	}
 	r := reader{cache: mgr.GetClient(), live: mgr.GetAPIReader()}
 	mgr.GetWebhookServer().Register(TenancyPath, &admission.Webhook{Handler: &tenancyWebhook{r: r}})
-	if err := ctrl.NewWebhookManagedBy(mgr, &investv1.Account{}).WithValidator(&accountWebhook{r: r, c: mgr.GetClient()}).Complete(); err != nil {
+	a := &accountWebhook{r: r, c: mgr.GetClient()}
+	if err := ctrl.NewWebhookManagedBy(mgr, &investv1.Account{}).WithDefaulter(a).WithValidator(a).Complete(); err != nil {
 		return err
 	}
 	w := &walletWebhook{r: r, c: mgr.GetClient()}
