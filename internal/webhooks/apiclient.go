@@ -149,9 +149,18 @@ func (h *apiClientWebhook) ValidateDelete(ctx context.Context, ac *investv1.ApiC
 		if err := h.r.cache.List(ctx, l.list, client.InNamespace(ac.Namespace)); err != nil {
 			return nil, err
 		}
-		if n := meta.LenList(l.list); n > 0 {
-			held = append(held, fmt.Sprintf("%d %s", n, l.kind))
+		n := meta.LenList(l.list)
+		if n == 0 && h.r.live != nil {
+			// An object created a moment ago may not be in the cache yet.
+			if err := h.r.live.List(ctx, l.list, client.InNamespace(ac.Namespace), client.Limit(1)); err != nil {
+				return nil, err
+			}
+			if meta.LenList(l.list) > 0 {
+				held = append(held, l.kind)
+			}
+			continue
 		}
+		held = append(held, fmt.Sprintf("%s (%d)", l.kind, n))
 	}
 	if len(held) == 0 {
 		return nil, nil
