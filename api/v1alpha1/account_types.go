@@ -181,7 +181,10 @@ type AccountStatus struct {
 	// +optional
 	ObservedGeneration int64 `json:"observedGeneration,omitempty"`
 
-	// Conditions: Ready, PrimaryWalletResolved, PrimaryPaymentMethodDetailsResolved.
+	// Conditions: Ready, PrimaryWalletResolved, PrimaryPaymentMethodDetailsResolved, and
+	// Stalled (kstatus) while a primary pointer does not resolve (reason
+	// PrimaryNotResolved) or while a deletion waits because the account holds units or
+	// live orders (reason DeletionBlocked).
 	// +listType=map
 	// +listMapKey=type
 	// +optional

@@ -46,8 +46,10 @@ type ApiClientStatus struct {
 	// ObservedGeneration is the generation this status describes.
 	// +optional
 	ObservedGeneration int64 `json:"observedGeneration,omitempty"`
-	// Conditions: Ready (the secret hash exists and is well-formed, the client id is
-	// unique).
+	// Conditions, the kstatus way: Ready is True when the Secret named by
+	// clientSecretRef holds a well-formed argon2id hash (reason SecretValid, or Disabled
+	// for a disabled client); otherwise Ready is False and Stalled is True with the reason
+	// SecretNotFound, SecretKeyMissing or InvalidHash.
 	// +listType=map
 	// +listMapKey=type
 	// +optional

@@ -8,6 +8,12 @@ const UUIDPattern = `^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{1
 const (
 	// ConditionReady is True when the object is consistent with everything it refers to.
 	ConditionReady = "Ready"
+	// ConditionStalled is True when the object cannot make progress without a person
+	// (kstatus: Failed). It is left out while false.
+	ConditionStalled = "Stalled"
+	// ConditionReconciling is True while a controller is still working towards the desired
+	// state (kstatus: InProgress). It is left out while false.
+	ConditionReconciling = "Reconciling"
 )
 
 // ObjectID names another namespaced object of the same tenant by its id

@@ -52,7 +52,7 @@ type PaymentMethodDetailsStatus struct {
 	// +optional
 	IsPrimary bool `json:"isPrimary"`
 
-	// Conditions: Ready (the owning account exists).
+	// Conditions: Ready (the owning account exists); Stalled (kstatus) while it does not.
 	// +listType=map
 	// +listMapKey=type
 	// +optional

@@ -50,7 +50,7 @@ type WalletStatus struct {
 	// +optional
 	IsPrimary bool `json:"isPrimary"`
 
-	// Conditions: Ready (the owning account exists).
+	// Conditions: Ready (the owning account exists); Stalled (kstatus) while it does not.
 	// +listType=map
 	// +listMapKey=type
 	// +optional

@@ -181,3 +181,10 @@ func parseParam(s, prefix string, lo, hi uint64) (uint64, error) {
 // known secret. The token endpoint verifies against it when the client id is
 // unknown, so that "unknown client" and "wrong secret" cost the same time.
 const dummySecretHash = "$argon2id$v=19$m=19456,t=2,p=1$T2qR8vG3rSodm1m4wM6Mmg$VtBFAPxlUKWBqRpqriXCxeTVHtJnB+abmX+pXM+bAX0"
+
+// CheckSecretHash reports why encoded is not a usable argon2id PHC string, or nil. The
+// ApiClient controller reports it in the client's Ready condition.
+func CheckSecretHash(encoded string) error {
+	_, err := parseSecretHash(encoded)
+	return err
+}

@@ -8,6 +8,7 @@ package account
 import (
 	"context"
 	"fmt"
+	"strings"
 	"time"
 
 	coordinationv1 "k8s.io/api/coordination/v1"
@@ -31,7 +32,8 @@ import (
 )
 
 // Finalizer holds a deleted account until its wallets and payment method details are gone.
-const Finalizer = "invest.fundshare.io/remove-children"
+// Admission puts it on every new account; Reconcile adds it to older ones.
+const Finalizer = webhooks.AccountFinalizer
 
 // Condition types of an account.
 const (
@@ -164,7 +166,20 @@ func (r *Reconciler) resolve(ctx context.Context, acct *investv1.Account, id str
 	return resolution{ok: true, reason: "Resolved", message: id + " is the primary"}, nil
 }
 
-// setConditions is the pure status computation of an account.
+// kstatus conditions of an account: a primary pointer to a wallet or payment method
+// details that does not exist yet is Reconciling (it resolves by itself when the object
+// arrives: GitOps may apply the pointer first); one to another account's object is Stalled
+// (a child's account is immutable: only a person can fix the pointer), as is a deletion
+// that waits because the account holds something.
+const (
+	ConditionStalled     = investv1.ConditionStalled
+	ConditionReconciling = investv1.ConditionReconciling
+)
+
+// setConditions is the pure status computation of an account. Ready says whether the
+// primary pointers resolve; Reconciling and Stalled say, the kstatus way, whether the
+// account waits for an object to arrive or for a person. Every change of a wallet or
+// payment method details of the account brings it back.
 func setConditions(st *investv1.AccountStatus, generation int64, wallet, pmd resolution) {
 	set := func(t string, res resolution) {
 		status := metav1.ConditionTrue
@@ -176,12 +191,32 @@ func setConditions(st *investv1.AccountStatus, generation int64, wallet, pmd res
 	set(ConditionPrimaryWallet, wallet)
 	set(ConditionPrimaryPaymentMethod, pmd)
 	ready := resolution{ok: true, reason: "Consistent", message: "primary pointers resolve"}
+	var waiting, stalled *resolution
 	for _, res := range []resolution{wallet, pmd} {
 		if !res.ok {
 			ready = resolution{reason: "PrimaryNotResolved", message: res.message}
+			if res.reason == "NotFound" {
+				waiting = &resolution{reason: "PrimaryNotFound", message: res.message + "; waiting for it"}
+			} else {
+				stalled = &resolution{reason: "PrimaryOfAnotherAccount", message: res.message}
+			}
 		}
 	}
 	set(investv1.ConditionReady, ready)
+	if stalled != nil {
+		waiting = nil // a person must act anyway
+	}
+	for _, c := range []struct {
+		t   string
+		res *resolution
+	}{{ConditionReconciling, waiting}, {ConditionStalled, stalled}} {
+		if c.res == nil {
+			meta.RemoveStatusCondition(&st.Conditions, c.t)
+			continue
+		}
+		meta.SetStatusCondition(&st.Conditions, metav1.Condition{Type: c.t, Status: metav1.ConditionTrue,
+			Reason: c.res.reason, Message: c.res.message, ObservedGeneration: generation})
+	}
 }
 
 // reconcileDelete removes the account's wallets and payment method details, and only
@@ -189,6 +224,25 @@ func setConditions(st *investv1.AccountStatus, generation int64, wallet, pmd res
 func (r *Reconciler) reconcileDelete(ctx context.Context, acct *investv1.Account) (ctrl.Result, error) {
 	if !controllerutil.ContainsFinalizer(acct, Finalizer) {
 		return ctrl.Result{}, nil
+	}
+	// Admission refuses to delete an account that holds something; a deletion that got
+	// past it (made before the rule, or racing an order's placement) removes nothing here
+	// while the account holds units or live orders: its wallets and bank accounts are
+	// where deliveries and payouts go. It says so in the Stalled condition.
+	var orders investv1.OrderList
+	if err := r.Client.List(ctx, &orders, client.InNamespace(acct.Namespace), client.MatchingFields{index.OrderAccount: acct.Name}); err != nil {
+		return ctrl.Result{}, err
+	}
+	if held := webhooks.AccountHoldings(orders.Items, acct.Status.Reservations); len(held) > 0 {
+		before := acct.DeepCopy()
+		meta.SetStatusCondition(&acct.Status.Conditions, metav1.Condition{
+			Type: ConditionStalled, Status: metav1.ConditionTrue, Reason: "DeletionBlocked", ObservedGeneration: acct.Generation,
+			Message: strings.Join(held, "; ") + ": the account is kept, with its wallets and payment method details, until it holds nothing",
+		})
+		if equality.Semantic.DeepEqual(before.Status, acct.Status) {
+			return ctrl.Result{}, nil // orders are watched: their changes bring the account back
+		}
+		return ctrl.Result{}, r.Client.Status().Patch(ctx, acct, client.MergeFrom(before))
 	}
 	remaining := 0
 	for _, list := range []client.ObjectList{&investv1.WalletList{}, &investv1.PaymentMethodDetailsList{}} {

@@ -99,18 +99,16 @@ func (r *ChildReconciler[T]) Reconcile(ctx context.Context, req ctrl.Request) (c
 
 	acct := &investv1.Account{}
 	err := r.Client.Get(ctx, client.ObjectKey{Namespace: obj.GetNamespace(), Name: string(r.kind.accountOf(obj))}, acct)
-	ready := metav1.Condition{Type: investv1.ConditionReady, Status: metav1.ConditionTrue, Reason: "AccountFound", Message: "the owning account exists"}
+	found := true
 	switch {
 	case apierrors.IsNotFound(err):
-		*isPrimary = false
-		ready.Status, ready.Reason, ready.Message = metav1.ConditionFalse, "AccountNotFound", "account "+string(r.kind.accountOf(obj))+" does not exist"
+		*isPrimary, found = false, false
 	case err != nil:
 		return ctrl.Result{}, err
 	default:
 		*isPrimary = r.kind.primaryOf(acct) == obj.GetName()
 	}
-	ready.ObservedGeneration = obj.GetGeneration()
-	meta.SetStatusCondition(conditions, ready)
+	setChildConditions(conditions, obj.GetGeneration(), string(r.kind.accountOf(obj)), found)
 	*observed = obj.GetGeneration()
 
 	bp, bc, bo := r.kind.status(before)
@@ -126,6 +124,23 @@ func (r *ChildReconciler[T]) Reconcile(ctx context.Context, req ctrl.Request) (c
 		return ctrl.Result{}, err
 	}
 	return ctrl.Result{}, r.Client.Status().Patch(ctx, obj, client.RawPatch(types.MergePatchType, body))
+}
+
+// setChildConditions is the pure status computation of a wallet or payment method
+// details: Ready while the owning account exists; without it the child is Stalled (a
+// person must create the account or remove the child: no controller can mend it).
+func setChildConditions(conditions *[]metav1.Condition, generation int64, accountID string, accountFound bool) {
+	if accountFound {
+		meta.SetStatusCondition(conditions, metav1.Condition{Type: investv1.ConditionReady, Status: metav1.ConditionTrue,
+			Reason: "AccountFound", Message: "the owning account exists", ObservedGeneration: generation})
+		meta.RemoveStatusCondition(conditions, investv1.ConditionStalled)
+		return
+	}
+	msg := "account " + accountID + " does not exist"
+	meta.SetStatusCondition(conditions, metav1.Condition{Type: investv1.ConditionReady, Status: metav1.ConditionFalse,
+		Reason: "AccountNotFound", Message: msg, ObservedGeneration: generation})
+	meta.SetStatusCondition(conditions, metav1.Condition{Type: investv1.ConditionStalled, Status: metav1.ConditionTrue,
+		Reason: "AccountNotFound", Message: msg, ObservedGeneration: generation})
 }
 
 func conditionsEqual(a, b []metav1.Condition) bool {

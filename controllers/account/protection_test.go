@@ -1,13 +1,17 @@
 package account_test
 
 import (
+	"fmt"
 	"strings"
 	"time"
 
 	"github.com/google/uuid"
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
+	admissionregistrationv1 "k8s.io/api/admissionregistration/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	"k8s.io/apimachinery/pkg/api/meta"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/client-go/rest"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
@@ -65,6 +69,56 @@ func endOrder(o *investv1.Order) {
 		Expect(k8s.Get(ctx, client.ObjectKeyFromObject(o), got)).To(Succeed())
 		return got.Status.State
 	}, settle, poll).Should(Equal(investv1.StateCancelled))
+}
+
+// complete writes COMPLETED into an order's status, as the order controller does at the
+// end of a settled BUY (this suite runs no settlement agent).
+func complete(o *investv1.Order) {
+	GinkgoHelper()
+	Eventually(func() error {
+		got := &investv1.Order{}
+		if err := k8s.Get(ctx, client.ObjectKeyFromObject(o), got); err != nil {
+			return err
+		}
+		got.Status.State = investv1.StateCompleted
+		got.Status.History = append(got.Status.History, investv1.OrderTransition{State: investv1.StateCompleted, At: metav1.Now(), Reason: "Settled"})
+		return k8s.Status().Update(ctx, got)
+	}, settle, poll).Should(Succeed())
+}
+
+// withoutAccountDeleteAdmission takes DELETE out of the account webhook's rules until the
+// spec ends, as on a cluster whose deletion came before the rule.
+func withoutAccountDeleteAdmission() {
+	GinkgoHelper()
+	var list admissionregistrationv1.ValidatingWebhookConfigurationList
+	Expect(k8s.List(ctx, &list)).To(Succeed())
+	for i := range list.Items {
+		cfg := &list.Items[i]
+		for j := range cfg.Webhooks {
+			if cfg.Webhooks[j].Name != "vaccount.invest.fundshare.io" {
+				continue
+			}
+			original := cfg.DeepCopy()
+			var ops []admissionregistrationv1.OperationType
+			for _, op := range cfg.Webhooks[j].Rules[0].Operations {
+				if op != admissionregistrationv1.Delete {
+					ops = append(ops, op)
+				}
+			}
+			cfg.Webhooks[j].Rules[0].Operations = ops
+			Expect(k8s.Update(ctx, cfg)).To(Succeed())
+			DeferCleanup(func() {
+				got := &admissionregistrationv1.ValidatingWebhookConfiguration{}
+				Expect(k8s.Get(ctx, client.ObjectKeyFromObject(original), got)).To(Succeed())
+				got.Webhooks = original.Webhooks
+				Expect(k8s.Update(ctx, got)).To(Succeed())
+			})
+			// The API server picks up webhook configurations within moments.
+			time.Sleep(2 * time.Second)
+			return
+		}
+	}
+	Fail("no vaccount webhook configured")
 }
 
 // gone says whether the object no longer exists.
@@ -140,12 +194,16 @@ var _ = Describe("Protection of data", func() {
 		order := placeOrder(ns, acct.Name, w.Name, p.Name)
 
 		// Right after placement, as a script would send it.
-		for _, obj := range []client.Object{acct, w, p} {
+		for _, obj := range []client.Object{w, p} {
 			err := k8s.Delete(ctx, obj)
 			Expect(apierrors.IsForbidden(err)).To(BeTrue(), "deleting %s %s: %v", obj.GetObjectKind().GroupVersionKind().Kind, obj.GetName(), err)
 			Expect(err.Error()).To(ContainSubstring("it is used by order " + order.Name))
 			Expect(err.Error()).To(ContainSubstring("which is not terminal; cancel or complete the order first"))
 		}
+		err := k8s.Delete(ctx, acct)
+		Expect(apierrors.IsForbidden(err)).To(BeTrue(), "deleting the account: %v", err)
+		Expect(err.Error()).To(ContainSubstring("live order " + order.Name + " (BUY "))
+		Expect(err.Error()).To(ContainSubstring("cannot be deleted"))
 		// Nothing was touched: no deletion started.
 		for _, obj := range []client.Object{acct, w, p} {
 			got := obj.DeepCopyObject().(client.Object)
@@ -161,6 +219,68 @@ var _ = Describe("Protection of data", func() {
 		Eventually(gone(acct), settle, poll).Should(BeTrue())
 		Eventually(gone(p), settle, poll).Should(BeTrue(), "removed with its account")
 		Eventually(gone(w), settle, poll).Should(BeTrue())
+	})
+
+	It("an account that holds units cannot be deleted: the refusal names the units and the ISIN", func() {
+		acct := fixtures.IndividualAccount(ns)
+		create(acct)
+		w := fixtures.Wallet(ns, acct.Name, fixtures.Address)
+		create(w)
+		p := fixtures.PaymentMethodDetails(ns, acct.Name, fixtures.IBAN)
+		create(p)
+		order := placeOrder(ns, acct.Name, w.Name, p.Name)
+		complete(order)
+
+		// Admission reads orders from the manager's cache; once it shows the order
+		// COMPLETED, the order no longer blocks as a live order, but its units do.
+		Eventually(func() bool {
+			got := &investv1.Order{}
+			return mgr.GetClient().Get(ctx, client.ObjectKeyFromObject(order), got) == nil && got.Status.State == investv1.StateCompleted
+		}, settle, poll).Should(BeTrue())
+		err := k8s.Delete(ctx, acct)
+		Expect(apierrors.IsForbidden(err)).To(BeTrue(), "deleting an account that holds 200 units: %v", err)
+		Expect(err.Error()).To(ContainSubstring(fmt.Sprintf("account holds 200 units of %s", order.Spec.ISIN)))
+		Expect(err.Error()).NotTo(ContainSubstring(order.Name), "a completed order is not a live one")
+		Consistently(func() error {
+			got := &investv1.Account{}
+			if err := k8s.Get(ctx, client.ObjectKeyFromObject(acct), got); err != nil {
+				return err
+			}
+			if got.DeletionTimestamp != nil {
+				return fmt.Errorf("deletion started")
+			}
+			return nil
+		}, observe, poll).Should(Succeed())
+		Expect(children(ns, acct.Name)()).To(Equal(2), "its wallet and bank account are kept")
+	})
+
+	It("the account finalizer removes nothing while the account holds units, even when a deletion got past admission", func() {
+		acct := fixtures.IndividualAccount(ns)
+		create(acct)
+		w := fixtures.Wallet(ns, acct.Name, fixtures.Address)
+		create(w)
+		p := fixtures.PaymentMethodDetails(ns, acct.Name, fixtures.IBAN)
+		create(p)
+		order := placeOrder(ns, acct.Name, w.Name, p.Name)
+		complete(order)
+		Eventually(func() []string {
+			got := &investv1.Account{}
+			Expect(k8s.Get(ctx, client.ObjectKeyFromObject(acct), got)).To(Succeed())
+			return got.Finalizers
+		}, settle, poll).ShouldNot(BeEmpty())
+
+		// A deletion made before the rule existed: the account webhook does not see DELETE.
+		withoutAccountDeleteAdmission()
+		Expect(k8s.Delete(ctx, acct)).To(Succeed())
+
+		Eventually(func() *metav1.Condition {
+			got := &investv1.Account{}
+			Expect(k8s.Get(ctx, client.ObjectKeyFromObject(acct), got)).To(Succeed())
+			return meta.FindStatusCondition(got.Status.Conditions, investv1.ConditionStalled)
+		}, settle, poll).Should(And(Not(BeNil()), WithTransform(func(c *metav1.Condition) string { return c.Reason + ": " + c.Message },
+			ContainSubstring(fmt.Sprintf("DeletionBlocked: account holds 200 units of %s", order.Spec.ISIN)))))
+		Consistently(children(ns, acct.Name), observe, poll).Should(Equal(2), "the finalizer removes nothing")
+		Expect(gone(acct)()).To(BeFalse())
 	})
 
 	It("a manager stopped in the middle of a cascade delete: the next one finishes it", func() {

@@ -22,6 +22,7 @@ import (
 
 	"github.com/fundshare/fundshare-operator/internal/app"
 	"github.com/fundshare/fundshare-operator/internal/controlplane"
+	"github.com/fundshare/fundshare-operator/internal/fixtures"
 )
 
 // The account suite runs one real control plane (kube-apiserver + etcd) with the CRDs and
@@ -140,6 +141,8 @@ func ensureSuiteManager() {
 // newNamespace gives every spec its own namespace (envtest has no garbage collector).
 func newNamespace() string {
 	ns, err := controlplane.NewNamespace(ctx, k8s, "acct")
+	Expect(err).NotTo(HaveOccurred())
+	_, err = fixtures.MakeTenant(ctx, k8s, ns)
 	Expect(err).NotTo(HaveOccurred())
 	return ns
 }

@@ -35,16 +35,20 @@ func expectRuleMessages(err error, fe validation.FieldErrors, restFields ...stri
 	}
 }
 
-// withTenant creates the namespace's ApiClient with the given settings and waits until the
-// manager's cache (which admission reads tenant settings from) shows it.
+// withTenant sets the settings of the namespace's ApiClient (newNamespace made it) and
+// waits until the manager's cache (which admission reads tenant settings from) shows them.
 func withTenant(ns string, tax, lei, kyc bool) {
 	GinkgoHelper()
-	ac := fixtures.ApiClient(ns, "client-"+ns, "client-secret")
+	ac := &investv1.ApiClient{}
+	Expect(k8s.Get(ctx, client.ObjectKey{Namespace: ns, Name: "integrator"}, ac)).To(Succeed())
+	patch := client.MergeFrom(ac.DeepCopy())
 	ac.Spec.TaxReporting, ac.Spec.LEIRequired, ac.Spec.KYCDataRequired = tax, lei, kyc
-	create(ac)
-	Eventually(func() error {
-		return mgr.GetClient().Get(ctx, client.ObjectKeyFromObject(ac), &investv1.ApiClient{})
-	}, settle, poll).Should(Succeed())
+	Expect(k8s.Patch(ctx, ac, patch)).To(Succeed())
+	Eventually(func() investv1.ApiClientSpec {
+		got := &investv1.ApiClient{}
+		Expect(mgr.GetClient().Get(ctx, client.ObjectKeyFromObject(ac), got)).To(Succeed())
+		return got.Spec
+	}, settle, poll).Should(Equal(ac.Spec))
 }
 
 var _ = Describe("Validation through the API server (kubectl path)", func() {

@@ -241,6 +241,8 @@ func newNamespace() string {
 	GinkgoHelper()
 	ns, err := controlplane.NewNamespace(ctx, k8s, "orders")
 	Expect(err).NotTo(HaveOccurred())
+	_, err = fixtures.MakeTenant(ctx, k8s, ns)
+	Expect(err).NotTo(HaveOccurred())
 	return ns
 }
 

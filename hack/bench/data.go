@@ -174,14 +174,15 @@ func createTenants(ctx context.Context, c client.Client, tenants, accounts, work
 }
 
 // createCeilingObjects makes the trivial custom resources of the raw write ceiling:
-// ApiClients in a namespace of their own, one per writer, whose status nothing else writes.
+// ApiClients, one per writer, each in a namespace of its own (a namespace holds at most
+// one ApiClient), whose status only the ApiClient controller writes, once.
 func createCeilingObjects(ctx context.Context, c client.Client, n int) ([]client.ObjectKey, error) {
-	const ns = "bench-ceiling"
-	if err := devdata.EnsureNamespace(ctx, c, ns); err != nil {
-		return nil, err
-	}
 	keys := make([]client.ObjectKey, n)
 	for i := range keys {
+		ns := fmt.Sprintf("bench-ceiling-%02d", i)
+		if err := devdata.EnsureNamespace(ctx, c, ns); err != nil {
+			return nil, err
+		}
 		ac := fixtures.ApiClient(ns, fmt.Sprintf("ceiling-%02d", i), "unused")
 		ac.Name = fmt.Sprintf("ceiling-%02d", i)
 		if err := c.Create(ctx, ac); err != nil {

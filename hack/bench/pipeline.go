@@ -9,6 +9,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	toolscache "k8s.io/client-go/tools/cache"
@@ -41,7 +42,14 @@ func rawWrites(ctx context.Context, c client.Client, keys []client.ObjectKey, du
 					Type: investv1.ConditionReady, Status: metav1.ConditionTrue, Reason: "Benchmark",
 					Message: fmt.Sprintf("write %d", i), ObservedGeneration: ac.Generation,
 				})
-				if err := c.Status().Update(ctx, ac); err != nil {
+				if err := c.Status().Update(ctx, ac); apierrors.IsConflict(err) {
+					// The ApiClient controller's one status write: read again, not counted.
+					if err := c.Get(ctx, key, ac); err != nil {
+						errc <- err
+						return
+					}
+					continue
+				} else if err != nil {
 					errc <- err
 					return
 				}

@@ -23,6 +23,7 @@ import (
 	"github.com/fundshare/fundshare-operator/apiserver"
 	"github.com/fundshare/fundshare-operator/apiserver/auth"
 	"github.com/fundshare/fundshare-operator/controllers/account"
+	"github.com/fundshare/fundshare-operator/controllers/apiclient"
 	"github.com/fundshare/fundshare-operator/controllers/order"
 	"github.com/fundshare/fundshare-operator/controllers/settlement"
 	"github.com/fundshare/fundshare-operator/internal/controlplane"
@@ -139,7 +140,7 @@ func Setup(mgr ctrl.Manager, c Config) error {
 		return err
 	}
 	if c.Webhooks {
-		if err := webhooks.Setup(mgr); err != nil {
+		if err := webhooks.Setup(mgr, c.Namespace); err != nil {
 			return fmt.Errorf("webhooks: %w", err)
 		}
 	}
@@ -193,6 +194,9 @@ func Setup(mgr ctrl.Manager, c Config) error {
 func setupControllers(mgr ctrl.Manager, c Config) error {
 	if err := (&account.Reconciler{Client: mgr.GetClient()}).SetupWithManager(mgr); err != nil {
 		return fmt.Errorf("account controller: %w", err)
+	}
+	if err := (&apiclient.Reconciler{Client: mgr.GetClient(), Secrets: mgr.GetAPIReader()}).SetupWithManager(mgr); err != nil {
+		return fmt.Errorf("apiclient controller: %w", err)
 	}
 	if err := account.NewWalletReconciler(mgr.GetClient()).SetupWithManager(mgr); err != nil {
 		return fmt.Errorf("wallet controller: %w", err)

@@ -3,20 +3,33 @@ package webhooks
 import (
 	"context"
 	"errors"
+	"fmt"
+	"maps"
+	"slices"
+	"strings"
 
 	"k8s.io/utils/ptr"
 	"time"
 
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/apimachinery/pkg/util/validation/field"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	"sigs.k8s.io/controller-runtime/pkg/webhook/admission"
 
 	investv1 "github.com/fundshare/fundshare-operator/api/v1alpha1"
+	"github.com/fundshare/fundshare-operator/internal/holdings"
 	"github.com/fundshare/fundshare-operator/internal/index"
 	"github.com/fundshare/fundshare-operator/internal/rules"
 )
 
 // +kubebuilder:webhook:path=/validate-invest-fundshare-io-v1alpha1-account,mutating=false,failurePolicy=fail,sideEffects=NoneOnDryRun,groups=invest.fundshare.io,resources=accounts,verbs=create;update;delete,versions=v1alpha1,name=vaccount.invest.fundshare.io,admissionReviewVersions=v1
+
+// +kubebuilder:webhook:path=/mutate-invest-fundshare-io-v1alpha1-account,mutating=true,failurePolicy=fail,sideEffects=None,groups=invest.fundshare.io,resources=accounts,verbs=create,versions=v1alpha1,name=maccount.invest.fundshare.io,admissionReviewVersions=v1
+
+// AccountFinalizer holds a deleted account until the account controller has removed its
+// wallets and payment method details (and checked that it holds nothing).
+const AccountFinalizer = "invest.fundshare.io/remove-children"
 
 type accountWebhook struct {
 	r reader
@@ -67,6 +80,16 @@ func (h *accountWebhook) validate(ctx context.Context, a, old *investv1.Account)
 	return nil, nil
 }
 
+// Default puts the account finalizer on every new account, so that no account is ever
+// deleted without the account controller's cascade and its check of what the account
+// holds (the controller also adds it to accounts made before this webhook).
+func (h *accountWebhook) Default(_ context.Context, a *investv1.Account) error {
+	if !slices.Contains(a.Finalizers, AccountFinalizer) {
+		a.Finalizers = append(a.Finalizers, AccountFinalizer)
+	}
+	return nil
+}
+
 func (h *accountWebhook) ValidateCreate(ctx context.Context, a *investv1.Account) (admission.Warnings, error) {
 	return h.validate(ctx, a, nil)
 }
@@ -78,11 +101,58 @@ func (h *accountWebhook) ValidateUpdate(ctx context.Context, old, a *investv1.Ac
 	return h.validate(ctx, a, old)
 }
 
-// ValidateDelete refuses to delete an account while one of its orders is not terminal.
+// ValidateDelete refuses to delete an account that holds something: units (from its
+// completed orders), units reserved for a sell, or an order that is not terminal. Nothing
+// a customer owns may vanish with a kubectl delete; the account finalizer checks the same
+// before it removes anything (controllers/account).
 func (h *accountWebhook) ValidateDelete(ctx context.Context, a *investv1.Account) (admission.Warnings, error) {
-	orders, err := liveOrders(ctx, h.r, a.Namespace, index.OrderAccount, a.Name)
-	if err != nil {
+	var orders investv1.OrderList
+	if err := h.r.cache.List(ctx, &orders, client.InNamespace(a.Namespace), client.MatchingFields{index.OrderAccount: a.Name}); err != nil {
 		return nil, err
 	}
-	return nil, refuseDeletion("accounts", a.Name, orders)
+	if held := AccountHoldings(orders.Items, a.Status.Reservations); len(held) > 0 {
+		return nil, apierrors.NewForbidden(schema.GroupResource{Group: investv1.GroupVersion.Group, Resource: "accounts"}, a.Name,
+			errors.New(strings.Join(held, "; ")+": an account that holds units or has live orders cannot be deleted; "+
+				"sell the units and let every order complete or cancel it first"))
+	}
+	return nil, nil
+}
+
+// AccountHoldings is the pure rule of account deletion: what the account holds, one
+// phrase each, computed from its orders (internal/holdings) and its reservations. Empty
+// means the account may go.
+func AccountHoldings(orders []investv1.Order, reservations []investv1.UnitReservation) []string {
+	positions := holdings.Compute(holdings.Input{Orders: orders, Reservations: reservations, Now: time.Now()})
+	var out []string
+	for _, isin := range slices.Sorted(maps.Keys(positions)) {
+		if p := positions[isin]; p.Units > 0 {
+			out = append(out, fmt.Sprintf("account holds %d units of %s", p.Units, isin))
+		}
+	}
+	for _, isin := range slices.Sorted(maps.Keys(positions)) {
+		if p := positions[isin]; p.Reserved > 0 {
+			out = append(out, fmt.Sprintf("%d units of %s are reserved for a sell order", p.Reserved, isin))
+		}
+	}
+	var live []string
+	for i := range orders {
+		if !orders[i].Status.State.Terminal() {
+			live = append(live, fmt.Sprintf("%s (%s %s)", orders[i].Name, orders[i].Spec.Side, stateOf(&orders[i])))
+		}
+	}
+	slices.Sort(live)
+	if len(live) > 0 {
+		const shown = 5
+		more := ""
+		if len(live) > shown {
+			more = fmt.Sprintf(" and %d more", len(live)-shown)
+			live = live[:shown]
+		}
+		word := "order"
+		if len(live) > 1 || more != "" {
+			word = "orders"
+		}
+		out = append(out, fmt.Sprintf("live %s %s%s", word, strings.Join(live, ", "), more))
+	}
+	return out
 }

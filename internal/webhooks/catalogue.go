@@ -13,7 +13,6 @@ import (
 )
 
 // +kubebuilder:webhook:path=/validate-invest-fundshare-io-v1alpha1-shareclass,mutating=false,failurePolicy=fail,sideEffects=None,groups=invest.fundshare.io,resources=shareclasses,verbs=create;update,versions=v1alpha1,name=vshareclass.invest.fundshare.io,admissionReviewVersions=v1
-// +kubebuilder:webhook:path=/validate-invest-fundshare-io-v1alpha1-apiclient,mutating=false,failurePolicy=fail,sideEffects=None,groups=invest.fundshare.io,resources=apiclients,verbs=create;update,versions=v1alpha1,name=vapiclient.invest.fundshare.io,admissionReviewVersions=v1
 
 type shareClassWebhook struct{ r reader }
 
@@ -46,35 +45,5 @@ func (h *shareClassWebhook) ValidateUpdate(ctx context.Context, _, sc *investv1.
 }
 
 func (h *shareClassWebhook) ValidateDelete(context.Context, *investv1.ShareClass) (admission.Warnings, error) {
-	return nil, nil
-}
-
-type apiClientWebhook struct{ r reader }
-
-// validate keeps client ids unique across the cluster: a token is issued by client id.
-func (h *apiClientWebhook) validate(ctx context.Context, ac *investv1.ApiClient) (admission.Warnings, error) {
-	var list investv1.ApiClientList
-	if err := h.r.cache.List(ctx, &list, client.MatchingFields{index.ApiClientID: ac.Spec.ClientID}); err != nil {
-		return nil, err
-	}
-	var errs field.ErrorList
-	for _, other := range list.Items {
-		if other.Namespace != ac.Namespace || other.Name != ac.Name {
-			errs = append(errs, field.Duplicate(field.NewPath("spec", "clientID"), ac.Spec.ClientID))
-			break
-		}
-	}
-	return nil, invalid("ApiClient", ac.Name, errs)
-}
-
-func (h *apiClientWebhook) ValidateCreate(ctx context.Context, ac *investv1.ApiClient) (admission.Warnings, error) {
-	return h.validate(ctx, ac)
-}
-
-func (h *apiClientWebhook) ValidateUpdate(ctx context.Context, _, ac *investv1.ApiClient) (admission.Warnings, error) {
-	return h.validate(ctx, ac)
-}
-
-func (h *apiClientWebhook) ValidateDelete(context.Context, *investv1.ApiClient) (admission.Warnings, error) {
 	return nil, nil
 }

@@ -16,6 +16,7 @@ import (
 	"k8s.io/apimachinery/pkg/util/validation/field"
 	ctrl "sigs.k8s.io/controller-runtime"
 	"sigs.k8s.io/controller-runtime/pkg/client"
+	"sigs.k8s.io/controller-runtime/pkg/webhook/admission"
 
 	investv1 "github.com/fundshare/fundshare-operator/api/v1alpha1"
 	"github.com/fundshare/fundshare-operator/internal/rules"
@@ -37,10 +38,17 @@ func (r reader) get(ctx context.Context, key client.ObjectKey, obj client.Object
 	return err
 }
 
-// Setup registers every webhook with the manager's webhook server.
-func Setup(mgr ctrl.Manager) error {
+// Setup registers every webhook with the manager's webhook server. claimNamespace holds
+// the cluster-wide uniqueness claims (client ids): the operator's namespace, or
+// DefaultClaimNamespace when empty.
+func Setup(mgr ctrl.Manager, claimNamespace string) error {
+	if claimNamespace == "" {
+		claimNamespace = DefaultClaimNamespace
+	}
 	r := reader{cache: mgr.GetClient(), live: mgr.GetAPIReader()}
-	if err := ctrl.NewWebhookManagedBy(mgr, &investv1.Account{}).WithValidator(&accountWebhook{r: r, c: mgr.GetClient()}).Complete(); err != nil {
+	mgr.GetWebhookServer().Register(TenancyPath, &admission.Webhook{Handler: &tenancyWebhook{r: r}})
+	a := &accountWebhook{r: r, c: mgr.GetClient()}
+	if err := ctrl.NewWebhookManagedBy(mgr, &investv1.Account{}).WithDefaulter(a).WithValidator(a).Complete(); err != nil {
 		return err
 	}
 	w := &walletWebhook{r: r, c: mgr.GetClient()}
@@ -54,7 +62,7 @@ func Setup(mgr ctrl.Manager) error {
 	if err := ctrl.NewWebhookManagedBy(mgr, &investv1.ShareClass{}).WithValidator(&shareClassWebhook{r}).Complete(); err != nil {
 		return err
 	}
-	if err := ctrl.NewWebhookManagedBy(mgr, &investv1.ApiClient{}).WithValidator(&apiClientWebhook{r}).Complete(); err != nil {
+	if err := ctrl.NewWebhookManagedBy(mgr, &investv1.ApiClient{}).WithValidator(&apiClientWebhook{r: r, c: mgr.GetClient(), claimNamespace: claimNamespace}).Complete(); err != nil {
 		return err
 	}
 	o := &orderWebhook{r: r, now: time.Now}

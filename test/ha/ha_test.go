@@ -138,6 +138,8 @@ var _ = Describe("Two replicas with leader election", func() {
 
 		ns, err := controlplane.NewNamespace(ctx, k8s, "ha")
 		Expect(err).NotTo(HaveOccurred())
+		_, err = fixtures.MakeTenant(ctx, k8s, ns)
+		Expect(err).NotTo(HaveOccurred())
 		fund := fixtures.Fund()
 		Expect(k8s.Create(ctx, fund)).To(Succeed())
 		d, err := validation.ISINCheckDigit("XS000000HA0")
