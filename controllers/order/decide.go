@@ -113,6 +113,9 @@ const (
 	// ReasonCancelledWithRefund: spec.cancellationRequested was set after the customer's
 	// payment arrived; the order owes a refund.
 	ReasonCancelledWithRefund = "CancelledWithRefund"
+	// ReasonLatePaymentRefunded: a payment arrived for a buy already cancelled; a refund
+	// is owed.
+	ReasonLatePaymentRefunded = "LatePaymentRefunded"
 	// ReasonPastPointOfNoReturn: a cancellation was requested on an order past the point
 	// of no return; it is not honoured (CancellationRefused condition, Warning event).
 	ReasonPastPointOfNoReturn = "PastPointOfNoReturn"

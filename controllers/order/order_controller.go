@@ -60,6 +60,9 @@ func (r *Reconciler) Reconcile(ctx context.Context, req ctrl.Request) (ctrl.Resu
 		return ctrl.Result{}, nil
 	}
 	if o.Status.State.Terminal() {
+		if latePayment(o) {
+			return r.refundLatePayment(ctx, o)
+		}
 		// A cancelled order with a refund: report where the refund stands.
 		return r.wait(ctx, o, refundWait(o), "")
 	}
@@ -252,6 +255,27 @@ func (r *Reconciler) transition(ctx context.Context, o *investv1.Order, steps []
 		}
 		r.Recorder.Eventf(o, nil, kind, t.Reason, "Transition", "%s → %s: %s", prev, t.To, t.Message)
 		prev = string(t.To)
+	}
+	return ctrl.Result{}, nil
+}
+
+// refundLatePayment fixes the refund of a payment that arrived for a buy already
+// cancelled, in one status write guarded by the version read.
+func (r *Reconciler) refundLatePayment(ctx context.Context, o *investv1.Order) (ctrl.Result, error) {
+	before := o.DeepCopy()
+	o.Status.Refund = investv1.NewRefund(o)
+	setConditions(o, refundWait(o), nil, "")
+	patch := client.MergeFromWithOptions(before, client.MergeFromWithOptimisticLock{})
+	if err := r.Client.Status().Patch(ctx, o, patch); err != nil {
+		if apierrors.IsConflict(err) || apierrors.IsNotFound(err) {
+			return ctrl.Result{RequeueAfter: conflictRetry}, nil
+		}
+		return ctrl.Result{}, fmt.Errorf("write the refund of a late payment: %w", err)
+	}
+	if r.Recorder != nil {
+		r.Recorder.Eventf(o, nil, corev1.EventTypeWarning, ReasonLatePaymentRefunded, "Refund",
+			"a payment (reference %s) arrived for the cancelled order: it is refunded under %s",
+			o.Status.Settlement.PaymentReceived.Reference, o.Status.Refund.Reference)
 	}
 	return ctrl.Result{}, nil
 }

@@ -175,8 +175,16 @@ func reported(o *investv1.Order) bool {
 // it is not terminal, or it owes a refund, or it has a refund whose completion is not yet
 // reported in its conditions.
 func NeedsReconcile(o *investv1.Order) bool {
-	if !o.Status.State.Terminal() {
+	if !o.Status.State.Terminal() || latePayment(o) {
 		return true
 	}
 	return o.Status.Refund != nil && (o.RefundOutstanding() || !reported(o))
+}
+
+// latePayment reports whether a cancelled buy has the customer's payment recorded but no
+// refund: the payment arrived after the cancellation (evidence recorded by hand, without
+// the optimistic lock the settlement agent uses). The money is owed back all the same.
+func latePayment(o *investv1.Order) bool {
+	return o.Status.State == investv1.StateCancelled && o.Spec.Side == investv1.SideBuy &&
+		o.Status.Settlement.PaymentReceived != nil && o.Status.Refund == nil
 }
