@@ -528,10 +528,11 @@ var _ = Describe("Orders: cancellation (DELETE /v1/orders/{order_id})", func() {
 		alpha.record(sell, settlement.StepPaymentCompleted, investv1.SettlementRecord{})
 		alpha.waitState(sell, investv1.StateCompleted)
 
-		// A SELL cancelled before execution gives its reserved units back.
-		setRedeemable(false)
-		DeferCleanup(setRedeemable, true)
+		// A SELL cancelled before execution (gated) gives its reserved units back.
+		setGate(true)
+		DeferCleanup(setGate, false)
 		second := alpha.place("SELL", fixtures.ISIN, account, 60)
+		alpha.waitState(second, investv1.StateRedemptionGated)
 		Eventually(func() any {
 			return alpha.get("/v1/accounts/" + account + "/portfolio").json()["positions"].([]any)[0].(map[string]any)["reserved"]
 		}).Should(BeNumerically("==", 60))
@@ -625,9 +626,11 @@ var _ = Describe("Orders: cancellation (DELETE /v1/orders/{order_id})", func() {
 	})
 })
 
-// setSubscribable and setRedeemable open or close the main fund's market.
+// setSubscribable opens or closes subscriptions of the main fund; setGate its redemption gate.
 func setSubscribable(open bool) { patchFund(func(f *investv1.Fund) { f.Spec.Subscribable = open }) }
-func setRedeemable(open bool)   { patchFund(func(f *investv1.Fund) { f.Spec.Redeemable = open }) }
+func setGate(active bool) {
+	patchFund(func(f *investv1.Fund) { f.Spec.RedemptionGate = &investv1.RedemptionGate{Active: active} })
+}
 
 func patchFund(mutate func(*investv1.Fund)) {
 	GinkgoHelper()
