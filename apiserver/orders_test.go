@@ -629,7 +629,12 @@ var _ = Describe("Orders: cancellation (DELETE /v1/orders/{order_id})", func() {
 // setSubscribable opens or closes subscriptions of the main fund; setGate its redemption gate.
 func setSubscribable(open bool) { patchFund(func(f *investv1.Fund) { f.Spec.Subscribable = open }) }
 func setGate(active bool) {
-	patchFund(func(f *investv1.Fund) { f.Spec.RedemptionGate = &investv1.RedemptionGate{Active: active} })
+	patchFund(func(f *investv1.Fund) {
+		f.Spec.RedemptionGate = nil // as the fixture has it: no gate
+		if active {
+			f.Spec.RedemptionGate = &investv1.RedemptionGate{Active: true}
+		}
+	})
 }
 
 func patchFund(mutate func(*investv1.Fund)) {
