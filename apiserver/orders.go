@@ -479,11 +479,11 @@ const (
 // "Order already CANCELLED"; an order from EXECUTED on "Order already executed".
 func writeNotCancellable(w http.ResponseWriter, o *investv1.Order, reason string) {
 	state := o.Status.State
-	switch {
-	case state.Terminal():
+	switch investv1.CancelRefusalOf(o) {
+	case investv1.RefusalTerminal:
 		writeError(w, http.StatusConflict, "Order already "+string(state),
 			fmt.Sprintf("order %s is %s, a terminal state: it cannot be cancelled", o.Name, state))
-	case strings.Contains(reason, "point of no return"):
+	case investv1.RefusalPastPointOfNoReturn:
 		writeError(w, http.StatusConflict, msgOrderExecuted, fmt.Sprintf("order %s: %s", o.Name, reason))
 	default:
 		writeError(w, http.StatusConflict, msgOrderNotCancellable, fmt.Sprintf("order %s: %s", o.Name, reason))

@@ -22,10 +22,38 @@ import (
 //
 // reason says why a refusal was made, naming the state; empty when ok.
 func Cancellable(o *Order) (ok, refund bool, reason string) {
+	ok, refund, _, reason = cancellable(o)
+	return ok, refund, reason
+}
+
+// CancelRefusal says which rule refused a cancellation.
+type CancelRefusal string
+
+// The refusals of Cancellable.
+const (
+	// RefusalNone: the order can be cancelled.
+	RefusalNone CancelRefusal = ""
+	// RefusalTerminal: the order is COMPLETED or CANCELLED.
+	RefusalTerminal CancelRefusal = "Terminal"
+	// RefusalPastPointOfNoReturn: the order was executed, or its payout or token transfer
+	// is recorded; it goes on to COMPLETED.
+	RefusalPastPointOfNoReturn CancelRefusal = "PastPointOfNoReturn"
+	// RefusalInvalidState: the state does not belong to the order's side.
+	RefusalInvalidState CancelRefusal = "InvalidState"
+)
+
+// CancelRefusalOf is the rule that refuses the order's cancellation, RefusalNone when
+// Cancellable accepts it.
+func CancelRefusalOf(o *Order) CancelRefusal {
+	_, _, kind, _ := cancellable(o)
+	return kind
+}
+
+func cancellable(o *Order) (ok, refund bool, kind CancelRefusal, reason string) {
 	state := o.Status.State
 	ev := &o.Status.Settlement
 	if state.Terminal() {
-		return false, false, fmt.Sprintf("the order is %s, a terminal state: it cannot be cancelled", state)
+		return false, false, RefusalTerminal, fmt.Sprintf("the order is %s, a terminal state: it cannot be cancelled", state)
 	}
 	shown := state
 	if shown == "" {
@@ -34,28 +62,28 @@ func Cancellable(o *Order) (ok, refund bool, reason string) {
 	switch o.Spec.Side {
 	case SideBuy:
 		if ev.DeliveryInitiated != nil || ev.DeliveryCompleted != nil {
-			return false, false, pastPointOfNoReturn(shown, "the token transfer is recorded")
+			return false, false, RefusalPastPointOfNoReturn, pastPointOfNoReturn(shown, "the token transfer is recorded")
 		}
 		switch state {
 		case "", StatePlaced, StateAwaitingPayment:
-			return true, ev.PaymentReceived != nil, ""
+			return true, ev.PaymentReceived != nil, RefusalNone, ""
 		case StatePaymentReceived:
-			return true, true, ""
+			return true, true, RefusalNone, ""
 		case StateExecuted, StateDeliveryInitiated, StateDeliveryCompleted:
-			return false, false, pastPointOfNoReturn(shown, "the order was executed")
+			return false, false, RefusalPastPointOfNoReturn, pastPointOfNoReturn(shown, "the order was executed")
 		}
 	case SideSell:
 		if ev.PaymentSent != nil || ev.PaymentCompleted != nil {
-			return false, false, pastPointOfNoReturn(shown, "the payout is recorded")
+			return false, false, RefusalPastPointOfNoReturn, pastPointOfNoReturn(shown, "the payout is recorded")
 		}
 		switch state {
 		case "", StatePlaced, StateRedemptionGated:
-			return true, false, ""
+			return true, false, RefusalNone, ""
 		case StateExecuted, StatePaymentSent, StatePaymentCompleted:
-			return false, false, pastPointOfNoReturn(shown, "the order was executed")
+			return false, false, RefusalPastPointOfNoReturn, pastPointOfNoReturn(shown, "the order was executed")
 		}
 	}
-	return false, false, fmt.Sprintf("the order is %s, a state that does not belong to a %s order: it cannot be cancelled; an operator must look at it", shown, o.Spec.Side)
+	return false, false, RefusalInvalidState, fmt.Sprintf("the order is %s, a state that does not belong to a %s order: it cannot be cancelled; an operator must look at it", shown, o.Spec.Side)
 }
 
 func pastPointOfNoReturn(state OrderState, what string) string {

@@ -22,14 +22,18 @@ const (
 
 func outcomeOf(o *investv1.Order) (cancelOutcome, string) {
 	ok, refund, reason := investv1.Cancellable(o)
+	kind := investv1.CancelRefusalOf(o)
+	if ok != (kind == investv1.RefusalNone) {
+		return "inconsistent: " + cancelOutcome(kind), reason
+	}
 	switch {
 	case ok && refund:
 		return cancelRefund, reason
 	case ok:
 		return cancelOK, reason
-	case strings.Contains(reason, "terminal state"):
+	case kind == investv1.RefusalTerminal:
 		return refusedTerm, reason
-	case strings.Contains(reason, "point of no return"):
+	case kind == investv1.RefusalPastPointOfNoReturn:
 		return refusedPNR, reason
 	}
 	return refusedInvalid, reason

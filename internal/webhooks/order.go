@@ -120,7 +120,7 @@ const cancellationField = "spec.cancellationRequested"
 // round trip through the API server, not by its words.
 func NotCancellableError(o *investv1.Order, reason string) error {
 	cause := CauseOrderPastPointOfNoReturn
-	if o.Status.State.Terminal() {
+	if investv1.CancelRefusalOf(o) == investv1.RefusalTerminal {
 		cause = CauseOrderTerminal
 	}
 	gr := schema.GroupResource{Group: investv1.GroupVersion.Group, Resource: "orders"}
