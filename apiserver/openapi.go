@@ -241,7 +241,8 @@ var typeDocs = map[string]string{
 	"ShareClass":           "A share class of a feeder fund. Fees are in rate units (100% = 10,000), min_investment in micro-units, lock_up in days.",
 	"AssetPrice":           "The NAV per share of a share class on one day, in micro-units (1 EUR = 10,000).",
 	"OrderListItem":        "An order as the list shows it. value is the gross value in micro-units.",
-	"Order":                "The full order. Money in micro-units (1 EUR = 10,000), fee rate in rate units (100% = 10,000). For a SELL the subscription_fee fields carry the redemption fee; payment_details is given for BUY orders only.",
+	"Order":                "The full order. Money in micro-units (1 EUR = 10,000), fee rates in rate units (100% = 10,000). A BUY carries its fee in subscription_fee and subscription_fee_amount (redemption_fee fields null), a SELL in redemption_fee and redemption_fee_amount (subscription_fee fields null). payment_details is null for SELL orders. refund is null unless the BUY was cancelled after its payment arrived.",
+	"OrderRefund":          "The refund a BUY cancelled in PAYMENT_RECEIVED owes: the amount paid, to the payment method details resolved at placement, under its own reference. status is PENDING until the refund is sent (SENT, with the transfer's reference) and COMPLETED when it arrived.",
 	"OrderCreateRequest":   "A buy or sell order to place. settlement_type defaults to bearer; the recipient wallet and the sender's payment method default to the account's primary ones.",
 	"Portfolio":            "What an account holds per ISIN, from its completed orders.",
 	"TokenRequest":         "OAuth 2.0 client credentials grant (RFC 6749 §4.4). client_id and client_secret may instead be sent with HTTP Basic.",
@@ -500,15 +501,20 @@ func operations() []operation {
 
 func cancelOperation(path, id string) operation {
 	return operation{method: http.MethodDelete, path: path, id: id, summary: "Cancel an order", tag: "Orders",
-		description: "Allowed from every non-terminal state; the cancellation is decided on the order as stored and races with the lifecycle resolve to one outcome. " +
+		description: "The cancellation has a point of no return, decided by what has already happened outside. " +
+			"BUY: cancellable in PLACED and AWAITING_PAYMENT; in PAYMENT_RECEIVED the order is cancelled with a refund of the amount paid (the `refund` object), " +
+			"settled by the settlement agent; from EXECUTED on (EXECUTED, DELIVERY_INITIATED, DELIVERY_COMPLETED) 409 `Order already executed` and the order goes on to COMPLETED. " +
+			"SELL: cancellable in PLACED and REDEMPTION_GATED (the reserved units are released); from EXECUTED on (EXECUTED, PAYMENT_SENT, PAYMENT_COMPLETED) 409 `Order already executed`. " +
+			"The cancellation is decided on the order as stored and races with the lifecycle resolve to one outcome. " +
 			"200: the order is CANCELLED. 202: the cancellation is accepted and final, but the lifecycle controller did not confirm it within 10 s (it is down): " +
 			"the order is shown as it is, cancellation_requested true, and becomes CANCELLED when the controller runs. 409 `Order already COMPLETED` (or CANCELLED): " +
 			"the order is terminal and nothing changed.",
 		responses: errs(these(
-			answer(http.StatusOK, "The cancelled order.", Order{}),
+			answer(http.StatusOK, "The cancelled order (with its refund when it was paid).", Order{}),
 			answer(http.StatusAccepted, "Cancellation accepted, not yet confirmed by the lifecycle controller.", Order{}),
 			notFoundError,
-			fail(http.StatusConflict, "The order is terminal (`Order already COMPLETED` / `Order already CANCELLED`), or it kept changing (`Conflict`)."),
+			fail(http.StatusConflict, "Past the point of no return: `Order already executed`, details naming the state; the order is terminal (`Order already COMPLETED` / `Order already CANCELLED`); "+
+				"its state does not belong to its side (`Order cannot be cancelled`); or it kept changing (`Conflict`). Nothing changed."),
 		), commonErrors)}
 }
 

@@ -118,8 +118,10 @@ func TestOpenAPISchemasFollowTheTypes(t *testing.T) {
 			t.Errorf("Order.%s not required", f)
 		}
 	}
-	if contains(order.Required, "payment_details") {
-		t.Error("Order.payment_details is omitted for SELL orders; it must not be required")
+	for _, f := range []string{"payment_details", "redemption_fee", "redemption_fee_amount", "subscription_fee", "refund"} {
+		if !contains(order.Required, f) || !order.Properties[f].Value.Nullable {
+			t.Errorf("Order.%s must be present on every order (required) and nullable", f)
+		}
 	}
 	if !order.Properties["settlement_transaction_hash"].Value.Nullable || order.Properties["value"].Value.Nullable {
 		t.Error("nullable wrong on Order")

@@ -376,8 +376,8 @@ func (s *Server) cancelOrder(w http.ResponseWriter, r *http.Request) {
 			}
 			return
 		}
-		if cur.Status.State.Terminal() {
-			writeOrderTerminal(w, cur)
+		if ok, _, reason := investv1.Cancellable(cur); !ok {
+			writeNotCancellable(w, cur, reason)
 			return
 		}
 		if cur.Spec.CancellationRequested {
@@ -400,8 +400,9 @@ func (s *Server) cancelOrder(w http.ResponseWriter, r *http.Request) {
 		case attempt >= maxWriteAttempts:
 			writeError(w, http.StatusConflict, msgConflict, "the order kept changing while the cancellation was requested; retry the request")
 			return
-		case webhooks.IsTerminalOrderError(err):
-			// Admission saw a terminal order: the next read shows its state.
+		case webhooks.IsNotCancellableError(err):
+			// Admission saw the order past the point of no return: the next read shows
+			// its state and answers.
 		default:
 			if err := backoff(ctx, attempt); err != nil {
 				s.writeAPIError(w, r, err, nil)
@@ -423,7 +424,8 @@ func (s *Server) cancelOrder(w http.ResponseWriter, r *http.Request) {
 		// did, the truth is that the order was not cancelled.
 		s.deps.Log.Error(nil, "an order whose cancellation was accepted completed", "namespace", o.Namespace, "order", o.Name,
 			"request_id", requestIDFrom(ctx))
-		writeOrderTerminal(w, final)
+		_, _, reason := investv1.Cancellable(final)
+		writeNotCancellable(w, final, reason)
 	default:
 		writeJSON(w, http.StatusAccepted, orderView(final))
 	}
@@ -464,10 +466,28 @@ func (s *Server) awaitCancelled(ctx context.Context, o *investv1.Order) (*invest
 	}
 }
 
-// writeOrderTerminal answers a cancellation of a terminal order: 409 naming the state.
-func writeOrderTerminal(w http.ResponseWriter, o *investv1.Order) {
-	writeError(w, http.StatusConflict, "Order already "+string(o.Status.State),
-		fmt.Sprintf("order %s is %s, a terminal state: it cannot be cancelled", o.Name, o.Status.State))
+// Errors of a refused cancellation (409).
+const (
+	// msgOrderExecuted: the order is past the point of no return (investv1.Cancellable).
+	msgOrderExecuted = "Order already executed"
+	// msgOrderNotCancellable: the order is in a state that does not belong to its side.
+	msgOrderNotCancellable = "Order cannot be cancelled"
+)
+
+// writeNotCancellable answers a cancellation that investv1.Cancellable refuses, with
+// reason (which names the state): a terminal order "Order already COMPLETED" or
+// "Order already CANCELLED"; an order from EXECUTED on "Order already executed".
+func writeNotCancellable(w http.ResponseWriter, o *investv1.Order, reason string) {
+	state := o.Status.State
+	switch investv1.CancelRefusalOf(o) {
+	case investv1.RefusalTerminal:
+		writeError(w, http.StatusConflict, "Order already "+string(state),
+			fmt.Sprintf("order %s is %s, a terminal state: it cannot be cancelled", o.Name, state))
+	case investv1.RefusalPastPointOfNoReturn:
+		writeError(w, http.StatusConflict, msgOrderExecuted, fmt.Sprintf("order %s: %s", o.Name, reason))
+	default:
+		writeError(w, http.StatusConflict, msgOrderNotCancellable, fmt.Sprintf("order %s: %s", o.Name, reason))
+	}
 }
 
 // GET /v1/accounts/{account_id}/portfolio (extension): the account's holdings per ISIN,

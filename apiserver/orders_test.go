@@ -9,7 +9,9 @@ import (
 
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/types"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	investv1 "github.com/fundshare/fundshare-operator/api/v1alpha1"
@@ -17,6 +19,7 @@ import (
 	"github.com/fundshare/fundshare-operator/controllers/settlement"
 	"github.com/fundshare/fundshare-operator/internal/fixtures"
 	"github.com/fundshare/fundshare-operator/internal/placement"
+	"github.com/fundshare/fundshare-operator/internal/webhooks"
 )
 
 // The order endpoints. The sandbox settlement agent is off in this suite: specs record
@@ -368,14 +371,17 @@ var _ = Describe("Orders: reading (GET /v1/orders, GET /v1/orders/{order_id})", 
 		account := alpha.buyer()
 		alpha.settleBuy(alpha.place("BUY", fixtures.ISIN, account, 100))
 		sell := alpha.place("SELL", fixtures.ISIN, account, 40)
-		Expect(alpha.get("/v1/orders/" + sell).json()).NotTo(HaveKey("payment_details"))
+		Expect(alpha.get("/v1/orders/" + sell).json()).To(HaveKeyWithValue("payment_details", BeNil()))
 		alpha.settleSell(sell)
 		o := alpha.get("/v1/orders/" + sell).json()
 		Expect(o).To(HaveKeyWithValue("payment_transaction_reference", "PAYOUT-"+sell[:8]))
 		Expect(o).To(HaveKeyWithValue("settlement_transaction_hash", BeNil()))
-		// The redemption fee: 0.25% of 40 × 103 EUR.
-		Expect(o).To(HaveKeyWithValue("subscription_fee", BeNumerically("==", 25)))
-		Expect(o).To(HaveKeyWithValue("subscription_fee_amount", BeNumerically("==", 103_000)))
+		// The redemption fee, in its own fields: 0.25% of 40 × 103 EUR.
+		Expect(o).To(HaveKeyWithValue("redemption_fee", BeNumerically("==", 25)))
+		Expect(o).To(HaveKeyWithValue("redemption_fee_amount", BeNumerically("==", 103_000)))
+		Expect(o).To(HaveKeyWithValue("subscription_fee", BeNil()))
+		Expect(o).To(HaveKeyWithValue("subscription_fee_amount", BeNil()))
+		Expect(o).To(HaveKeyWithValue("refund", BeNil()))
 	})
 
 	It("answers 404 Order not found naming the id, for unknown ids and other tenants' orders alike", func() {
@@ -455,7 +461,102 @@ var _ = Describe("Orders: cancellation (DELETE /v1/orders/{order_id})", func() {
 		Expect(beta.storedOrder(theirs).Spec.CancellationRequested).To(BeFalse())
 	})
 
-	It("resolves 50 races between the last settlement evidence and DELETE to one outcome, and the answer is the truth", func() {
+	It("cancels a paid BUY (PAYMENT_RECEIVED) with a refund of what was paid, settled with evidence", func() {
+		setSubscribable(false)
+		DeferCleanup(setSubscribable, true)
+		account := alpha.buyer()
+		id := alpha.place("BUY", fixtures.ISIN, account, 100)
+		alpha.waitState(id, investv1.StateAwaitingPayment)
+		alpha.record(id, settlement.StepPaymentReceived, investv1.SettlementRecord{Reference: "SEPA-" + id[:8]})
+		alpha.waitState(id, investv1.StatePaymentReceived) // the market is closed: it stays
+		r := alpha.delete("/v1/orders/" + id)
+		Expect(r.code).To(Equal(http.StatusOK), r.String())
+		o := r.json()
+		Expect(o).To(HaveKeyWithValue("status", "CANCELLED"))
+		Expect(o["refund"]).To(Equal(map[string]any{
+			"amount": 103_000_000.0, "currency": "EUR", "payment_method_details_id": nil,
+			"reference": investv1.RefundReference(alpha.storedOrder(id)), "status": "PENDING",
+			"sent_reference": nil, "sent_at": nil, "completed_at": nil,
+		}))
+		history := o["history"].([]any)
+		Expect(history[len(history)-1]).To(HaveKeyWithValue("reason", "CancelledWithRefund"))
+		alpha.record(id, settlement.StepRefundSent, investv1.SettlementRecord{Reference: "REFUND-" + id[:8]})
+		Eventually(func() any { return alpha.get("/v1/orders/" + id).json()["refund"] }).
+			Should(And(HaveKeyWithValue("status", "SENT"), HaveKeyWithValue("sent_reference", "REFUND-"+id[:8])))
+		alpha.record(id, settlement.StepRefundCompleted, investv1.SettlementRecord{Reference: "REFUND-" + id[:8]})
+		Eventually(func() any { return alpha.get("/v1/orders/" + id).json()["refund"] }).Should(HaveKeyWithValue("status", "COMPLETED"))
+		// Nothing is credited for a cancelled buy.
+		Expect(alpha.get("/v1/accounts/" + account + "/portfolio").json()["positions"]).To(BeEmpty())
+	})
+
+	It("refuses to cancel a BUY from EXECUTED on with 409 Order already executed naming the state; it goes on to COMPLETED", func() {
+		account := alpha.buyer()
+		id := alpha.place("BUY", fixtures.ISIN, account, 100)
+		alpha.waitState(id, investv1.StateAwaitingPayment)
+		alpha.record(id, settlement.StepPaymentReceived, investv1.SettlementRecord{Reference: "SEPA-" + id[:8]})
+		alpha.waitState(id, investv1.StateExecuted)
+		for _, state := range []investv1.OrderState{investv1.StateExecuted, investv1.StateDeliveryInitiated} {
+			before := alpha.storedOrder(id)
+			r := alpha.delete("/v1/orders/" + id)
+			Expect(r.code).To(Equal(http.StatusConflict), r.String())
+			Expect(r.json()["error"]).To(Equal("Order already executed"))
+			Expect(r.json()["details"]).To(ContainSubstring(string(state)))
+			after := alpha.storedOrder(id)
+			Expect(after.ResourceVersion).To(Equal(before.ResourceVersion))
+			Expect(after.Spec.CancellationRequested).To(BeFalse())
+			if state == investv1.StateExecuted {
+				alpha.record(id, settlement.StepDeliveryInitiated, investv1.SettlementRecord{TransactionHash: txHash})
+				alpha.waitState(id, investv1.StateDeliveryInitiated)
+			}
+		}
+		alpha.record(id, settlement.StepDeliveryCompleted, investv1.SettlementRecord{TransactionHash: txHash})
+		alpha.waitState(id, investv1.StateCompleted)
+		Expect(alpha.get("/v1/accounts/" + account + "/portfolio").json()["positions"]).To(HaveLen(1))
+	})
+
+	It("refuses to cancel a SELL from EXECUTED on with 409 Order already executed; a cancelled SELL releases its units", func() {
+		account := alpha.buyer()
+		alpha.settleBuy(alpha.place("BUY", fixtures.ISIN, account, 100))
+		sell := alpha.place("SELL", fixtures.ISIN, account, 40)
+		alpha.waitState(sell, investv1.StateExecuted)
+		alpha.record(sell, settlement.StepPaymentSent, investv1.SettlementRecord{Reference: "PAYOUT-" + sell[:8]})
+		alpha.waitState(sell, investv1.StatePaymentSent)
+		r := alpha.delete("/v1/orders/" + sell)
+		Expect(r.code).To(Equal(http.StatusConflict), r.String())
+		Expect(r.json()["error"]).To(Equal("Order already executed"))
+		Expect(r.json()["details"]).To(ContainSubstring("PAYMENT_SENT"))
+		alpha.record(sell, settlement.StepPaymentCompleted, investv1.SettlementRecord{})
+		alpha.waitState(sell, investv1.StateCompleted)
+
+		// A SELL cancelled before execution (gated) gives its reserved units back.
+		setGate(true)
+		DeferCleanup(setGate, false)
+		second := alpha.place("SELL", fixtures.ISIN, account, 60)
+		alpha.waitState(second, investv1.StateRedemptionGated)
+		Eventually(func() any {
+			return alpha.get("/v1/accounts/" + account + "/portfolio").json()["positions"].([]any)[0].(map[string]any)["reserved"]
+		}).Should(BeNumerically("==", 60))
+		Expect(alpha.delete("/v1/orders/" + second).code).To(Equal(http.StatusOK))
+		Eventually(func() any {
+			return alpha.get("/v1/accounts/" + account + "/portfolio").json()["positions"].([]any)[0].(map[string]any)["reserved"]
+		}).Should(BeNumerically("==", 0))
+		Expect(alpha.get("/v1/accounts/" + account + "/portfolio").json()["positions"].([]any)[0]).To(HaveKeyWithValue("units", BeNumerically("==", 60)))
+	})
+
+	It("admission refuses spec.cancellationRequested past the point of no return with the same rule (kubectl patch)", func() {
+		id := alpha.place("BUY", fixtures.ISIN, alpha.buyer(), 100)
+		alpha.waitState(id, investv1.StateAwaitingPayment)
+		alpha.record(id, settlement.StepPaymentReceived, investv1.SettlementRecord{Reference: "SEPA-" + id[:8]})
+		alpha.waitState(id, investv1.StateExecuted)
+		o := alpha.storedOrder(id)
+		err := k8s.Patch(ctx, o, client.RawPatch(types.MergePatchType, []byte(`{"spec":{"cancellationRequested":true}}`)))
+		Expect(apierrors.IsConflict(err)).To(BeTrue(), "%v", err)
+		Expect(webhooks.IsNotCancellableError(err)).To(BeTrue(), "%v", err)
+		Expect(err.Error()).To(ContainSubstring("EXECUTED"))
+		Expect(err.Error()).To(ContainSubstring("point of no return"))
+	})
+
+	It("resolves 50 races between the payment evidence and DELETE to one outcome, and the answer is the truth", func() {
 		const n = 50
 		account := alpha.buyer()
 		ids := make([]string, n)
@@ -464,19 +565,11 @@ var _ = Describe("Orders: cancellation (DELETE /v1/orders/{order_id})", func() {
 		}
 		for _, id := range ids {
 			alpha.waitState(id, investv1.StateAwaitingPayment)
-			alpha.record(id, settlement.StepPaymentReceived, investv1.SettlementRecord{Reference: "SEPA-" + id[:8]})
 		}
-		for _, id := range ids {
-			alpha.waitState(id, investv1.StateExecuted)
-			alpha.record(id, settlement.StepDeliveryInitiated, investv1.SettlementRecord{TransactionHash: txHash})
-		}
-		for _, id := range ids {
-			alpha.waitState(id, investv1.StateDeliveryInitiated)
-		}
-		// Race: the last evidence (the controller then writes DELIVERY_COMPLETED and
-		// COMPLETED at once) against DELETE, each after a random delay so that either
-		// may come first. The controller needs a moment to react to the evidence (50
-		// orders at once), so DELETE's window is wider.
+		// Race: the payment evidence (the controller then writes PAYMENT_RECEIVED and
+		// EXECUTED at once on the open market: past the point of no return) against
+		// DELETE, each after a random delay so that either may come first. The evidence
+		// is recorded with the optimistic lock, as a settlement agent records it.
 		const evidenceJitter, deleteJitter = 300 * time.Millisecond, 1500 * time.Millisecond
 		answers := make([]response, n)
 		var wg sync.WaitGroup
@@ -486,7 +579,7 @@ var _ = Describe("Orders: cancellation (DELETE /v1/orders/{order_id})", func() {
 				defer GinkgoRecover()
 				defer wg.Done()
 				time.Sleep(rand.N(evidenceJitter))
-				alpha.record(id, settlement.StepDeliveryCompleted, investv1.SettlementRecord{TransactionHash: txHash})
+				alpha.recordLocked(id, settlement.StepPaymentReceived, investv1.SettlementRecord{Reference: "SEPA-" + id[:8]})
 			}()
 			go func() {
 				defer GinkgoRecover()
@@ -496,31 +589,85 @@ var _ = Describe("Orders: cancellation (DELETE /v1/orders/{order_id})", func() {
 			}()
 		}
 		wg.Wait()
-		cancelled, completed := 0, 0
+		cancelled, refunded, executed := 0, 0, 0
 		for i, id := range ids {
-			var want investv1.OrderState
 			switch a := answers[i]; a.code {
 			case http.StatusOK:
 				Expect(a.json()["status"]).To(Equal("CANCELLED"))
-				want = investv1.StateCancelled
+				alpha.waitState(id, investv1.StateCancelled)
+				stored := alpha.storedOrder(id)
+				// A payment recorded before the cancellation is refunded; none after it.
+				Expect(stored.Status.Refund != nil).To(Equal(stored.Status.Settlement.PaymentReceived != nil), "order %s", id)
+				Expect(stored.Status.Settlement.DeliveryInitiated).To(BeNil())
+				if stored.Status.Refund != nil {
+					refunded++
+					Expect(a.json()["refund"]).To(HaveKeyWithValue("reference", stored.Status.Refund.Reference))
+				}
 				cancelled++
 			case http.StatusConflict:
-				Expect(a.json()["error"]).To(Equal("Order already COMPLETED"))
-				want = investv1.StateCompleted
-				completed++
+				Expect(a.json()["error"]).To(Equal("Order already executed"), a.String())
+				executed++
+				alpha.record(id, settlement.StepDeliveryInitiated, investv1.SettlementRecord{TransactionHash: txHash})
+				alpha.record(id, settlement.StepDeliveryCompleted, investv1.SettlementRecord{TransactionHash: txHash})
+				alpha.waitState(id, investv1.StateCompleted)
+				Expect(alpha.storedOrder(id).Spec.CancellationRequested).To(BeFalse())
 			default:
 				Fail("unexpected answer " + a.String())
 			}
-			alpha.waitState(id, want)
-			Consistently(func() investv1.OrderState { return alpha.storedOrder(id).Status.State }).
-				WithTimeout(100 * time.Millisecond).Should(Equal(want))
 			Expect(order.ValidHistory(investv1.SideBuy, statesOf(alpha.storedOrder(id)))).To(Succeed())
 		}
-		GinkgoWriter.Printf("cancellation races: %d cancelled (200), %d completed (409)\n", cancelled, completed)
+		GinkgoWriter.Printf("cancellation races: %d cancelled (200, %d with a refund), %d executed (409)\n", cancelled, refunded, executed)
 		Expect(cancelled).To(BeNumerically(">", 0), "no cancellation won: the race was not exercised")
-		Expect(completed).To(BeNumerically(">", 0), "no completion won: the race was not exercised")
+		Expect(executed).To(BeNumerically(">", 0), "no execution won: the race was not exercised")
+		// Holdings are the completed buys, nothing of the cancelled ones.
+		positions := alpha.get("/v1/accounts/" + account + "/portfolio").json()["positions"].([]any)
+		Expect(positions).To(HaveLen(1))
+		Expect(positions[0]).To(HaveKeyWithValue("units", BeNumerically("==", 100*executed)))
 	})
 })
+
+// setSubscribable opens or closes subscriptions of the main fund; setGate its redemption gate.
+func setSubscribable(open bool) { patchFund(func(f *investv1.Fund) { f.Spec.Subscribable = open }) }
+func setGate(active bool) {
+	patchFund(func(f *investv1.Fund) {
+		f.Spec.RedemptionGate = nil // as the fixture has it: no gate
+		if active {
+			f.Spec.RedemptionGate = &investv1.RedemptionGate{Active: true}
+		}
+	})
+}
+
+func patchFund(mutate func(*investv1.Fund)) {
+	GinkgoHelper()
+	Eventually(func() error {
+		var f investv1.Fund
+		if err := k8s.Get(ctx, client.ObjectKeyFromObject(fund), &f); err != nil {
+			return err
+		}
+		mutate(&f)
+		return k8s.Update(ctx, &f)
+	}).WithTimeout(10 * time.Second).Should(Succeed())
+}
+
+// recordLocked records evidence as a settlement agent does: on the version read, or not
+// at all (a conflict is retried on a fresh read unless the order moved on; nothing is
+// recorded on an order whose cancellation is requested or that is terminal).
+func (t *tenant) recordLocked(id string, step settlement.Step, rec investv1.SettlementRecord) {
+	GinkgoHelper()
+	Eventually(func() error {
+		var o investv1.Order
+		if err := k8s.Get(ctx, client.ObjectKey{Namespace: t.ns, Name: id}, &o); err != nil {
+			return err
+		}
+		if next, ok := settlement.NextStep(&o); !ok || next != step {
+			return nil
+		}
+		patch := client.MergeFromWithOptions(o.DeepCopy(), client.MergeFromWithOptimisticLock{})
+		rec.At = nowTime()
+		settlement.Record(&o, step, rec)
+		return k8s.Status().Patch(ctx, &o, patch)
+	}).WithTimeout(10 * time.Second).Should(Succeed())
+}
 
 var _ = Describe("Portfolio (GET /v1/accounts/{account_id}/portfolio)", func() {
 	It("is empty for an account without completed orders", func() {

@@ -308,10 +308,29 @@ type OrderHistoryEntry struct {
 	Message *string `json:"message"`
 }
 
+// OrderRefund is what a BUY cancelled after its payment arrived owes the customer: the
+// amount paid (micro-units), to the payment method details resolved at placement, under
+// a reference of its own; status PENDING, SENT or COMPLETED as the settlement evidence
+// says.
+type OrderRefund struct {
+	Amount                 int64   `json:"amount" openapi:"min=0"`
+	Currency               string  `json:"currency" openapi:"pattern=^[A-Z]{3}$"`
+	PaymentMethodDetailsID *string `json:"payment_method_details_id" openapi:"uuid"`
+	Reference              string  `json:"reference"`
+	Status                 string  `json:"status" openapi:"enum=PENDING|SENT|COMPLETED"`
+	// SentReference and SentAt are the evidence of the refund transfer, once sent.
+	SentReference *string `json:"sent_reference"`
+	SentAt        *string `json:"sent_at" openapi:"format=date-time"`
+	// CompletedAt is when the refund arrived.
+	CompletedAt *string `json:"completed_at" openapi:"format=date-time"`
+}
+
 // Order is the full order: the list fields, the cancel response's fields of the spec, and
-// the extensions settlement_type, wallet_id, payment_method_details_id,
-// cancellation_requested and history. Money is in micro-units, the fee rate in rate
-// units; for a SELL the subscription_fee fields carry the redemption fee.
+// the extensions redemption_fee, redemption_fee_amount, settlement_type, wallet_id,
+// payment_method_details_id, cancellation_requested, refund and history. Money is in
+// micro-units, fee rates in rate units; a BUY carries its fee in the subscription_fee
+// fields (redemption_fee null), a SELL in the redemption_fee fields (subscription_fee
+// null). Every field is present, null where the order has no value.
 type Order struct {
 	OrderListItem
 	CreatedAt              string               `json:"created_at" openapi:"format=date-time"`
@@ -319,14 +338,17 @@ type Order struct {
 	FundDetails            OrderFundDetails     `json:"fund_details"`
 	SubscriptionFeeAmount  *int64               `json:"subscription_fee_amount" openapi:"min=0"`
 	SubscriptionFee        *int64               `json:"subscription_fee" openapi:"min=0;max=10000"`
+	RedemptionFeeAmount    *int64               `json:"redemption_fee_amount" openapi:"min=0"`
+	RedemptionFee          *int64               `json:"redemption_fee" openapi:"min=0;max=10000"`
 	FeeSource              *string              `json:"fee_source" openapi:"enum=DEFAULT|OFFERING"`
 	NetAmount              *int64               `json:"net_amount"`
 	GrossValue             *int64               `json:"gross_value" openapi:"min=0"`
-	PaymentDetails         *OrderPaymentDetails `json:"payment_details,omitempty"`
+	PaymentDetails         *OrderPaymentDetails `json:"payment_details"`
 	SettlementType         string               `json:"settlement_type" openapi:"enum=bearer|claimable"`
 	WalletID               *string              `json:"wallet_id" openapi:"uuid"`
 	PaymentMethodDetailsID *string              `json:"payment_method_details_id" openapi:"uuid"`
 	CancellationRequested  bool                 `json:"cancellation_requested"`
+	Refund                 *OrderRefund         `json:"refund"`
 	History                []OrderHistoryEntry  `json:"history"`
 }
 

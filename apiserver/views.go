@@ -207,7 +207,11 @@ func orderView(o *investv1.Order) Order {
 	if q := o.Spec.Quote; q != nil {
 		source := string(q.FeeSource)
 		out.Amount = q.Amount
-		out.SubscriptionFeeAmount, out.SubscriptionFee = optInt64(q.FeeAmount), optInt64(q.FeeRate)
+		if o.Spec.Side == investv1.SideSell {
+			out.RedemptionFeeAmount, out.RedemptionFee = optInt64(q.FeeAmount), optInt64(q.FeeRate)
+		} else {
+			out.SubscriptionFeeAmount, out.SubscriptionFee = optInt64(q.FeeAmount), optInt64(q.FeeRate)
+		}
 		out.FeeSource = optString(source)
 		out.NetAmount, out.GrossValue = optInt64(q.NetAmount), optInt64(q.GrossValue)
 		f := q.FundDetails
@@ -218,6 +222,18 @@ func orderView(o *investv1.Order) Order {
 		out.FundDetails.ShareClassID, out.FundDetails.ShareClassName = optString(string(f.ShareClassID)), optString(f.ShareClassName)
 		if p := q.PaymentDetails; p != nil && o.Spec.Side == investv1.SideBuy {
 			out.PaymentDetails = &OrderPaymentDetails{AccountHolderName: p.AccountHolderName, IBAN: p.IBAN, PaymentReference: p.PaymentReference}
+		}
+	}
+	if r := o.Status.Refund; r != nil {
+		out.Refund = &OrderRefund{
+			Amount: r.Amount, Currency: string(r.Currency), PaymentMethodDetailsID: optString(string(r.PaymentMethodDetailsID)),
+			Reference: r.Reference, Status: string(o.RefundState()),
+		}
+		if sent := o.Status.Settlement.RefundSent; sent != nil {
+			out.Refund.SentReference, out.Refund.SentAt = optString(sent.Reference), optString(timestamp(sent.At))
+		}
+		if done := o.Status.Settlement.RefundCompleted; done != nil {
+			out.Refund.CompletedAt = optString(timestamp(done.At))
 		}
 	}
 	for _, h := range o.Status.History {

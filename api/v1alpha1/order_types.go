@@ -142,8 +142,9 @@ type OrderSpec struct {
 	// +optional
 	Quote *OrderQuote `json:"quote,omitempty"`
 
-	// CancellationRequested asks the system to cancel the order. Allowed while the order
-	// is not terminal; cannot be withdrawn.
+	// CancellationRequested asks the system to cancel the order. Allowed up to the point
+	// of no return (BUY: PLACED, AWAITING_PAYMENT, and PAYMENT_RECEIVED with a refund;
+	// SELL: PLACED, REDEMPTION_GATED); admission refuses it later. Cannot be withdrawn.
 	// +optional
 	CancellationRequested bool `json:"cancellationRequested,omitempty"`
 
@@ -247,6 +248,8 @@ type SettlementRecord struct {
 // +kubebuilder:validation:XValidation:rule="!has(oldSelf.deliveryCompleted) || (has(self.deliveryCompleted) && self.deliveryCompleted == oldSelf.deliveryCompleted)",message="recorded evidence is immutable",fieldPath=".deliveryCompleted"
 // +kubebuilder:validation:XValidation:rule="!has(oldSelf.paymentSent) || (has(self.paymentSent) && self.paymentSent == oldSelf.paymentSent)",message="recorded evidence is immutable",fieldPath=".paymentSent"
 // +kubebuilder:validation:XValidation:rule="!has(oldSelf.paymentCompleted) || (has(self.paymentCompleted) && self.paymentCompleted == oldSelf.paymentCompleted)",message="recorded evidence is immutable",fieldPath=".paymentCompleted"
+// +kubebuilder:validation:XValidation:rule="!has(oldSelf.refundSent) || (has(self.refundSent) && self.refundSent == oldSelf.refundSent)",message="recorded evidence is immutable",fieldPath=".refundSent"
+// +kubebuilder:validation:XValidation:rule="!has(oldSelf.refundCompleted) || (has(self.refundCompleted) && self.refundCompleted == oldSelf.refundCompleted)",message="recorded evidence is immutable",fieldPath=".refundCompleted"
 type SettlementEvidence struct {
 	// PaymentReceived (buy): the customer's payment arrived; reference required.
 	// +kubebuilder:validation:XValidation:rule="has(self.reference)",message="a payment reference is required"
@@ -266,7 +269,71 @@ type SettlementEvidence struct {
 	// PaymentCompleted (sell): the payout arrived.
 	// +optional
 	PaymentCompleted *SettlementRecord `json:"paymentCompleted,omitempty"`
+	// RefundSent (cancelled buy with a refund): the refund was sent to the customer;
+	// reference required.
+	// +kubebuilder:validation:XValidation:rule="has(self.reference)",message="a payment reference is required"
+	// +optional
+	RefundSent *SettlementRecord `json:"refundSent,omitempty"`
+	// RefundCompleted (cancelled buy with a refund): the refund arrived.
+	// +optional
+	RefundCompleted *SettlementRecord `json:"refundCompleted,omitempty"`
 }
+
+// OrderRefund is the obligation to pay a customer back what they paid for a buy that was
+// cancelled after its payment arrived (PAYMENT_RECEIVED). The order controller fixes it
+// when it cancels the order; a settlement agent settles it and records refundSent and
+// refundCompleted in status.settlement.
+type OrderRefund struct {
+	// Amount is what the customer paid (the quote's amount), in micro-units.
+	// +kubebuilder:validation:Minimum=0
+	Amount int64 `json:"amount"`
+	// Currency of the amount.
+	Currency CurrencyCode `json:"currency"`
+	// PaymentMethodDetailsID is the customer's bank account the refund goes to: the one
+	// resolved at placement.
+	// +optional
+	PaymentMethodDetailsID ObjectID `json:"paymentMethodDetailsID,omitempty"`
+	// Reference is unique to the refund (RF- and the order id's 32 hex digits, upper
+	// case); the refund transfer quotes it.
+	// +kubebuilder:validation:MaxLength=35
+	Reference string `json:"reference"`
+}
+
+// RefundState is where a refund stands, derived from the evidence.
+type RefundState string
+
+// The states of a refund.
+const (
+	// RefundPending: no refund evidence recorded yet.
+	RefundPending RefundState = "PENDING"
+	// RefundSent: the refund was sent (refundSent recorded).
+	RefundSentState RefundState = "SENT"
+	// RefundCompleted: the refund arrived (refundCompleted recorded).
+	RefundCompletedState RefundState = "COMPLETED"
+)
+
+// RefundState says where the order's refund stands; "" when it has none.
+func (o *Order) RefundState() RefundState {
+	switch {
+	case o.Status.Refund == nil:
+		return ""
+	case o.Status.Settlement.RefundCompleted != nil:
+		return RefundCompletedState
+	case o.Status.Settlement.RefundSent != nil:
+		return RefundSentState
+	}
+	return RefundPending
+}
+
+// RefundOutstanding reports whether the order owes a refund not yet completed: such an
+// order is CANCELLED but not done, and is still reconciled and settled.
+func (o *Order) RefundOutstanding() bool {
+	return o.Status.Refund != nil && o.Status.Settlement.RefundCompleted == nil
+}
+
+// Done reports whether nothing will ever move the order again: a terminal state and no
+// refund outstanding.
+func (o *Order) Done() bool { return o.Status.State.Terminal() && !o.RefundOutstanding() }
 
 // OrderTransition is one step of an order's lifecycle.
 type OrderTransition struct {
@@ -285,6 +352,7 @@ type OrderTransition struct {
 
 // OrderStatus is the lifecycle as the order controller (its only writer) recorded it, and
 // the settlement evidence recorded by settlement agents.
+// +kubebuilder:validation:XValidation:rule="!has(oldSelf.refund) || (has(self.refund) && self.refund == oldSelf.refund)",message="a refund is immutable once fixed",fieldPath=".refund"
 type OrderStatus struct {
 	// ObservedGeneration is the generation this status describes.
 	// +optional
@@ -300,8 +368,12 @@ type OrderStatus struct {
 	// +optional
 	History []OrderTransition `json:"history,omitempty"`
 
-	// Conditions: Ready, and Waiting with the reason an order does not move on (market
-	// closed, redemption gate, settlement evidence missing).
+	// Conditions follow kstatus: Ready (True once the order is COMPLETED, or CANCELLED with
+	// any refund completed), Reconciling (True while in flight, the state as reason),
+	// Stalled (True when the order cannot go on without a person), Waiting (the reason an
+	// order does not move on: market closed, redemption gate, settlement evidence
+	// missing), and CancellationRefused (a cancellation was requested past the point of no
+	// return; the order goes on).
 	// +listType=map
 	// +listMapKey=type
 	// +optional
@@ -310,6 +382,12 @@ type OrderStatus struct {
 	// Settlement is the evidence recorded by settlement agents.
 	// +optional
 	Settlement SettlementEvidence `json:"settlement,omitempty"`
+
+	// Refund is the money owed back to the customer of a buy cancelled after its payment
+	// arrived; set once, when the order is cancelled, and settled with the evidence
+	// refundSent and refundCompleted.
+	// +optional
+	Refund *OrderRefund `json:"refund,omitempty"`
 }
 
 // Order is a buy or sell order for units of a share class on the primary or secondary
@@ -325,6 +403,8 @@ type OrderStatus struct {
 // +kubebuilder:printcolumn:name="Amount",type=integer,JSONPath=`.spec.quote.amount`,priority=1
 // +kubebuilder:printcolumn:name="Account",type=string,JSONPath=`.spec.accountID`,priority=1
 // +kubebuilder:printcolumn:name="State",type=string,JSONPath=`.status.state`
+// +kubebuilder:printcolumn:name="Ready",type=string,JSONPath=`.status.conditions[?(@.type=="Ready")].reason`
+// +kubebuilder:printcolumn:name="Refund",type=string,JSONPath=`.status.refund.reference`,priority=1
 // +kubebuilder:printcolumn:name="Age",type=date,JSONPath=`.metadata.creationTimestamp`
 // +kubebuilder:validation:XValidation:rule="self.metadata.name.matches('^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$')",message="metadata.name must be a lowercase UUID (it is the order's REST id), e.g. 123e4567-e89b-42d3-a456-426614174000"
 type Order struct {

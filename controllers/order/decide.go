@@ -79,6 +79,8 @@ type Transition struct {
 	Reason string
 	// Message is a human-readable explanation, at most MaxMessageLength bytes.
 	Message string
+	// Refund, on a move to CANCELLED, is the refund the cancellation owes the customer.
+	Refund *investv1.OrderRefund
 }
 
 // Wait says why a non-terminal order does not move now; the reconciler reports it in the
@@ -97,6 +99,10 @@ type Decision struct {
 	Transition *Transition
 	// Wait, when set, is why the order stays where it is.
 	Wait *Wait
+	// CancellationRefused, when set, says why the cancellation requested on the order is
+	// not honoured: it was requested past the point of no return, so the order goes on
+	// (Transition or Wait as if none had been requested).
+	CancellationRefused string
 }
 
 // Transition and wait reasons. Exported so the reconciler, events and tests name them
@@ -104,6 +110,15 @@ type Decision struct {
 const (
 	// ReasonCancellationRequested: spec.cancellationRequested was set.
 	ReasonCancellationRequested = "CancellationRequested"
+	// ReasonCancelledWithRefund: spec.cancellationRequested was set after the customer's
+	// payment arrived; the order owes a refund.
+	ReasonCancelledWithRefund = "CancelledWithRefund"
+	// ReasonLatePaymentRefunded: a payment arrived for a buy already cancelled; a refund
+	// is owed.
+	ReasonLatePaymentRefunded = "LatePaymentRefunded"
+	// ReasonPastPointOfNoReturn: a cancellation was requested on an order past the point
+	// of no return; it is not honoured (CancellationRefused condition, Warning event).
+	ReasonPastPointOfNoReturn = "PastPointOfNoReturn"
 	// ReasonNotPriced: the order has no quote, so it bypassed admission.
 	ReasonNotPriced = "NotPriced"
 	// ReasonShareClassNotFound: the order's share class or its fund does not exist.
@@ -165,12 +180,31 @@ func Next(o *investv1.Order, f Facts) Decision {
 		return Decision{}
 	}
 	if o.Spec.CancellationRequested {
-		msg := "cancellation requested"
-		if o.Spec.CancellationReason != "" {
-			msg = o.Spec.CancellationReason
+		ok, refund, why := investv1.Cancellable(o)
+		if ok {
+			msg := "cancellation requested"
+			if o.Spec.CancellationReason != "" {
+				msg = o.Spec.CancellationReason
+			}
+			if !refund {
+				return move(investv1.StateCancelled, ReasonCancellationRequested, msg)
+			}
+			r := investv1.NewRefund(o)
+			d := move(investv1.StateCancelled, ReasonCancelledWithRefund, fmt.Sprintf("%s; the payment received is refunded: %s to payment method details %s with reference %s",
+				msg, money.Format(r.Amount, string(r.Currency)), quoted(string(r.PaymentMethodDetailsID)), r.Reference))
+			d.Transition.Refund = r
+			return d
 		}
-		return move(investv1.StateCancelled, ReasonCancellationRequested, msg)
+		// Past the point of no return: the request is not honoured, the order goes on.
+		d := next(o, f)
+		d.CancellationRefused = truncate("cancellation requested but not honoured: " + why)
+		return d
 	}
+	return next(o, f)
+}
+
+func next(o *investv1.Order, f Facts) Decision {
+	state := o.Status.State
 	if state == "" {
 		switch {
 		case !f.Priced:

@@ -120,9 +120,8 @@ var scenarios = []scenario{
 		f.Reservation, f.ReservationMessage = ReservationRefused, "Insufficient holdings: 40 units requested, 20 available"
 		o.Status.Settlement = allEvidence()
 	}},
-	{"cancelRequestedAllEvidence", func(o *investv1.Order, f *Facts) {
+	{"cancelRequested", func(o *investv1.Order, f *Facts) {
 		o.Spec.CancellationRequested, o.Spec.CancellationReason = true, "customer changed their mind"
-		o.Status.Settlement = allEvidence()
 	}},
 	{"otherSidesEvidenceOnly", func(o *investv1.Order, f *Facts) {
 		if o.Spec.Side == investv1.SideBuy {
@@ -135,81 +134,49 @@ var scenarios = []scenario{
 		f.FundFound = false
 		o.Status.Settlement = allEvidence()
 	}},
+	// Evidence of a token transfer or a payout is past the point of no return whatever
+	// the state: the request is not honoured.
+	{"cancelRequestedAllEvidence", func(o *investv1.Order, f *Facts) {
+		o.Spec.CancellationRequested, o.Spec.CancellationReason = true, "customer changed their mind"
+		o.Status.Settlement = allEvidence()
+	}},
 }
 
 // Expected decisions, one column per scenario above, in that order.
 const (
 	cancelled = "CANCELLED CancellationRequested"
+	refunded  = "CANCELLED CancelledWithRefund"
 	invalid   = "wait InvalidState"
 )
 
 var expected = map[investv1.OrderSide]map[investv1.OrderState][]string{
 	investv1.SideBuy: {
-		"": {"CANCELLED NotPriced", "PLACED Accepted", "PLACED Accepted", "PLACED Accepted", "PLACED Accepted",
-			"PLACED Accepted", "PLACED Accepted", cancelled, "PLACED Accepted", "CANCELLED ShareClassNotFound"},
-		investv1.StatePlaced: {
-			"AWAITING_PAYMENT PaymentInstructionsIssued", "AWAITING_PAYMENT PaymentInstructionsIssued",
-			"AWAITING_PAYMENT PaymentInstructionsIssued", "AWAITING_PAYMENT PaymentInstructionsIssued",
-			"AWAITING_PAYMENT PaymentInstructionsIssued", "AWAITING_PAYMENT PaymentInstructionsIssued",
-			"AWAITING_PAYMENT PaymentInstructionsIssued", cancelled,
-			"AWAITING_PAYMENT PaymentInstructionsIssued", "AWAITING_PAYMENT PaymentInstructionsIssued"},
-		investv1.StateAwaitingPayment: {
-			"wait AwaitingPaymentEvidence", "wait AwaitingPaymentEvidence", "PAYMENT_RECEIVED PaymentReceived",
-			"PAYMENT_RECEIVED PaymentReceived", "PAYMENT_RECEIVED PaymentReceived", "PAYMENT_RECEIVED PaymentReceived",
-			"PAYMENT_RECEIVED PaymentReceived", cancelled, "wait AwaitingPaymentEvidence",
-			"PAYMENT_RECEIVED PaymentReceived"},
-		investv1.StatePaymentReceived: {
-			"wait ShareClassNotFound", "EXECUTED Executed", "EXECUTED Executed", "wait MarketClosed",
-			"EXECUTED Executed", "EXECUTED Executed", "EXECUTED Executed", cancelled, "EXECUTED Executed",
-			"wait ShareClassNotFound"},
-		investv1.StateExecuted: {
-			"wait AwaitingDeliveryEvidence", "wait AwaitingDeliveryEvidence", "DELIVERY_INITIATED DeliveryInitiated",
-			"DELIVERY_INITIATED DeliveryInitiated", "DELIVERY_INITIATED DeliveryInitiated",
-			"DELIVERY_INITIATED DeliveryInitiated", "DELIVERY_INITIATED DeliveryInitiated", cancelled,
-			"wait AwaitingDeliveryEvidence", "DELIVERY_INITIATED DeliveryInitiated"},
-		investv1.StateDeliveryInitiated: {
-			"wait AwaitingDeliveryEvidence", "wait AwaitingDeliveryEvidence", "DELIVERY_COMPLETED DeliveryCompleted",
-			"DELIVERY_COMPLETED DeliveryCompleted", "DELIVERY_COMPLETED DeliveryCompleted",
-			"DELIVERY_COMPLETED DeliveryCompleted", "DELIVERY_COMPLETED DeliveryCompleted", cancelled,
-			"wait AwaitingDeliveryEvidence", "DELIVERY_COMPLETED DeliveryCompleted"},
-		investv1.StateDeliveryCompleted: {
-			"COMPLETED Settled", "COMPLETED Settled", "COMPLETED Settled", "COMPLETED Settled", "COMPLETED Settled",
-			"COMPLETED Settled", "COMPLETED Settled", cancelled, "COMPLETED Settled", "COMPLETED Settled"},
-		investv1.StatePaymentSent:      {invalid, invalid, invalid, invalid, invalid, invalid, invalid, cancelled, invalid, invalid},
-		investv1.StatePaymentCompleted: {invalid, invalid, invalid, invalid, invalid, invalid, invalid, cancelled, invalid, invalid},
-		investv1.StateRedemptionGated:  {invalid, invalid, invalid, invalid, invalid, invalid, invalid, cancelled, invalid, invalid},
-		investv1.StateCompleted:        {"", "", "", "", "", "", "", "", "", ""},
-		investv1.StateCancelled:        {"", "", "", "", "", "", "", "", "", ""},
+		"":                              {"CANCELLED NotPriced", "PLACED Accepted", "PLACED Accepted", "PLACED Accepted", "PLACED Accepted", "PLACED Accepted", "PLACED Accepted", cancelled, "PLACED Accepted", "CANCELLED ShareClassNotFound", "PLACED Accepted"},
+		investv1.StatePlaced:            {"AWAITING_PAYMENT PaymentInstructionsIssued", "AWAITING_PAYMENT PaymentInstructionsIssued", "AWAITING_PAYMENT PaymentInstructionsIssued", "AWAITING_PAYMENT PaymentInstructionsIssued", "AWAITING_PAYMENT PaymentInstructionsIssued", "AWAITING_PAYMENT PaymentInstructionsIssued", "AWAITING_PAYMENT PaymentInstructionsIssued", cancelled, "AWAITING_PAYMENT PaymentInstructionsIssued", "AWAITING_PAYMENT PaymentInstructionsIssued", "AWAITING_PAYMENT PaymentInstructionsIssued"},
+		investv1.StateAwaitingPayment:   {"wait AwaitingPaymentEvidence", "wait AwaitingPaymentEvidence", "PAYMENT_RECEIVED PaymentReceived", "PAYMENT_RECEIVED PaymentReceived", "PAYMENT_RECEIVED PaymentReceived", "PAYMENT_RECEIVED PaymentReceived", "PAYMENT_RECEIVED PaymentReceived", cancelled, "wait AwaitingPaymentEvidence", "PAYMENT_RECEIVED PaymentReceived", "PAYMENT_RECEIVED PaymentReceived"},
+		investv1.StatePaymentReceived:   {"wait ShareClassNotFound", "EXECUTED Executed", "EXECUTED Executed", "wait MarketClosed", "EXECUTED Executed", "EXECUTED Executed", "EXECUTED Executed", refunded, "EXECUTED Executed", "wait ShareClassNotFound", "EXECUTED Executed"},
+		investv1.StateExecuted:          {"wait AwaitingDeliveryEvidence", "wait AwaitingDeliveryEvidence", "DELIVERY_INITIATED DeliveryInitiated", "DELIVERY_INITIATED DeliveryInitiated", "DELIVERY_INITIATED DeliveryInitiated", "DELIVERY_INITIATED DeliveryInitiated", "DELIVERY_INITIATED DeliveryInitiated", "wait AwaitingDeliveryEvidence", "wait AwaitingDeliveryEvidence", "DELIVERY_INITIATED DeliveryInitiated", "DELIVERY_INITIATED DeliveryInitiated"},
+		investv1.StateDeliveryInitiated: {"wait AwaitingDeliveryEvidence", "wait AwaitingDeliveryEvidence", "DELIVERY_COMPLETED DeliveryCompleted", "DELIVERY_COMPLETED DeliveryCompleted", "DELIVERY_COMPLETED DeliveryCompleted", "DELIVERY_COMPLETED DeliveryCompleted", "DELIVERY_COMPLETED DeliveryCompleted", "wait AwaitingDeliveryEvidence", "wait AwaitingDeliveryEvidence", "DELIVERY_COMPLETED DeliveryCompleted", "DELIVERY_COMPLETED DeliveryCompleted"},
+		investv1.StateDeliveryCompleted: {"COMPLETED Settled", "COMPLETED Settled", "COMPLETED Settled", "COMPLETED Settled", "COMPLETED Settled", "COMPLETED Settled", "COMPLETED Settled", "COMPLETED Settled", "COMPLETED Settled", "COMPLETED Settled", "COMPLETED Settled"},
+		investv1.StatePaymentSent:       {invalid, invalid, invalid, invalid, invalid, invalid, invalid, invalid, invalid, invalid, invalid},
+		investv1.StatePaymentCompleted:  {invalid, invalid, invalid, invalid, invalid, invalid, invalid, invalid, invalid, invalid, invalid},
+		investv1.StateRedemptionGated:   {invalid, invalid, invalid, invalid, invalid, invalid, invalid, invalid, invalid, invalid, invalid},
+		investv1.StateCompleted:         {"", "", "", "", "", "", "", "", "", "", ""},
+		investv1.StateCancelled:         {"", "", "", "", "", "", "", "", "", "", ""},
 	},
 	investv1.SideSell: {
-		"": {"CANCELLED NotPriced", "PLACED Accepted", "PLACED Accepted", "PLACED Accepted", "PLACED Accepted",
-			"PLACED Accepted", "PLACED Accepted", cancelled, "PLACED Accepted", "CANCELLED ShareClassNotFound"},
-		investv1.StatePlaced: {
-			"wait AwaitingReservation", "EXECUTED Executed", "EXECUTED Executed", "wait MarketClosed",
-			"REDEMPTION_GATED RedemptionGateActive", "wait AwaitingReservation",
-			"CANCELLED InsufficientHoldings", cancelled, "EXECUTED Executed", "wait ShareClassNotFound"},
-		investv1.StateRedemptionGated: {
-			"wait ShareClassNotFound", "EXECUTED RedemptionGateLifted", "EXECUTED RedemptionGateLifted",
-			"wait MarketClosed", "wait RedemptionGated", "EXECUTED RedemptionGateLifted",
-			"EXECUTED RedemptionGateLifted", cancelled, "EXECUTED RedemptionGateLifted", "wait ShareClassNotFound"},
-		investv1.StateExecuted: {
-			"wait AwaitingPayoutEvidence", "wait AwaitingPayoutEvidence", "PAYMENT_SENT PaymentSent",
-			"PAYMENT_SENT PaymentSent", "PAYMENT_SENT PaymentSent", "PAYMENT_SENT PaymentSent",
-			"PAYMENT_SENT PaymentSent", cancelled, "wait AwaitingPayoutEvidence", "PAYMENT_SENT PaymentSent"},
-		investv1.StatePaymentSent: {
-			"wait AwaitingPayoutEvidence", "wait AwaitingPayoutEvidence", "PAYMENT_COMPLETED PaymentCompleted",
-			"PAYMENT_COMPLETED PaymentCompleted", "PAYMENT_COMPLETED PaymentCompleted",
-			"PAYMENT_COMPLETED PaymentCompleted", "PAYMENT_COMPLETED PaymentCompleted", cancelled,
-			"wait AwaitingPayoutEvidence", "PAYMENT_COMPLETED PaymentCompleted"},
-		investv1.StatePaymentCompleted: {
-			"COMPLETED Settled", "COMPLETED Settled", "COMPLETED Settled", "COMPLETED Settled", "COMPLETED Settled",
-			"COMPLETED Settled", "COMPLETED Settled", cancelled, "COMPLETED Settled", "COMPLETED Settled"},
-		investv1.StateAwaitingPayment:   {invalid, invalid, invalid, invalid, invalid, invalid, invalid, cancelled, invalid, invalid},
-		investv1.StatePaymentReceived:   {invalid, invalid, invalid, invalid, invalid, invalid, invalid, cancelled, invalid, invalid},
-		investv1.StateDeliveryInitiated: {invalid, invalid, invalid, invalid, invalid, invalid, invalid, cancelled, invalid, invalid},
-		investv1.StateDeliveryCompleted: {invalid, invalid, invalid, invalid, invalid, invalid, invalid, cancelled, invalid, invalid},
-		investv1.StateCompleted:         {"", "", "", "", "", "", "", "", "", ""},
-		investv1.StateCancelled:         {"", "", "", "", "", "", "", "", "", ""},
+		"":                              {"CANCELLED NotPriced", "PLACED Accepted", "PLACED Accepted", "PLACED Accepted", "PLACED Accepted", "PLACED Accepted", "PLACED Accepted", cancelled, "PLACED Accepted", "CANCELLED ShareClassNotFound", "PLACED Accepted"},
+		investv1.StatePlaced:            {"wait AwaitingReservation", "EXECUTED Executed", "EXECUTED Executed", "wait MarketClosed", "REDEMPTION_GATED RedemptionGateActive", "wait AwaitingReservation", "CANCELLED InsufficientHoldings", cancelled, "EXECUTED Executed", "wait ShareClassNotFound", "EXECUTED Executed"},
+		investv1.StateRedemptionGated:   {"wait ShareClassNotFound", "EXECUTED RedemptionGateLifted", "EXECUTED RedemptionGateLifted", "wait MarketClosed", "wait RedemptionGated", "EXECUTED RedemptionGateLifted", "EXECUTED RedemptionGateLifted", cancelled, "EXECUTED RedemptionGateLifted", "wait ShareClassNotFound", "EXECUTED RedemptionGateLifted"},
+		investv1.StateExecuted:          {"wait AwaitingPayoutEvidence", "wait AwaitingPayoutEvidence", "PAYMENT_SENT PaymentSent", "PAYMENT_SENT PaymentSent", "PAYMENT_SENT PaymentSent", "PAYMENT_SENT PaymentSent", "PAYMENT_SENT PaymentSent", "wait AwaitingPayoutEvidence", "wait AwaitingPayoutEvidence", "PAYMENT_SENT PaymentSent", "PAYMENT_SENT PaymentSent"},
+		investv1.StatePaymentSent:       {"wait AwaitingPayoutEvidence", "wait AwaitingPayoutEvidence", "PAYMENT_COMPLETED PaymentCompleted", "PAYMENT_COMPLETED PaymentCompleted", "PAYMENT_COMPLETED PaymentCompleted", "PAYMENT_COMPLETED PaymentCompleted", "PAYMENT_COMPLETED PaymentCompleted", "wait AwaitingPayoutEvidence", "wait AwaitingPayoutEvidence", "PAYMENT_COMPLETED PaymentCompleted", "PAYMENT_COMPLETED PaymentCompleted"},
+		investv1.StatePaymentCompleted:  {"COMPLETED Settled", "COMPLETED Settled", "COMPLETED Settled", "COMPLETED Settled", "COMPLETED Settled", "COMPLETED Settled", "COMPLETED Settled", "COMPLETED Settled", "COMPLETED Settled", "COMPLETED Settled", "COMPLETED Settled"},
+		investv1.StateAwaitingPayment:   {invalid, invalid, invalid, invalid, invalid, invalid, invalid, invalid, invalid, invalid, invalid},
+		investv1.StatePaymentReceived:   {invalid, invalid, invalid, invalid, invalid, invalid, invalid, invalid, invalid, invalid, invalid},
+		investv1.StateDeliveryInitiated: {invalid, invalid, invalid, invalid, invalid, invalid, invalid, invalid, invalid, invalid, invalid},
+		investv1.StateDeliveryCompleted: {invalid, invalid, invalid, invalid, invalid, invalid, invalid, invalid, invalid, invalid, invalid},
+		investv1.StateCompleted:         {"", "", "", "", "", "", "", "", "", "", ""},
+		investv1.StateCancelled:         {"", "", "", "", "", "", "", "", "", "", ""},
 	},
 }
 
@@ -505,40 +472,105 @@ func TestSellPaymentCompletedMovesToCompleted(t *testing.T) {
 		investv1.StateCompleted, ReasonSettled)
 }
 
-func TestAnyNonTerminalStateIsCancelledOnRequest(t *testing.T) {
+// TestCancellationRequestFollowsThePointOfNoReturn: before the point of no return a
+// requested cancellation is the next move (with a refund for a paid buy); past it the
+// order makes the move it would make without the request, and the decision says the
+// request is not honoured, naming the state.
+func TestCancellationRequestFollowsThePointOfNoReturn(t *testing.T) {
 	for _, side := range []investv1.OrderSide{investv1.SideBuy, investv1.SideSell} {
 		for _, state := range allStates {
 			if state.Terminal() {
 				continue
 			}
 			o := newOrder(side, investv1.MarketPrimary, state)
+			o.Spec.Quote.PaymentMethodDetailsID = "aaaaaaaa-e89b-42d3-a456-426614174000"
 			o.Spec.CancellationRequested = true
-			tr := mustMove(t, Next(o, openFacts()), investv1.StateCancelled, ReasonCancellationRequested)
-			if tr.Message == "" {
-				t.Errorf("%s %s: empty message", side, stateName(state))
-			}
-			o.Spec.CancellationReason = "duplicate order"
-			if tr := mustMove(t, Next(o, openFacts()), investv1.StateCancelled, ReasonCancellationRequested); tr.Message != "duplicate order" {
-				t.Errorf("%s %s: message %q, want the cancellation reason", side, stateName(state), tr.Message)
+			ok, refund, _ := investv1.Cancellable(o)
+			d := Next(o, openFacts())
+			switch {
+			case ok && refund:
+				tr := mustMove(t, d, investv1.StateCancelled, ReasonCancelledWithRefund)
+				if tr.Refund == nil || *tr.Refund != *investv1.NewRefund(o) {
+					t.Errorf("%s %s: refund %+v, want %+v", side, stateName(state), tr.Refund, investv1.NewRefund(o))
+				}
+				mustContain(t, tr.Message, tr.Refund.Reference, "refunded")
+			case ok:
+				tr := mustMove(t, d, investv1.StateCancelled, ReasonCancellationRequested)
+				if tr.Refund != nil {
+					t.Errorf("%s %s: refund %+v on a cancellation that owes none", side, stateName(state), tr.Refund)
+				}
+				o.Spec.CancellationReason = "duplicate order"
+				if tr := mustMove(t, Next(o, openFacts()), investv1.StateCancelled, ReasonCancellationRequested); tr.Message != "duplicate order" {
+					t.Errorf("%s %s: message %q, want the cancellation reason", side, stateName(state), tr.Message)
+				}
+			default:
+				plain := o.DeepCopy()
+				plain.Spec.CancellationRequested = false
+				want := Next(plain, openFacts())
+				if describe(d) != describe(want) || d.CancellationRefused == "" {
+					t.Errorf("%s %s past the point of no return: decision %s refused %q, want %s and a refusal",
+						side, stateName(state), describe(d), d.CancellationRefused, describe(want))
+				}
+				mustContain(t, d.CancellationRefused, string(state))
 			}
 		}
 	}
 }
 
-func TestCancellationWinsOverEveryOtherMove(t *testing.T) {
+// TestBuyPaidBeforeItsCancellationIsCancelledWithARefund: payment evidence recorded
+// before the controller moved the buy out of AWAITING_PAYMENT still owes a refund.
+func TestBuyPaidBeforeItsCancellationIsCancelledWithARefund(t *testing.T) {
+	o := newOrder(investv1.SideBuy, investv1.MarketPrimary, investv1.StateAwaitingPayment)
+	o.Status.Settlement.PaymentReceived = record("SBX-PAY-ABCDEF012345", "")
+	o.Spec.CancellationRequested = true
+	tr := mustMove(t, Next(o, openFacts()), investv1.StateCancelled, ReasonCancelledWithRefund)
+	if tr.Refund == nil || tr.Refund.Amount != o.Spec.Quote.Amount {
+		t.Fatalf("refund %+v, want the amount paid %d", tr.Refund, o.Spec.Quote.Amount)
+	}
+}
+
+// TestCancellationPastThePointOfNoReturnIsNotHonoured: the order goes on to COMPLETED.
+func TestCancellationPastThePointOfNoReturnIsNotHonoured(t *testing.T) {
+	buy := newOrder(investv1.SideBuy, investv1.MarketPrimary, investv1.StateExecuted)
+	buy.Status.Settlement = buyEvidence()
+	buy.Spec.CancellationRequested = true
+	d := mustMoveRefused(t, Next(buy, openFacts()), investv1.StateDeliveryInitiated)
+	mustContain(t, d.CancellationRefused, "EXECUTED", "point of no return")
+
+	sell := newOrder(investv1.SideSell, investv1.MarketPrimary, investv1.StatePaymentSent)
+	sell.Status.Settlement = sellEvidence()
+	sell.Spec.CancellationRequested = true
+	mustMoveRefused(t, Next(sell, openFacts()), investv1.StatePaymentCompleted)
+
+	// A payout recorded ahead of the state is past the point of no return too.
+	early := newOrder(investv1.SideSell, investv1.MarketPrimary, investv1.StatePlaced)
+	early.Status.Settlement = sellEvidence()
+	early.Spec.CancellationRequested = true
+	mustMoveRefused(t, Next(early, openFacts()), investv1.StateExecuted)
+}
+
+func mustMoveRefused(t *testing.T, d Decision, to investv1.OrderState) Decision {
+	t.Helper()
+	if d.Transition == nil || d.Transition.To != to || d.CancellationRefused == "" {
+		t.Fatalf("decision %s refused %q, want %s and a refusal", describe(d), d.CancellationRefused, to)
+	}
+	return d
+}
+
+func TestCancellationWinsOverEveryOtherMoveBeforeThePointOfNoReturn(t *testing.T) {
 	cases := map[string]func(o *investv1.Order, f *Facts){
-		"unpriced new order":      func(o *investv1.Order, f *Facts) { o.Status.State, f.Priced = "", false },
-		"missing share class":     func(o *investv1.Order, f *Facts) { o.Status.State, f.FundFound = "", false },
-		"refused reservation":     func(o *investv1.Order, f *Facts) { o.Spec.Side, f.Reservation = investv1.SideSell, ReservationRefused },
-		"gate active":             func(o *investv1.Order, f *Facts) { o.Spec.Side, f.GateActive = investv1.SideSell, true },
-		"evidence ready":          func(o *investv1.Order, f *Facts) { o.Status.State = investv1.StateAwaitingPayment },
-		"delivery ready":          func(o *investv1.Order, f *Facts) { o.Status.State = investv1.StateDeliveryCompleted },
-		"state of the other side": func(o *investv1.Order, f *Facts) { o.Status.State = investv1.StatePaymentSent },
+		"unpriced new order":  func(o *investv1.Order, f *Facts) { o.Status.State, f.Priced = "", false },
+		"missing share class": func(o *investv1.Order, f *Facts) { o.Status.State, f.FundFound = "", false },
+		"refused reservation": func(o *investv1.Order, f *Facts) { o.Spec.Side, f.Reservation = investv1.SideSell, ReservationRefused },
+		"gate active":         func(o *investv1.Order, f *Facts) { o.Spec.Side, f.GateActive = investv1.SideSell, true },
+		"gated sell": func(o *investv1.Order, f *Facts) {
+			o.Spec.Side, o.Status.State = investv1.SideSell, investv1.StateRedemptionGated
+		},
+		"buy awaiting payment": func(o *investv1.Order, f *Facts) { o.Status.State = investv1.StateAwaitingPayment },
 	}
 	for name, setup := range cases {
 		t.Run(name, func(t *testing.T) {
 			o := newOrder(investv1.SideBuy, investv1.MarketPrimary, investv1.StatePlaced)
-			o.Status.Settlement = allEvidence()
 			o.Spec.CancellationRequested = true
 			f := openFacts()
 			setup(o, &f)

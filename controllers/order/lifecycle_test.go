@@ -16,6 +16,7 @@ import (
 	"github.com/fundshare/fundshare-operator/controllers/order"
 	"github.com/fundshare/fundshare-operator/controllers/settlement"
 	"github.com/fundshare/fundshare-operator/internal/placement"
+	"github.com/fundshare/fundshare-operator/internal/webhooks"
 )
 
 var _ = Describe("Order placement", func() {
@@ -254,20 +255,20 @@ var _ = Describe("Order cancellation", func() {
 	BeforeEach(func() { _, m, c = newScene() })
 
 	// cancel requests a cancellation the way the REST facade does: on the version read,
-	// read again after a conflict, until it is accepted or the order is terminal.
+	// read again after a conflict, until it is accepted or admission refuses it.
 	cancel := func(o *investv1.Order) error {
 		for {
 			fresh := get(o)
 			patch := client.MergeFromWithOptions(fresh.DeepCopy(), client.MergeFromWithOptimisticLock{})
 			fresh.Spec.CancellationRequested = true
 			err := k8s.Patch(ctx, fresh, patch)
-			if err == nil || !apierrors.IsConflict(err) || get(o).Status.State.Terminal() {
+			if err == nil || !apierrors.IsConflict(err) || webhooks.IsNotCancellableError(err) {
 				return err
 			}
 		}
 	}
 
-	It("moves a non-terminal order to CANCELLED from PLACED, AWAITING_PAYMENT and EXECUTED", func() {
+	It("cancels a BUY before the point of no return (AWAITING_PAYMENT; PAYMENT_RECEIVED with a refund) and refuses it from EXECUTED on", func() {
 		for _, stop := range []investv1.OrderState{investv1.StateAwaitingPayment, investv1.StatePaymentReceived, investv1.StateExecuted} {
 			closed := newMarket(func(f *investv1.Fund, _ *investv1.ShareClass) {
 				f.Spec.Subscribable = stop != investv1.StatePaymentReceived
@@ -279,10 +280,26 @@ var _ = Describe("Order cancellation", func() {
 				record(o, settlement.StepPaymentReceived, investv1.SettlementRecord{Reference: "SEPA"})
 				waitState(o, stop)
 			}
-			Expect(cancel(o)).To(Succeed())
+			err := cancel(o)
+			if stop == investv1.StateExecuted {
+				Expect(webhooks.IsNotCancellableError(err)).To(BeTrue(), "got %v", err)
+				Expect(err.Error()).To(ContainSubstring("EXECUTED"))
+				Consistently(stateOf(o)).WithTimeout(300 * time.Millisecond).Should(Equal(investv1.StateExecuted))
+				Expect(get(o).Spec.CancellationRequested).To(BeFalse())
+				continue
+			}
+			Expect(err).To(Succeed())
 			waitState(o, investv1.StateCancelled)
-			h := get(o).Status.History
-			Expect(h[len(h)-1].Reason).To(Equal(order.ReasonCancellationRequested))
+			f := get(o)
+			h := f.Status.History
+			if stop == investv1.StatePaymentReceived {
+				Expect(h[len(h)-1].Reason).To(Equal(order.ReasonCancelledWithRefund))
+				Expect(f.Status.Refund).To(Equal(investv1.NewRefund(f)))
+				Expect(f.Status.Refund.Amount).To(Equal(f.Spec.Quote.Amount))
+			} else {
+				Expect(h[len(h)-1].Reason).To(Equal(order.ReasonCancellationRequested))
+				Expect(f.Status.Refund).To(BeNil())
+			}
 		}
 	})
 
@@ -310,7 +327,7 @@ var _ = Describe("Order cancellation", func() {
 		Expect(k8s.Delete(ctx, get(o))).To(Succeed())
 	})
 
-	It("resolves 100 races between a cancellation and the controller's last step to exactly one outcome, and the answer is the truth", func() {
+	It("resolves 100 races between a cancellation and the payment that takes the order past the point of no return to exactly one outcome, and the answer is the truth", func() {
 		const n = 100
 		orders := make([]*investv1.Order, n)
 		for i := range orders {
@@ -319,18 +336,12 @@ var _ = Describe("Order cancellation", func() {
 		}
 		for _, o := range orders {
 			waitState(o, investv1.StateAwaitingPayment)
-			record(o, settlement.StepPaymentReceived, investv1.SettlementRecord{Reference: "SEPA"})
 		}
-		for _, o := range orders {
-			waitState(o, investv1.StateExecuted)
-			record(o, settlement.StepDeliveryInitiated, investv1.SettlementRecord{TransactionHash: txHash})
-		}
-		for _, o := range orders {
-			waitState(o, investv1.StateDeliveryInitiated)
-		}
-		// Race: the last evidence (DELIVERY_COMPLETED, then COMPLETED at once) against a
-		// cancellation made like the REST facade makes it (optimistic, retried on conflict
-		// until the order is terminal or the request is accepted).
+		// Race: the payment evidence (the controller then writes PAYMENT_RECEIVED and
+		// EXECUTED at once on the open market) against a cancellation made like the REST
+		// facade makes it (optimistic, retried on conflict until admission refuses it or
+		// it is accepted). The evidence is patched as kubectl does, without a version: it
+		// may land on an order already cancelled, which then owes a refund.
 		answers := make([]string, n)
 		var wg sync.WaitGroup
 		for i, o := range orders {
@@ -338,13 +349,13 @@ var _ = Describe("Order cancellation", func() {
 			go func() {
 				defer GinkgoRecover()
 				defer wg.Done()
-				record(o, settlement.StepDeliveryCompleted, investv1.SettlementRecord{TransactionHash: txHash})
+				record(o, settlement.StepPaymentReceived, investv1.SettlementRecord{Reference: "SEPA"})
 			}()
 			go func() {
 				defer GinkgoRecover()
 				defer wg.Done()
 				// Jitter, so that some cancellations arrive before and some after the
-				// controller's last two writes.
+				// controller's write.
 				time.Sleep(time.Duration(rand.IntN(1500)) * time.Millisecond)
 				for {
 					fresh := get(o)
@@ -355,7 +366,7 @@ var _ = Describe("Order cancellation", func() {
 					case err == nil:
 						answers[i] = "accepted"
 						return
-					case apierrors.IsConflict(err) && get(o).Status.State.Terminal():
+					case webhooks.IsNotCancellableError(err):
 						answers[i] = "refused"
 						return
 					case apierrors.IsConflict(err):
@@ -369,18 +380,23 @@ var _ = Describe("Order cancellation", func() {
 		wg.Wait()
 		accepted := 0
 		for i, o := range orders {
-			want := investv1.StateCompleted
 			if answers[i] == "accepted" {
-				want = investv1.StateCancelled
 				accepted++
+				waitState(o, investv1.StateCancelled)
+				// A payment recorded (before or after) is refunded: nothing is kept.
+				Eventually(func() bool { f := get(o); return f.Status.Refund != nil }).WithTimeout(10*time.Second).Should(BeTrue(), "order %s", o.Name)
+				Expect(get(o).Status.Settlement.DeliveryInitiated).To(BeNil())
+			} else {
+				Expect(answers[i]).To(Equal("refused"))
+				waitState(o, investv1.StateExecuted)
+				Consistently(stateOf(o)).WithTimeout(100 * time.Millisecond).Should(Equal(investv1.StateExecuted))
+				Expect(get(o).Spec.CancellationRequested).To(BeFalse())
 			}
-			waitState(o, want)
 			Expect(order.ValidHistory(investv1.SideBuy, historyStates(o))).To(Succeed())
-			Consistently(stateOf(o)).WithTimeout(100 * time.Millisecond).Should(Equal(want))
 		}
-		GinkgoWriter.Printf("cancellation races: %d cancelled, %d completed\n", accepted, n-accepted)
+		GinkgoWriter.Printf("cancellation races: %d cancelled, %d executed\n", accepted, n-accepted)
 		Expect(accepted).To(BeNumerically(">", 0), "no cancellation won: the race was not exercised")
-		Expect(accepted).To(BeNumerically("<", n), "no completion won: the race was not exercised")
+		Expect(accepted).To(BeNumerically("<", n), "no execution won: the race was not exercised")
 	})
 })
 

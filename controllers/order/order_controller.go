@@ -26,12 +26,6 @@ import (
 	"github.com/fundshare/fundshare-operator/internal/placement"
 )
 
-// Condition types of an order.
-const (
-	// ConditionWaiting is True while the order cannot move on, with the reason.
-	ConditionWaiting = "Waiting"
-)
-
 // conflictRetry is how soon a transition that lost a write race is tried again (it is
 // re-read first: no retry loop inside Reconcile).
 const conflictRetry = 200 * time.Millisecond
@@ -62,8 +56,15 @@ func (r *Reconciler) Reconcile(ctx context.Context, req ctrl.Request) (ctrl.Resu
 	if err := r.Client.Get(ctx, req.NamespacedName, o); err != nil {
 		return ctrl.Result{}, client.IgnoreNotFound(err)
 	}
-	if o.Status.State.Terminal() {
+	if !NeedsReconcile(o) {
 		return ctrl.Result{}, nil
+	}
+	if o.Status.State.Terminal() {
+		if latePayment(o) {
+			return r.refundLatePayment(ctx, o)
+		}
+		// A cancelled order with a refund: report where the refund stands.
+		return r.wait(ctx, o, refundWait(o), "")
 	}
 	facts, requeueAt, err := r.gather(ctx, o)
 	if err != nil {
@@ -90,11 +91,18 @@ func (r *Reconciler) Reconcile(ctx context.Context, req ctrl.Request) (ctrl.Resu
 	work := o.DeepCopy()
 	var steps []*Transition
 	var waiting *Wait
+	var refused string
 	for range maxStepsPerWrite {
 		d := Next(work, facts)
+		if d.CancellationRefused != "" {
+			refused = d.CancellationRefused
+		}
 		if d.Transition == nil {
 			waiting = d.Wait
 			break
+		}
+		if d.Transition.Refund != nil {
+			work.Status.Refund = d.Transition.Refund
 		}
 		work.Status.State = d.Transition.To
 		steps = append(steps, d.Transition)
@@ -107,17 +115,15 @@ func (r *Reconciler) Reconcile(ctx context.Context, req ctrl.Request) (ctrl.Resu
 		res.RequeueAfter = max(time.Until(requeueAt), time.Second)
 	}
 	if len(steps) > 0 {
-		r2, err := r.transition(ctx, o, steps, waiting)
+		r2, err := r.transition(ctx, o, steps, work.Status.Refund, waiting, refused)
 		if r2.RequeueAfter > 0 || err != nil {
 			return r2, err
 		}
 		return res, nil
 	}
-	if waiting != nil {
-		r2, err := r.wait(ctx, o, waiting)
-		if r2.RequeueAfter > 0 || err != nil {
-			return r2, err
-		}
+	r2, err := r.wait(ctx, o, waiting, refused)
+	if r2.RequeueAfter > 0 || err != nil {
+		return r2, err
 	}
 	return res, nil
 }
@@ -204,9 +210,11 @@ func (r *Reconciler) reserve(ctx context.Context, o *investv1.Order) (bool, stri
 }
 
 // transition writes state changes with their history entries in one status write,
-// guarded by the order's resourceVersion, then emits an Event per state. waiting, when
-// set, is why the order stops after the last step.
-func (r *Reconciler) transition(ctx context.Context, o *investv1.Order, steps []*Transition, waiting *Wait) (ctrl.Result, error) {
+// guarded by the order's resourceVersion, then emits an Event per state. refund, when
+// set, is the refund a cancellation owes, written with it; waiting, when set, is why the
+// order stops after the last step; refused, when set, why a cancellation requested is not
+// honoured.
+func (r *Reconciler) transition(ctx context.Context, o *investv1.Order, steps []*Transition, refund *investv1.OrderRefund, waiting *Wait, refused string) (ctrl.Result, error) {
 	before := o.DeepCopy()
 	from := o.Status.State
 	at := metav1.NewTime(r.Now().UTC())
@@ -215,19 +223,14 @@ func (r *Reconciler) transition(ctx context.Context, o *investv1.Order, steps []
 	}
 	last := steps[len(steps)-1]
 	o.Status.State = last.To
-	o.Status.ObservedGeneration = o.Generation
-	wait := metav1.Condition{Type: ConditionWaiting, Status: metav1.ConditionFalse, Reason: last.Reason, Message: last.Message, ObservedGeneration: o.Generation}
-	if waiting != nil {
-		wait.Status, wait.Reason, wait.Message = metav1.ConditionTrue, waiting.Reason, waiting.Message
+	if refund != nil && o.Status.Refund == nil {
+		o.Status.Refund = refund
 	}
-	meta.SetStatusCondition(&o.Status.Conditions, wait)
-	readyStatus := metav1.ConditionTrue
-	if last.To == investv1.StateCancelled {
-		readyStatus = metav1.ConditionFalse
+	if waiting == nil {
+		waiting = refundWait(o)
 	}
-	meta.SetStatusCondition(&o.Status.Conditions, metav1.Condition{
-		Type: investv1.ConditionReady, Status: readyStatus, Reason: stateReason(last.To), Message: "the order is " + string(last.To), ObservedGeneration: o.Generation,
-	})
+	newlyRefused := refused != "" && !meta.IsStatusConditionTrue(before.Status.Conditions, ConditionCancellationRefused)
+	setConditions(o, waiting, last, refused)
 	patch := client.MergeFromWithOptions(before, client.MergeFromWithOptimisticLock{})
 	if err := r.Client.Status().Patch(ctx, o, patch); err != nil {
 		if apierrors.IsConflict(err) || apierrors.IsNotFound(err) {
@@ -237,6 +240,9 @@ func (r *Reconciler) transition(ctx context.Context, o *investv1.Order, steps []
 	}
 	if r.Recorder == nil {
 		return ctrl.Result{}, nil
+	}
+	if newlyRefused {
+		r.Recorder.Eventf(o, nil, corev1.EventTypeWarning, ReasonPastPointOfNoReturn, "Cancel", "%s", refused)
 	}
 	prev := string(from)
 	if prev == "" {
@@ -253,18 +259,34 @@ func (r *Reconciler) transition(ctx context.Context, o *investv1.Order, steps []
 	return ctrl.Result{}, nil
 }
 
-// wait reports why the order does not move, writing only when that changed.
-func (r *Reconciler) wait(ctx context.Context, o *investv1.Order, w *Wait) (ctrl.Result, error) {
+// refundLatePayment fixes the refund of a payment that arrived for a buy already
+// cancelled, in one status write guarded by the version read.
+func (r *Reconciler) refundLatePayment(ctx context.Context, o *investv1.Order) (ctrl.Result, error) {
 	before := o.DeepCopy()
-	meta.SetStatusCondition(&o.Status.Conditions, metav1.Condition{
-		Type: ConditionWaiting, Status: metav1.ConditionTrue, Reason: w.Reason, Message: w.Message, ObservedGeneration: o.Generation,
-	})
-	o.Status.ObservedGeneration = o.Generation
-	if w.Reason == WaitInvalidState || w.Reason == WaitShareClassNotFound {
-		meta.SetStatusCondition(&o.Status.Conditions, metav1.Condition{
-			Type: investv1.ConditionReady, Status: metav1.ConditionFalse, Reason: w.Reason, Message: w.Message, ObservedGeneration: o.Generation,
-		})
+	o.Status.Refund = investv1.NewRefund(o)
+	setConditions(o, refundWait(o), nil, "")
+	patch := client.MergeFromWithOptions(before, client.MergeFromWithOptimisticLock{})
+	if err := r.Client.Status().Patch(ctx, o, patch); err != nil {
+		if apierrors.IsConflict(err) || apierrors.IsNotFound(err) {
+			return ctrl.Result{RequeueAfter: conflictRetry}, nil
+		}
+		return ctrl.Result{}, fmt.Errorf("write the refund of a late payment: %w", err)
 	}
+	if r.Recorder != nil {
+		r.Recorder.Eventf(o, nil, corev1.EventTypeWarning, ReasonLatePaymentRefunded, "Refund",
+			"a payment (reference %s) arrived for the cancelled order: it is refunded under %s",
+			o.Status.Settlement.PaymentReceived.Reference, o.Status.Refund.Reference)
+	}
+	return ctrl.Result{}, nil
+}
+
+// wait reports why the order does not move (waiting may be nil: nothing to wait for, e.g.
+// a cancelled order whose refund completed), writing only when that changed.
+func (r *Reconciler) wait(ctx context.Context, o *investv1.Order, w *Wait, refused string) (ctrl.Result, error) {
+	before := o.DeepCopy()
+	newlyRefused := refused != "" && !meta.IsStatusConditionTrue(before.Status.Conditions, ConditionCancellationRefused)
+	wasReported := reported(before)
+	setConditions(o, w, nil, refused)
 	if conditionsUnchanged(before, o) {
 		return ctrl.Result{}, nil
 	}
@@ -274,6 +296,15 @@ func (r *Reconciler) wait(ctx context.Context, o *investv1.Order, w *Wait) (ctrl
 			return ctrl.Result{RequeueAfter: conflictRetry}, nil
 		}
 		return ctrl.Result{}, err
+	}
+	if r.Recorder != nil {
+		if newlyRefused {
+			r.Recorder.Eventf(o, nil, corev1.EventTypeWarning, ReasonPastPointOfNoReturn, "Cancel", "%s", refused)
+		}
+		if !wasReported && reported(o) && o.Status.Refund != nil {
+			r.Recorder.Eventf(o, nil, corev1.EventTypeNormal, "RefundCompleted", "Refund",
+				"the refund %s of %d micro-units is completed", o.Status.Refund.Reference, o.Status.Refund.Amount)
+		}
 	}
 	return ctrl.Result{}, nil
 }
@@ -289,16 +320,6 @@ func conditionsUnchanged(a, b *investv1.Order) bool {
 		}
 	}
 	return true
-}
-
-func stateReason(s investv1.OrderState) string {
-	switch s {
-	case investv1.StateCompleted:
-		return "Completed"
-	case investv1.StateCancelled:
-		return "Cancelled"
-	}
-	return "InProgress"
 }
 
 // SetupWithManager watches orders (spec and status: settlement evidence arrives in the
@@ -337,12 +358,13 @@ func (r *Reconciler) SetupWithManager(mgr ctrl.Manager) error {
 		Complete(r)
 }
 
-// LiveOrders passes the events of orders that are not terminal: nothing moves a terminal
-// order, and at start-up the manager need not queue every order of the history.
+// LiveOrders passes the events of orders that are not terminal, and of cancelled orders
+// whose refund is outstanding or not yet reported (NeedsReconcile): nothing else moves a
+// terminal order, and at start-up the manager need not queue every order of the history.
 func LiveOrders() predicate.Predicate {
 	live := func(o client.Object) bool {
 		order, ok := o.(*investv1.Order)
-		return !ok || !order.Status.State.Terminal()
+		return !ok || NeedsReconcile(order)
 	}
 	return predicate.Funcs{
 		CreateFunc:  func(e event.CreateEvent) bool { return live(e.Object) },

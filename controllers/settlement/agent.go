@@ -26,6 +26,10 @@ const (
 	StepPaymentSent Step = "PaymentSent"
 	// StepPaymentCompleted (sell): the payout arrived.
 	StepPaymentCompleted Step = "PaymentCompleted"
+	// StepRefundSent (cancelled buy with a refund): the refund was sent to the customer.
+	StepRefundSent Step = "RefundSent"
+	// StepRefundCompleted (cancelled buy with a refund): the refund arrived.
+	StepRefundCompleted Step = "RefundCompleted"
 )
 
 // Agent settles orders with the outside world and reports evidence. The Reconciler asks
@@ -58,10 +62,19 @@ func (e *NotReadyError) Error() string {
 // NextStep says which evidence the order waits for now: AWAITING_PAYMENT (buy) →
 // PaymentReceived, EXECUTED (buy) → DeliveryInitiated, DELIVERY_INITIATED (buy) →
 // DeliveryCompleted, EXECUTED (sell) → PaymentSent, PAYMENT_SENT (sell) →
-// PaymentCompleted. It is false when that evidence is already recorded, when the state
-// needs none, and when a cancellation is requested (no money or tokens move for an order
-// about to be cancelled).
+// PaymentCompleted; a CANCELLED order with a refund (status.refund) → RefundSent, then
+// RefundCompleted. It is false when that evidence is already recorded, when the state
+// needs none, and when a cancellation is requested on a live order (no money or tokens
+// move for an order about to be cancelled; a refund is fixed by the cancellation itself).
 func NextStep(o *investv1.Order) (Step, bool) {
+	if o.Status.State == investv1.StateCancelled && o.Status.Refund != nil {
+		for _, step := range []Step{StepRefundSent, StepRefundCompleted} {
+			if Recorded(o, step) == nil {
+				return step, true
+			}
+		}
+		return "", false
+	}
 	if o.Spec.CancellationRequested {
 		return "", false
 	}
@@ -123,8 +136,23 @@ func field(o *investv1.Order, step Step) **investv1.SettlementRecord {
 		return &ev.PaymentSent
 	case StepPaymentCompleted:
 		return &ev.PaymentCompleted
+	case StepRefundSent:
+		return &ev.RefundSent
+	case StepRefundCompleted:
+		return &ev.RefundCompleted
 	}
 	return nil
+}
+
+// StartedAt is when the outside world was asked for the step: when the refund was sent
+// for RefundCompleted, when the order entered its current state for every other step.
+func StartedAt(o *investv1.Order, step Step) time.Time {
+	if step == StepRefundCompleted {
+		if sent := o.Status.Settlement.RefundSent; sent != nil {
+			return sent.At.Time
+		}
+	}
+	return EnteredAt(o)
 }
 
 // EnteredAt is when the order entered its current state: the last history entry, or its

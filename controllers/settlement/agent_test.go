@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"regexp"
+	"strings"
 	"testing"
 	"time"
 
@@ -209,5 +210,56 @@ func TestEnteredAt(t *testing.T) {
 	o.CreationTimestamp = metav1.NewTime(t0.Add(-2 * time.Hour))
 	if !EnteredAt(o).Equal(t0.Add(-2 * time.Hour)) {
 		t.Errorf("EnteredAt without history = %v, want the creation time", EnteredAt(o))
+	}
+}
+
+// TestARefundIsSettledSentThenCompletedOnce: a cancelled buy with a refund asks for
+// RefundSent, then RefundCompleted, then nothing; a cancelled order without a refund asks
+// for nothing.
+func TestARefundIsSettledSentThenCompletedOnce(t *testing.T) {
+	o := order(investv1.SideBuy, investv1.StateCancelled)
+	o.Spec.CancellationRequested = true
+	if step, ok := NextStep(o); ok {
+		t.Fatalf("cancelled without a refund: NextStep = %q", step)
+	}
+	o.Status.Refund = &investv1.OrderRefund{Amount: 100, Currency: "EUR", Reference: "RF-1"}
+	step, ok := NextStep(o)
+	if !ok || step != StepRefundSent {
+		t.Fatalf("refund owed: NextStep = %q, %v; want RefundSent", step, ok)
+	}
+	sb := &Sandbox{Now: func() time.Time { return t0.Add(time.Hour) }}
+	sent, err := sb.Settle(context.Background(), o, StepRefundSent)
+	if err != nil || !strings.HasPrefix(sent.Reference, SandboxRefundPrefix) {
+		t.Fatalf("Settle(RefundSent) = %+v, %v", sent, err)
+	}
+	if !Record(o, StepRefundSent, sent) || Record(o, StepRefundSent, sent) {
+		t.Fatal("RefundSent is recorded once")
+	}
+	if step, ok := NextStep(o); !ok || step != StepRefundCompleted {
+		t.Fatalf("refund sent: NextStep = %q, %v; want RefundCompleted", step, ok)
+	}
+	done, err := sb.Settle(context.Background(), o, StepRefundCompleted)
+	if err != nil || done.Reference != sent.Reference {
+		t.Fatalf("Settle(RefundCompleted) = %+v, %v; want the reference %s", done, err, sent.Reference)
+	}
+	Record(o, StepRefundCompleted, done)
+	if step, ok := NextStep(o); ok {
+		t.Fatalf("refund completed: NextStep = %q", step)
+	}
+}
+
+// TestARefundCompletesNoSoonerThanTheDelayAfterItWasSent.
+func TestARefundCompletesNoSoonerThanTheDelayAfterItWasSent(t *testing.T) {
+	o := order(investv1.SideBuy, investv1.StateCancelled)
+	o.Status.Refund = &investv1.OrderRefund{Amount: 100, Currency: "EUR", Reference: "RF-1"}
+	sentAt := t0.Add(10 * time.Minute)
+	o.Status.Settlement.RefundSent = &investv1.SettlementRecord{Reference: "SBX-RFD-X", At: metav1.NewTime(sentAt)}
+	if got := StartedAt(o, StepRefundCompleted); !got.Equal(sentAt) {
+		t.Fatalf("StartedAt(RefundCompleted) = %s, want %s", got, sentAt)
+	}
+	sb := &Sandbox{Delay: time.Minute, Now: func() time.Time { return sentAt.Add(30 * time.Second) }}
+	var notReady *NotReadyError
+	if _, err := sb.Settle(context.Background(), o, StepRefundCompleted); !errors.As(err, &notReady) {
+		t.Fatalf("Settle before the delay = %v, want NotReadyError", err)
 	}
 }

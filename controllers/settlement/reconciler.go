@@ -62,7 +62,7 @@ func (r *Reconciler) Reconcile(ctx context.Context, req ctrl.Request) (ctrl.Resu
 	if !ok {
 		return ctrl.Result{}, nil
 	}
-	if left := r.Delay - r.now().Sub(EnteredAt(o)); left > 0 {
+	if left := r.Delay - r.now().Sub(StartedAt(o, step)); left > 0 {
 		return ctrl.Result{RequeueAfter: left}, nil
 	}
 

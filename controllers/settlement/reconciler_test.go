@@ -110,6 +110,38 @@ var _ = Describe("the sandbox settlement agent in a manager", func() {
 		}, timeout, interval).Should(ConsistOf("EvidencePaymentReceived", "EvidenceDeliveryInitiated", "EvidenceDeliveryCompleted"))
 	})
 
+	It("settles the refund of a cancelled paid buy once: refundSent, then refundCompleted with the same reference, immutable", func() {
+		o := newOrder(managedNS, investv1.SideBuy)
+		moveTo(o, investv1.StateAwaitingPayment)
+		Eventually(func(g Gomega) { g.Expect(evidenceOf(o)(g).PaymentReceived).NotTo(BeNil()) }, timeout, interval).Should(Succeed())
+		// The order controller's write: CANCELLED with the refund.
+		Eventually(func(g Gomega) {
+			g.Expect(k8s.Get(ctx, client.ObjectKeyFromObject(o), o)).To(Succeed())
+			o.Status.State = investv1.StateCancelled
+			o.Status.History = append(o.Status.History, investv1.OrderTransition{State: investv1.StateCancelled, At: metav1.Now(), Reason: "SetByTest"})
+			o.Status.Refund = investv1.NewRefund(o)
+			g.Expect(k8s.Status().Update(ctx, o)).To(Succeed())
+		}, timeout, interval).Should(Succeed())
+		var ev investv1.SettlementEvidence
+		Eventually(func(g Gomega) {
+			ev = evidenceOf(o)(g)
+			g.Expect(ev.RefundCompleted).NotTo(BeNil())
+		}, timeout, interval).Should(Succeed())
+		Expect(ev.RefundSent).NotTo(BeNil())
+		Expect(ev.RefundSent.Reference).To(MatchRegexp(`^SBX-RFD-[A-Z2-7]{12}$`))
+		Expect(ev.RefundCompleted.Reference).To(Equal(ev.RefundSent.Reference))
+		Consistently(evidenceOf(o), time.Second, interval).Should(Equal(ev), "settled once, never again")
+
+		By("the API server refusing to rewrite refund evidence or the refund")
+		cur := &investv1.Order{}
+		Expect(k8s.Get(ctx, client.ObjectKeyFromObject(o), cur)).To(Succeed())
+		cur.Status.Settlement.RefundSent.Reference = "SBX-RFD-REWRITTEN000"
+		Expect(k8s.Status().Update(ctx, cur)).To(MatchError(ContainSubstring("recorded evidence is immutable")))
+		Expect(k8s.Get(ctx, client.ObjectKeyFromObject(o), cur)).To(Succeed())
+		cur.Status.Refund.Amount++
+		Expect(k8s.Status().Update(ctx, cur)).To(MatchError(ContainSubstring("a refund is immutable once fixed")))
+	})
+
 	It("records payout evidence for an executed sell", func() {
 		o := newOrder(managedNS, investv1.SideSell)
 		moveTo(o, investv1.StatePlaced, investv1.StateExecuted)

@@ -19,6 +19,8 @@ const (
 	SandboxPaymentPrefix = "SBX-PAY-"
 	// SandboxPayoutPrefix starts the reference of a payout the sandbox sent.
 	SandboxPayoutPrefix = "SBX-OUT-"
+	// SandboxRefundPrefix starts the reference of a refund the sandbox sent.
+	SandboxRefundPrefix = "SBX-RFD-"
 )
 
 // Sandbox is the built-in Agent of the local dev run: every step succeeds after Delay,
@@ -36,7 +38,7 @@ type Sandbox struct {
 
 var _ Agent = (*Sandbox)(nil)
 
-// Settle returns the evidence of the step: payment references SBX-PAY-/SBX-OUT- followed
+// Settle returns the evidence of the step: payment references SBX-PAY-/SBX-OUT-/SBX-RFD- followed
 // by 12 random base32 characters, transaction hashes 0x and 64 random hex digits. The
 // evidence of a completion repeats that of its start (the same transfer or payout).
 func (s *Sandbox) Settle(ctx context.Context, o *investv1.Order, step Step) (investv1.SettlementRecord, error) {
@@ -48,7 +50,7 @@ func (s *Sandbox) Settle(ctx context.Context, o *investv1.Order, step Step) (inv
 		now = s.Now
 	}
 	t := now()
-	if left := s.Delay - t.Sub(EnteredAt(o)); left > 0 {
+	if left := s.Delay - t.Sub(StartedAt(o, step)); left > 0 {
 		return investv1.SettlementRecord{}, &NotReadyError{Step: step, RetryAfter: left}
 	}
 	name := s.Name
@@ -75,6 +77,14 @@ func (s *Sandbox) Settle(ctx context.Context, o *investv1.Order, step Step) (inv
 			rec.Reference = prev.Reference
 		} else {
 			rec.Reference, err = reference(SandboxPayoutPrefix)
+		}
+	case StepRefundSent:
+		rec.Reference, err = reference(SandboxRefundPrefix)
+	case StepRefundCompleted:
+		if prev := o.Status.Settlement.RefundSent; prev != nil && prev.Reference != "" {
+			rec.Reference = prev.Reference
+		} else {
+			rec.Reference, err = reference(SandboxRefundPrefix)
 		}
 	default:
 		return investv1.SettlementRecord{}, fmt.Errorf("sandbox: unknown settlement step %q", step)

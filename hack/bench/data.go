@@ -261,16 +261,13 @@ func applyTransition(o *investv1.Order, t *order.Transition, at time.Time) {
 	meta.SetStatusCondition(&o.Status.Conditions, metav1.Condition{
 		Type: order.ConditionWaiting, Status: metav1.ConditionFalse, Reason: t.Reason, Message: t.Message, LastTransitionTime: metav1.NewTime(at),
 	})
-	ready, reason := metav1.ConditionTrue, "InProgress"
-	switch t.To {
-	case investv1.StateCompleted:
-		reason = "Completed"
-	case investv1.StateCancelled:
-		ready, reason = metav1.ConditionFalse, "Cancelled"
+	if t.Refund != nil {
+		o.Status.Refund = t.Refund
 	}
-	meta.SetStatusCondition(&o.Status.Conditions, metav1.Condition{
-		Type: investv1.ConditionReady, Status: ready, Reason: reason, Message: "the order is " + string(t.To), LastTransitionTime: metav1.NewTime(at),
-	})
+	for _, c := range order.StatusConditions(o, nil) {
+		c.LastTransitionTime = metav1.NewTime(at)
+		meta.SetStatusCondition(&o.Status.Conditions, c)
+	}
 }
 
 // loadOrders creates n historical orders directly (admission off), spread round-robin

@@ -13,10 +13,12 @@ import (
 //
 //   - managedFields are dropped (nothing in the process reads them; every write is a
 //     merge patch or an update of the object read);
-//   - the conditions of a terminal order are dropped: the REST views do not show
-//     conditions, and every controller and admission check returns early on a terminal
-//     order, so nothing ever writes one back from the cache (kubectl reads the API
-//     server, which keeps them);
+//   - the conditions of a terminal order without a refund are dropped: the REST views do
+//     not show conditions, and every controller and admission check returns early on
+//     such an order, so nothing ever writes one back from the cache (kubectl reads the
+//     API server, which keeps them). A cancelled order with a refund keeps them: the
+//     order controller reads its Ready condition to know whether the refund's completion
+//     is reported (order.NeedsReconcile);
 //   - the strings many orders share (namespace, ISIN, account, wallet, fund and share
 //     class, payment details, states, reasons, messages that name no order-specific
 //     value) are canonicalised with unique.Make.
@@ -53,7 +55,7 @@ func CompactOrder(obj any) (any, error) {
 			h.Message = in(h.Message)
 		}
 	}
-	if st.State.Terminal() {
+	if st.State.Terminal() && st.Refund == nil {
 		st.Conditions = nil
 	}
 	for i := range st.Conditions {
@@ -62,7 +64,7 @@ func CompactOrder(obj any) (any, error) {
 		c.Message = in(c.Message)
 	}
 	ev := &st.Settlement
-	for _, r := range []*investv1.SettlementRecord{ev.PaymentReceived, ev.DeliveryInitiated, ev.DeliveryCompleted, ev.PaymentSent, ev.PaymentCompleted} {
+	for _, r := range []*investv1.SettlementRecord{ev.PaymentReceived, ev.DeliveryInitiated, ev.DeliveryCompleted, ev.PaymentSent, ev.PaymentCompleted, ev.RefundSent, ev.RefundCompleted} {
 		if r != nil {
 			r.RecordedBy = in(r.RecordedBy)
 		}

@@ -157,3 +157,23 @@ func TestNewManagerOrderTransform(t *testing.T) {
 		}
 	}
 }
+
+// TestCompactOrderKeepsTheConditionsOfARefundedOrder: the order controller reads a
+// cancelled order's Ready condition to know whether its refund's completion is reported.
+func TestCompactOrderKeepsTheConditionsOfARefundedOrder(t *testing.T) {
+	o := settledOrder(t, "tenant-a", "3f1c2b4a-5d6e-4f70-8a9b-0c1d2e3f4a5b", testHash, investv1.StatePaymentReceived)
+	o.Status.State = investv1.StateCancelled
+	o.Status.Refund = &investv1.OrderRefund{Amount: 1, Currency: "EUR", Reference: "RF-1"}
+	if len(o.Status.Conditions) == 0 {
+		t.Fatal("fixture has no conditions")
+	}
+	want := o.DeepCopy()
+	want.ManagedFields = nil
+	got, err := CompactOrder(o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !equality.Semantic.DeepEqual(got, want) {
+		t.Fatalf("transformed order differs:\n got %+v\nwant %+v", got, want)
+	}
+}

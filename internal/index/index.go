@@ -87,9 +87,13 @@ func OrderWalletKey(o *investv1.Order) string {
 }
 
 // OrderPaymentMethodKey is the payment method details a live order refers to (terminal
-// orders are left out, as for wallets).
+// orders are left out, as for wallets, except a cancelled order whose refund is still
+// outstanding: the refund goes to that account).
 func OrderPaymentMethodKey(o *investv1.Order) string {
 	if o.Status.State.Terminal() {
+		if o.RefundOutstanding() {
+			return string(o.Status.Refund.PaymentMethodDetailsID)
+		}
 		return ""
 	}
 	if o.Spec.PaymentMethodDetailsID != "" {

@@ -5,11 +5,12 @@ import (
 	"errors"
 	"fmt"
 	"maps"
+	"net/http"
 	"slices"
-	"strings"
 	"time"
 
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/apimachinery/pkg/util/validation/field"
 	"sigs.k8s.io/controller-runtime/pkg/webhook/admission"
@@ -73,33 +74,76 @@ func (h *orderWebhook) ValidateCreate(_ context.Context, o *investv1.Order) (adm
 	return nil, nil
 }
 
-// ValidateUpdate refuses a cancellation request on a terminal order: nothing changes and
-// the caller learns the state.
+// ValidateUpdate refuses a cancellation request past the point of no return
+// (investv1.Cancellable: a terminal order, a BUY from EXECUTED on, a SELL from EXECUTED
+// on): nothing changes and the caller learns the state. old is the order as stored, its
+// status included, so the decision is made on the current state; a concurrent status
+// write makes the API server retry the update, and admission with it.
 func (h *orderWebhook) ValidateUpdate(_ context.Context, old, o *investv1.Order) (admission.Warnings, error) {
-	if o.Spec.CancellationRequested && !old.Spec.CancellationRequested && old.Status.State.Terminal() {
-		return nil, TerminalOrderError(old)
+	if o.Spec.CancellationRequested && !old.Spec.CancellationRequested {
+		if ok, _, reason := investv1.Cancellable(old); !ok {
+			return nil, NotCancellableError(old, reason)
+		}
 	}
 	return nil, nil
 }
 
-// ValidateDelete keeps a live order and its history: only terminal orders may be deleted.
+// ValidateDelete keeps a live order and its history: only terminal orders that owe no
+// refund may be deleted.
 func (h *orderWebhook) ValidateDelete(_ context.Context, o *investv1.Order) (admission.Warnings, error) {
-	if o.Status.State.Terminal() {
+	if o.Done() {
 		return nil, nil
+	}
+	if o.Status.State.Terminal() {
+		return nil, apierrors.NewForbidden(schema.GroupResource{Group: investv1.GroupVersion.Group, Resource: "orders"}, o.Name,
+			fmt.Errorf("the order is %s but its refund %s is %s: it may be deleted once the refund is completed", o.Status.State, o.Status.Refund.Reference, o.RefundState()))
 	}
 	return nil, apierrors.NewForbidden(schema.GroupResource{Group: investv1.GroupVersion.Group, Resource: "orders"}, o.Name,
 		fmt.Errorf("the order is %s: only COMPLETED or CANCELLED orders may be deleted; request a cancellation first", stateOf(o)))
 }
 
-// TerminalOrderError is the refusal to cancel a terminal order (REST answers 409).
-func TerminalOrderError(o *investv1.Order) error {
-	return apierrors.NewConflict(schema.GroupResource{Group: investv1.GroupVersion.Group, Resource: "orders"}, o.Name,
-		fmt.Errorf("the order is %s, a terminal state: it cannot be cancelled", o.Status.State))
+// Cause types of NotCancellableError, on the field spec.cancellationRequested.
+const (
+	// CauseOrderTerminal: the order is COMPLETED or CANCELLED.
+	CauseOrderTerminal metav1.CauseType = "OrderTerminal"
+	// CauseOrderPastPointOfNoReturn: the order was executed (or its payout or token
+	// transfer is recorded); it goes on to COMPLETED.
+	CauseOrderPastPointOfNoReturn metav1.CauseType = "OrderPastPointOfNoReturn"
+)
+
+// cancellationField is the field a refused cancellation names.
+const cancellationField = "spec.cancellationRequested"
+
+// NotCancellableError is the refusal to cancel an order (REST answers 409): a Conflict
+// whose one cause has the type CauseOrderTerminal or CauseOrderPastPointOfNoReturn and the
+// field spec.cancellationRequested, so that callers recognise it by type, also after a
+// round trip through the API server, not by its words.
+func NotCancellableError(o *investv1.Order, reason string) error {
+	cause := CauseOrderPastPointOfNoReturn
+	if investv1.CancelRefusalOf(o) == investv1.RefusalTerminal {
+		cause = CauseOrderTerminal
+	}
+	gr := schema.GroupResource{Group: investv1.GroupVersion.Group, Resource: "orders"}
+	return &apierrors.StatusError{ErrStatus: metav1.Status{
+		Status: metav1.StatusFailure, Code: http.StatusConflict, Reason: metav1.StatusReasonConflict,
+		Message: fmt.Sprintf("order %s cannot be cancelled: %s", o.Name, reason),
+		Details: &metav1.StatusDetails{Group: gr.Group, Kind: gr.Resource, Name: o.Name, Causes: []metav1.StatusCause{
+			{Type: cause, Field: cancellationField, Message: reason},
+		}},
+	}}
 }
 
-// IsTerminalOrderError reports whether err is TerminalOrderError's refusal, also after a
-// round trip through the API server.
-func IsTerminalOrderError(err error) bool {
+// IsNotCancellableError reports whether err is NotCancellableError's refusal, also after a
+// round trip through the API server (admission keeps the status details).
+func IsNotCancellableError(err error) bool {
 	var status apierrors.APIStatus
-	return errors.As(err, &status) && apierrors.IsConflict(err) && strings.Contains(status.Status().Message, "a terminal state: it cannot be cancelled")
+	if !errors.As(err, &status) || !apierrors.IsConflict(err) || status.Status().Details == nil {
+		return false
+	}
+	for _, c := range status.Status().Details.Causes {
+		if c.Field == cancellationField && (c.Type == CauseOrderTerminal || c.Type == CauseOrderPastPointOfNoReturn) {
+			return true
+		}
+	}
+	return false
 }

@@ -1,0 +1,116 @@
+package v1alpha1
+
+import (
+	"fmt"
+	"strings"
+)
+
+// Cancellable is the point-of-no-return rule of orders, the one place it is decided: REST
+// DELETE, admission (spec.cancellationRequested) and the order controller all ask it.
+// It is decided by what has already happened outside:
+//
+//   - BUY: cancellable in PLACED and AWAITING_PAYMENT (nothing to undo); in
+//     PAYMENT_RECEIVED, or earlier with the customer's payment already recorded, only
+//     with a refund of what the customer paid (refund true). From EXECUTED on
+//     (EXECUTED, DELIVERY_INITIATED, DELIVERY_COMPLETED) or once a token transfer is
+//     recorded: refused, the order goes on to COMPLETED.
+//   - SELL: cancellable in PLACED and REDEMPTION_GATED (the reservation is released).
+//     From EXECUTED on (EXECUTED, PAYMENT_SENT, PAYMENT_COMPLETED) or once a payout is
+//     recorded: refused.
+//   - A new order (no state yet) is cancellable; a terminal one (COMPLETED, CANCELLED) is
+//     not; nor is a state that does not belong to the side, which needs a person.
+//
+// reason says why a refusal was made, naming the state; empty when ok.
+func Cancellable(o *Order) (ok, refund bool, reason string) {
+	ok, refund, _, reason = cancellable(o)
+	return ok, refund, reason
+}
+
+// CancelRefusal says which rule refused a cancellation.
+type CancelRefusal string
+
+// The refusals of Cancellable.
+const (
+	// RefusalNone: the order can be cancelled.
+	RefusalNone CancelRefusal = ""
+	// RefusalTerminal: the order is COMPLETED or CANCELLED.
+	RefusalTerminal CancelRefusal = "Terminal"
+	// RefusalPastPointOfNoReturn: the order was executed, or its payout or token transfer
+	// is recorded; it goes on to COMPLETED.
+	RefusalPastPointOfNoReturn CancelRefusal = "PastPointOfNoReturn"
+	// RefusalInvalidState: the state does not belong to the order's side.
+	RefusalInvalidState CancelRefusal = "InvalidState"
+)
+
+// CancelRefusalOf is the rule that refuses the order's cancellation, RefusalNone when
+// Cancellable accepts it.
+func CancelRefusalOf(o *Order) CancelRefusal {
+	_, _, kind, _ := cancellable(o)
+	return kind
+}
+
+func cancellable(o *Order) (ok, refund bool, kind CancelRefusal, reason string) {
+	state := o.Status.State
+	ev := &o.Status.Settlement
+	if state.Terminal() {
+		return false, false, RefusalTerminal, fmt.Sprintf("the order is %s, a terminal state: it cannot be cancelled", state)
+	}
+	shown := state
+	if shown == "" {
+		shown = StatePlaced
+	}
+	switch o.Spec.Side {
+	case SideBuy:
+		if ev.DeliveryInitiated != nil || ev.DeliveryCompleted != nil {
+			return false, false, RefusalPastPointOfNoReturn, pastPointOfNoReturn(shown, "the token transfer is recorded")
+		}
+		switch state {
+		case "", StatePlaced, StateAwaitingPayment:
+			return true, ev.PaymentReceived != nil, RefusalNone, ""
+		case StatePaymentReceived:
+			return true, true, RefusalNone, ""
+		case StateExecuted, StateDeliveryInitiated, StateDeliveryCompleted:
+			return false, false, RefusalPastPointOfNoReturn, pastPointOfNoReturn(shown, "the order was executed")
+		}
+	case SideSell:
+		if ev.PaymentSent != nil || ev.PaymentCompleted != nil {
+			return false, false, RefusalPastPointOfNoReturn, pastPointOfNoReturn(shown, "the payout is recorded")
+		}
+		switch state {
+		case "", StatePlaced, StateRedemptionGated:
+			return true, false, RefusalNone, ""
+		case StateExecuted, StatePaymentSent, StatePaymentCompleted:
+			return false, false, RefusalPastPointOfNoReturn, pastPointOfNoReturn(shown, "the order was executed")
+		}
+	}
+	return false, false, RefusalInvalidState, fmt.Sprintf("the order is %s, a state that does not belong to a %s order: it cannot be cancelled; an operator must look at it", shown, o.Spec.Side)
+}
+
+func pastPointOfNoReturn(state OrderState, what string) string {
+	return fmt.Sprintf("the order is %s: %s, past the point of no return; it cannot be cancelled and goes on to COMPLETED", state, what)
+}
+
+// NewRefund is the refund a buy cancelled with a refund owes: what the customer paid (the
+// quote's amount) to the bank account resolved at placement, under a reference unique to
+// the order. It is a pure function of the order, so a controller that writes it again
+// after a restart writes the same value.
+func NewRefund(o *Order) *OrderRefund {
+	r := &OrderRefund{Currency: o.Spec.Currency, PaymentMethodDetailsID: o.Spec.PaymentMethodDetailsID, Reference: RefundReference(o)}
+	if q := o.Spec.Quote; q != nil {
+		r.Amount = q.Amount
+		if q.PaymentMethodDetailsID != "" {
+			r.PaymentMethodDetailsID = q.PaymentMethodDetailsID
+		}
+	}
+	return r
+}
+
+// RefundReference is "RF-" and the order id's hexadecimal digits in upper case: 35
+// characters for a UUID, the most a SEPA reference holds.
+func RefundReference(o *Order) string {
+	ref := "RF-" + strings.ToUpper(strings.ReplaceAll(o.Name, "-", ""))
+	if len(ref) > 35 {
+		ref = ref[:35]
+	}
+	return ref
+}

@@ -1,0 +1,190 @@
+package order
+
+import (
+	"strings"
+
+	"k8s.io/apimachinery/pkg/api/meta"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+
+	investv1 "github.com/fundshare/fundshare-operator/api/v1alpha1"
+)
+
+// Condition types of an order besides Ready. Ready, Reconciling and Stalled follow
+// kstatus (sigs.k8s.io/cli-utils/pkg/kstatus), so that kubectl wait, Flux and kpt read
+// an order's progress the way they read any resource's.
+const (
+	// ConditionWaiting is True while the order cannot move on, with the reason.
+	ConditionWaiting = "Waiting"
+	// ConditionReconciling is True while the order is in flight (the state as reason)
+	// or a cancelled order's refund is outstanding (RefundPending).
+	ConditionReconciling = "Reconciling"
+	// ConditionStalled is True when the order cannot go on without a person.
+	ConditionStalled = "Stalled"
+	// ConditionCancellationRefused is True when a cancellation was requested past the
+	// point of no return: it is not honoured and the order goes on.
+	ConditionCancellationRefused = "CancellationRefused"
+)
+
+// Reasons of the kstatus conditions that are not a state's.
+const (
+	// ReasonCompleted: Ready of a COMPLETED order.
+	ReasonCompleted = "Completed"
+	// ReasonCancelled: Ready of a CANCELLED order that owes nothing (any refund completed).
+	ReasonCancelled = "Cancelled"
+	// ReasonRefundPending: a CANCELLED order whose refund is not completed yet.
+	ReasonRefundPending = "RefundPending"
+	// ReasonProgressing: Stalled=False of an order that can go on by itself.
+	ReasonProgressing = "Progressing"
+	// WaitAwaitingRefundEvidence: a cancelled buy waits for refundSent or refundCompleted.
+	WaitAwaitingRefundEvidence = "AwaitingRefundEvidence"
+)
+
+// stalledReasons are the waits that no fact of the outside world ends by itself: an
+// operator must look at the order.
+var stalledReasons = map[string]bool{WaitInvalidState: true, WaitShareClassNotFound: true}
+
+// StateReason is a state in CamelCase, e.g. AwaitingPayment for AWAITING_PAYMENT;
+// Pending for an order not yet accepted.
+func StateReason(s investv1.OrderState) string {
+	if s == "" {
+		return "Pending"
+	}
+	var b strings.Builder
+	for _, word := range strings.Split(string(s), "_") {
+		if word == "" {
+			continue
+		}
+		b.WriteString(word[:1])
+		b.WriteString(strings.ToLower(word[1:]))
+	}
+	return b.String()
+}
+
+// StatusConditions are the kstatus conditions of the order as it is (state, refund and
+// evidence already set) when waiting, if set, is why it does not move:
+//
+//   - in flight: Ready=False and Reconciling=True, both with the state as reason
+//     (AwaitingPayment, …), Stalled=False; when the wait needs a person (an invalid
+//     state, the share class gone): Stalled=True with the wait's reason and
+//     Reconciling=False;
+//   - COMPLETED: Ready=True reason Completed;
+//   - CANCELLED: Ready=True reason Cancelled, except while a refund is outstanding:
+//     Ready=False and Reconciling=True reason RefundPending.
+//
+// ObservedGeneration is the order's generation on every one.
+func StatusConditions(o *investv1.Order, waiting *Wait) []metav1.Condition {
+	gen := o.Generation
+	cond := func(typ string, status metav1.ConditionStatus, reason, msg string) metav1.Condition {
+		return metav1.Condition{Type: typ, Status: status, Reason: reason, Message: truncate(msg), ObservedGeneration: gen}
+	}
+	state := o.Status.State
+	switch {
+	case state == investv1.StateCompleted:
+		return []metav1.Condition{
+			cond(investv1.ConditionReady, metav1.ConditionTrue, ReasonCompleted, "the order is COMPLETED"),
+			cond(ConditionReconciling, metav1.ConditionFalse, ReasonCompleted, "the order is COMPLETED"),
+			cond(ConditionStalled, metav1.ConditionFalse, ReasonCompleted, "the order is COMPLETED"),
+		}
+	case state == investv1.StateCancelled && o.RefundOutstanding():
+		msg := "the order is CANCELLED; its refund " + o.Status.Refund.Reference + " is " + string(o.RefundState())
+		return []metav1.Condition{
+			cond(investv1.ConditionReady, metav1.ConditionFalse, ReasonRefundPending, msg),
+			cond(ConditionReconciling, metav1.ConditionTrue, ReasonRefundPending, msg),
+			cond(ConditionStalled, metav1.ConditionFalse, ReasonProgressing, msg),
+		}
+	case state == investv1.StateCancelled:
+		msg := "the order is CANCELLED"
+		if o.Status.Refund != nil {
+			msg += "; its refund " + o.Status.Refund.Reference + " is COMPLETED"
+		}
+		return []metav1.Condition{
+			cond(investv1.ConditionReady, metav1.ConditionTrue, ReasonCancelled, msg),
+			cond(ConditionReconciling, metav1.ConditionFalse, ReasonCancelled, msg),
+			cond(ConditionStalled, metav1.ConditionFalse, ReasonCancelled, msg),
+		}
+	}
+	reason := StateReason(state)
+	msg := "the order is " + string(state)
+	if state == "" {
+		msg = "the order is not accepted yet"
+	}
+	if waiting != nil {
+		msg += ": " + waiting.Message
+	}
+	if waiting != nil && stalledReasons[waiting.Reason] {
+		return []metav1.Condition{
+			cond(investv1.ConditionReady, metav1.ConditionFalse, reason, msg),
+			cond(ConditionReconciling, metav1.ConditionFalse, waiting.Reason, msg),
+			cond(ConditionStalled, metav1.ConditionTrue, waiting.Reason, waiting.Message+"; an operator must look at the order"),
+		}
+	}
+	return []metav1.Condition{
+		cond(investv1.ConditionReady, metav1.ConditionFalse, reason, msg),
+		cond(ConditionReconciling, metav1.ConditionTrue, reason, msg),
+		cond(ConditionStalled, metav1.ConditionFalse, ReasonProgressing, msg),
+	}
+}
+
+// setConditions sets every condition of the order as it is: the kstatus ones, Waiting
+// (True with waiting's reason, else False with the reason of the last move, moved) and
+// CancellationRefused (True with refused's message when set; removed otherwise only
+// when the order is done, so the record of a refusal stays while the order goes on).
+func setConditions(o *investv1.Order, waiting *Wait, moved *Transition, refused string) {
+	for _, c := range StatusConditions(o, waiting) {
+		meta.SetStatusCondition(&o.Status.Conditions, c)
+	}
+	w := metav1.Condition{Type: ConditionWaiting, Status: metav1.ConditionFalse, ObservedGeneration: o.Generation}
+	switch {
+	case waiting != nil:
+		w.Status, w.Reason, w.Message = metav1.ConditionTrue, waiting.Reason, waiting.Message
+	case moved != nil:
+		w.Reason, w.Message = moved.Reason, moved.Message
+	default:
+		w.Reason, w.Message = StateReason(o.Status.State), "the order is "+string(o.Status.State)
+	}
+	meta.SetStatusCondition(&o.Status.Conditions, w)
+	if refused != "" {
+		meta.SetStatusCondition(&o.Status.Conditions, metav1.Condition{
+			Type: ConditionCancellationRefused, Status: metav1.ConditionTrue, Reason: ReasonPastPointOfNoReturn,
+			Message: refused, ObservedGeneration: o.Generation,
+		})
+	}
+	o.Status.ObservedGeneration = o.Generation
+}
+
+// refundWait is why a cancelled order with an outstanding refund is not done.
+func refundWait(o *investv1.Order) *Wait {
+	if !o.RefundOutstanding() {
+		return nil
+	}
+	msg := "waiting for the refund " + o.Status.Refund.Reference + " to be sent"
+	if o.Status.Settlement.RefundSent != nil {
+		msg = "waiting for the refund " + o.Status.Refund.Reference + " to arrive"
+	}
+	return &Wait{Reason: WaitAwaitingRefundEvidence, Message: msg}
+}
+
+// reported reports whether the order's conditions already say it is done (Ready=True of
+// its generation): nothing is left to write on a terminal order.
+func reported(o *investv1.Order) bool {
+	c := meta.FindStatusCondition(o.Status.Conditions, investv1.ConditionReady)
+	return c != nil && c.Status == metav1.ConditionTrue && c.ObservedGeneration == o.Generation
+}
+
+// NeedsReconcile reports whether the controllers have anything left to do on the order:
+// it is not terminal, or it owes a refund, or it has a refund whose completion is not yet
+// reported in its conditions.
+func NeedsReconcile(o *investv1.Order) bool {
+	if !o.Status.State.Terminal() || latePayment(o) {
+		return true
+	}
+	return o.Status.Refund != nil && (o.RefundOutstanding() || !reported(o))
+}
+
+// latePayment reports whether a cancelled buy has the customer's payment recorded but no
+// refund: the payment arrived after the cancellation (evidence recorded by hand, without
+// the optimistic lock the settlement agent uses). The money is owed back all the same.
+func latePayment(o *investv1.Order) bool {
+	return o.Status.State == investv1.StateCancelled && o.Spec.Side == investv1.SideBuy &&
+		o.Status.Settlement.PaymentReceived != nil && o.Status.Refund == nil
+}
