@@ -29,12 +29,12 @@ var errGateBusy = errors.New("auth: secret verification is saturated")
 
 // verifyGate bounds concurrent argon2id verifications (each holds ~19 MiB and a
 // core for tens of milliseconds) to size slots, queued first come first served
-// with a timeout. Some slots are reserved for known sources (a client id from an
-// address that authenticated it within 24 h): requests from other sources hold at
-// most size − reserved slots, so a flood of wrong secrets from strangers, however
-// many addresses it comes from, leaves the reserved slots to the clients that
-// have logged in before, and they wait for at most one verification of their own
-// kind.
+// with a timeout. Known sources (a client id from an address that authenticated
+// it within 24 h) come first: requests from other sources hold at most
+// size − reserved slots, and start no verification while a known one is running
+// or waiting, so a flood of wrong secrets from strangers, however many addresses
+// it comes from, neither queues a returning client behind it nor competes with
+// its verification for memory bandwidth beyond the one that was already running.
 type verifyGate struct {
 	size, reserved int
 	timeout        time.Duration
@@ -123,7 +123,7 @@ func (g *verifyGate) dispatch() {
 			g.knownQ = g.knownQ[1:]
 			g.inUse++
 			close(w.granted)
-		case len(g.otherQ) > 0 && g.others < g.size-g.reserved:
+		case len(g.otherQ) > 0 && g.others < g.size-g.reserved && g.inUse == g.others:
 			w := g.otherQ[0]
 			g.otherQ = g.otherQ[1:]
 			g.inUse++

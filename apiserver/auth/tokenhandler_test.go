@@ -674,3 +674,22 @@ func TestAKnownSourceIsServedFirstUnderAFlood(t *testing.T) {
 	close(release)
 	wg.Wait()
 }
+
+// TestStrangersStartNoVerificationWhileAKnownSourceIsVerified: a free slot is not given to
+// an unknown source while a known one is being verified.
+func TestStrangersStartNoVerificationWhileAKnownSourceIsVerified(t *testing.T) {
+	g := newVerifyGate(4, 50*time.Millisecond) // 3 slots strangers may hold, 1 reserved
+	releaseKnown, err := g.acquire(context.Background(), true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := g.acquire(context.Background(), false); !errors.Is(err, errGateBusy) {
+		t.Fatalf("a stranger got a slot while a known source is verified: %v", err)
+	}
+	releaseKnown()
+	release, err := g.acquire(context.Background(), false)
+	if err != nil {
+		t.Fatalf("a stranger got no slot once the known source was done: %v", err)
+	}
+	release()
+}
