@@ -160,9 +160,14 @@ func (s *Server) recoverer(next http.Handler) http.Handler {
 	})
 }
 
-// limitBody refuses bodies larger than maxBodyBytes with 413.
+// limitBody refuses bodies larger than maxBodyBytes with 413. The token endpoint bounds
+// its own (smaller) body and answers in the OAuth error shape its clients parse.
 func limitBody(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path == "/oauth2/token" {
+			next.ServeHTTP(w, r)
+			return
+		}
 		if r.ContentLength > maxBodyBytes {
 			writeTooLarge(w)
 			return

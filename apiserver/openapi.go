@@ -336,7 +336,7 @@ func fail(status int, description string) response {
 
 // Errors every authenticated operation may answer.
 var commonErrors = []response{
-	fail(http.StatusUnauthorized, "Unauthorized: the bearer token is missing, invalid or expired."),
+	fail(http.StatusUnauthorized, "Unauthorized: the bearer token is missing, invalid, expired or revoked (its client was deleted, disabled or changed, or its secret rotated)."),
 	fail(http.StatusInternalServerError, "Internal server error; details quote the request id."),
 	fail(http.StatusServiceUnavailable, "Service unavailable; retry later."),
 	fail(http.StatusGatewayTimeout, "Request timed out; a write may or may not have taken effect."),
@@ -388,9 +388,9 @@ func operations() []operation {
 				{status: http.StatusBadRequest, description: "invalid_request, unsupported_grant_type or invalid_scope.", body: OAuthError{}},
 				{status: http.StatusUnauthorized, description: "invalid_client: unknown client, wrong secret or disabled client.", body: OAuthError{}, headers: []string{"?WWW-Authenticate"}},
 				{status: http.StatusRequestEntityTooLarge, description: "invalid_request: the body is too large.", body: OAuthError{}},
-				{status: http.StatusTooManyRequests, description: "invalid_client: too many failed attempts.", body: OAuthError{}, headers: []string{"?Retry-After"}},
+				{status: http.StatusTooManyRequests, description: "invalid_client: too many failed attempts from this address (for this client id, or for any).", body: OAuthError{}, headers: []string{"?Retry-After"}},
 				{status: http.StatusInternalServerError, description: "server_error.", body: OAuthError{}},
-				{status: http.StatusServiceUnavailable, description: "temporarily_unavailable.", body: OAuthError{}},
+				{status: http.StatusServiceUnavailable, description: "temporarily_unavailable: too many secrets being verified; retry after Retry-After seconds.", body: OAuthError{}, headers: []string{"?Retry-After"}},
 			}},
 		{method: http.MethodGet, path: "/.well-known/jwks.json", id: "jwks", summary: "Token verification keys", tag: "Authentication", public: true, ext: true,
 			responses: these(answer(http.StatusOK, "The public keys (JWK Set) that verify access tokens.", JSONWebKeySet{}))},

@@ -20,6 +20,8 @@ import (
 	investv1 "github.com/fundshare/fundshare-operator/api/v1alpha1"
 	"github.com/fundshare/fundshare-operator/apiserver/auth"
 	"github.com/fundshare/fundshare-operator/internal/controlplane"
+	"github.com/fundshare/fundshare-operator/internal/fixtures"
+	"github.com/fundshare/fundshare-operator/internal/index"
 )
 
 // newTestServer is a facade over a fake client (no controllers, no admission), for unit
@@ -39,10 +41,30 @@ func newTestServer(t *testing.T, objs ...client.Object) (*Server, client.Client,
 		t.Fatal(err)
 	}
 	c := fake.NewClientBuilder().WithScheme(controlplane.Scheme()).WithObjects(objs...).
-		WithStatusSubresource(&investv1.Order{}, &investv1.Account{}).Build()
-	s := NewServer(Deps{Reader: c, Writer: c, APIReader: c, Issuer: issuer, Clients: &ClientStore{Cache: c, Secrets: c}, Log: logr.Discard()})
+		WithStatusSubresource(&investv1.Order{}, &investv1.Account{}).
+		WithIndex(&investv1.ApiClient{}, index.ApiClientID, func(o client.Object) []string {
+			return []string{o.(*investv1.ApiClient).Spec.ClientID}
+		}).Build()
+	clients := &ClientStore{Cache: c, Secrets: c}
+	s := NewServer(Deps{Reader: c, Writer: c, APIReader: c, Issuer: issuer, Clients: clients, Log: logr.Discard()})
+	// A token of the tenant's API client, onboarded on first use (ApiClient and Secret),
+	// so that the bearer check finds the client current.
 	return s, c, func(tenant string) string {
-		token, _, err := issuer.Issue(tenant, "client", "openid offline")
+		ctx := context.Background()
+		id := tenant + "-client"
+		if _, err := clients.LookupClient(ctx, id); err != nil {
+			if err := c.Create(ctx, fixtures.ApiClient(tenant, id, "credentials")); err != nil {
+				t.Fatal(err)
+			}
+			if err := c.Create(ctx, hashSecret(tenant, "credentials", "hash", "$argon2id$test")); err != nil {
+				t.Fatal(err)
+			}
+		}
+		cl, err := clients.LookupClient(ctx, id)
+		if err != nil {
+			t.Fatal(err)
+		}
+		token, _, err := issuer.IssueFor(cl, "openid offline")
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -30,7 +30,7 @@ func (s *Server) routes() http.Handler {
 	r.Get("/openapi.json", s.serveOpenAPI)
 
 	r.Route("/v1", func(r chi.Router) {
-		r.Use(auth.RequireBearer(s.deps.Issuer), withTenant, strictQuery(false))
+		r.Use(auth.RequireBearer(s.deps.Issuer, s.deps.States), withTenant, strictQuery(false))
 
 		r.Post("/accounts", s.createAccount) // ext
 		r.Get("/accounts", s.listAccounts)   // ext

@@ -58,6 +58,8 @@ var _ = Describe("Bearer token security matrix", func() {
 		t.Header["kid"] = kid
 		s, err := t.SignedString(key)
 		Expect(err).NotTo(HaveOccurred())
+		s, err = auth.CanonicalES256(s) // the low-s form the service issues and accepts
+		Expect(err).NotTo(HaveOccurred())
 		return s
 	}
 	segment := func(v any) string {

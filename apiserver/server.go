@@ -28,7 +28,12 @@ type Deps struct {
 	Issuer *auth.Issuer
 	// Clients finds API clients for the token endpoint.
 	Clients auth.ClientStore
-	// Throttle limits failed logins per client id; nil disables it.
+	// States gives the bearer check each client's current state, so that tokens of
+	// deleted, disabled, changed or rotated clients stop working. When nil, Clients
+	// must provide it (ClientStore does).
+	States auth.ClientStates
+	// Throttle limits failed logins by source address and by client from an address;
+	// nil disables it.
 	Throttle *auth.Throttle
 	// Ready reports whether the caches have synced; it must not block past ctx.
 	Ready func(ctx context.Context) bool
@@ -57,6 +62,13 @@ func NewServer(d Deps) *Server {
 	}
 	if d.APIReader == nil {
 		d.APIReader = d.Writer
+	}
+	if d.States == nil {
+		states, ok := d.Clients.(auth.ClientStates)
+		if !ok {
+			panic("apiserver: Deps.States is required (tokens could not be revoked)")
+		}
+		d.States = states
 	}
 	s := &Server{deps: d, tracker: NewWriteTracker(d.Reader, d.Writer.Scheme(), d.Log.WithName("tracker")),
 		openAPI: openAPIJSON(d.Issuer.IssuerURL())}

@@ -19,10 +19,13 @@ package auth
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"io"
 	"net/http"
 	"net/http/httptest"
+	"slices"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 )
@@ -39,7 +42,7 @@ func TestRequireBearer(t *testing.T) {
 	foreignTok, _, _ := newTestIssuer(t, otherKS, clock).Issue("tenant-acme", "acme", "openid offline")
 
 	var seen *Claims
-	h := RequireBearer(iss)(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+	h := RequireBearer(iss, nil)(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		c, ok := ClaimsFrom(r.Context())
 		if !ok {
 			t.Error("no claims in context")
@@ -125,5 +128,86 @@ func TestClaimsContext(t *testing.T) {
 	got, ok := ClaimsFrom(WithClaims(context.Background(), c))
 	if !ok || got != c {
 		t.Fatal("claims not round-tripped")
+	}
+}
+
+// fakeStates is a ClientStates whose answers the test sets; it records the max ages asked.
+type fakeStates struct {
+	mu     sync.Mutex
+	answer []Client // consecutive answers; the last repeats
+	err    error
+	asked  []time.Duration
+}
+
+func (f *fakeStates) ClientState(_ context.Context, id string, maxAge time.Duration) (Client, error) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.asked = append(f.asked, maxAge)
+	if f.err != nil {
+		return Client{}, f.err
+	}
+	c := f.answer[0]
+	if len(f.answer) > 1 {
+		f.answer = f.answer[1:]
+	}
+	return c, nil
+}
+
+// TestRevokedTokensAreRefused: the bearer check consults the client's current state.
+func TestRevokedTokensAreRefused(t *testing.T) {
+	clock := newFakeClock()
+	ks, _ := newTestKeys(t)
+	iss := newTestIssuer(t, ks, clock)
+	current := Client{ID: "acme", Tenant: "tenant-acme", Credentials: "fp-1"}
+	tok, _, err := iss.IssueFor(current, "openid offline")
+	if err != nil {
+		t.Fatal(err)
+	}
+	unbound, _, _ := iss.Issue("tenant-acme", "acme", "openid offline")
+	with := func(c Client) []Client { return []Client{c} }
+	disabled, moved, rotated := current, current, current
+	disabled.Disabled, moved.Tenant, rotated.Credentials = true, "tenant-other", "fp-2"
+	cases := []struct {
+		name   string
+		token  string
+		states *fakeStates
+		status int
+		asked  []time.Duration
+	}{
+		{"current", tok, &fakeStates{answer: with(current)}, http.StatusNoContent, []time.Duration{StateMaxAge}},
+		{"deleted", tok, &fakeStates{err: ErrClientNotFound}, http.StatusUnauthorized, []time.Duration{StateMaxAge}},
+		{"disabled", tok, &fakeStates{answer: with(disabled)}, http.StatusUnauthorized, nil},
+		{"moved to another tenant", tok, &fakeStates{answer: with(moved)}, http.StatusUnauthorized, nil},
+		{"rotated (rechecked on a fresher read)", tok, &fakeStates{answer: with(rotated)}, http.StatusUnauthorized, []time.Duration{StateMaxAge, stateRecheckAge}},
+		{"issued after a rotation this replica had not read yet", tok, &fakeStates{answer: []Client{rotated, current}}, http.StatusNoContent, []time.Duration{StateMaxAge, stateRecheckAge}},
+		{"no credentials claim", unbound, &fakeStates{answer: with(current)}, http.StatusUnauthorized, nil},
+		{"state unknown", tok, &fakeStates{err: errors.New("api server down")}, http.StatusServiceUnavailable, nil},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			h := RequireBearer(iss, c.states)(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+				w.WriteHeader(http.StatusNoContent)
+			}))
+			req := httptest.NewRequest(http.MethodGet, "/v1/funds", nil)
+			req.Header.Set("Authorization", "Bearer "+c.token)
+			w := httptest.NewRecorder()
+			h.ServeHTTP(w, req)
+			if w.Code != c.status {
+				t.Fatalf("status %d, want %d: %s", w.Code, c.status, w.Body)
+			}
+			switch c.status {
+			case http.StatusUnauthorized:
+				if !strings.Contains(w.Body.String(), "token revoked") || !strings.Contains(w.Header().Get("WWW-Authenticate"), "invalid_token") {
+					t.Fatalf("body %s, challenge %q", w.Body, w.Header().Get("WWW-Authenticate"))
+				}
+			case http.StatusServiceUnavailable:
+				if w.Header().Get("Retry-After") == "" {
+					t.Fatal("503 without Retry-After")
+				}
+			}
+			if c.asked != nil && !slices.Equal(c.states.asked, c.asked) {
+				t.Fatalf("asked for max ages %v, want %v", c.states.asked, c.asked)
+			}
+		})
 	}
 }

@@ -18,22 +18,33 @@ package auth
 
 import (
 	"fmt"
+	"net/http/httptest"
+	"net/netip"
 	"sync"
 	"testing"
 	"time"
 )
 
-func TestThrottleBlocksAfterMaxFailures(t *testing.T) {
+const (
+	addrA = "192.0.2.1"
+	addrB = "198.51.100.7"
+)
+
+func testThrottle(clock *fakeClock, capacity int) *Throttle {
+	return NewThrottle(ThrottleConfig{PerClientSource: 5, PerSource: 20, Window: time.Minute, Capacity: capacity, Now: clock.Now})
+}
+
+func TestThrottleBlocksAClientFromOneSourceAfterMaxFailures(t *testing.T) {
 	clock := newFakeClock()
-	th := NewThrottle(5, time.Minute, clock.Now)
+	th := testThrottle(clock, 0)
 	for i := range 5 {
-		if _, ok := th.Allow("acme"); !ok {
+		if _, ok := th.Allow("acme", addrA); !ok {
 			t.Fatalf("blocked before failure %d", i+1)
 		}
-		th.Failure("acme")
+		th.Failure("acme", addrA)
 		clock.Advance(time.Second)
 	}
-	wait, ok := th.Allow("acme")
+	wait, ok := th.Allow("acme", addrA)
 	if ok {
 		t.Fatal("not blocked after 5 failures")
 	}
@@ -41,107 +52,178 @@ func TestThrottleBlocksAfterMaxFailures(t *testing.T) {
 	if wait != 59*time.Second {
 		t.Fatalf("retryAfter = %v, want 59s", wait)
 	}
-	if _, ok := th.Allow("other"); !ok {
-		t.Fatal("unrelated client blocked")
+	if _, ok := th.Allow("other", addrA); !ok {
+		t.Fatal("another client from the same source blocked by the pair's failures")
 	}
 	clock.Advance(58*time.Second + 500*time.Millisecond)
-	if wait, ok := th.Allow("acme"); ok || wait != time.Second {
+	if wait, ok := th.Allow("acme", addrA); ok || wait != time.Second {
 		t.Fatalf("retryAfter = %v ok=%v; want rounded up to 1s, still blocked", wait, ok)
 	}
 	clock.Advance(500 * time.Millisecond)
-	if _, ok := th.Allow("acme"); !ok {
+	if _, ok := th.Allow("acme", addrA); !ok {
 		t.Fatal("still blocked after the window")
 	}
-	// The record is gone: a new failure starts a fresh count.
-	th.Failure("acme")
-	if _, ok := th.Allow("acme"); !ok {
+	th.Failure("acme", addrA)
+	if _, ok := th.Allow("acme", addrA); !ok {
 		t.Fatal("one failure after the window blocked the client")
+	}
+}
+
+func TestFailuresFromOneAddressDoNotBlockTheClientFromAnother(t *testing.T) {
+	clock := newFakeClock()
+	th := testThrottle(clock, 0)
+	for range 50 {
+		th.Failure("acme", addrA)
+	}
+	if _, ok := th.Allow("acme", addrA); ok {
+		t.Fatal("the failing source is not blocked")
+	}
+	if _, ok := th.Allow("acme", addrB); !ok {
+		t.Fatal("the client is refused from another source")
+	}
+}
+
+func TestASourceSprayingClientIDsIsBlocked(t *testing.T) {
+	clock := newFakeClock()
+	th := testThrottle(clock, 0)
+	for i := range 20 {
+		th.Failure(fmt.Sprintf("id-%d", i), addrA)
+	}
+	if _, ok := th.Allow("never-tried", addrA); ok {
+		t.Fatal("a source with 20 failures over many ids is not blocked")
+	}
+	if _, ok := th.Allow("never-tried", addrB); !ok {
+		t.Fatal("another source is blocked")
+	}
+}
+
+func TestASuccessDoesNotResetTheSourceCount(t *testing.T) {
+	clock := newFakeClock()
+	th := testThrottle(clock, 0)
+	for i := range 19 {
+		th.Failure(fmt.Sprintf("id-%d", i), addrA)
+	}
+	th.Success("own-client", addrA)
+	th.Failure("id-19", addrA)
+	if _, ok := th.Allow("own-client", addrA); ok {
+		t.Fatal("a success of the attacker's own client reset its spraying count")
 	}
 }
 
 func TestThrottleWindowExpiresFailures(t *testing.T) {
 	clock := newFakeClock()
-	th := NewThrottle(5, time.Minute, clock.Now)
+	th := testThrottle(clock, 0)
 	for range 4 {
-		th.Failure("acme")
+		th.Failure("acme", addrA)
 	}
 	clock.Advance(time.Minute)
-	th.Failure("acme") // old four no longer count
-	if _, ok := th.Allow("acme"); !ok {
+	th.Failure("acme", addrA) // the old four no longer count
+	if _, ok := th.Allow("acme", addrA); !ok {
 		t.Fatal("failures from an expired window counted")
 	}
 }
 
-func TestThrottleSuccessResets(t *testing.T) {
+func TestThrottleSuccessResetsThePair(t *testing.T) {
 	clock := newFakeClock()
-	th := NewThrottle(5, time.Minute, clock.Now)
+	th := testThrottle(clock, 0)
 	for range 4 {
-		th.Failure("acme")
+		th.Failure("acme", addrA)
 	}
-	th.Success("acme")
+	th.Success("acme", addrA)
 	for range 4 {
-		th.Failure("acme")
+		th.Failure("acme", addrA)
 	}
-	if _, ok := th.Allow("acme"); !ok {
-		t.Fatal("success did not reset the counter")
+	if _, ok := th.Allow("acme", addrA); !ok {
+		t.Fatal("success did not reset the pair's count")
 	}
-	th.Failure("acme")
-	if _, ok := th.Allow("acme"); ok {
+	th.Failure("acme", addrA)
+	if _, ok := th.Allow("acme", addrA); ok {
 		t.Fatal("not blocked after 5 failures since the success")
+	}
+}
+
+// TestFloodOfUnknownClientIDsDoesNotEvictABlock: the attack (flooding other ids
+// resets the throttle) with more distinct ids and addresses than the tables hold.
+func TestFloodOfUnknownClientIDsDoesNotEvictABlock(t *testing.T) {
+	clock := newFakeClock()
+	th := testThrottle(clock, 100)
+	for range 5 {
+		th.Failure("acme", addrA)
+	}
+	for i := range 20 {
+		th.Failure(fmt.Sprintf("spray-%d", i), addrB) // blocks addrB as a source
+	}
+	// 10,000 other ids, each from its own address: nothing ever blocks, every record
+	// is new, and the tables are far too small for them.
+	for i := range 10_000 {
+		src := netip.AddrFrom4([4]byte{10, byte(i >> 16), byte(i >> 8), byte(i)}).String()
+		th.Failure(fmt.Sprintf("flood-%d", i), src)
+	}
+	// And 10,000 from the attacker's own, blocked address.
+	for i := range 10_000 {
+		th.Failure(fmt.Sprintf("flood-%d", i), addrA)
+	}
+	if _, ok := th.Allow("acme", addrA); ok {
+		t.Fatal("the flood evicted the block of acme from addrA")
+	}
+	if _, ok := th.Allow("anyone", addrB); ok {
+		t.Fatal("the flood evicted the block of source addrB")
+	}
+	if n := th.pair.len(); n > 100 {
+		t.Fatalf("%d records, capacity 100", n)
+	}
+	if n := th.source.len(); n > 100 {
+		t.Fatalf("%d records, capacity 100", n)
 	}
 }
 
 func TestThrottleBoundedMemory(t *testing.T) {
 	clock := newFakeClock()
-	th := NewThrottle(5, time.Minute, clock.Now)
-	th.capacity = 100
-
-	// Expired entries are pruned as new failures arrive.
+	th := testThrottle(clock, 100)
 	for i := range 50 {
-		th.Failure(fmt.Sprintf("old-%d", i))
+		th.Failure(fmt.Sprintf("old-%d", i), addrA)
 	}
 	clock.Advance(2 * time.Minute)
-	th.Failure("fresh")
-	if n := th.len(); n != 1 {
-		t.Fatalf("%d entries after expiry, want 1", n)
+	th.Failure("fresh", addrA)
+	if n := th.pair.len(); n != 1 {
+		t.Fatalf("%d records after expiry, want 1", n)
 	}
-
-	// A flood of distinct ids never exceeds capacity; the oldest go first.
-	for i := range 1000 {
-		th.Failure(fmt.Sprintf("spray-%d", i))
+	// When every record is a block, the block that ends first goes.
+	f := newFailureTable(1, time.Minute, 3)
+	for i := range 4 {
+		f.failure(fmt.Sprintf("b-%d", i), clock.Now())
+		clock.Advance(time.Second)
 	}
-	if n := th.len(); n != 100 {
-		t.Fatalf("%d entries, want capacity 100", n)
+	if f.len() != 3 {
+		t.Fatalf("%d records, want 3", f.len())
 	}
-	th.mu.Lock()
-	_, hasOld := th.entries["spray-0"]
-	_, hasNew := th.entries["spray-999"]
-	th.mu.Unlock()
-	if hasOld || !hasNew {
-		t.Fatal("eviction is not least-recently-failed first")
+	if _, ok := f.allow("b-0", clock.Now()); !ok {
+		t.Fatal("the oldest block was kept past capacity")
+	}
+	if _, ok := f.allow("b-3", clock.Now()); ok {
+		t.Fatal("the newest block was dropped")
 	}
 }
 
 func TestThrottleDisabledAndNil(t *testing.T) {
 	var nilThrottle *Throttle
-	nilThrottle.Failure("x")
-	nilThrottle.Success("x")
-	if _, ok := nilThrottle.Allow("x"); !ok {
+	nilThrottle.Failure("x", addrA)
+	nilThrottle.Success("x", addrA)
+	if _, ok := nilThrottle.Allow("x", addrA); !ok {
 		t.Fatal("nil throttle blocked")
 	}
-	off := NewThrottle(0, time.Minute, nil)
-	for range 10 {
-		off.Failure("x")
+	off := NewThrottle(ThrottleConfig{PerClientSource: -1, PerSource: -1})
+	for range 200 {
+		off.Failure("x", addrA)
 	}
-	if _, ok := off.Allow("x"); !ok {
+	if _, ok := off.Allow("x", addrA); !ok {
 		t.Fatal("disabled throttle blocked")
 	}
 }
 
 func TestThrottleConcurrent(t *testing.T) {
 	clock := newFakeClock()
-	th := NewThrottle(5, time.Minute, clock.Now)
-	th.capacity = 50
+	th := testThrottle(clock, 50)
 	var wg sync.WaitGroup
 	for g := range 8 {
 		wg.Add(1)
@@ -149,11 +231,12 @@ func TestThrottleConcurrent(t *testing.T) {
 			defer wg.Done()
 			for i := range 500 {
 				key := fmt.Sprintf("c-%d", (g*31+i)%80)
-				th.Allow(key)
+				src := fmt.Sprintf("10.0.0.%d", i%7)
+				th.Allow(key, src)
 				if i%7 == 0 {
-					th.Success(key)
+					th.Success(key, src)
 				} else {
-					th.Failure(key)
+					th.Failure(key, src)
 				}
 				if i%100 == 0 {
 					clock.Advance(time.Second)
@@ -162,7 +245,73 @@ func TestThrottleConcurrent(t *testing.T) {
 		}()
 	}
 	wg.Wait()
-	if n := th.len(); n > 50 {
-		t.Fatalf("%d entries exceed capacity", n)
+	if n := th.pair.len(); n > 50 {
+		t.Fatalf("%d records exceed capacity", n)
+	}
+}
+
+func TestSourceIsThePeerAddressOrIPv6Slash64(t *testing.T) {
+	th := NewThrottle(ThrottleConfig{})
+	for remote, want := range map[string]string{
+		"192.0.2.1:5000":                  "192.0.2.1",
+		"[::ffff:192.0.2.1]:5000":         "192.0.2.1",
+		"[2001:db8:1:2:aaaa::1]:443":      "2001:db8:1:2::/64",
+		"[2001:db8:1:2:bbbb::9%eth0]:443": "2001:db8:1:2::/64",
+		"[2001:db8:1:3::1]:443":           "2001:db8:1:3::/64",
+		"not an address":                  "unknown",
+	} {
+		r := httptest.NewRequest("POST", "/oauth2/token", nil)
+		r.RemoteAddr = remote
+		if got := th.Source(r); got != want {
+			t.Errorf("%s: source %q, want %q", remote, got, want)
+		}
+	}
+}
+
+func TestXForwardedForIsIgnoredUnlessThePeerIsATrustedProxy(t *testing.T) {
+	plain := NewThrottle(ThrottleConfig{})
+	proxied := NewThrottle(ThrottleConfig{TrustedProxies: []netip.Prefix{netip.MustParsePrefix("10.0.0.0/8")}})
+	cases := []struct {
+		th     *Throttle
+		remote string
+		xff    []string
+		want   string
+	}{
+		{plain, "10.1.2.3:80", []string{"203.0.113.9"}, "10.1.2.3"},
+		{plain, "192.0.2.1:80", []string{"203.0.113.9"}, "192.0.2.1"},
+		{proxied, "192.0.2.1:80", []string{"203.0.113.9"}, "192.0.2.1"}, // peer not a proxy
+		{proxied, "10.1.2.3:80", []string{"203.0.113.9"}, "203.0.113.9"},
+		{proxied, "10.1.2.3:80", []string{"198.51.100.1, 203.0.113.9, 10.9.9.9"}, "203.0.113.9"}, // right-most untrusted
+		{proxied, "10.1.2.3:80", []string{"198.51.100.1", "203.0.113.9"}, "203.0.113.9"},
+		{proxied, "10.1.2.3:80", []string{"forged, 203.0.113.9"}, "203.0.113.9"},
+		{proxied, "10.1.2.3:80", []string{"203.0.113.9, garbage"}, "10.1.2.3"}, // malformed hop: stop at the proxy
+		{proxied, "10.1.2.3:80", nil, "10.1.2.3"},
+	}
+	for _, c := range cases {
+		r := httptest.NewRequest("POST", "/oauth2/token", nil)
+		r.RemoteAddr = c.remote
+		for _, v := range c.xff {
+			r.Header.Add("X-Forwarded-For", v)
+		}
+		if got := c.th.Source(r); got != c.want {
+			t.Errorf("peer %s, X-Forwarded-For %q: source %q, want %q", c.remote, c.xff, got, c.want)
+		}
+	}
+}
+
+func TestKnownSourcesAreRememberedOnlyOnSuccess(t *testing.T) {
+	clock := newFakeClock()
+	th := testThrottle(clock, 0)
+	th.Failure("acme", addrA)
+	if th.Known("acme", addrA) {
+		t.Fatal("a failure made the source known")
+	}
+	th.Success("acme", addrA)
+	if !th.Known("acme", addrA) || th.Known("acme", addrB) || th.Known("other", addrA) {
+		t.Fatal("known sources are not per client and address")
+	}
+	clock.Advance(knownSourceTTL)
+	if th.Known("acme", addrA) {
+		t.Fatal("a source stays known past 24 h")
 	}
 }

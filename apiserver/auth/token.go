@@ -17,8 +17,12 @@ limitations under the License.
 package auth
 
 import (
+	"crypto/elliptic"
+	"crypto/sha256"
+	"encoding/base64"
 	"errors"
 	"fmt"
+	"math/big"
 	"net/url"
 	"strings"
 	"time"
@@ -57,6 +61,25 @@ type Claims struct {
 	ClientID string `json:"client_id"`
 	// Scope is the granted, space-separated scope string.
 	Scope string `json:"scope"`
+	// Credentials is the fingerprint of the client's credentials when the token was
+	// issued (CredentialsFingerprint): the ApiClient object, its generation and its
+	// secret hash. The bearer check refuses the token once the client's current
+	// fingerprint differs, that is after the client was deleted, changed (disabled) or
+	// its secret rotated.
+	Credentials string `json:"cred,omitempty"`
+}
+
+// CredentialsFingerprint identifies the credentials a client authenticates with now:
+// the identity of its ApiClient object (uid), the generation of its spec and the stored
+// secret hash. Any change to one of them gives another fingerprint, so the tokens bound
+// to the old one stop working. It is a truncated SHA-256 (128 bits) of values that are
+// already unguessable or public to the client; it reveals nothing of the secret (the
+// hash it covers is salted argon2id output, and the salt is not in the token).
+func CredentialsFingerprint(uid string, generation int64, secretHash string) string {
+	h := sha256.New()
+	fmt.Fprintf(h, "fundshare credentials v1\x00%s\x00%d\x00", uid, generation)
+	h.Write([]byte(secretHash))
+	return base64.RawURLEncoding.EncodeToString(h.Sum(nil)[:16])
 }
 
 // Validate implements jwt.ClaimsValidator; the parser calls it after the
@@ -167,8 +190,22 @@ func (i *Issuer) TTL() time.Duration { return i.ttl }
 func (i *Issuer) Keys() *KeySet { return i.keys }
 
 // Issue signs a new access token for clientID in tenant with the granted
-// scope and returns it with its lifetime in seconds (the OAuth expires_in).
+// scope and returns it with its lifetime in seconds (the OAuth expires_in). The
+// token carries no credentials fingerprint: a bearer check that consults the
+// client's state refuses it (IssueFor is what the token endpoint uses).
 func (i *Issuer) Issue(tenant, clientID, scope string) (token string, expiresIn int64, err error) {
+	return i.issue(tenant, clientID, "", scope)
+}
+
+// IssueFor signs a new access token for c, bound to c.Credentials.
+func (i *Issuer) IssueFor(c Client, scope string) (token string, expiresIn int64, err error) {
+	if c.Credentials == "" {
+		return "", 0, errors.New("auth: the client's credentials fingerprint is required to issue a token")
+	}
+	return i.issue(c.Tenant, c.ID, c.Credentials, scope)
+}
+
+func (i *Issuer) issue(tenant, clientID, credentials, scope string) (token string, expiresIn int64, err error) {
 	if tenant == "" || clientID == "" {
 		return "", 0, errors.New("auth: tenant and client id are required to issue a token")
 	}
@@ -187,15 +224,19 @@ func (i *Issuer) Issue(tenant, clientID, scope string) (token string, expiresIn 
 			IssuedAt:  jwt.NewNumericDate(now),
 			ID:        jti.String(),
 		},
-		Tenant:   tenant,
-		ClientID: clientID,
-		Scope:    scope,
+		Tenant:      tenant,
+		ClientID:    clientID,
+		Scope:       scope,
+		Credentials: credentials,
 	}
 	t := jwt.NewWithClaims(jwt.SigningMethodES256, claims)
 	t.Header["kid"] = i.keys.ActiveKID()
 	signed, err := t.SignedString(i.keys.active)
 	if err != nil {
 		return "", 0, fmt.Errorf("auth: signing token: %w", err)
+	}
+	if signed, err = CanonicalES256(signed); err != nil {
+		return "", 0, err
 	}
 	return signed, int64(i.ttl / time.Second), nil
 }
@@ -205,7 +246,9 @@ func (i *Issuer) Issue(tenant, clientID, scope string) (token string, expiresIn 
 // key of our KeySet and the signature verifies with that key, iss equals the
 // issuer, aud contains the audience, exp and iat are present, exp/nbf/iat
 // hold (with at most 30 s leeway), and tenant, client_id and sub are
-// consistent and non-empty. The algorithm is fixed by us, never chosen by the
+// consistent and non-empty, and the signature's s is in the lower half of the
+// curve order (a high-s twin of a valid signature, n − s, verifies with
+// crypto/ecdsa too; refusing it keeps one token one spelling). The algorithm is fixed by us, never chosen by the
 // token, which defeats alg=none and HS256-with-public-key substitution.
 //
 // Errors wrap ErrInvalidToken and never contain the token.
@@ -217,9 +260,13 @@ func (i *Issuer) Verify(token string) (*Claims, error) {
 		return nil, fmt.Errorf("%w: token too large", ErrInvalidToken)
 	}
 	claims := &Claims{}
-	_, err := i.parser.ParseWithClaims(token, claims, i.keyFunc)
+	t, err := i.parser.ParseWithClaims(token, claims, i.keyFunc)
 	if err != nil {
 		return nil, fmt.Errorf("%w: %w", ErrInvalidToken, err)
+	}
+	// jwt/v5 verifies with crypto/ecdsa, which accepts both (r, s) and (r, n − s).
+	if !lowS(t.Signature) {
+		return nil, fmt.Errorf("%w: %w: non-canonical (high-s) ECDSA signature", ErrInvalidToken, jwt.ErrTokenSignatureInvalid)
 	}
 	return claims, nil
 }
@@ -244,4 +291,39 @@ func (i *Issuer) keyFunc(t *jwt.Token) (any, error) {
 		return nil, errors.New("unknown kid")
 	}
 	return pub, nil
+}
+
+// p256HalfOrder is n/2 of P-256; a canonical signature has s ≤ n/2.
+var p256HalfOrder = new(big.Int).Rsh(elliptic.P256().Params().N, 1)
+
+// lowS reports whether sig (JWS ES256: r ‖ s, 32 bytes each) has s ≤ n/2. Other
+// lengths are left to the signature check, which refuses them.
+func lowS(sig []byte) bool {
+	const size = 32
+	if len(sig) != 2*size {
+		return true
+	}
+	s := new(big.Int).SetBytes(sig[size:])
+	return s.Cmp(p256HalfOrder) <= 0
+}
+
+// CanonicalES256 rewrites a freshly signed ES256 token's signature to its low-s
+// form: crypto/ecdsa signs with either s or n − s, both valid, and Verify accepts only
+// s ≤ n/2. (r, n − s) is the same signature's other spelling, not a new signature.
+func CanonicalES256(token string) (string, error) {
+	dot := strings.LastIndexByte(token, '.')
+	if dot < 0 {
+		return "", errors.New("auth: signed token has no signature")
+	}
+	sig, err := base64.RawURLEncoding.DecodeString(token[dot+1:])
+	if err != nil || len(sig) != 64 {
+		return "", errors.New("auth: signed token has a malformed signature")
+	}
+	if lowS(sig) {
+		return token, nil
+	}
+	s := new(big.Int).SetBytes(sig[32:])
+	s.Sub(elliptic.P256().Params().N, s)
+	s.FillBytes(sig[32:])
+	return token[:dot+1] + base64.RawURLEncoding.EncodeToString(sig), nil
 }

@@ -20,11 +20,13 @@ import (
 	"crypto/ecdsa"
 	"crypto/elliptic"
 	"crypto/rand"
+	"crypto/sha256"
 	"crypto/x509"
 	"encoding/base64"
 	"encoding/json"
 	"encoding/pem"
 	"errors"
+	"math/big"
 	"strings"
 	"sync"
 	"testing"
@@ -246,6 +248,11 @@ func TestVerifyRejects(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
+		if method == jwt.SigningMethodES256 {
+			if s, err = CanonicalES256(s); err != nil {
+				t.Fatal(err)
+			}
+		}
 		return s
 	}
 	withClaims := func(mut func(*Claims)) string {
@@ -376,4 +383,46 @@ func mustKID(t *testing.T, k *ecdsa.PrivateKey) string {
 		t.Fatal(err)
 	}
 	return kid
+}
+
+// highS returns token with its ES256 signature's s replaced by n − s: the same
+// signature's other spelling, which crypto/ecdsa accepts.
+func highS(t *testing.T, token string) string {
+	t.Helper()
+	dot := strings.LastIndexByte(token, '.')
+	sig, err := base64.RawURLEncoding.DecodeString(token[dot+1:])
+	if err != nil || len(sig) != 64 {
+		t.Fatalf("signature: %v (%d bytes)", err, len(sig))
+	}
+	s := new(big.Int).SetBytes(sig[32:])
+	s.Sub(elliptic.P256().Params().N, s)
+	s.FillBytes(sig[32:])
+	return token[:dot+1] + base64.RawURLEncoding.EncodeToString(sig)
+}
+
+func TestVerifyRefusesNonCanonicalHighSSignatures(t *testing.T) {
+	clock := newFakeClock()
+	ks, key := newTestKeys(t)
+	iss := newTestIssuer(t, ks, clock)
+	for i := range 32 { // Issue canonicalises: every token is low-s, and its twin is refused
+		tok, _, err := iss.Issue("tenant-acme", "acme", "openid offline")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := iss.Verify(tok); err != nil {
+			t.Fatalf("token %d refused: %v", i, err)
+		}
+		twin := highS(t, tok)
+		// The twin is a valid ECDSA signature: only the low-s rule refuses it.
+		parts := strings.Split(twin, ".")
+		sig, _ := base64.RawURLEncoding.DecodeString(parts[2])
+		h := sha256.Sum256([]byte(parts[0] + "." + parts[1]))
+		if !ecdsa.Verify(&key.PublicKey, h[:], new(big.Int).SetBytes(sig[:32]), new(big.Int).SetBytes(sig[32:])) {
+			t.Fatal("the high-s twin does not verify with crypto/ecdsa; the test proves nothing")
+		}
+		_, err = iss.Verify(twin)
+		if !errors.Is(err, ErrInvalidToken) || !errors.Is(err, jwt.ErrTokenSignatureInvalid) {
+			t.Fatalf("high-s twin: err = %v, want an invalid signature", err)
+		}
+	}
 }

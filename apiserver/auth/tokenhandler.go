@@ -27,6 +27,7 @@ import (
 	"runtime"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/go-logr/logr"
 )
@@ -41,8 +42,11 @@ type Client struct {
 	// plain secret is never stored.
 	SecretHash string
 	// Disabled clients cannot obtain tokens; they get the same invalid_client
-	// answer as an unknown client or a wrong secret.
+	// answer as an unknown client or a wrong secret. Their tokens are refused.
 	Disabled bool
+	// Credentials is CredentialsFingerprint of the client's current credentials;
+	// tokens carry it and stop working when it changes.
+	Credentials string
 }
 
 // ClientStore looks up API clients by client id. Implementations must
@@ -50,6 +54,16 @@ type Client struct {
 // is treated as a server fault (500), not as a failed login.
 type ClientStore interface {
 	LookupClient(ctx context.Context, clientID string) (Client, error)
+}
+
+// ClientStates tells the bearer check the current state of a client, from
+// caches: it is called on every authenticated request.
+type ClientStates interface {
+	// ClientState returns the client's Tenant, Disabled and Credentials (not its
+	// SecretHash), from data at most maxAge old, or an error wrapping
+	// ErrClientNotFound when no client has the id. Any other error means the
+	// state cannot be known now.
+	ClientState(ctx context.Context, clientID string, maxAge time.Duration) (Client, error)
 }
 
 // ErrClientNotFound is returned (possibly wrapped) by a ClientStore when no
@@ -86,17 +100,22 @@ type tokenResponse struct {
 	Scope       string `json:"scope"`
 }
 
+// verifyQueueTimeout bounds how long a token request waits for a verification
+// slot before it is answered 503 temporarily_unavailable with Retry-After.
+const verifyQueueTimeout = 3 * time.Second
+
 // tokenHandler implements the client-credentials token endpoint.
 type tokenHandler struct {
 	store    ClientStore
 	issuer   *Issuer
 	throttle *Throttle
 	log      logr.Logger
-	// verifySlots bounds concurrent argon2id verifications. Each one holds
-	// about 19 MiB, so an unbounded burst of logins could exhaust memory.
-	// Throttle decisions are taken inside a slot, which also keeps the number
-	// of guesses that can race past the failure limit small.
-	verifySlots chan struct{}
+	// gate bounds concurrent argon2id verifications (GOMAXPROCS slots, at least
+	// two) and serves sources known for the client first.
+	gate *verifyGate
+	// verify checks a secret against a stored hash; verifySecret, replaced by tests
+	// to see which hashes were verified.
+	verify func(encoded, secret string) (bool, error)
 }
 
 // NewTokenHandler returns the OAuth 2.0 client-credentials token endpoint
@@ -108,9 +127,11 @@ type tokenHandler struct {
 //
 // Unknown clients, wrong secrets and disabled clients all get the same 401
 // invalid_client, and unknown ids are verified against a dummy hash so the
-// answer takes about as long. throttle may be nil to disable throttling.
-// Each request is logged with its outcome, client id and reason; secrets and
-// tokens are never logged.
+// answer costs the same. throttle may be nil to disable throttling. At most
+// GOMAXPROCS secrets are verified at once; a request that finds no slot within
+// 3 s is answered 503 temporarily_unavailable with Retry-After. Each request is
+// logged with its outcome, client id, source and reason; secrets and tokens are
+// never logged.
 //
 // It panics if store or issuer is nil: that is a wiring bug, better caught at
 // start-up than on the first login.
@@ -118,16 +139,13 @@ func NewTokenHandler(store ClientStore, issuer *Issuer, throttle *Throttle, log 
 	if store == nil || issuer == nil {
 		panic("auth: NewTokenHandler needs a ClientStore and an Issuer")
 	}
-	slots := runtime.GOMAXPROCS(0)
-	if slots < 2 {
-		slots = 2
-	}
 	return &tokenHandler{
-		store:       store,
-		issuer:      issuer,
-		throttle:    throttle,
-		log:         log,
-		verifySlots: make(chan struct{}, slots),
+		store:    store,
+		issuer:   issuer,
+		throttle: throttle,
+		log:      log,
+		gate:     newVerifyGate(runtime.GOMAXPROCS(0), verifyQueueTimeout),
+		verify:   verifySecret,
 	}
 }
 
@@ -145,7 +163,8 @@ type tokenFailure struct {
 
 // ServeHTTP implements http.Handler.
 func (h *tokenHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
-	clientID, fail := h.serve(w, r)
+	source := h.throttle.Source(r)
+	clientID, fail := h.serve(w, r, source)
 	if fail == nil {
 		return
 	}
@@ -158,14 +177,14 @@ func (h *tokenHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 	h.log.Info("token request rejected",
 		"outcome", "rejected", "status", fail.status, "error", fail.code,
-		"client_id", clientID, "reason", fail.reason)
+		"client_id", clientID, "source", source, "reason", fail.reason)
 	writeTokenJSON(w, fail.status, oauthError{Error: fail.code, Description: fail.desc})
 }
 
 // serve handles the request; on success it writes the response itself and
 // returns nil, otherwise it returns the failure to report. The client id is
 // returned (when known) for logging.
-func (h *tokenHandler) serve(w http.ResponseWriter, r *http.Request) (string, *tokenFailure) {
+func (h *tokenHandler) serve(w http.ResponseWriter, r *http.Request, source string) (string, *tokenFailure) {
 	if r.Method != http.MethodPost {
 		w.Header().Set("Allow", http.MethodPost)
 		return "", &tokenFailure{status: http.StatusMethodNotAllowed, code: "invalid_request",
@@ -178,11 +197,15 @@ func (h *tokenHandler) serve(w http.ResponseWriter, r *http.Request) (string, *t
 	if err != nil || mediaType != "application/x-www-form-urlencoded" {
 		return "", badRequest("Content-Type must be application/x-www-form-urlencoded", "wrong content type")
 	}
+	tooLarge := &tokenFailure{status: http.StatusRequestEntityTooLarge, code: "invalid_request",
+		desc: "request body too large (at most " + strconv.Itoa(maxTokenRequestBody) + " bytes)", reason: "body too large"}
+	if r.ContentLength > maxTokenRequestBody {
+		return "", tooLarge
+	}
 	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, maxTokenRequestBody))
 	if err != nil {
 		if _, ok := errors.AsType[*http.MaxBytesError](err); ok {
-			return "", &tokenFailure{status: http.StatusRequestEntityTooLarge, code: "invalid_request",
-				desc: "request body too large", reason: "body too large"}
+			return "", tooLarge
 		}
 		return "", badRequest("cannot read request body", "body read error")
 	}
@@ -237,18 +260,20 @@ func (h *tokenHandler) serve(w http.ResponseWriter, r *http.Request) (string, *t
 		return clientID, badRequest("audience must be the API host name", "wrong audience")
 	}
 
-	// Expensive part: bounded concurrency, throttle, then argon2id.
-	select {
-	case h.verifySlots <- struct{}{}:
-		defer func() { <-h.verifySlots }()
-	case <-r.Context().Done():
-		return clientID, &tokenFailure{status: http.StatusServiceUnavailable, code: "temporarily_unavailable",
-			desc: "try again later", reason: "request cancelled while waiting to verify"}
+	// Expensive part: throttle (cheap refusal before queueing), a verification
+	// slot, the throttle again (blocks reached while waiting), then argon2id.
+	if fail := h.throttled(clientID, source); fail != nil {
+		return clientID, fail
 	}
-	if wait, ok := h.throttle.Allow(clientID); !ok {
-		return clientID, &tokenFailure{status: http.StatusTooManyRequests, code: "invalid_client",
-			desc: "too many failed authentication attempts; retry later", reason: "throttled",
-			retryAfter: int64(wait.Seconds())}
+	release, err := h.gate.acquire(r.Context(), h.throttle.Known(clientID, source))
+	if err != nil {
+		return clientID, &tokenFailure{status: http.StatusServiceUnavailable, code: "temporarily_unavailable",
+			desc: "too many token requests in progress; retry later", reason: "no verification slot: " + err.Error(),
+			retryAfter: 1}
+	}
+	defer release()
+	if fail := h.throttled(clientID, source); fail != nil {
+		return clientID, fail
 	}
 
 	client, err := h.store.LookupClient(r.Context(), clientID)
@@ -260,13 +285,13 @@ func (h *tokenHandler) serve(w http.ResponseWriter, r *http.Request) (string, *t
 	var reason string
 	authenticated := false
 	if !found {
-		VerifySecret(dummySecretHash, secret) // equalise timing with a real check
+		_, _ = h.verify(dummySecretHash, secret) // the same work as a real check
 		reason = "unknown client"
 	} else {
-		ok, herr := verifySecret(client.SecretHash, secret)
+		ok, herr := h.verify(client.SecretHash, secret)
 		switch {
 		case herr != nil:
-			VerifySecret(dummySecretHash, secret)
+			_, _ = h.verify(dummySecretHash, secret)
 			h.log.Error(herr, "stored client secret hash is unusable", "client_id", clientID)
 			reason = "stored secret hash unusable"
 		case !ok:
@@ -278,16 +303,16 @@ func (h *tokenHandler) serve(w http.ResponseWriter, r *http.Request) (string, *t
 		}
 	}
 	if !authenticated {
-		h.throttle.Failure(clientID)
+		h.throttle.Failure(clientID, source)
 		return clientID, invalidClient(usedBasic, reason)
 	}
 
-	token, expiresIn, err := h.issuer.Issue(client.Tenant, clientID, grantedScope)
+	token, expiresIn, err := h.issuer.IssueFor(client, grantedScope)
 	if err != nil {
 		h.log.Error(err, "issuing token failed", "client_id", clientID)
 		return clientID, serverError("token issuance failed")
 	}
-	h.throttle.Success(clientID)
+	h.throttle.Success(clientID, source)
 	h.log.Info("token issued", "outcome", "issued", "status", http.StatusOK,
 		"client_id", clientID, "tenant", client.Tenant, "expires_in", expiresIn)
 	writeTokenJSON(w, http.StatusOK, tokenResponse{
@@ -297,6 +322,17 @@ func (h *tokenHandler) serve(w http.ResponseWriter, r *http.Request) (string, *t
 		Scope:       grantedScope,
 	})
 	return clientID, nil
+}
+
+// throttled refuses an attempt of clientID from source while it is blocked.
+func (h *tokenHandler) throttled(clientID, source string) *tokenFailure {
+	wait, ok := h.throttle.Allow(clientID, source)
+	if ok {
+		return nil
+	}
+	return &tokenFailure{status: http.StatusTooManyRequests, code: "invalid_client",
+		desc: "too many failed authentication attempts from this address; retry later", reason: "throttled",
+		retryAfter: int64(wait / time.Second)}
 }
 
 // clientCredentials extracts the client id and secret from HTTP Basic or the

@@ -21,6 +21,7 @@ import (
 	"encoding/base64"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"io"
 	"net/http"
 	"net/http/httptest"
@@ -47,6 +48,9 @@ func (m memStore) LookupClient(_ context.Context, id string) (Client, error) {
 	if !ok {
 		return Client{}, ErrClientNotFound
 	}
+	if c.Credentials == "" {
+		c.Credentials = CredentialsFingerprint("uid-"+id, 1, c.SecretHash)
+	}
 	return c, nil
 }
 
@@ -72,11 +76,12 @@ func (b *logBuffer) String() string {
 
 // tokenFixture is a running token endpoint with known clients.
 type tokenFixture struct {
-	srv    *httptest.Server
-	clock  *fakeClock
-	issuer *Issuer
-	logs   *logBuffer
-	secret string // secret of "acme", "disabled" and "acme:eu"
+	srv     *httptest.Server
+	handler *tokenHandler
+	clock   *fakeClock
+	issuer  *Issuer
+	logs    *logBuffer
+	secret  string // secret of "acme", "disabled" and "acme:eu"
 }
 
 // oddSecret has characters that must be form-urlencoded inside Basic.
@@ -107,12 +112,12 @@ func newTokenFixture(t *testing.T) *tokenFixture {
 		"acme:eu":  {ID: "acme:eu", Tenant: "tenant-acme-eu", SecretHash: oddHash},
 	}
 	logs := &logBuffer{}
-	h := NewTokenHandler(store, iss, NewThrottle(5, time.Minute, clock.Now), logs.logger())
+	h := NewTokenHandler(store, iss, NewThrottle(ThrottleConfig{PerClientSource: 5, PerSource: 20, Window: time.Minute, Now: clock.Now}), logs.logger())
 	mux := http.NewServeMux()
 	mux.Handle("/oauth2/token", h)
 	srv := httptest.NewServer(mux)
 	t.Cleanup(srv.Close)
-	f := &tokenFixture{srv: srv, clock: clock, issuer: iss, logs: logs, secret: secret}
+	f := &tokenFixture{srv: srv, handler: h.(*tokenHandler), clock: clock, issuer: iss, logs: logs, secret: secret}
 	t.Cleanup(func() {
 		if t.Failed() {
 			return
@@ -181,6 +186,22 @@ func (f *tokenFixture) do(t *testing.T, method, path, contentType, body string, 
 }
 
 const formType = "application/x-www-form-urlencoded"
+
+// postFrom sends a token request from the TCP peer remoteAddr (host:port), in
+// process: httptest sets RemoteAddr as the server would.
+func (f *tokenFixture) postFrom(t *testing.T, remoteAddr string, v url.Values) tokenResult {
+	t.Helper()
+	req := httptest.NewRequest(http.MethodPost, "/oauth2/token", strings.NewReader(v.Encode()))
+	req.Header.Set("Content-Type", formType)
+	req.RemoteAddr = remoteAddr
+	w := httptest.NewRecorder()
+	f.handler.ServeHTTP(w, req)
+	res := tokenResult{status: w.Code, header: w.Header(), raw: w.Body.String()}
+	if err := json.Unmarshal(w.Body.Bytes(), &res.body); err != nil {
+		t.Fatalf("status %d, body is not JSON: %v", w.Code, err)
+	}
+	return res
+}
 
 func (f *tokenFixture) post(t *testing.T, v url.Values, hdr http.Header) tokenResult {
 	t.Helper()
@@ -478,4 +499,197 @@ func TestOAuth2ClientCredentials(t *testing.T) {
 	if !errors.As(err, &re) || re.ErrorCode != "invalid_client" || re.Response.StatusCode != http.StatusUnauthorized {
 		t.Fatalf("err = %v, want invalid_client", err)
 	}
+}
+
+// TestWrongSecretsFromOneAddressDoNotRefuseAnother: the lockout, where ten wrong
+// secrets for a known client id refused the right secret everywhere for 15 minutes.
+func TestWrongSecretsFromOneAddressDoNotRefuseAnother(t *testing.T) {
+	f := newTokenFixture(t)
+	for i := range 10 {
+		r := f.postFrom(t, "192.0.2.1:4000", f.form("acme", "wrong"))
+		if i < 5 && r.status != http.StatusUnauthorized {
+			t.Fatalf("attempt %d: %d", i+1, r.status)
+		}
+	}
+	if r := f.postFrom(t, "192.0.2.1:4001", f.form("acme", f.secret)); r.status != http.StatusTooManyRequests {
+		t.Fatalf("the failing address: %d, want 429", r.status)
+	}
+	f.checkSuccess(t, f.postFrom(t, "198.51.100.7:5000", f.form("acme", f.secret)), "tenant-acme", "acme")
+}
+
+// TestAnAddressSprayingClientIDsIsRefused: one address trying many ids is blocked as a
+// source, for every id, and only that address.
+func TestAnAddressSprayingClientIDsIsRefused(t *testing.T) {
+	f := newTokenFixture(t)
+	f.handler.verify = func(string, string) (bool, error) { return false, nil } // no argon2id: only the rule matters
+	for i := range 20 {
+		if r := f.postFrom(t, "192.0.2.1:4000", f.form(fmt.Sprintf("id-%d", i), "wrong")); r.status != http.StatusUnauthorized {
+			t.Fatalf("attempt %d: %d", i+1, r.status)
+		}
+	}
+	r := f.postFrom(t, "192.0.2.1:4000", f.form("globex", f.secret))
+	if r.status != http.StatusTooManyRequests || r.body["error"] != "invalid_client" || r.header.Get("Retry-After") == "" {
+		t.Fatalf("got %d %v Retry-After %q, want 429 invalid_client with Retry-After", r.status, r.body, r.header.Get("Retry-After"))
+	}
+}
+
+// TestUnknownClientVerifiesADummyHash: an unknown id costs one argon2id verification,
+// against a hash with the real parameters, like a known one; so do disabled clients and
+// clients whose stored hash is unusable.
+func TestUnknownClientVerifiesADummyHash(t *testing.T) {
+	f := newTokenFixture(t)
+	var mu sync.Mutex
+	var verified []string
+	f.handler.verify = func(encoded, secret string) (bool, error) {
+		mu.Lock()
+		verified = append(verified, encoded)
+		mu.Unlock()
+		return verifySecret(encoded, secret)
+	}
+	cases := []struct {
+		id   string
+		want string
+	}{
+		{"nobody", dummySecretHash},
+		{"acme", "real"},
+		{"disabled", "real"},
+	}
+	for _, c := range cases {
+		verified = nil
+		if r := f.postFrom(t, "192.0.2.9:1", f.form(c.id, "wrong")); r.status != http.StatusUnauthorized {
+			t.Fatalf("%s: %d", c.id, r.status)
+		}
+		if len(verified) != 1 {
+			t.Fatalf("%s: %d verifications, want exactly 1", c.id, len(verified))
+		}
+		if c.want == dummySecretHash && verified[0] != dummySecretHash {
+			t.Fatalf("%s: verified %q, want the dummy hash", c.id, verified[0])
+		}
+		if c.want == "real" && verified[0] == dummySecretHash {
+			t.Fatalf("%s: verified the dummy hash, want its own", c.id)
+		}
+	}
+	// The dummy hash has the parameters of real hashes, so it costs the same.
+	d, err := parseSecretHash(dummySecretHash)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d.memory != argonMemoryKiB || d.time != argonTime || d.threads != argonThreads || len(d.key) != argonKeyLen || len(d.salt) != argonSaltLen {
+		t.Fatalf("dummy hash parameters %+v differ from real ones", d)
+	}
+}
+
+// TestTokenBodyOverTheLimitIs413InTheOAuthShape: announced or not, a body over 64 KiB is
+// refused with 413 and an RFC 6749 error body.
+func TestTokenBodyOverTheLimitIs413InTheOAuthShape(t *testing.T) {
+	f := newTokenFixture(t)
+	big := f.form("acme", f.secret).Encode() + "&pad=" + strings.Repeat("a", 2<<20)
+	for _, chunked := range []bool{false, true} {
+		var body io.Reader = strings.NewReader(big)
+		if chunked {
+			body = io.MultiReader(strings.NewReader(big)) // no length: read up to the limit
+		}
+		req, err := http.NewRequest(http.MethodPost, f.srv.URL+"/oauth2/token", body)
+		if err != nil {
+			t.Fatal(err)
+		}
+		req.Header.Set("Content-Type", formType)
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var got map[string]any
+		err = json.NewDecoder(resp.Body).Decode(&got)
+		resp.Body.Close()
+		if resp.StatusCode != http.StatusRequestEntityTooLarge || err != nil || got["error"] != "invalid_request" || got["error_description"] == nil {
+			t.Fatalf("chunked=%v: %d %v (%v), want 413 invalid_request with a description", chunked, resp.StatusCode, got, err)
+		}
+	}
+}
+
+// TestSaturatedVerificationAnswers503WithRetryAfter: argon2id work is bounded; a request
+// that finds no slot in time gets 503 temporarily_unavailable with Retry-After.
+func TestSaturatedVerificationAnswers503WithRetryAfter(t *testing.T) {
+	f := newTokenFixture(t)
+	f.handler.gate = newVerifyGate(2, 100*time.Millisecond)
+	release := make(chan struct{})
+	entered := make(chan struct{}, 8)
+	f.handler.verify = func(string, string) (bool, error) {
+		entered <- struct{}{}
+		<-release
+		return false, nil
+	}
+	var wg sync.WaitGroup
+	for i := range 2 { // fill every slot strangers may hold, and the known source's one
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			f.postFrom(t, fmt.Sprintf("203.0.113.%d:1", i), f.form("acme", "wrong"))
+		}()
+	}
+	<-entered // one stranger holds the only unreserved slot; the other waits and times out
+	r := f.postFrom(t, "203.0.113.99:1", f.form("acme", f.secret))
+	if r.status != http.StatusServiceUnavailable || r.body["error"] != "temporarily_unavailable" || r.header.Get("Retry-After") != "1" {
+		t.Fatalf("got %d %v Retry-After %q, want 503 temporarily_unavailable, Retry-After 1", r.status, r.body, r.header.Get("Retry-After"))
+	}
+	close(release)
+	wg.Wait()
+}
+
+// TestAKnownSourceIsServedFirstUnderAFlood: a client id from an address it logged in from
+// takes the reserved slot while strangers hold and queue for the rest.
+func TestAKnownSourceIsServedFirstUnderAFlood(t *testing.T) {
+	f := newTokenFixture(t)
+	f.checkSuccess(t, f.postFrom(t, "198.51.100.7:5000", f.form("acme", f.secret)), "tenant-acme", "acme")
+	f.handler.gate = newVerifyGate(2, time.Minute)
+	release := make(chan struct{})
+	f.handler.verify = func(encoded, secret string) (bool, error) {
+		if secret == "wrong" {
+			<-release
+		}
+		return verifySecret(encoded, secret)
+	}
+	var wg sync.WaitGroup
+	for i := range 16 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			f.postFrom(t, fmt.Sprintf("203.0.113.%d:1", i), f.form("acme", "wrong"))
+		}()
+	}
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		f.handler.gate.mu.Lock()
+		queued := len(f.handler.gate.otherQ)
+		f.handler.gate.mu.Unlock()
+		if queued == 15 {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("%d strangers queued, want 15", queued)
+		}
+		time.Sleep(time.Millisecond)
+	}
+	f.checkSuccess(t, f.postFrom(t, "198.51.100.7:5001", f.form("acme", f.secret)), "tenant-acme", "acme")
+	close(release)
+	wg.Wait()
+}
+
+// TestStrangersStartNoVerificationWhileAKnownSourceIsVerified: a free slot is not given to
+// an unknown source while a known one is being verified.
+func TestStrangersStartNoVerificationWhileAKnownSourceIsVerified(t *testing.T) {
+	g := newVerifyGate(4, 50*time.Millisecond) // 3 slots strangers may hold, 1 reserved
+	releaseKnown, err := g.acquire(context.Background(), true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := g.acquire(context.Background(), false); !errors.Is(err, errGateBusy) {
+		t.Fatalf("a stranger got a slot while a known source is verified: %v", err)
+	}
+	releaseKnown()
+	release, err := g.acquire(context.Background(), false)
+	if err != nil {
+		t.Fatalf("a stranger got no slot once the known source was done: %v", err)
+	}
+	release()
 }

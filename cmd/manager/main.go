@@ -4,7 +4,9 @@ package main
 
 import (
 	"flag"
+	"net/netip"
 	"os"
+	"strings"
 	"time"
 
 	ctrl "sigs.k8s.io/controller-runtime"
@@ -39,6 +41,16 @@ func main() {
 	flag.StringVar(&c.Namespace, "namespace", envOr("POD_NAMESPACE", "fundshare-system"), "namespace of the operator's own Secrets")
 	flag.StringVar(&c.SigningKeySecret, "signing-key-secret", "fundshare-jwt-signing-key", "Secret holding the JWT signing key (created when missing)")
 	flag.DurationVar(&c.SandboxSettlement, "sandbox-settlement-delay", -1, "run the sandbox settlement agent with this delay per step (negative: off)")
+	flag.Func("rest-trusted-proxies", "comma-separated CIDRs of reverse proxies whose X-Forwarded-For the token endpoint's throttle believes (default none: the TCP peer is the source)", func(v string) error {
+		for _, part := range strings.Split(v, ",") {
+			p, err := netip.ParsePrefix(strings.TrimSpace(part))
+			if err != nil {
+				return err
+			}
+			c.TrustedProxies = append(c.TrustedProxies, p.Masked())
+		}
+		return nil
+	})
 	opts := zap.Options{Development: false}
 	opts.BindFlags(flag.CommandLine)
 	flag.Parse()

@@ -373,9 +373,10 @@ func probeEndpoints(ctx context.Context, baseURL string, ds *dataset) (endpoints
 }
 
 // ceilingServer serves the same answer bytes as the facade from a map, behind the same
-// router type (chi) and the same authentication (auth.RequireBearer with an issuer built
-// from the same signing key and configuration). It is what the read path would cost if
-// the facade did nothing but route, authenticate and write bytes.
+// router type (chi) and the same token verification (auth.RequireBearer with an issuer
+// built from the same signing key and configuration, without the client-state check).
+// It is what the read path would cost if the facade did nothing but route, verify the
+// token and write bytes.
 type ceilingServer struct {
 	mu      sync.RWMutex
 	answers map[string][]byte
@@ -395,7 +396,9 @@ func startCeiling(ctx context.Context, direct client.Client, publicBaseURL strin
 	cs := &ceilingServer{answers: map[string][]byte{}}
 	r := chi.NewRouter()
 	r.Route("/v1", func(r chi.Router) {
-		r.Use(auth.RequireBearer(issuer))
+		// Signature and claims only (no client state): the facade's revocation check,
+		// a cache lookup per request, counts against the facade.
+		r.Use(auth.RequireBearer(issuer, nil))
 		r.Get("/funds", cs.serve)
 		r.Get("/orders", cs.serve)
 		r.Get("/orders/{order_id}", cs.serve)

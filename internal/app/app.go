@@ -8,10 +8,12 @@ import (
 	"context"
 	"fmt"
 	"net/http"
+	"net/netip"
 	"sync"
 	"time"
 
 	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/types"
 	clientfeatures "k8s.io/client-go/features"
 	"k8s.io/client-go/rest"
 	toolscache "k8s.io/client-go/tools/cache"
@@ -48,6 +50,9 @@ type Config struct {
 	// SandboxSettlement runs the built-in sandbox settlement agent with this delay per
 	// step; negative turns it off.
 	SandboxSettlement time.Duration
+	// TrustedProxies are the reverse proxies whose X-Forwarded-For the token endpoint's
+	// throttle believes; empty: the TCP peer is the source.
+	TrustedProxies []netip.Prefix
 }
 
 // pagedInitialList turns off client-go's streaming initial list (WatchListClient, on by
@@ -175,11 +180,12 @@ func Setup(mgr ctrl.Manager, c Config) error {
 					Writer:    mgr.GetClient(),
 					APIReader: mgr.GetAPIReader(),
 					Issuer:    issuer,
-					Clients:   &apiserver.ClientStore{Cache: mgr.GetCache(), Secrets: mgr.GetAPIReader(), Log: log.WithName("clients")},
-					Throttle:  auth.NewThrottle(10, 15*time.Minute, nil),
-					Ready:     mgr.GetCache().WaitForCacheSync,
-					Log:       log,
-					Now:       time.Now,
+					Clients: &apiserver.ClientStore{Cache: mgr.GetCache(), Secrets: mgr.GetAPIReader(), Log: log.WithName("clients"),
+						DecoySecret: types.NamespacedName{Namespace: c.Namespace, Name: "fundshare-no-such-client"}},
+					Throttle: auth.NewThrottle(auth.ThrottleConfig{TrustedProxies: c.TrustedProxies}),
+					Ready:    mgr.GetCache().WaitForCacheSync,
+					Log:      log,
+					Now:      time.Now,
 				}), nil
 			},
 		}); err != nil {

@@ -1,0 +1,110 @@
+package apiserver
+
+import (
+	"context"
+	"net/http"
+	"net/http/httptest"
+	"testing"
+
+	"github.com/go-logr/logr"
+	corev1 "k8s.io/api/core/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"sigs.k8s.io/controller-runtime/pkg/cache"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+
+	"github.com/fundshare/fundshare-operator/apiserver/auth"
+	"github.com/fundshare/fundshare-operator/internal/controlplane"
+	"github.com/fundshare/fundshare-operator/internal/fixtures"
+	"github.com/fundshare/fundshare-operator/internal/index"
+)
+
+// BenchmarkBearerCheckInformerCache is the bearer check of the read path as the facade
+// runs it: a real kube-apiserver, the ApiClient from an informer cache with the
+// project's indexes, the client's Secret read at most every 2 s. Sub-benchmarks:
+// signature and claims alone (before revocation; the ceiling of make bench), with the
+// client-state check, and the state check alone. Starts its own control plane
+// (KUBEBUILDER_ASSETS or bin/controlplane); not part of make test.
+func BenchmarkBearerCheckInformerCache(b *testing.B) {
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	env := controlplane.New(controlplane.Options{})
+	cfg, err := env.Start()
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer func() { _ = env.Stop() }()
+	direct, err := client.New(cfg, client.Options{Scheme: controlplane.Scheme()})
+	if err != nil {
+		b.Fatal(err)
+	}
+	ns, err := controlplane.NewNamespace(ctx, direct, "bench")
+	if err != nil {
+		b.Fatal(err)
+	}
+	if err := direct.Create(ctx, &corev1.Secret{ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: "creds"},
+		Data: map[string][]byte{"hash": []byte("$argon2id$bench")}}); err != nil {
+		b.Fatal(err)
+	}
+	if err := direct.Create(ctx, fixtures.ApiClient(ns, "acme", "creds")); err != nil {
+		b.Fatal(err)
+	}
+	informers, err := cache.New(cfg, cache.Options{Scheme: controlplane.Scheme()})
+	if err != nil {
+		b.Fatal(err)
+	}
+	if err := index.Register(ctx, informers); err != nil {
+		b.Fatal(err)
+	}
+	go func() { _ = informers.Start(ctx) }()
+	s := &ClientStore{Cache: informers, Secrets: direct, Log: logr.Discard()}
+	var c auth.Client
+	for c.Credentials == "" { // the cache has seen the ApiClient
+		if c, err = s.LookupClient(ctx, "acme"); err != nil && ctx.Err() != nil {
+			b.Fatal(err)
+		}
+	}
+	key, err := auth.GenerateSigningKey()
+	if err != nil {
+		b.Fatal(err)
+	}
+	keys, err := auth.NewKeySet(key)
+	if err != nil {
+		b.Fatal(err)
+	}
+	issuer, err := auth.NewIssuer(auth.IssuerConfig{Keys: keys, Issuer: "http://api.example.com"})
+	if err != nil {
+		b.Fatal(err)
+	}
+	token, _, err := issuer.IssueFor(c, "openid offline")
+	if err != nil {
+		b.Fatal(err)
+	}
+	for _, bc := range []struct {
+		name   string
+		states auth.ClientStates
+	}{{"signature", nil}, {"signature+state", s}} {
+		b.Run(bc.name, func(b *testing.B) {
+			h := auth.RequireBearer(issuer, bc.states)(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+				w.WriteHeader(http.StatusNoContent)
+			}))
+			req := httptest.NewRequest(http.MethodGet, "/v1/funds", nil)
+			req.Header.Set("Authorization", "Bearer "+token)
+			b.ReportAllocs()
+			for b.Loop() {
+				w := httptest.NewRecorder()
+				h.ServeHTTP(w, req)
+				if w.Code != http.StatusNoContent {
+					b.Fatal(w.Code, w.Body)
+				}
+			}
+		})
+	}
+	b.Run("state-only", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			if _, err := s.ClientState(ctx, "acme", auth.StateMaxAge); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+}
