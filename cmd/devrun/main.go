@@ -30,6 +30,7 @@ import (
 	"github.com/fundshare/fundshare-operator/internal/app"
 	"github.com/fundshare/fundshare-operator/internal/controlplane"
 	"github.com/fundshare/fundshare-operator/internal/devdata"
+	"github.com/fundshare/fundshare-operator/internal/scheme"
 )
 
 func main() {
@@ -88,7 +89,7 @@ func run(restAddr, baseURL, localDir string, sandboxDelay time.Duration) error {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 
-	c, err := client.New(cfg, client.Options{Scheme: controlplane.Scheme()})
+	c, err := client.New(cfg, client.Options{Scheme: scheme.New()})
 	if err != nil {
 		return err
 	}
