@@ -7,6 +7,7 @@ package main
 
 import (
 	"context"
+	"crypto/tls"
 	"encoding/json"
 	"errors"
 	"flag"
@@ -102,6 +103,8 @@ func run(restAddr, baseURL, localDir string, sandboxDelay time.Duration) error {
 		HealthProbeBindAddress: "0",
 		WebhookServer: webhook.NewServer(webhook.Options{
 			Host: wio.LocalServingHost, Port: wio.LocalServingPort, CertDir: wio.LocalServingCertDir,
+			// HTTP/1.1 only, as cmd/manager serves it by default (--enable-http2=false).
+			TLSOpts: []func(*tls.Config){func(c *tls.Config) { c.NextProtos = []string{"http/1.1"} }},
 		}),
 	})
 	if err != nil {
