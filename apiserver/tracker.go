@@ -208,7 +208,7 @@ func (t *WriteTracker) snapshot(namespace string, kinds []schema.GroupVersionKin
 func (t *WriteTracker) caughtUp(ctx context.Context, namespace string, p pendingWrite) (bool, error) {
 	o, err := t.scheme.New(p.key.gvk)
 	if err != nil {
-		return true, nil // not a kind we can read: nothing to wait for
+		return true, nil //nolint:nilerr // not a kind we can read: nothing to wait for
 	}
 	obj, ok := o.(client.Object)
 	if !ok {

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"errors"
 	"os/exec"
 	"strings"
 	"testing"
@@ -35,7 +36,7 @@ func TestProductionBinariesDoNotLinkTheTestHarness(t *testing.T) {
 		out, err := exec.Command(gobin, "list", "-deps", pkg).Output()
 		if err != nil {
 			var stderr string
-			if ee, ok := err.(*exec.ExitError); ok {
+			if ee := (*exec.ExitError)(nil); errors.As(err, &ee) {
 				stderr = string(ee.Stderr)
 			}
 			t.Fatalf("go list -deps %s: %v\n%s", pkg, err, stderr)

@@ -105,7 +105,7 @@ func negotiate(t *testing.T, addr string) string {
 	conn, err := tls.Dial("tcp", addr, &tls.Config{
 		NextProtos: []string{"h2", "http/1.1"},
 		// The servers use a self-signed certificate; only the protocol is under test.
-		InsecureSkipVerify: true, //nolint:gosec // a test handshake with a local self-signed server
+		InsecureSkipVerify: true,
 	})
 	if err != nil {
 		t.Fatalf("TLS handshake with %s: %v", addr, err)

@@ -3,11 +3,10 @@ package webhooks
 import (
 	"context"
 	"errors"
-
-	"k8s.io/utils/ptr"
 	"time"
 
 	"k8s.io/apimachinery/pkg/util/validation/field"
+	"k8s.io/utils/ptr"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	"sigs.k8s.io/controller-runtime/pkg/webhook/admission"
 
