@@ -114,7 +114,7 @@ func (c *conformance) check(req *http.Request, reqBody []byte, res *http.Respons
 	route, params, err := c.router.FindRoute(probe)
 	if err != nil {
 		if res.StatusCode != http.StatusNotFound && res.StatusCode != http.StatusMethodNotAllowed {
-			return fmt.Errorf("the route is not documented (%v)", err)
+			return fmt.Errorf("the route is not documented (%w)", err)
 		}
 		schema := c.errorSchema
 		if req.URL.Path == "/oauth2/token" {

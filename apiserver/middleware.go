@@ -146,7 +146,7 @@ func (s *Server) recoverer(next http.Handler) http.Handler {
 			if v == nil {
 				return
 			}
-			if v == http.ErrAbortHandler {
+			if v == http.ErrAbortHandler { //nolint:errorlint // a panic value, compared as net/http compares it
 				panic(v)
 			}
 			s.deps.Log.Error(fmt.Errorf("panic: %v", v), "handler panicked",

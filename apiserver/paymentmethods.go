@@ -40,9 +40,7 @@ func (s *Server) createPaymentMethod(w http.ResponseWriter, r *http.Request) {
 		IBAN: validation.NormalizeIBAN(deref(req.IBAN)), AccountHolderName: deref(req.AccountHolderName),
 	}
 	rfe := rules.PaymentMethodDetails(&spec)
-	if _, badAccount := rfe["account_id"]; badAccount {
-		delete(rfe, "account_id") // a path id that cannot exist: answered 404 below
-	}
+	delete(rfe, "account_id") // a path id that cannot exist: answered 404 below
 	mergeNew(&fe, rfe)
 	if !fe.Empty() {
 		writeValidation(w, fe)

@@ -31,7 +31,7 @@ const maxWriteAttempts = 10
 // backoff sleeps before the attempt-th try of a read-modify-write: up to 10 ms per
 // attempt, at random.
 func backoff(ctx context.Context, attempt int) error {
-	d := time.Duration(rand.Int64N(int64(10*time.Millisecond) * int64(attempt)))
+	d := time.Duration(rand.Int64N(int64(10*time.Millisecond) * int64(attempt))) //nolint:gosec // jitter, not a secret
 	t := time.NewTimer(d)
 	defer t.Stop()
 	select {

@@ -2,7 +2,6 @@ package apiserver
 
 import (
 	"context"
-	"strconv"
 	"sync"
 	"time"
 
@@ -10,6 +9,7 @@ import (
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/runtime/schema"
+	"k8s.io/apimachinery/pkg/util/resourceversion"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	"sigs.k8s.io/controller-runtime/pkg/client/apiutil"
 )
@@ -25,11 +25,12 @@ import (
 // as soon as the cache has caught up with it, or after an expiry, so the tracker only
 // holds the writes of the last moments.
 //
-// resourceVersions are compared as unsigned integers. The API server says they are
-// opaque, but with etcd3 storage (the only storage kube-apiserver has) every
-// resourceVersion is the etcd revision of the write, a single counter that increases with
-// every write to the cluster; a newer version of an object therefore always has a larger
-// resourceVersion. A version that is not a number is not tracked.
+// resourceVersions are compared with apimachinery's resourceversion.CompareResourceVersion,
+// as integers of any length, which apimachinery defines for two versions of the same
+// resource: with etcd3 storage every resourceVersion is the etcd revision
+// of the write, a counter that increases with every write to the cluster, so a newer
+// version of an object has a larger resourceVersion. A version that is not a well-formed
+// integer is not tracked.
 //
 // Writes by other replicas, kubectl or controllers are not tracked: the guarantee is for
 // one client talking to one replica, which is what a REST client sees within a request
@@ -53,8 +54,8 @@ type trackedObject struct {
 }
 
 type trackedWrite struct {
-	// rv is the resourceVersion written, or for a deletion the last one known (0: unknown).
-	rv       uint64
+	// rv is the resourceVersion written, or for a deletion the last one known ("": unknown).
+	rv       string
 	deleted  bool
 	recorded time.Time
 }
@@ -78,8 +79,8 @@ func NewWriteTracker(reader client.Reader, scheme *runtime.Scheme, log logr.Logg
 
 // Written records a successful create, update or patch; obj carries the API server's answer.
 func (t *WriteTracker) Written(obj client.Object) {
-	rv, err := strconv.ParseUint(obj.GetResourceVersion(), 10, 64)
-	if err != nil {
+	rv := obj.GetResourceVersion()
+	if !wellFormed(rv) {
 		return
 	}
 	t.record(obj, trackedWrite{rv: rv})
@@ -87,7 +88,10 @@ func (t *WriteTracker) Written(obj client.Object) {
 
 // Deleted records a successful delete of obj (its last known resourceVersion, if any).
 func (t *WriteTracker) Deleted(obj client.Object) {
-	rv, _ := strconv.ParseUint(obj.GetResourceVersion(), 10, 64)
+	rv := obj.GetResourceVersion()
+	if !wellFormed(rv) {
+		rv = ""
+	}
 	t.record(obj, trackedWrite{rv: rv, deleted: true})
 }
 
@@ -106,7 +110,7 @@ func (t *WriteTracker) record(obj client.Object, w trackedWrite) {
 		t.pending[obj.GetNamespace()] = ns
 	}
 	// Keep the newest: a late answer to an older write must not hide a newer one.
-	if cur, ok := ns[key]; !ok || w.deleted || cur.deleted || w.rv >= cur.rv {
+	if cur, ok := ns[key]; !ok || w.deleted || cur.deleted || compare(w.rv, cur.rv) >= 0 {
 		ns[key] = w
 	}
 	t.pruneLocked()
@@ -204,7 +208,7 @@ func (t *WriteTracker) snapshot(namespace string, kinds []schema.GroupVersionKin
 func (t *WriteTracker) caughtUp(ctx context.Context, namespace string, p pendingWrite) (bool, error) {
 	o, err := t.scheme.New(p.key.gvk)
 	if err != nil {
-		return true, nil // not a kind we can read: nothing to wait for
+		return true, nil //nolint:nilerr // not a kind we can read: nothing to wait for
 	}
 	obj, ok := o.(client.Object)
 	if !ok {
@@ -217,15 +221,30 @@ func (t *WriteTracker) caughtUp(ctx context.Context, namespace string, p pending
 	case err != nil:
 		return false, err
 	}
-	rv, err := strconv.ParseUint(obj.GetResourceVersion(), 10, 64)
-	if err != nil {
+	rv := obj.GetResourceVersion()
+	if !wellFormed(rv) {
 		return true, nil
 	}
 	if p.write.deleted {
 		// Still there: caught up only if it is a newer object (recreated since).
-		return p.write.rv != 0 && rv > p.write.rv, nil
+		return p.write.rv != "" && compare(rv, p.write.rv) > 0, nil
 	}
-	return rv >= p.write.rv, nil
+	return compare(rv, p.write.rv) >= 0, nil
+}
+
+// wellFormed tells whether rv is a resourceVersion the tracker can compare.
+func wellFormed(rv string) bool {
+	_, err := resourceversion.CompareResourceVersion(rv, rv)
+	return err == nil
+}
+
+// compare orders two well-formed resourceVersions (-1, 0, +1).
+func compare(a, b string) int {
+	c, err := resourceversion.CompareResourceVersion(a, b)
+	if err != nil {
+		return 0 // unreachable: both were checked by wellFormed when recorded or read
+	}
+	return c
 }
 
 // drop forgets a write the cache has caught up with, unless a newer one replaced it.

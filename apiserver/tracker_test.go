@@ -116,6 +116,30 @@ func TestTrackerComparesResourceVersionsAsNumbers(t *testing.T) {
 	}
 }
 
+func TestTrackerComparesResourceVersionsOfAnyLength(t *testing.T) {
+	// apimachinery bounds a resourceVersion's digits by nothing; a tracker that read them
+	// as uint64 would drop this write and answer from a cache that has not seen it.
+	c := newFakeCache()
+	tr := newTestTracker(c)
+	c.set("a", "w1", "99999999999999999999999")
+	w := &investv1.Wallet{ObjectMeta: metav1.ObjectMeta{Namespace: "a", Name: "w1", ResourceVersion: "100000000000000000000000"}}
+	tr.Written(w)
+	go func() {
+		time.Sleep(50 * time.Millisecond)
+		c.set("a", "w1", "100000000000000000000000")
+	}()
+	start := time.Now()
+	if err := tr.Wait(context.Background(), "a", gvkWallet); err != nil {
+		t.Fatal(err)
+	}
+	if d := time.Since(start); d < 40*time.Millisecond || d >= tr.timeout {
+		t.Fatalf("waited %v, want about 50ms (until the cache showed the write)", d)
+	}
+	if n := tr.Pending(); n != 0 {
+		t.Fatalf("pending = %d after the cache caught up, want 0", n)
+	}
+}
+
 func TestTrackerGivesUpAfterItsBound(t *testing.T) {
 	c := newFakeCache()
 	tr := newTestTracker(c)

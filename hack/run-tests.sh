@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
-# Runs every test of the module against the control plane in bin/controlplane and prints
-# a summary: each package's result, the Ginkgo specs each envtest suite ran, and the
-# totals. The full log is printed when something fails (and kept in bin/test.log). A
-# missing control-plane binary is a failure (envtest refuses to start), never a skip.
+# Runs every test of the module with the race detector against the control plane in
+# bin/controlplane and prints a summary: each package's result, the Ginkgo specs each
+# envtest suite ran, and the totals. The full log is printed when something fails (and
+# kept in bin/test.log). A missing control-plane binary is a failure (envtest refuses to
+# start), never a skip.
 set -uo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root"
@@ -13,8 +14,9 @@ for b in kube-apiserver etcd; do
 done
 mkdir -p bin
 log=bin/test.log
-echo "running go test ./... (envtest suites start a real kube-apiserver and etcd; a few minutes)"
-go test -v -count=1 -timeout 45m "$@" ./... > "$log" 2>&1
+echo "running go test -race ./... (envtest suites start a real kube-apiserver and etcd; a few minutes)"
+# -race: a data race fails the package (the detector needs cgo, hence gcc).
+go test -race -v -count=1 -timeout 45m "$@" ./... > "$log" 2>&1
 rc=$?
 if [[ $rc -ne 0 ]]; then
   cat "$log"

@@ -8,6 +8,7 @@ package main
 
 import (
 	"context"
+	"crypto/tls"
 	"encoding/json"
 	"errors"
 	"flag"
@@ -31,6 +32,7 @@ import (
 	"github.com/fundshare/fundshare-operator/internal/app"
 	"github.com/fundshare/fundshare-operator/internal/controlplane"
 	"github.com/fundshare/fundshare-operator/internal/devdata"
+	"github.com/fundshare/fundshare-operator/internal/scheme"
 )
 
 func main() {
@@ -91,7 +93,7 @@ func run(restAddr, baseURL, localDir string, sandboxDelay time.Duration) error {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 
-	c, err := client.New(cfg, client.Options{Scheme: controlplane.Scheme()})
+	c, err := client.New(cfg, client.Options{Scheme: scheme.New()})
 	if err != nil {
 		return err
 	}
@@ -104,6 +106,8 @@ func run(restAddr, baseURL, localDir string, sandboxDelay time.Duration) error {
 		HealthProbeBindAddress: "0",
 		WebhookServer: webhook.NewServer(webhook.Options{
 			Host: wio.LocalServingHost, Port: wio.LocalServingPort, CertDir: wio.LocalServingCertDir,
+			// HTTP/1.1 only, as cmd/manager serves it by default (--enable-http2=false).
+			TLSOpts: []func(*tls.Config){func(c *tls.Config) { c.NextProtos = []string{"http/1.1"} }},
 		}),
 	})
 	if err != nil {

@@ -3,6 +3,7 @@
 package main
 
 import (
+	"crypto/tls"
 	"flag"
 	"net/netip"
 	"os"
@@ -24,18 +25,25 @@ import (
 // version is stamped at build time (-ldflags -X main.version=...).
 var version = "dev"
 
+// serverFlags are the flags of the manager's own servers (metrics, probes, webhooks) and
+// of leader election.
+type serverFlags struct {
+	metricsAddr, probeAddr, certDir, namespace string
+	leaderElect, enableHTTP2                   bool
+	webhookPort                                int
+}
+
 func main() {
 	var (
-		metricsAddr, probeAddr, certDir string
-		leaderElect                     bool
-		webhookPort                     int
-		c                               app.Config
+		f serverFlags
+		c app.Config
 	)
-	flag.StringVar(&metricsAddr, "metrics-bind-address", ":8443", "address of the metrics endpoint (0 disables it)")
-	flag.StringVar(&probeAddr, "health-probe-bind-address", ":8081", "address of the health probes")
-	flag.BoolVar(&leaderElect, "leader-elect", false, "elect a leader among replicas; only the leader runs controllers")
-	flag.IntVar(&webhookPort, "webhook-port", 9443, "port of the admission webhook server")
-	flag.StringVar(&certDir, "webhook-cert-dir", "", "folder with tls.crt and tls.key of the webhook server")
+	flag.StringVar(&f.metricsAddr, "metrics-bind-address", ":8443", "address of the metrics endpoint (0 disables it)")
+	flag.StringVar(&f.probeAddr, "health-probe-bind-address", ":8081", "address of the health probes")
+	flag.BoolVar(&f.leaderElect, "leader-elect", false, "elect a leader among replicas; only the leader runs controllers")
+	flag.IntVar(&f.webhookPort, "webhook-port", 9443, "port of the admission webhook server")
+	flag.StringVar(&f.certDir, "webhook-cert-dir", "", "folder with tls.crt and tls.key of the webhook server")
+	flag.BoolVar(&f.enableHTTP2, "enable-http2", false, "serve HTTP/2 on the webhook and metrics servers (off by default: HTTP/2 stream resets, CVE-2023-44487 and CVE-2023-39325)")
 	flag.StringVar(&c.RESTAddr, "rest-bind-address", ":8080", "address of the REST facade")
 	flag.StringVar(&c.PublicBaseURL, "public-base-url", "http://localhost:8080", "public base URL of the REST facade; its host name is the token audience")
 	flag.StringVar(&c.Namespace, "namespace", envOr("POD_NAMESPACE", "fundshare-system"), "namespace of the operator's own Secrets")
@@ -56,24 +64,11 @@ func main() {
 	flag.Parse()
 	ctrl.SetLogger(zap.New(zap.UseFlagOptions(&opts)))
 	log := ctrl.Log.WithName("setup")
-	log.Info("starting fundshare-operator", "version", version)
+	log.Info("starting fundshare-operator", "version", version, "http2", f.enableHTTP2)
 
 	c.Webhooks, c.Controllers = true, true
-	leaseDuration := 15 * time.Second
-	mgr, err := app.NewManager(ctrl.GetConfigOrDie(), ctrl.Options{
-		// Metrics are served over TLS and only to callers the API server authenticates and
-		// authorizes (TokenReview + SubjectAccessReview on GET /metrics).
-		Metrics: metricsserver.Options{
-			BindAddress: metricsAddr, SecureServing: metricsAddr != "0",
-			FilterProvider: filters.WithAuthenticationAndAuthorization,
-		},
-		HealthProbeBindAddress:  probeAddr,
-		WebhookServer:           webhook.NewServer(webhook.Options{Port: webhookPort, CertDir: certDir}),
-		LeaderElection:          leaderElect,
-		LeaderElectionID:        "fundshare-operator.invest.fundshare.io",
-		LeaderElectionNamespace: c.Namespace,
-		LeaseDuration:           &leaseDuration,
-	})
+	f.namespace = c.Namespace
+	mgr, err := app.NewManager(ctrl.GetConfigOrDie(), managerOptions(f))
 	if err != nil {
 		log.Error(err, "unable to create manager")
 		os.Exit(1)
@@ -87,6 +82,35 @@ func main() {
 		os.Exit(1)
 	}
 }
+
+// managerOptions are the manager's options for the flags given.
+func managerOptions(f serverFlags) ctrl.Options {
+	var tlsOpts []func(*tls.Config)
+	if !f.enableHTTP2 {
+		// As the kubebuilder scaffold does: offer only HTTP/1.1 in ALPN, so that no client
+		// can use HTTP/2's stream resets against the webhook and metrics servers.
+		tlsOpts = append(tlsOpts, disableHTTP2)
+	}
+	leaseDuration := 15 * time.Second
+	return ctrl.Options{
+		// Metrics are served over TLS and only to callers the API server authenticates and
+		// authorizes (TokenReview + SubjectAccessReview on GET /metrics).
+		Metrics: metricsserver.Options{
+			BindAddress: f.metricsAddr, SecureServing: f.metricsAddr != "0",
+			FilterProvider: filters.WithAuthenticationAndAuthorization,
+			TLSOpts:        tlsOpts,
+		},
+		HealthProbeBindAddress:  f.probeAddr,
+		WebhookServer:           webhook.NewServer(webhook.Options{Port: f.webhookPort, CertDir: f.certDir, TLSOpts: tlsOpts}),
+		LeaderElection:          f.leaderElect,
+		LeaderElectionID:        "fundshare-operator.invest.fundshare.io",
+		LeaderElectionNamespace: f.namespace,
+		LeaseDuration:           &leaseDuration,
+	}
+}
+
+// disableHTTP2 leaves HTTP/1.1 as the only protocol a TLS client may choose.
+func disableHTTP2(c *tls.Config) { c.NextProtos = []string{"http/1.1"} }
 
 func envOr(key, fallback string) string {
 	if v := os.Getenv(key); v != "" {

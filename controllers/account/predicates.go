@@ -3,9 +3,9 @@ package account
 import (
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	"sigs.k8s.io/controller-runtime/pkg/event"
+	"sigs.k8s.io/controller-runtime/pkg/predicate"
 
 	investv1 "github.com/fundshare/fundshare-operator/api/v1alpha1"
-	"sigs.k8s.io/controller-runtime/pkg/predicate"
 )
 
 // deletionPredicate passes updates that start a deletion or change finalizers.

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"net"
 	"net/http"
+	"os"
 	"runtime"
 	"runtime/debug"
 	"strings"
@@ -186,7 +187,10 @@ func startOperator(ctx context.Context, base *rest.Config, wio *envtest.WebhookI
 func (op *operator) stop() {
 	op.cancel()
 	select {
-	case <-op.done:
+	case err := <-op.done:
+		if err != nil {
+			fmt.Fprintln(os.Stderr, "bench: manager stopped with an error:", err)
+		}
 	case <-time.After(time.Minute):
 	}
 }

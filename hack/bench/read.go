@@ -222,13 +222,6 @@ func round(s sample) sample {
 	return s
 }
 
-// measure runs the facade alone.
-func measure(ctx context.Context, facadeURL string, reqs []request, conc int, warmup, dur time.Duration) readStats {
-	hc := httpClient(conc)
-	defer hc.CloseIdleConnections()
-	return hammer(ctx, hc, facadeURL, reqs, conc, warmup, dur).stats()
-}
-
 func percentile(d []time.Duration, p float64) float64 {
 	if len(d) == 0 {
 		return 0

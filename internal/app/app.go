@@ -28,8 +28,8 @@ import (
 	"github.com/fundshare/fundshare-operator/controllers/apiclient"
 	"github.com/fundshare/fundshare-operator/controllers/order"
 	"github.com/fundshare/fundshare-operator/controllers/settlement"
-	"github.com/fundshare/fundshare-operator/internal/controlplane"
 	"github.com/fundshare/fundshare-operator/internal/index"
+	"github.com/fundshare/fundshare-operator/internal/scheme"
 	"github.com/fundshare/fundshare-operator/internal/webhooks"
 )
 
@@ -72,7 +72,7 @@ var pagedListOnce sync.Once
 func NewManager(cfg *rest.Config, opts ctrl.Options) (ctrl.Manager, error) {
 	// Reflectors read the gate when they are built, that is from here on.
 	pagedListOnce.Do(func() { clientfeatures.ReplaceFeatureGates(pagedInitialList{clientfeatures.FeatureGates()}) })
-	opts.Scheme = controlplane.Scheme()
+	opts.Scheme = scheme.New()
 	opts.Cache.DefaultTransform = cache.TransformStripManagedFields()
 	opts.Cache.ByObject = withOrderTransform(opts.Cache.ByObject)
 	if streamingOrdersApply(opts.Cache) && opts.Cache.NewInformer == nil {

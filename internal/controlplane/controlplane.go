@@ -2,6 +2,8 @@
 // and etcd built into bin/controlplane, run through envtest) with the project's CRDs and,
 // when asked, its admission webhooks installed. Every envtest suite and the local dev
 // runner (`make run`) use it, so tests and the newcomer's environment are the same thing.
+// It imports envtest, so only tests, cmd/devrun and hack/ may import it: the production
+// binary must not (cmd/manager's TestProductionBinariesDoNotLinkTheTestHarness checks).
 package controlplane
 
 import (
@@ -17,11 +19,11 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/runtime/schema"
-	clientgoscheme "k8s.io/client-go/kubernetes/scheme"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	"sigs.k8s.io/controller-runtime/pkg/envtest"
 
 	investv1 "github.com/fundshare/fundshare-operator/api/v1alpha1"
+	"github.com/fundshare/fundshare-operator/internal/scheme"
 )
 
 // Root is the repository's top folder.
@@ -30,17 +32,9 @@ func Root() string {
 	return filepath.Clean(filepath.Join(filepath.Dir(file), "..", ".."))
 }
 
-// Scheme holds the built-in kinds and the project's kinds.
-func Scheme() *runtime.Scheme {
-	s := runtime.NewScheme()
-	if err := clientgoscheme.AddToScheme(s); err != nil {
-		panic(err)
-	}
-	if err := investv1.AddToScheme(s); err != nil {
-		panic(err)
-	}
-	return s
-}
+// Scheme holds the built-in kinds and the project's kinds: the manager's scheme
+// (internal/scheme), offered here too so that test suites need one import.
+func Scheme() *runtime.Scheme { return scheme.New() }
 
 // Options chooses what the control plane gets besides the CRDs.
 type Options struct {

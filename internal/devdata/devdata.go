@@ -134,7 +134,8 @@ func EnsureDemoTenant(ctx context.Context, c client.Client, credsPath, baseURL, 
 		return Credentials{}, fmt.Errorf("api client: %w", err)
 	}
 
-	data, err := json.MarshalIndent(creds, "", "  ")
+	// The plain client secret goes to the developer's own file (mode 0600): that is its job.
+	data, err := json.MarshalIndent(creds, "", "  ") //nolint:gosec // G117: see above
 	if err != nil {
 		return Credentials{}, err
 	}

@@ -74,7 +74,7 @@ func Mul(a, b int64) (int64, error) {
 		if lo > 1<<63 {
 			return 0, ErrOverflow
 		}
-		return int64(-lo), nil // lo == 1<<63 yields MinInt64
+		return int64(-lo), nil //nolint:gosec // lo <= 1<<63 checked above; lo == 1<<63 yields MinInt64
 	}
 	if lo > math.MaxInt64 {
 		return 0, ErrOverflow
@@ -185,7 +185,7 @@ func Format(amount int64, currency string) string {
 // absU64 returns |a| as a uint64; |MinInt64| = 2^63 is represented exactly.
 func absU64(a int64) uint64 {
 	if a < 0 {
-		return -uint64(a)
+		return -uint64(a) //nolint:gosec // two's complement: exact for every negative int64, MinInt64 included
 	}
 	return uint64(a)
 }

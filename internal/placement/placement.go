@@ -194,7 +194,7 @@ func Place(ctx context.Context, r Readers, o *investv1.Order, now time.Time) (Re
 	q, err := money.QuoteOrder(o.Spec.AmountOfUnits, nav.NAVPerShare, rate)
 	if err != nil {
 		fe.Add("amount_of_units", "the order value cannot be computed: "+err.Error())
-		return res, nil
+		return res, nil //nolint:nilerr // an overflow is the caller's error, answered as a field error
 	}
 	if o.Spec.Side == investv1.SideBuy && q.Gross < sc.Spec.MinInvestment {
 		fe.Add("amount_of_units", fmt.Sprintf("the order value %s is below the share class's minimum investment %s",

@@ -204,7 +204,7 @@ func ApplyBirthdate(s *investv1.AccountSpec, birthdate string, now time.Time) er
 	if err != nil {
 		return err
 	}
-	s.DobDay, s.DobMonth, s.DobYear = int32(d.Day()), int32(d.Month()), int32(d.Year())
+	s.DobDay, s.DobMonth, s.DobYear = int32(d.Day()), int32(d.Month()), int32(d.Year()) //nolint:gosec // ParseBirthdate reads a four-digit year
 	return nil
 }
 

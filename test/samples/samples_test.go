@@ -1,0 +1,259 @@
+package samples
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	utilyaml "k8s.io/apimachinery/pkg/util/yaml"
+	ctrl "sigs.k8s.io/controller-runtime"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+	"sigs.k8s.io/controller-runtime/pkg/envtest"
+	metricsserver "sigs.k8s.io/controller-runtime/pkg/metrics/server"
+	"sigs.k8s.io/controller-runtime/pkg/webhook"
+	"sigs.k8s.io/yaml"
+
+	investv1 "github.com/fundshare/fundshare-operator/api/v1alpha1"
+	"github.com/fundshare/fundshare-operator/internal/app"
+	"github.com/fundshare/fundshare-operator/internal/controlplane"
+	"github.com/fundshare/fundshare-operator/internal/scheme"
+)
+
+var (
+	root       = controlplane.Root()
+	kubectl    string // the machine's kubectl
+	kubeconfig string // admin kubeconfig of the control plane
+	k8s        client.Client
+)
+
+// TestMain starts one control plane with the project's CRDs and webhook configurations,
+// and the production manager (admission webhooks and controllers) serving them.
+func TestMain(m *testing.M) {
+	os.Exit(run(m))
+}
+
+func run(m *testing.M) int {
+	var err error
+	if kubectl, err = exec.LookPath("kubectl"); err != nil {
+		fmt.Fprintln(os.Stderr, "FAIL: test/samples needs kubectl on PATH (it applies config/samples with `kubectl apply -k`):", err)
+		return 1
+	}
+	env := controlplane.New(controlplane.Options{Webhooks: true})
+	cfg, err := env.Start()
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "FAIL: start the control plane:", err)
+		return 1
+	}
+	defer func() {
+		if err := env.Stop(); err != nil {
+			fmt.Fprintln(os.Stderr, "stop the control plane:", err)
+		}
+	}()
+	dir, err := os.MkdirTemp("", "fundshare-samples-")
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "FAIL:", err)
+		return 1
+	}
+	defer func() { _ = os.RemoveAll(dir) }()
+	kubeconfig = filepath.Join(dir, "kubeconfig")
+	user, err := env.ControlPlane.AddUser(envtest.User{Name: "samples-test-admin", Groups: []string{"system:masters"}}, cfg)
+	if err == nil {
+		var data []byte
+		if data, err = user.KubeConfig(); err == nil {
+			err = os.WriteFile(kubeconfig, data, 0o600)
+		}
+	}
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "FAIL: kubeconfig:", err)
+		return 1
+	}
+	if k8s, err = client.New(cfg, client.Options{Scheme: scheme.New()}); err != nil {
+		fmt.Fprintln(os.Stderr, "FAIL: client:", err)
+		return 1
+	}
+	stop, err := startManager(env)
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "FAIL: manager:", err)
+		return 1
+	}
+	defer stop()
+	return m.Run()
+}
+
+// startManager runs the production manager with the webhooks and controllers, and
+// returns once its webhook server answers and its caches are synced.
+func startManager(env *envtest.Environment) (func(), error) {
+	wio := env.WebhookInstallOptions
+	mgr, err := app.NewManager(env.Config, ctrl.Options{
+		Metrics:                metricsserver.Options{BindAddress: "0"},
+		HealthProbeBindAddress: "0",
+		WebhookServer:          webhook.NewServer(webhook.Options{Host: wio.LocalServingHost, Port: wio.LocalServingPort, CertDir: wio.LocalServingCertDir}),
+	})
+	if err != nil {
+		return nil, err
+	}
+	if err := app.Setup(mgr, app.Config{Webhooks: true, Controllers: true, SandboxSettlement: -1}); err != nil {
+		return nil, err
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() { done <- mgr.Start(ctx) }()
+	stop := func() {
+		cancel()
+		if err := <-done; err != nil {
+			fmt.Fprintln(os.Stderr, "manager:", err)
+		}
+	}
+	deadline := time.Now().Add(time.Minute)
+	for mgr.GetWebhookServer().StartedChecker()(nil) != nil {
+		if time.Now().After(deadline) {
+			stop()
+			return nil, errors.New("webhook server did not start within a minute")
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	syncCtx, syncCancel := context.WithTimeout(ctx, time.Minute)
+	defer syncCancel()
+	if !mgr.GetCache().WaitForCacheSync(syncCtx) {
+		stop()
+		return nil, errors.New("caches did not sync within a minute")
+	}
+	return stop, nil
+}
+
+// kubectlRun runs kubectl in the repository's folder against the control plane.
+func kubectlRun(t *testing.T, args ...string) (stdout []byte, err error) {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, kubectl, append([]string{"--kubeconfig", kubeconfig}, args...)...)
+	cmd.Dir = root
+	var out, errOut bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &errOut
+	if err := cmd.Run(); err != nil {
+		return out.Bytes(), fmt.Errorf("kubectl %s: %w\n%s%s", strings.Join(args, " "), err, out.Bytes(), errOut.Bytes())
+	}
+	return out.Bytes(), nil
+}
+
+// decodeStream reads a YAML stream of objects.
+func decodeStream(t *testing.T, data []byte) []*unstructured.Unstructured {
+	t.Helper()
+	dec := utilyaml.NewYAMLOrJSONDecoder(bufio.NewReader(bytes.NewReader(data)), 4096)
+	var objs []*unstructured.Unstructured
+	for {
+		u := &unstructured.Unstructured{}
+		if err := dec.Decode(&u.Object); err != nil {
+			if errors.Is(err, io.EOF) {
+				return objs
+			}
+			t.Fatalf("decode objects: %v", err)
+		}
+		if len(u.Object) > 0 {
+			objs = append(objs, u)
+		}
+	}
+}
+
+// TestSamplesHoldOneSamplePerKind: config/samples has invest_v1alpha1_<kind>.yaml for
+// every kind of PROJECT, holding an object of that kind, and kustomization.yaml lists
+// every sample file (catalogue.yaml, the larger catalogue of `make run`, is applied on
+// its own).
+func TestSamplesHoldOneSamplePerKind(t *testing.T) {
+	dir := filepath.Join(root, "config", "samples")
+	var kustomization struct {
+		Resources []string `json:"resources"`
+	}
+	data, err := os.ReadFile(filepath.Join(dir, "kustomization.yaml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := yaml.Unmarshal(data, &kustomization); err != nil {
+		t.Fatal(err)
+	}
+	for _, r := range readProject(t).Resources {
+		file := sampleFile(r.Kind)
+		data, err := os.ReadFile(filepath.Join(dir, file))
+		if err != nil {
+			t.Errorf("no sample for %s: %v", r.Kind, err)
+			continue
+		}
+		if !slices.ContainsFunc(decodeStream(t, data), func(u *unstructured.Unstructured) bool { return u.GetKind() == r.Kind }) {
+			t.Errorf("config/samples/%s holds no %s", file, r.Kind)
+		}
+	}
+	files, err := filepath.Glob(filepath.Join(dir, "*.yaml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range files {
+		name := filepath.Base(f)
+		if name != "kustomization.yaml" && name != "catalogue.yaml" && !slices.Contains(kustomization.Resources, name) {
+			t.Errorf("config/samples/kustomization.yaml does not list %s", name)
+		}
+	}
+}
+
+// TestEverySampleIsAcceptedByTheAPIServer applies config/samples as its kustomization
+// documents (`kubectl apply -k config/samples`, in one pass) through the admission
+// webhooks, checks that every object is stored, and that applying again (as a GitOps tool
+// does on every sync) is accepted too. The sample catalogue of `make run` is applied the
+// same way.
+func TestEverySampleIsAcceptedByTheAPIServer(t *testing.T) {
+	built, err := kubectlRun(t, "kustomize", "config/samples")
+	if err != nil {
+		t.Fatal(err)
+	}
+	objs := decodeStream(t, built)
+	if _, err := kubectlRun(t, "apply", "-k", "config/samples"); err != nil {
+		t.Fatalf("the samples were refused: %v", err)
+	}
+	ctx := context.Background()
+	kinds := map[string]bool{}
+	for _, o := range objs {
+		got := &unstructured.Unstructured{}
+		got.SetGroupVersionKind(o.GroupVersionKind())
+		if err := k8s.Get(ctx, client.ObjectKeyFromObject(o), got); err != nil {
+			t.Errorf("%s %s/%s not stored: %v", o.GetKind(), o.GetNamespace(), o.GetName(), err)
+		}
+		kinds[o.GetKind()] = true
+	}
+	for _, r := range readProject(t).Resources {
+		if !kinds[r.Kind] {
+			t.Errorf("kubectl kustomize config/samples has no %s", r.Kind)
+		}
+	}
+
+	// The order was priced at admission from the sample NAV (101.20 EUR) with the tenant's
+	// offering (0.5%): 20 units.
+	order := &investv1.Order{}
+	if err := k8s.Get(ctx, client.ObjectKey{Namespace: "fundshare-sample", Name: "c43aa377-8061-4e12-b3c4-a74e96c0f7d0"}, order); err != nil {
+		t.Fatal(err)
+	}
+	q := order.Spec.Quote
+	if q == nil {
+		t.Fatal("the sample order has no quote: the order webhook did not price it")
+	}
+	if q.NAVPerShare != 1_012_000 || q.GrossValue != 20_240_000 || q.FeeSource != investv1.FeeSourceOffering ||
+		q.FeeRate != 50 || q.FeeAmount != 101_200 || q.Amount != 20_240_000 {
+		t.Errorf("sample order quote %+v, want NAV 1012000, gross 20240000, OFFERING fee 50 = 101200, amount 20240000", *q)
+	}
+
+	if _, err := kubectlRun(t, "apply", "-k", "config/samples"); err != nil {
+		t.Errorf("applying the samples again was refused: %v", err)
+	}
+	if _, err := kubectlRun(t, "apply", "-f", "config/samples/catalogue.yaml"); err != nil {
+		t.Errorf("the sample catalogue was refused: %v", err)
+	}
+}
