@@ -109,7 +109,17 @@ func (h *accountWebhook) ValidateDelete(ctx context.Context, a *investv1.Account
 	if err := h.r.cache.List(ctx, &orders, client.InNamespace(a.Namespace), client.MatchingFields{index.OrderAccount: a.Name}); err != nil {
 		return nil, err
 	}
-	if held := AccountHoldings(orders.Items, a.Status.Reservations); len(held) > 0 {
+	held := AccountHoldings(orders.Items, a.Status.Reservations)
+	if len(held) == 0 {
+		// The cache may lag behind an order placed or completed a moment ago: confirm
+		// with the API server before letting the account go.
+		confirmed, err := confirmedOrders(ctx, h.r, a.Namespace, func(o *investv1.Order) bool { return o.Spec.AccountID == investv1.ObjectID(a.Name) })
+		if err != nil {
+			return nil, err
+		}
+		held = AccountHoldings(confirmed, a.Status.Reservations)
+	}
+	if len(held) > 0 {
 		return nil, apierrors.NewForbidden(schema.GroupResource{Group: investv1.GroupVersion.Group, Resource: "accounts"}, a.Name,
 			errors.New(strings.Join(held, "; ")+": an account that holds units or has live orders cannot be deleted; "+
 				"sell the units and let every order complete or cancel it first"))

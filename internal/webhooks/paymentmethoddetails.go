@@ -40,7 +40,7 @@ func (h *paymentMethodWebhook) ValidateUpdate(_ context.Context, _, p *investv1.
 
 // ValidateDelete refuses to delete a bank account that a live order pays from.
 func (h *paymentMethodWebhook) ValidateDelete(ctx context.Context, p *investv1.PaymentMethodDetails) (admission.Warnings, error) {
-	orders, err := liveOrders(ctx, h.r, p.Namespace, index.OrderPaymentMethod, p.Name)
+	orders, err := liveOrders(ctx, h.r, p.Namespace, index.OrderPaymentMethod, index.OrderPaymentMethodKey, p.Name)
 	if err != nil {
 		return nil, err
 	}

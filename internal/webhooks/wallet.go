@@ -85,7 +85,7 @@ func (h *walletWebhook) ValidateUpdate(context.Context, *investv1.Wallet, *inves
 
 // ValidateDelete refuses to delete a wallet that a live order delivers to.
 func (h *walletWebhook) ValidateDelete(ctx context.Context, w *investv1.Wallet) (admission.Warnings, error) {
-	orders, err := liveOrders(ctx, h.r, w.Namespace, index.OrderWallet, w.Name)
+	orders, err := liveOrders(ctx, h.r, w.Namespace, index.OrderWallet, index.OrderWalletKey, w.Name)
 	if err != nil {
 		return nil, err
 	}

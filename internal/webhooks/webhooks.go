@@ -103,20 +103,63 @@ func accountExists(ctx context.Context, r reader, namespace string, id investv1.
 	return nil
 }
 
-// liveOrders lists the non-terminal orders whose index value matches, for deletion
-// protection.
-func liveOrders(ctx context.Context, r reader, namespace, indexName, value string) ([]string, error) {
+// liveOrders lists the non-terminal orders whose index value (key) matches, for deletion
+// protection. The cache may not show an order placed a moment ago, so when it shows none
+// the API server is asked (confirmedOrders): a deletion must never get past an order the
+// cache has not seen yet.
+func liveOrders(ctx context.Context, r reader, namespace, indexName string, key func(*investv1.Order) string, value string) ([]string, error) {
 	var list investv1.OrderList
 	if err := r.cache.List(ctx, &list, client.InNamespace(namespace), client.MatchingFields{indexName: value}); err != nil {
 		return nil, err
 	}
+	names := liveNames(list.Items)
+	if len(names) > 0 {
+		return names, nil
+	}
+	items, err := confirmedOrders(ctx, r, namespace, func(o *investv1.Order) bool { return key(o) == value })
+	if err != nil {
+		return nil, err
+	}
+	return liveNames(items), nil
+}
+
+func liveNames(orders []investv1.Order) []string {
 	var names []string
-	for i := range list.Items {
-		if !list.Items[i].Status.State.Terminal() {
-			names = append(names, fmt.Sprintf("%s (%s)", list.Items[i].Name, stateOf(&list.Items[i])))
+	for i := range orders {
+		if !orders[i].Status.State.Terminal() {
+			names = append(names, fmt.Sprintf("%s (%s)", orders[i].Name, stateOf(&orders[i])))
 		}
 	}
-	return names, nil
+	return names
+}
+
+// confirmPageSize bounds each page of confirmedOrders' list.
+const confirmPageSize = 500
+
+// confirmedOrders reads the namespace's orders that match from the API server (a
+// consistent list, page by page), for the deletion checks that the cache allowed. Only
+// deletions pay for it, and only when the cache found nothing to refuse them for.
+func confirmedOrders(ctx context.Context, r reader, namespace string, match func(*investv1.Order) bool) ([]investv1.Order, error) {
+	if r.live == nil {
+		return nil, nil
+	}
+	var out []investv1.Order
+	opts := []client.ListOption{client.InNamespace(namespace), client.Limit(confirmPageSize)}
+	for {
+		var page investv1.OrderList
+		if err := r.live.List(ctx, &page, opts...); err != nil {
+			return nil, err
+		}
+		for i := range page.Items {
+			if match(&page.Items[i]) {
+				out = append(out, page.Items[i])
+			}
+		}
+		if page.Continue == "" {
+			return out, nil
+		}
+		opts = []client.ListOption{client.InNamespace(namespace), client.Limit(confirmPageSize), client.Continue(page.Continue)}
+	}
 }
 
 func stateOf(o *investv1.Order) investv1.OrderState {
