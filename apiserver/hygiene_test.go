@@ -127,8 +127,8 @@ func TestHEADOnEveryGETRouteAnswersLikeGETWithoutBody(t *testing.T) {
 			body, _ := io.ReadAll(res.Body)
 			return res, body
 		}
-		get, getBody := answer(http.MethodGet)
-		head, headBody := answer(http.MethodHead)
+		get, getBody := answer(http.MethodGet)    //nolint:bodyclose // answer reads and closes the body
+		head, headBody := answer(http.MethodHead) //nolint:bodyclose // answer reads and closes the body
 		if head.StatusCode != get.StatusCode || head.Header.Get("Content-Type") != get.Header.Get("Content-Type") {
 			t.Errorf("HEAD %s: %d %q; GET: %d %q", rt[1], head.StatusCode, head.Header.Get("Content-Type"), get.StatusCode, get.Header.Get("Content-Type"))
 		}

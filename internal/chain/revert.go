@@ -130,7 +130,7 @@ func AsRevert(err error) (*RevertError, bool) {
 	}
 	data, decodeErr := hexutil.Decode(s)
 	if decodeErr != nil {
-		return nil, false
+		return nil, false //nolint:nilerr // error data that is not hex carries no revert: the caller keeps its own error
 	}
 	r := DecodeRevertData(data)
 	r.cause = err

@@ -91,7 +91,7 @@ func TestAWalletRemovedFromTheRegistryCannotSend(t *testing.T) {
 	wantArgs(t, r, c.alice.Address())
 	// transferFrom by an approved spender is held to the same rule.
 	c.send(c.alice, c.token, c.tokenABI.PackApprove(c.bob.Address(), big.NewInt(5)))
-	c.reverts(c.bob, c.token, c.tokenABI.PackTransferFrom(c.alice.Address(), c.bob.Address(), big.NewInt(1)), "NotVerified")
+	_ = c.reverts(c.bob, c.token, c.tokenABI.PackTransferFrom(c.alice.Address(), c.bob.Address(), big.NewInt(1)), "NotVerified")
 }
 
 // canTransfer is ERC-3643's compliance check: it must say true exactly when the transfer
@@ -179,10 +179,10 @@ func TestPauseStopsTransfersAndMintButNotTheAgentsRecovery(t *testing.T) {
 	if ev, err := c.tokenABI.UnpackPausedEvent(r.Logs[0]); err != nil || ev.Account != c.agent.Address() {
 		t.Fatalf("Paused event %+v, %v", ev, err)
 	}
-	c.reverts(c.alice, c.token, c.tokenABI.PackTransfer(c.bob.Address(), big.NewInt(1)), "EnforcedPause")
-	c.reverts(c.agent, c.token, c.tokenABI.PackMint(c.bob.Address(), big.NewInt(1)), "EnforcedPause")
-	c.reverts(c.agent, c.token, c.tokenABI.PackBatchMint([]common.Address{c.bob.Address()}, []*big.Int{big.NewInt(1)}), "EnforcedPause")
-	c.reverts(c.agent, c.token, c.tokenABI.PackPause(), "EnforcedPause")
+	_ = c.reverts(c.alice, c.token, c.tokenABI.PackTransfer(c.bob.Address(), big.NewInt(1)), "EnforcedPause")
+	_ = c.reverts(c.agent, c.token, c.tokenABI.PackMint(c.bob.Address(), big.NewInt(1)), "EnforcedPause")
+	_ = c.reverts(c.agent, c.token, c.tokenABI.PackBatchMint([]common.Address{c.bob.Address()}, []*big.Int{big.NewInt(1)}), "EnforcedPause")
+	_ = c.reverts(c.agent, c.token, c.tokenABI.PackPause(), "EnforcedPause")
 
 	c.send(c.agent, c.token, c.tokenABI.PackBurn(c.alice.Address(), big.NewInt(2)))
 	c.send(c.agent, c.token, c.tokenABI.PackForcedTransfer(c.alice.Address(), c.bob.Address(), big.NewInt(3)))
@@ -236,7 +236,7 @@ func TestForcedTransferMovesUnitsFromALostWalletToANewRegisteredWallet(t *testin
 		t.Fatalf("ForcedTransfer event %+v", forced)
 	}
 	// More than the wallet holds is refused.
-	c.reverts(c.agent, c.token, c.tokenABI.PackForcedTransfer(lost, replacement, big.NewInt(1)), "ERC20InsufficientBalance")
+	_ = c.reverts(c.agent, c.token, c.tokenABI.PackForcedTransfer(lost, replacement, big.NewInt(1)), "ERC20InsufficientBalance")
 }
 
 func TestOnlyTheAgentCanMintBurnFreezePauseAndForceTransfers(t *testing.T) {
@@ -284,7 +284,7 @@ func TestOnlyTheAdminCanGrantRolesAndSetTheRegistry(t *testing.T) {
 	c.send(c.bob, c.token, c.tokenABI.PackMint(c.alice.Address(), big.NewInt(2)))
 	// ...and revokes it again.
 	c.send(c.admin, c.token, c.tokenABI.PackRevokeRole(agentRole, c.bob.Address()))
-	c.reverts(c.bob, c.token, c.tokenABI.PackMint(c.alice.Address(), big.NewInt(2)), "AccessControlUnauthorizedAccount")
+	_ = c.reverts(c.bob, c.token, c.tokenABI.PackMint(c.alice.Address(), big.NewInt(2)), "AccessControlUnauthorizedAccount")
 
 	// The admin points the token at a new registry, where alice is not registered.
 	next, err := DeployIdentityRegistry(c.ctx, c.client, c.admin, c.chainID, c.admin.Address(), c.agent.Address())
@@ -297,7 +297,7 @@ func TestOnlyTheAdminCanGrantRolesAndSetTheRegistry(t *testing.T) {
 	if err != nil || ev.Previous != c.registryAddr || ev.Current != next.Address {
 		t.Fatalf("IdentityRegistrySet event %+v, %v", ev, err)
 	}
-	c.reverts(c.agent, c.token, c.tokenABI.PackMint(c.alice.Address(), big.NewInt(1)), "NotVerified")
+	_ = c.reverts(c.agent, c.token, c.tokenABI.PackMint(c.alice.Address(), big.NewInt(1)), "NotVerified")
 	// An address without code is no registry.
 	wantArgs(t, c.reverts(c.admin, c.token, c.tokenABI.PackSetIdentityRegistry(c.carol.Address()), "InvalidIdentityRegistry"), c.carol.Address())
 }
@@ -371,7 +371,7 @@ func TestRegistryRegistersAndRemovesWalletsWithEvents(t *testing.T) {
 		t.Fatal("not verified after registration")
 	}
 	wantArgs(t, c.reverts(c.agent, c.registry, c.registryABI.PackRegisterWallet(c.alice.Address()), "WalletAlreadyRegistered"), c.alice.Address())
-	c.reverts(c.agent, c.registry, c.registryABI.PackRegisterWallet(common.Address{}), "ZeroAddress")
+	_ = c.reverts(c.agent, c.registry, c.registryABI.PackRegisterWallet(common.Address{}), "ZeroAddress")
 
 	r = c.send(c.agent, c.registry, c.registryABI.PackBatchRegisterWallets([]common.Address{c.bob.Address(), c.carol.Address()}))
 	if len(r.Logs) != 2 || !c.verified(c.bob.Address()) || !c.verified(c.carol.Address()) {
