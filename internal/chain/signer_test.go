@@ -79,11 +79,7 @@ func TestKeySignerNeverPrintsTheKey(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	raw, err := s.key.Bytes()
-	if err != nil {
-		t.Fatal(err)
-	}
-	d := new(big.Int).SetBytes(raw).String() // the key as a decimal, as %v of a big.Int would print it
+	d := new(big.Int).SetBytes(crypto.FromECDSA(s.key)).String() // the key as a decimal, as %v of a big.Int would print it
 	forms := []string{
 		fmt.Sprint(s), fmt.Sprintf("%v %+v %#v %s", s, s, s, s),
 		fmt.Sprintf("%v %+v %#v %s", *s, *s, *s, *s),
