@@ -69,6 +69,13 @@ lint: $(GOLANGCI_LINT) ## Lint with golangci-lint (.golangci.yml); what CI runs 
 lint-fix: $(GOLANGCI_LINT) ## Lint and apply the fixes the linters offer (formatting, misspellings).
 	$(GOLANGCI_LINT) run --fix ./...
 
+.PHONY: openapi-lint
+openapi-lint: ## Lint the served OpenAPI document with the pinned redocly and spectral (hack/openapi/tools; needs node, npm).
+	@mkdir -p $(BIN) && go run ./hack/openapi/dump -o $(BIN)/openapi.json
+	cd hack/openapi/tools && npm ci --no-audit --no-fund --loglevel=error && \
+	  npx --no-install redocly lint $(BIN)/openapi.json && \
+	  npx --no-install spectral lint --ruleset $(CURDIR)/.spectral.yaml --fail-severity=warn $(BIN)/openapi.json
+
 .PHONY: controlplane
 controlplane: ## Build kube-apiserver and etcd from source into bin/controlplane (once).
 	hack/build-controlplane.sh

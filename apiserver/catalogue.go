@@ -53,6 +53,25 @@ func (s *Server) listFunds(w http.ResponseWriter, r *http.Request) {
 	writeJSON(w, http.StatusOK, out)
 }
 
+// resFund names a fund in 404 answers.
+const resFund = "Fund"
+
+// GET /v1/funds/{fund_id}: one fund by the id GET /v1/funds answers (the Fund's name, a
+// lowercase UUID); any other id, well-formed or not, is 404 Fund not found.
+func (s *Server) getFund(w http.ResponseWriter, r *http.Request) {
+	id := chi.URLParam(r, "fund_id")
+	var f investv1.Fund
+	err := s.get(r.Context(), "", id, &f)
+	switch {
+	case apierrors.IsNotFound(err):
+		writeNotFound(w, resFund, id)
+	case err != nil:
+		s.writeAPIError(w, r, err, nil)
+	default:
+		writeJSON(w, http.StatusOK, fundView(&f))
+	}
+}
+
 // GET /v1/share-classes: filters abbreviation (exact), name (case-insensitive partial
 // match), feeder_fund_id (uuid, by index); skip, limit.
 func (s *Server) listShareClasses(w http.ResponseWriter, r *http.Request) {

@@ -84,6 +84,35 @@ var _ = Describe("Catalogue", func() {
 		)
 	})
 
+	Describe("GET /v1/funds/{fund_id}", func() {
+		It("reads one fund by the id the list answers, for every tenant, as the list shows it", func() {
+			for _, f := range []string{fund.Name, otherFund.Name} {
+				listed := byID(alpha.get("/v1/funds").data(), f)
+				for _, c := range []*tenant{alpha, beta} {
+					r := c.get("/v1/funds/" + f)
+					Expect(r.code).To(Equal(http.StatusOK), r.String())
+					Expect(r.json()).To(Equal(listed))
+				}
+			}
+			Expect(alpha.get("/v1/funds/" + fund.Name).json()).To(HaveKeyWithValue("abbreviation", "GPEF1"))
+		})
+
+		It("answers 404 Fund not found for an id no fund has, well-formed or not", func() {
+			for _, id := range []string{"0b7e4f4e-1d1c-4c55-9d9e-7a0f5f0b2c11", "GPEF1", strings.ToUpper(fund.Name)} {
+				r := alpha.get("/v1/funds/" + id)
+				Expect(r.code).To(Equal(http.StatusNotFound), r.String())
+				Expect(r.json()["error"]).To(Equal("Fund not found"))
+				Expect(r.json()["details"]).To(ContainSubstring(id))
+			}
+		})
+
+		It("refuses query parameters with 422: the filters belong to GET /v1/funds", func() {
+			r := alpha.get("/v1/funds/" + fund.Name + "?abbreviation=GPEF1")
+			Expect(r.code).To(Equal(http.StatusUnprocessableEntity), r.String())
+			Expect(r.details()).To(HaveKey("abbreviation"))
+		})
+	})
+
 	Describe("GET /v1/share-classes", func() {
 		It("lists share classes with the spec's fields plus isin and currency", func() {
 			c := byID(alpha.get("/v1/share-classes").data(), shareClass.Name)

@@ -111,6 +111,10 @@ func (c *conformance) check(req *http.Request, reqBody []byte, res *http.Respons
 	ctx := context.Background()
 	probe := req.Clone(ctx)
 	probe.Body = io.NopCloser(bytes.NewReader(reqBody))
+	// DELETE /v1/orders/{order_id}/ is documented once, without the slash (openapi.go, alias).
+	if p := probe.URL.Path; len(p) > 1 && strings.HasSuffix(p, "/") {
+		probe.URL.Path, probe.URL.RawPath = strings.TrimSuffix(p, "/"), strings.TrimSuffix(probe.URL.RawPath, "/")
+	}
 	route, params, err := c.router.FindRoute(probe)
 	if err != nil {
 		if res.StatusCode != http.StatusNotFound && res.StatusCode != http.StatusMethodNotAllowed {

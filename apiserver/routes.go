@@ -56,6 +56,7 @@ func (s *Server) routes() http.Handler {
 		r.Delete("/orders/{order_id}/", s.cancelOrder)
 
 		r.Get("/funds", s.listFunds)
+		r.Get("/funds/{fund_id}", s.getFund)
 		r.Get("/share-classes", s.listShareClasses)
 		r.Get("/share-classes/{isin}", s.getShareClass) // ext
 		r.Get("/assets/{isin}/prices", s.listPrices)
