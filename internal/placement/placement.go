@@ -3,6 +3,9 @@
 // wallet and payment method exist in the tenant and belong to the account; the currency
 // is the share class's; a PRIMARY SELL needs a redeemable fund and enough unlocked units;
 // the quote comes from the latest NAV with integer money (internal/money).
+//
+// Place is Gather, which does every read into an Input, then Decide, a pure function of
+// that Input, so that each rule is table-tested without an API server (like order.Next).
 package placement
 
 import (
