@@ -340,15 +340,17 @@ func TestTheCustomOfferingMustBeValidNow(t *testing.T) {
 	}
 }
 
-// children are the wallet and the payment method details: the same rules for both.
-var children = []struct {
+// child is the wallet or the payment method details: the same rules hold for both.
+type childKind struct {
 	field   string
 	primary investv1.ObjectID
 	name    func(in *Input, id string)
 	set     func(in *Input, owner investv1.ObjectID, id string)
 	remove  func(in *Input)
 	quoted  func(q *investv1.OrderQuote) investv1.ObjectID
-}{
+}
+
+var children = []childKind{
 	{
 		field: "wallet_id", primary: "w1",
 		name: func(in *Input, id string) { in.Order.Spec.WalletID = investv1.ObjectID(id) },
@@ -404,16 +406,17 @@ func TestANamedWalletOrPaymentMethodMustExist(t *testing.T) {
 	}
 }
 
-func TestWalletMustBelongToTheAccount(t *testing.T) {
-	for _, c := range children {
-		t.Run(c.field, func(t *testing.T) {
-			in := placeable()
-			in.Order.Spec.SettlementType = investv1.SettlementClaimable
-			c.name(&in, "named")
-			c.set(&in, "someone-else", "named")
-			refusedOn(t, Decide(in), validation.FieldErrors{c.field: {"belongs to another account"}})
-		})
-	}
+func TestWalletMustBelongToTheAccount(t *testing.T) { belongsToTheAccount(t, children[0]) }
+
+func TestPaymentMethodMustBelongToTheAccount(t *testing.T) { belongsToTheAccount(t, children[1]) }
+
+func belongsToTheAccount(t *testing.T, c childKind) {
+	t.Helper()
+	in := placeable()
+	in.Order.Spec.SettlementType = investv1.SettlementClaimable
+	c.name(&in, "named")
+	c.set(&in, "someone-else", "named")
+	refusedOn(t, Decide(in), validation.FieldErrors{c.field: {"belongs to another account"}})
 }
 
 func TestADanglingOrForeignPrimaryCountsAsNone(t *testing.T) {
@@ -623,12 +626,12 @@ func TestPaymentReferenceIsFSAndTheFirst16HexDigitsOfTheOrder(t *testing.T) {
 	}
 }
 
-func TestDecideReadsNothingButItsInput(t *testing.T) {
+func TestDecideIsDeterministicAndLeavesItsInputAlone(t *testing.T) {
 	in := placeable()
 	first := Decide(in)
 	second := Decide(in)
 	if !reflect.DeepEqual(first, second) || !reflect.DeepEqual(in, placeable()) {
-		t.Fatal("Decide is not a pure function of its input")
+		t.Fatal("Decide answered differently for the same input, or changed its input")
 	}
 }
 
