@@ -1,0 +1,169 @@
+package placement
+
+import (
+	"fmt"
+
+	investv1 "github.com/fundshare/fundshare-operator/api/v1alpha1"
+	"github.com/fundshare/fundshare-operator/internal/holdings"
+	"github.com/fundshare/fundshare-operator/internal/money"
+	"github.com/fundshare/fundshare-operator/internal/validation"
+)
+
+// Decide prices the order of in or says why it cannot be placed. It reads nothing but in.
+//
+// The rules, in the order they are checked: the account exists (404); the ISIN is valid
+// (422); a share class has the ISIN and its fund exists (404); then, reported together
+// (422): the currency is the share class's, a NAV is published, a named custom offering
+// exists, is for the ISIN and is valid now, a named wallet or payment method exists and
+// belongs to the account (a dangling or foreign primary counts as none), a BEARER BUY has
+// a recipient wallet; then the order value fits (422) and a BUY reaches the minimum
+// investment (422); then a PRIMARY SELL needs a redeemable fund and a SELL enough held,
+// unreserved and unlocked units (400).
+func Decide(in Input) Result {
+	var res Result
+	fe := &res.Fields
+	o := in.Order
+
+	if in.Account == nil {
+		res.NotFound = &NotFoundError{Resource: "Account", ID: string(o.Spec.AccountID), Field: "account_id"}
+		return res
+	}
+	if err := validation.ValidateISIN(string(o.Spec.ISIN)); err != nil {
+		fe.AddErr("isin", err)
+		return res
+	}
+	if in.ShareClass == nil || in.Fund == nil {
+		res.NotFound = &NotFoundError{Resource: "Share class", ID: string(o.Spec.ISIN), Field: "isin"}
+		return res
+	}
+	sc, fund := in.ShareClass, in.Fund
+
+	if o.Spec.Currency != sc.Spec.Currency {
+		fe.Add("currency", fmt.Sprintf("must be %s, the currency of share class %s", sc.Spec.Currency, sc.Spec.ISIN))
+	}
+	var nav *investv1.NAVPrice
+	if in.NAVHistory != nil {
+		nav = Latest(in.NAVHistory)
+	}
+	if nav == nil {
+		fe.Add("isin", "no NAV price is published for this share class yet")
+	}
+	rate, source := feeRate(in, fe)
+
+	walletID := child(in.Account, string(o.Spec.WalletID), in.Account.Spec.PrimaryWallet, walletOwner(in.Wallet), "wallet_id", fe)
+	settlement := o.Spec.SettlementType
+	if settlement == "" {
+		settlement = investv1.SettlementBearer
+	}
+	if o.Spec.Side == investv1.SideBuy && settlement == investv1.SettlementBearer && walletID == "" && fe.Empty() {
+		fe.Add("wallet_id", "a bearer order needs a recipient wallet: name one or make one of the account's wallets primary")
+	}
+	pmdID := child(in.Account, string(o.Spec.PaymentMethodDetailsID), in.Account.Spec.PrimaryPaymentMethodDetails, pmdOwner(in.PaymentMethodDetails), "payment_method_details_id", fe)
+	if !fe.Empty() {
+		return res
+	}
+
+	q, err := money.QuoteOrder(o.Spec.AmountOfUnits, nav.NAVPerShare, rate)
+	if err != nil {
+		fe.Add("amount_of_units", "the order value cannot be computed: "+err.Error())
+		return res
+	}
+	if o.Spec.Side == investv1.SideBuy && q.Gross < sc.Spec.MinInvestment {
+		fe.Add("amount_of_units", fmt.Sprintf("the order value %s is below the share class's minimum investment %s",
+			money.Format(q.Gross, string(sc.Spec.Currency)), money.Format(sc.Spec.MinInvestment, string(sc.Spec.Currency))))
+		return res
+	}
+
+	if o.Spec.Side == investv1.SideSell {
+		if o.Spec.Market == investv1.MarketPrimary && !fund.Spec.Redeemable {
+			res.Rule = &RuleError{Code: CodeNotRedeemable, Message: fmt.Sprintf("fund %s does not accept PRIMARY sell orders now", fund.Spec.Name), Field: "market"}
+			return res
+		}
+		if code, msg, ok := holdings.SellCheck(in.Positions, o.Spec.ISIN, o.Spec.AmountOfUnits); !ok {
+			res.Rule = &RuleError{Code: code, Message: msg, Field: "amount_of_units"}
+			return res
+		}
+	}
+
+	res.Quote = &investv1.OrderQuote{
+		NAVPerShare: nav.NAVPerShare, NAVDate: nav.Date,
+		GrossValue: q.Gross, FeeRate: q.FeeRate, FeeAmount: q.FeeAmount, FeeSource: source,
+		NetAmount: q.Net, Amount: q.Gross,
+		FundDetails: investv1.OrderFundDetails{
+			ISIN: sc.Spec.ISIN, FundID: investv1.ObjectID(fund.Name), FundName: fund.Spec.Name,
+			ShareClassID: investv1.ObjectID(sc.Name), ShareClassName: sc.Spec.Name,
+		},
+		WalletID: investv1.ObjectID(walletID), PaymentMethodDetailsID: investv1.ObjectID(pmdID),
+	}
+	if o.Spec.Side == investv1.SideBuy && fund.Spec.PaymentDetails != nil {
+		res.Quote.PaymentDetails = &investv1.OrderPaymentDetails{
+			AccountHolderName: fund.Spec.PaymentDetails.AccountHolderName,
+			IBAN:              fund.Spec.PaymentDetails.IBAN,
+			PaymentReference:  PaymentReference(o.Name),
+		}
+	}
+	return res
+}
+
+// feeRate is the share class's subscription (BUY) or redemption (SELL) fee, or the fee of
+// the custom offering the order names when that offering exists, is for the order's ISIN
+// and is valid now; a named offering that is not is a field error.
+func feeRate(in Input, fe *validation.FieldErrors) (int64, investv1.FeeSource) {
+	o, sc := in.Order, in.ShareClass
+	rate, source := sc.Spec.SubscriptionFee, investv1.FeeSourceDefault
+	if o.Spec.Side == investv1.SideSell {
+		rate = sc.Spec.RedemptionFee
+	}
+	if o.Spec.CustomOfferingID == "" {
+		return rate, source
+	}
+	off := in.CustomOffering
+	switch {
+	case off == nil:
+		fe.Add("custom_offering_id", "no custom offering with this id exists")
+	case off.Spec.ISIN != o.Spec.ISIN:
+		fe.Add("custom_offering_id", fmt.Sprintf("the offering is for ISIN %s, not %s", off.Spec.ISIN, o.Spec.ISIN))
+	case off.Spec.ValidFrom != nil && in.Now.Before(off.Spec.ValidFrom.Time), off.Spec.ValidUntil != nil && !in.Now.Before(off.Spec.ValidUntil.Time):
+		fe.Add("custom_offering_id", "the offering is not valid now")
+	default:
+		return off.Spec.FeeRate, investv1.FeeSourceOffering
+	}
+	return rate, source
+}
+
+// child is the id of the wallet or payment method the order uses: the one it names, or
+// the account's primary. A named one must exist and belong to the account; a primary
+// pointer that dangles or points at another account's object counts as none. owner is
+// the object's account, nil when it was not found.
+func child(acct *investv1.Account, named, primary string, owner *investv1.ObjectID, restField string, fe *validation.FieldErrors) string {
+	id := childID(named, primary)
+	switch {
+	case id == "":
+		return ""
+	case owner == nil:
+		if named != "" {
+			fe.Add(restField, "does not exist")
+		}
+		return ""
+	case *owner != investv1.ObjectID(acct.Name):
+		if named != "" {
+			fe.Add(restField, "belongs to another account")
+		}
+		return ""
+	}
+	return id
+}
+
+func walletOwner(w *investv1.Wallet) *investv1.ObjectID {
+	if w == nil {
+		return nil
+	}
+	return &w.Spec.AccountID
+}
+
+func pmdOwner(p *investv1.PaymentMethodDetails) *investv1.ObjectID {
+	if p == nil {
+		return nil
+	}
+	return &p.Spec.AccountID
+}
