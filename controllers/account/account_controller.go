@@ -152,18 +152,18 @@ type resolution struct {
 
 func (r *Reconciler) resolve(ctx context.Context, acct *investv1.Account, id string, obj client.Object, owner func(client.Object) investv1.ObjectID) (resolution, error) {
 	if id == "" {
-		return resolution{ok: true, reason: "NoPrimary", message: "no primary is set"}, nil
+		return resolution{ok: true, reason: ReasonNoPrimary, message: "no primary is set"}, nil
 	}
 	err := r.Client.Get(ctx, client.ObjectKey{Namespace: acct.Namespace, Name: id}, obj)
 	switch {
 	case apierrors.IsNotFound(err):
-		return resolution{reason: "NotFound", message: fmt.Sprintf("%s does not exist in namespace %s", id, acct.Namespace)}, nil
+		return resolution{reason: ReasonNotFound, message: fmt.Sprintf("%s does not exist in namespace %s", id, acct.Namespace)}, nil
 	case err != nil:
 		return resolution{}, err
 	case owner(obj) != investv1.ObjectID(acct.Name):
-		return resolution{reason: "ForeignObject", message: fmt.Sprintf("%s belongs to account %s, not to this account", id, owner(obj))}, nil
+		return resolution{reason: ReasonForeignObject, message: fmt.Sprintf("%s belongs to account %s, not to this account", id, owner(obj))}, nil
 	}
-	return resolution{ok: true, reason: "Resolved", message: id + " is the primary"}, nil
+	return resolution{ok: true, reason: ReasonResolved, message: id + " is the primary"}, nil
 }
 
 // kstatus conditions of an account: a primary pointer to a wallet or payment method
@@ -190,15 +190,15 @@ func setConditions(st *investv1.AccountStatus, generation int64, wallet, pmd res
 	}
 	set(ConditionPrimaryWallet, wallet)
 	set(ConditionPrimaryPaymentMethod, pmd)
-	ready := resolution{ok: true, reason: "Consistent", message: "primary pointers resolve"}
+	ready := resolution{ok: true, reason: ReasonConsistent, message: "primary pointers resolve"}
 	var waiting, stalled *resolution
 	for _, res := range []resolution{wallet, pmd} {
 		if !res.ok {
-			ready = resolution{reason: "PrimaryNotResolved", message: res.message}
-			if res.reason == "NotFound" {
-				waiting = &resolution{reason: "PrimaryNotFound", message: res.message + "; waiting for it"}
+			ready = resolution{reason: ReasonPrimaryNotResolved, message: res.message}
+			if res.reason == ReasonNotFound {
+				waiting = &resolution{reason: ReasonPrimaryNotFound, message: res.message + "; waiting for it"}
 			} else {
-				stalled = &resolution{reason: "PrimaryOfAnotherAccount", message: res.message}
+				stalled = &resolution{reason: ReasonPrimaryOfAnotherAccount, message: res.message}
 			}
 		}
 	}
@@ -236,7 +236,7 @@ func (r *Reconciler) reconcileDelete(ctx context.Context, acct *investv1.Account
 	if held := webhooks.AccountHoldings(orders.Items, acct.Status.Reservations); len(held) > 0 {
 		before := acct.DeepCopy()
 		meta.SetStatusCondition(&acct.Status.Conditions, metav1.Condition{
-			Type: ConditionStalled, Status: metav1.ConditionTrue, Reason: "DeletionBlocked", ObservedGeneration: acct.Generation,
+			Type: ConditionStalled, Status: metav1.ConditionTrue, Reason: ReasonDeletionBlocked, ObservedGeneration: acct.Generation,
 			Message: strings.Join(held, "; ") + ": the account is kept, with its wallets and payment method details, until it holds nothing",
 		})
 		if equality.Semantic.DeepEqual(before.Status, acct.Status) {

@@ -132,15 +132,15 @@ func (r *ChildReconciler[T]) Reconcile(ctx context.Context, req ctrl.Request) (c
 func setChildConditions(conditions *[]metav1.Condition, generation int64, accountID string, accountFound bool) {
 	if accountFound {
 		meta.SetStatusCondition(conditions, metav1.Condition{Type: investv1.ConditionReady, Status: metav1.ConditionTrue,
-			Reason: "AccountFound", Message: "the owning account exists", ObservedGeneration: generation})
+			Reason: ReasonAccountFound, Message: "the owning account exists", ObservedGeneration: generation})
 		meta.RemoveStatusCondition(conditions, investv1.ConditionStalled)
 		return
 	}
 	msg := "account " + accountID + " does not exist"
 	meta.SetStatusCondition(conditions, metav1.Condition{Type: investv1.ConditionReady, Status: metav1.ConditionFalse,
-		Reason: "AccountNotFound", Message: msg, ObservedGeneration: generation})
+		Reason: ReasonAccountNotFound, Message: msg, ObservedGeneration: generation})
 	meta.SetStatusCondition(conditions, metav1.Condition{Type: investv1.ConditionStalled, Status: metav1.ConditionTrue,
-		Reason: "AccountNotFound", Message: msg, ObservedGeneration: generation})
+		Reason: ReasonAccountNotFound, Message: msg, ObservedGeneration: generation})
 }
 
 func conditionsEqual(a, b []metav1.Condition) bool {

@@ -302,7 +302,7 @@ func (r *Reconciler) wait(ctx context.Context, o *investv1.Order, w *Wait, refus
 			r.Recorder.Eventf(o, nil, corev1.EventTypeWarning, ReasonPastPointOfNoReturn, "Cancel", "%s", refused)
 		}
 		if !wasReported && reported(o) && o.Status.Refund != nil {
-			r.Recorder.Eventf(o, nil, corev1.EventTypeNormal, "RefundCompleted", "Refund",
+			r.Recorder.Eventf(o, nil, corev1.EventTypeNormal, ReasonRefundCompleted, "Refund",
 				"the refund %s of %d micro-units is completed", o.Status.Refund.Reference, o.Status.Refund.Amount)
 		}
 	}
