@@ -6,6 +6,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/go-logr/logr"
 	"github.com/go-logr/logr/funcr"
@@ -18,6 +19,8 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/client/interceptor"
 
 	investv1 "github.com/fundshare/fundshare-operator/api/v1alpha1"
+	"github.com/fundshare/fundshare-operator/internal/fixtures"
+	"github.com/fundshare/fundshare-operator/internal/index"
 )
 
 // recordingLogger returns a logger that keeps every line it is given, and those lines.
@@ -68,6 +71,36 @@ func TestMapFunctionLogsAFailedList(t *testing.T) {
 	got := strings.Join(lines(), "\n")
 	if !strings.Contains(got, "the cache cannot list") || !strings.Contains(got, "fund-1") {
 		t.Fatalf("the failed List is not logged with the fund; log:\n%s", got)
+	}
+}
+
+// TestTransitionWrittenIsLogged: a state change is logged at info (verbosity 0) with its
+// from, to and reason; the decision itself is the state machine's (order.Next).
+func TestTransitionWrittenIsLogged(t *testing.T) {
+	o := fixtures.BuyOrder("t", "acct-1", "LU0000000001", 10) // no quote: cancelled NotPriced
+	c := fake.NewClientBuilder().WithScheme(testScheme(t)).WithObjects(o).
+		WithStatusSubresource(&investv1.Order{}).
+		WithIndex(&investv1.ShareClass{}, index.ShareClassISIN, func(obj client.Object) []string {
+			return []string{string(obj.(*investv1.ShareClass).Spec.ISIN)}
+		}).Build()
+	var mu sync.Mutex
+	var lines []string
+	log := funcr.New(func(prefix, args string) {
+		mu.Lock()
+		defer mu.Unlock()
+		lines = append(lines, args)
+	}, funcr.Options{Verbosity: 0})
+	r := &Reconciler{Client: c, Live: c, Now: time.Now}
+	if _, err := r.Reconcile(logr.NewContext(context.Background(), log), ctrl.Request{NamespacedName: client.ObjectKeyFromObject(o)}); err != nil {
+		t.Fatal(err)
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	got := strings.Join(lines, "\n")
+	for _, want := range []string{`"msg"="transition written"`, `"to"="CANCELLED"`, `"reason"="` + ReasonNotPriced + `"`} {
+		if !strings.Contains(got, want) {
+			t.Fatalf("the log lacks %s:\n%s", want, got)
+		}
 	}
 }
 
