@@ -19,6 +19,8 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/reconcile"
 
 	investv1 "github.com/fundshare/fundshare-operator/api/v1alpha1"
+	"github.com/fundshare/fundshare-operator/internal/fixtures"
+	"github.com/fundshare/fundshare-operator/internal/index"
 )
 
 // recordingLogger returns a logger that keeps every line it is given, and those lines.
@@ -75,6 +77,51 @@ func TestMapFunctionsLogAFailedList(t *testing.T) {
 				t.Fatalf("the failed List is not logged with the account; log:\n%s", got)
 			}
 		})
+	}
+}
+
+// fakeIndexer registers the manager's indexes on a fake client builder.
+type fakeIndexer struct{ b *fake.ClientBuilder }
+
+func (f fakeIndexer) IndexField(_ context.Context, obj client.Object, field string, fn client.IndexerFunc) error {
+	f.b.WithIndex(obj, field, fn)
+	return nil
+}
+
+// TestCascadeDeleteStepsAreLogged: deleting an account logs each child it deletes, by
+// reference, then the release of the account, at info.
+func TestCascadeDeleteStepsAreLogged(t *testing.T) {
+	acct := fixtures.IndividualAccount("t")
+	acct.Finalizers = []string{Finalizer}
+	now := metav1.Now()
+	acct.DeletionTimestamp = &now
+	wallet := fixtures.Wallet("t", acct.Name, "0x52908400098527886E0F7030069857D2E4169EE7")
+	b := fake.NewClientBuilder().WithScheme(testScheme(t)).WithObjects(acct, wallet).WithStatusSubresource(&investv1.Account{})
+	if err := index.Register(context.Background(), fakeIndexer{b}); err != nil {
+		t.Fatal(err)
+	}
+	c := b.Build()
+	var mu sync.Mutex
+	var lines []string
+	log := funcr.New(func(_, args string) {
+		mu.Lock()
+		defer mu.Unlock()
+		lines = append(lines, args)
+	}, funcr.Options{Verbosity: 0})
+	ctx := logr.NewContext(context.Background(), log)
+	r := &Reconciler{Client: c}
+	for range 2 { // the first pass deletes the wallet, the second releases the account
+		if _, err := r.Reconcile(ctx, ctrl.Request{NamespacedName: client.ObjectKeyFromObject(acct)}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	got := strings.Join(lines, "\n")
+	for _, want := range []string{`"msg"="deleted a child of the deleted account"`, `"wallet"={"name"="` + wallet.Name + `" "namespace"="t"}`, `"msg"="released the deleted account`} {
+		if !strings.Contains(got, want) {
+			t.Fatalf("the log lacks %s:\n%s", want, got)
+		}
 	}
 }
 
