@@ -7,6 +7,7 @@ package account
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"strings"
 	"time"
@@ -16,6 +17,7 @@ import (
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/klog/v2"
 	ctrl "sigs.k8s.io/controller-runtime"
 	"sigs.k8s.io/controller-runtime/pkg/builder"
 	"sigs.k8s.io/controller-runtime/pkg/client"
@@ -61,13 +63,18 @@ func (r *Reconciler) Reconcile(ctx context.Context, req ctrl.Request) (ctrl.Resu
 	if err := r.Client.Get(ctx, req.NamespacedName, acct); err != nil {
 		return ctrl.Result{}, client.IgnoreNotFound(err)
 	}
+	log := ctrl.LoggerFrom(ctx)
 	if !acct.DeletionTimestamp.IsZero() {
 		return r.reconcileDelete(ctx, acct)
 	}
 	if !controllerutil.ContainsFinalizer(acct, Finalizer) {
 		patch := client.MergeFrom(acct.DeepCopy())
 		controllerutil.AddFinalizer(acct, Finalizer)
-		return ctrl.Result{}, r.Client.Patch(ctx, acct, patch)
+		if err := r.Client.Patch(ctx, acct, patch); err != nil {
+			return ctrl.Result{}, err
+		}
+		log.V(1).Info("added the finalizer", "finalizer", Finalizer)
+		return ctrl.Result{}, nil
 	}
 
 	before := acct.DeepCopy()
@@ -83,6 +90,8 @@ func (r *Reconciler) Reconcile(ctx context.Context, req ctrl.Request) (ctrl.Resu
 	if err != nil {
 		return ctrl.Result{}, err
 	}
+	logResolution(ctx, acct, "wallet", acct.Spec.PrimaryWallet, wallet)
+	logResolution(ctx, acct, "paymentMethodDetails", acct.Spec.PrimaryPaymentMethodDetails, pmd)
 	setConditions(&acct.Status, acct.Generation, wallet, pmd)
 	acct.Status.ObservedGeneration = acct.Generation
 	result, err := r.setHoldings(ctx, acct)
@@ -96,9 +105,44 @@ func (r *Reconciler) Reconcile(ctx context.Context, req ctrl.Request) (ctrl.Resu
 	// the version read, and come back on a conflict.
 	err = r.Client.Status().Patch(ctx, acct, client.MergeFromWithOptions(before, client.MergeFromWithOptimisticLock{}))
 	if apierrors.IsConflict(err) {
+		log.V(1).Info("account changed while writing its status; retrying")
 		return ctrl.Result{RequeueAfter: 200 * time.Millisecond}, nil
 	}
-	return result, err
+	if err != nil {
+		return result, err
+	}
+	logConditionChanges(ctx, before.Status.Conditions, acct.Status.Conditions)
+	log.V(1).Info("status written", "holdings", len(acct.Status.Holdings), "reservations", len(acct.Status.Reservations))
+	return result, nil
+}
+
+// logResolution says, at V(1), what a primary pointer resolves to; the conditions it
+// changes are logged at info once written.
+func logResolution(ctx context.Context, acct *investv1.Account, kind, id string, res resolution) {
+	if id == "" {
+		return
+	}
+	log := ctrl.LoggerFrom(ctx).V(1).WithValues(kind, klog.KRef(acct.Namespace, id), "reason", res.reason)
+	if res.ok {
+		log.Info("primary pointer resolved")
+		return
+	}
+	log.Info("primary pointer refused", "message", res.message)
+}
+
+// logConditionChanges logs each condition whose status or reason a write changed.
+func logConditionChanges(ctx context.Context, before, after []metav1.Condition) {
+	log := ctrl.LoggerFrom(ctx)
+	for _, c := range after {
+		if old := meta.FindStatusCondition(before, c.Type); old == nil || old.Status != c.Status || old.Reason != c.Reason {
+			log.Info("condition changed", "type", c.Type, "status", c.Status, "reason", c.Reason, "message", c.Message)
+		}
+	}
+	for _, c := range before {
+		if meta.FindStatusCondition(after, c.Type) == nil {
+			log.Info("condition removed", "type", c.Type, "reason", c.Reason)
+		}
+	}
 }
 
 // setHoldings derives the holdings from the account's orders and drops the reservations
@@ -152,18 +196,18 @@ type resolution struct {
 
 func (r *Reconciler) resolve(ctx context.Context, acct *investv1.Account, id string, obj client.Object, owner func(client.Object) investv1.ObjectID) (resolution, error) {
 	if id == "" {
-		return resolution{ok: true, reason: "NoPrimary", message: "no primary is set"}, nil
+		return resolution{ok: true, reason: ReasonNoPrimary, message: "no primary is set"}, nil
 	}
 	err := r.Client.Get(ctx, client.ObjectKey{Namespace: acct.Namespace, Name: id}, obj)
 	switch {
 	case apierrors.IsNotFound(err):
-		return resolution{reason: "NotFound", message: fmt.Sprintf("%s does not exist in namespace %s", id, acct.Namespace)}, nil
+		return resolution{reason: ReasonNotFound, message: fmt.Sprintf("%s does not exist in namespace %s", id, acct.Namespace)}, nil
 	case err != nil:
 		return resolution{}, err
 	case owner(obj) != investv1.ObjectID(acct.Name):
-		return resolution{reason: "ForeignObject", message: fmt.Sprintf("%s belongs to account %s, not to this account", id, owner(obj))}, nil
+		return resolution{reason: ReasonForeignObject, message: fmt.Sprintf("%s belongs to account %s, not to this account", id, owner(obj))}, nil
 	}
-	return resolution{ok: true, reason: "Resolved", message: id + " is the primary"}, nil
+	return resolution{ok: true, reason: ReasonResolved, message: id + " is the primary"}, nil
 }
 
 // kstatus conditions of an account: a primary pointer to a wallet or payment method
@@ -190,15 +234,15 @@ func setConditions(st *investv1.AccountStatus, generation int64, wallet, pmd res
 	}
 	set(ConditionPrimaryWallet, wallet)
 	set(ConditionPrimaryPaymentMethod, pmd)
-	ready := resolution{ok: true, reason: "Consistent", message: "primary pointers resolve"}
+	ready := resolution{ok: true, reason: ReasonConsistent, message: "primary pointers resolve"}
 	var waiting, stalled *resolution
 	for _, res := range []resolution{wallet, pmd} {
 		if !res.ok {
-			ready = resolution{reason: "PrimaryNotResolved", message: res.message}
-			if res.reason == "NotFound" {
-				waiting = &resolution{reason: "PrimaryNotFound", message: res.message + "; waiting for it"}
+			ready = resolution{reason: ReasonPrimaryNotResolved, message: res.message}
+			if res.reason == ReasonNotFound {
+				waiting = &resolution{reason: ReasonPrimaryNotFound, message: res.message + "; waiting for it"}
 			} else {
-				stalled = &resolution{reason: "PrimaryOfAnotherAccount", message: res.message}
+				stalled = &resolution{reason: ReasonPrimaryOfAnotherAccount, message: res.message}
 			}
 		}
 	}
@@ -222,6 +266,7 @@ func setConditions(st *investv1.AccountStatus, generation int64, wallet, pmd res
 // reconcileDelete removes the account's wallets and payment method details, and only
 // them, then releases the account.
 func (r *Reconciler) reconcileDelete(ctx context.Context, acct *investv1.Account) (ctrl.Result, error) {
+	log := ctrl.LoggerFrom(ctx)
 	if !controllerutil.ContainsFinalizer(acct, Finalizer) {
 		return ctrl.Result{}, nil
 	}
@@ -236,13 +281,18 @@ func (r *Reconciler) reconcileDelete(ctx context.Context, acct *investv1.Account
 	if held := webhooks.AccountHoldings(orders.Items, acct.Status.Reservations); len(held) > 0 {
 		before := acct.DeepCopy()
 		meta.SetStatusCondition(&acct.Status.Conditions, metav1.Condition{
-			Type: ConditionStalled, Status: metav1.ConditionTrue, Reason: "DeletionBlocked", ObservedGeneration: acct.Generation,
+			Type: ConditionStalled, Status: metav1.ConditionTrue, Reason: ReasonDeletionBlocked, ObservedGeneration: acct.Generation,
 			Message: strings.Join(held, "; ") + ": the account is kept, with its wallets and payment method details, until it holds nothing",
 		})
 		if equality.Semantic.DeepEqual(before.Status, acct.Status) {
+			log.V(1).Info("deletion still blocked: the account holds something", "held", len(held))
 			return ctrl.Result{}, nil // orders are watched: their changes bring the account back
 		}
-		return ctrl.Result{}, r.Client.Status().Patch(ctx, acct, client.MergeFrom(before))
+		if err := r.Client.Status().Patch(ctx, acct, client.MergeFrom(before)); err != nil {
+			return ctrl.Result{}, err
+		}
+		log.Info("deletion blocked: the account holds something", "held", held)
+		return ctrl.Result{}, nil
 	}
 	remaining := 0
 	for _, list := range []client.ObjectList{&investv1.WalletList{}, &investv1.PaymentMethodDetailsList{}} {
@@ -263,10 +313,12 @@ func (r *Reconciler) reconcileDelete(ctx context.Context, acct *investv1.Account
 			if err := r.Client.Delete(ctx, obj); client.IgnoreNotFound(err) != nil {
 				return ctrl.Result{}, fmt.Errorf("delete %s of account %s: %w", obj.GetName(), acct.Name, err)
 			}
+			log.Info("deleted a child of the deleted account", childKey(obj), klog.KObj(obj))
 		}
 	}
 	if remaining > 0 {
 		// Come back once the cache no longer shows them (each deletion is watched).
+		log.V(1).Info("waiting for the children of the deleted account to go", "remaining", remaining)
 		return ctrl.Result{}, nil
 	}
 	// The wallet address claims of the account (see internal/webhooks) go with it.
@@ -274,13 +326,32 @@ func (r *Reconciler) reconcileDelete(ctx context.Context, acct *investv1.Account
 		client.MatchingLabels{webhooks.LabelAccount: acct.Name}); err != nil {
 		return ctrl.Result{}, fmt.Errorf("remove address claims of account %s: %w", acct.Name, err)
 	}
+	log.V(1).Info("removed the wallet address claims of the deleted account")
 	patch := client.MergeFrom(acct.DeepCopy())
 	controllerutil.RemoveFinalizer(acct, Finalizer)
-	return ctrl.Result{}, r.Client.Patch(ctx, acct, patch)
+	if err := r.Client.Patch(ctx, acct, patch); err != nil {
+		return ctrl.Result{}, err
+	}
+	log.Info("released the deleted account: its wallets and payment method details are gone", "finalizer", Finalizer)
+	return ctrl.Result{}, nil
+}
+
+// childKey is the log key of a child of an account.
+func childKey(obj client.Object) string {
+	if _, ok := obj.(*investv1.Wallet); ok {
+		return "wallet"
+	}
+	return "paymentMethodDetails"
 }
 
 // SetupWithManager watches accounts and their children.
 func (r *Reconciler) SetupWithManager(mgr ctrl.Manager) error {
+	switch {
+	case mgr == nil:
+		return errors.New("account controller: nil manager")
+	case r.Client == nil:
+		return errors.New("account controller: Client must not be nil")
+	}
 	toAccount := func(_ context.Context, o client.Object) []reconcile.Request {
 		var id investv1.ObjectID
 		switch c := o.(type) {

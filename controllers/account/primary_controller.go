@@ -3,11 +3,13 @@ package account
 import (
 	"context"
 	"encoding/json"
+	"errors"
 
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/types"
+	"k8s.io/klog/v2"
 	ctrl "sigs.k8s.io/controller-runtime"
 	"sigs.k8s.io/controller-runtime/pkg/builder"
 	"sigs.k8s.io/controller-runtime/pkg/client"
@@ -123,7 +125,19 @@ func (r *ChildReconciler[T]) Reconcile(ctx context.Context, req ctrl.Request) (c
 	if err != nil {
 		return ctrl.Result{}, err
 	}
-	return ctrl.Result{}, r.Client.Status().Patch(ctx, obj, client.RawPatch(types.MergePatchType, body))
+	if err := r.Client.Status().Patch(ctx, obj, client.RawPatch(types.MergePatchType, body)); err != nil {
+		return ctrl.Result{}, err
+	}
+	log := ctrl.LoggerFrom(ctx).WithValues("account", klog.KRef(obj.GetNamespace(), string(r.kind.accountOf(obj))))
+	switch {
+	case *bp != *isPrimary:
+		log.Info("primary mark changed", "isPrimary", *isPrimary)
+	case !conditionsEqual(*bc, *conditions):
+		log.Info("conditions changed", "accountFound", found)
+	default:
+		log.V(1).Info("status written", "isPrimary", *isPrimary)
+	}
+	return ctrl.Result{}, nil
 }
 
 // setChildConditions is the pure status computation of a wallet or payment method
@@ -132,15 +146,15 @@ func (r *ChildReconciler[T]) Reconcile(ctx context.Context, req ctrl.Request) (c
 func setChildConditions(conditions *[]metav1.Condition, generation int64, accountID string, accountFound bool) {
 	if accountFound {
 		meta.SetStatusCondition(conditions, metav1.Condition{Type: investv1.ConditionReady, Status: metav1.ConditionTrue,
-			Reason: "AccountFound", Message: "the owning account exists", ObservedGeneration: generation})
+			Reason: ReasonAccountFound, Message: "the owning account exists", ObservedGeneration: generation})
 		meta.RemoveStatusCondition(conditions, investv1.ConditionStalled)
 		return
 	}
 	msg := "account " + accountID + " does not exist"
 	meta.SetStatusCondition(conditions, metav1.Condition{Type: investv1.ConditionReady, Status: metav1.ConditionFalse,
-		Reason: "AccountNotFound", Message: msg, ObservedGeneration: generation})
+		Reason: ReasonAccountNotFound, Message: msg, ObservedGeneration: generation})
 	meta.SetStatusCondition(conditions, metav1.Condition{Type: investv1.ConditionStalled, Status: metav1.ConditionTrue,
-		Reason: "AccountNotFound", Message: msg, ObservedGeneration: generation})
+		Reason: ReasonAccountNotFound, Message: msg, ObservedGeneration: generation})
 }
 
 func conditionsEqual(a, b []metav1.Condition) bool {
@@ -158,20 +172,31 @@ func conditionsEqual(a, b []metav1.Condition) bool {
 // SetupWithManager watches the children and, through the index, the accounts they
 // belong to.
 func (r *ChildReconciler[T]) SetupWithManager(mgr ctrl.Manager) error {
-	children := func(ctx context.Context, o client.Object) []reconcile.Request {
-		list := r.kind.newList()
-		if err := mgr.GetClient().List(ctx, list, client.InNamespace(o.GetNamespace()), client.MatchingFields{r.kind.indexField: o.GetName()}); err != nil {
-			return nil
-		}
-		var reqs []reconcile.Request
-		for _, c := range r.kind.listItems(list) {
-			reqs = append(reqs, reconcile.Request{NamespacedName: client.ObjectKeyFromObject(c)})
-		}
-		return reqs
+	switch {
+	case mgr == nil:
+		return errors.New(r.kind.name + " controller: nil manager")
+	case r.Client == nil:
+		return errors.New(r.kind.name + " controller: Client must not be nil")
 	}
 	return ctrl.NewControllerManagedBy(mgr).
 		Named(r.kind.name+"-primary").
 		For(r.kind.newObj(), builder.WithPredicates(predicate.GenerationChangedPredicate{})).
-		Watches(&investv1.Account{}, handler.EnqueueRequestsFromMapFunc(children)).
+		Watches(&investv1.Account{}, handler.EnqueueRequestsFromMapFunc(r.children)).
 		Complete(r)
+}
+
+// children maps an account to its children of this kind. A map function cannot return
+// an error: a failed List is logged, or the children would silently keep a stale
+// primary mark.
+func (r *ChildReconciler[T]) children(ctx context.Context, o client.Object) []reconcile.Request {
+	list := r.kind.newList()
+	if err := r.Client.List(ctx, list, client.InNamespace(o.GetNamespace()), client.MatchingFields{r.kind.indexField: o.GetName()}); err != nil {
+		ctrl.LoggerFrom(ctx).Error(err, "list the children of an account; their primary mark may be stale", "kind", r.kind.name, "account", klog.KObj(o))
+		return nil
+	}
+	var reqs []reconcile.Request
+	for _, c := range r.kind.listItems(list) {
+		reqs = append(reqs, reconcile.Request{NamespacedName: client.ObjectKeyFromObject(c)})
+	}
+	return reqs
 }

@@ -7,6 +7,7 @@ package apiclient
 
 import (
 	"context"
+	"errors"
 	"fmt"
 
 	corev1 "k8s.io/api/core/v1"
@@ -14,6 +15,7 @@ import (
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/klog/v2"
 	ctrl "sigs.k8s.io/controller-runtime"
 	"sigs.k8s.io/controller-runtime/pkg/builder"
 	"sigs.k8s.io/controller-runtime/pkg/client"
@@ -23,15 +25,6 @@ import (
 
 	investv1 "github.com/fundshare/fundshare-operator/api/v1alpha1"
 	"github.com/fundshare/fundshare-operator/apiserver/auth"
-)
-
-// Reasons of the Ready condition.
-const (
-	ReasonReady            = "SecretValid"
-	ReasonSecretNotFound   = "SecretNotFound"
-	ReasonSecretKeyMissing = "SecretKeyMissing"
-	ReasonInvalidHash      = "InvalidHash"
-	ReasonDisabled         = "Disabled"
 )
 
 // defaultKey is the Secret key of the hash when the ApiClient names none.
@@ -112,16 +105,37 @@ func (r *Reconciler) Reconcile(ctx context.Context, req ctrl.Request) (ctrl.Resu
 		return ctrl.Result{}, err
 	}
 	before := ac.DeepCopy()
-	SetConditions(&ac.Status, ac.Generation, Judge(ac, secret))
+	verdict := Judge(ac, secret)
+	SetConditions(&ac.Status, ac.Generation, verdict)
+	// The Secret by reference and the reason only: never its data, nor the verdict's
+	// message (it may describe the hash).
+	log := ctrl.LoggerFrom(ctx).WithValues("secret", klog.KRef(ac.Namespace, ac.Spec.ClientSecretRef.Name), "reason", verdict.Reason)
 	if equality.Semantic.DeepEqual(before.Status, ac.Status) {
+		log.V(1).Info("credentials unchanged")
 		return ctrl.Result{}, nil
 	}
-	return ctrl.Result{}, r.Client.Status().Patch(ctx, ac, client.MergeFrom(before))
+	if err := r.Client.Status().Patch(ctx, ac, client.MergeFrom(before)); err != nil {
+		return ctrl.Result{}, err
+	}
+	if old := meta.FindStatusCondition(before.Status.Conditions, investv1.ConditionReady); old == nil || old.Reason != verdict.Reason {
+		log.Info("credentials judged", "ready", meta.IsStatusConditionTrue(ac.Status.Conditions, investv1.ConditionReady))
+	} else {
+		log.V(1).Info("status written")
+	}
+	return ctrl.Result{}, nil
 }
 
 // SetupWithManager watches ApiClients and the metadata of Secrets: a Secret's creation,
 // change or deletion brings back the ApiClients of its namespace that name it.
 func (r *Reconciler) SetupWithManager(mgr ctrl.Manager) error {
+	switch {
+	case mgr == nil:
+		return errors.New("apiclient controller: nil manager")
+	case r.Client == nil:
+		return errors.New("apiclient controller: Client must not be nil")
+	case r.Secrets == nil:
+		return errors.New("apiclient controller: Secrets must not be nil")
+	}
 	return ctrl.NewControllerManagedBy(mgr).
 		Named("apiclient").
 		For(&investv1.ApiClient{}, builder.WithPredicates(predicate.GenerationChangedPredicate{})).
@@ -132,7 +146,9 @@ func (r *Reconciler) SetupWithManager(mgr ctrl.Manager) error {
 func (r *Reconciler) clientsOf(ctx context.Context, secret client.Object) []reconcile.Request {
 	var list investv1.ApiClientList
 	if err := r.Client.List(ctx, &list, client.InNamespace(secret.GetNamespace())); err != nil {
-		ctrl.LoggerFrom(ctx).Error(err, "list ApiClients for a Secret", "namespace", secret.GetNamespace())
+		// A map function cannot return its error: say it, or the ApiClients naming this
+		// Secret would silently miss its change.
+		ctrl.LoggerFrom(ctx).Error(err, "list ApiClients for a Secret; their Ready condition may be stale", "secret", klog.KObj(secret))
 		return nil
 	}
 	var out []reconcile.Request

@@ -2,6 +2,7 @@ package order
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"slices"
 	"time"
@@ -11,6 +12,7 @@ import (
 	"k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/client-go/tools/events"
+	"k8s.io/klog/v2"
 	ctrl "sigs.k8s.io/controller-runtime"
 	"sigs.k8s.io/controller-runtime/pkg/builder"
 	"sigs.k8s.io/controller-runtime/pkg/client"
@@ -72,14 +74,17 @@ func (r *Reconciler) Reconcile(ctx context.Context, req ctrl.Request) (ctrl.Resu
 	}
 	if facts.Reservation == ReservationPending && o.Status.State == investv1.StatePlaced && !o.Spec.CancellationRequested {
 		held, message, err := r.reserve(ctx, o)
+		account := klog.KRef(o.Namespace, string(o.Spec.AccountID))
 		switch {
 		case apierrors.IsConflict(err):
+			ctrl.LoggerFrom(ctx).V(1).Info("account changed while reserving units; retrying", "account", account)
 			return ctrl.Result{RequeueAfter: conflictRetry}, nil
 		case err != nil:
 			return ctrl.Result{}, err
 		case held:
 			facts.Reservation = ReservationHeld
 		default:
+			ctrl.LoggerFrom(ctx).Info("units not reserved", "account", account, "isin", o.Spec.ISIN, "units", o.Spec.AmountOfUnits, "why", message)
 			facts.Reservation, facts.ReservationMessage = ReservationRefused, message
 		}
 	}
@@ -191,6 +196,7 @@ func (r *Reconciler) reserve(ctx context.Context, o *investv1.Order) (bool, stri
 		return false, "", err
 	}
 	if hasReservation(acct, o.Name) {
+		ctrl.LoggerFrom(ctx).V(1).Info("units already reserved", "account", klog.KObj(acct))
 		return true, "", nil
 	}
 	positions, err := placement.Positions(ctx, r.Client, acct, r.Now())
@@ -206,6 +212,7 @@ func (r *Reconciler) reserve(ctx context.Context, o *investv1.Order) (bool, stri
 	if err := r.Client.Status().Update(ctx, acct); err != nil {
 		return false, "", err
 	}
+	ctrl.LoggerFrom(ctx).Info("units reserved", "account", klog.KObj(acct), "isin", o.Spec.ISIN, "units", o.Spec.AmountOfUnits)
 	return true, "", nil
 }
 
@@ -231,12 +238,30 @@ func (r *Reconciler) transition(ctx context.Context, o *investv1.Order, steps []
 	}
 	newlyRefused := refused != "" && !meta.IsStatusConditionTrue(before.Status.Conditions, ConditionCancellationRefused)
 	setConditions(o, waiting, last, refused)
+	log := ctrl.LoggerFrom(ctx)
 	patch := client.MergeFromWithOptions(before, client.MergeFromWithOptimisticLock{})
 	if err := r.Client.Status().Patch(ctx, o, patch); err != nil {
 		if apierrors.IsConflict(err) || apierrors.IsNotFound(err) {
+			log.V(1).Info("order changed while writing a transition; retrying", "from", from, "to", last.To)
 			return ctrl.Result{RequeueAfter: conflictRetry}, nil
 		}
 		return ctrl.Result{}, fmt.Errorf("write transition %s → %s: %w", from, last.To, err)
+	}
+	for i, t := range steps {
+		prev := from
+		if i > 0 {
+			prev = steps[i-1].To
+		}
+		log.Info("transition written", "from", prev, "to", t.To, "reason", t.Reason)
+	}
+	if refund != nil && before.Status.Refund == nil {
+		log.Info("refund owed", "refund", o.Status.Refund.Reference, "amount", o.Status.Refund.Amount)
+	}
+	if newlyRefused {
+		log.Info("cancellation refused", "reason", ReasonPastPointOfNoReturn, "why", refused)
+	}
+	if waiting != nil {
+		log.V(1).Info("waiting", "reason", waiting.Reason)
 	}
 	if r.Recorder == nil {
 		return ctrl.Result{}, nil
@@ -272,6 +297,8 @@ func (r *Reconciler) refundLatePayment(ctx context.Context, o *investv1.Order) (
 		}
 		return ctrl.Result{}, fmt.Errorf("write the refund of a late payment: %w", err)
 	}
+	ctrl.LoggerFrom(ctx).Info("refund of a late payment written", "reason", ReasonLatePaymentRefunded,
+		"refund", o.Status.Refund.Reference, "amount", o.Status.Refund.Amount, "payment", o.Status.Settlement.PaymentReceived.Reference)
 	if r.Recorder != nil {
 		r.Recorder.Eventf(o, nil, corev1.EventTypeWarning, ReasonLatePaymentRefunded, "Refund",
 			"a payment (reference %s) arrived for the cancelled order: it is refunded under %s",
@@ -287,22 +314,39 @@ func (r *Reconciler) wait(ctx context.Context, o *investv1.Order, w *Wait, refus
 	newlyRefused := refused != "" && !meta.IsStatusConditionTrue(before.Status.Conditions, ConditionCancellationRefused)
 	wasReported := reported(before)
 	setConditions(o, w, nil, refused)
+	log := ctrl.LoggerFrom(ctx)
+	if w != nil {
+		log = log.WithValues("waitingFor", w.Reason)
+	}
 	if conditionsUnchanged(before, o) {
+		log.V(1).Info("nothing to do")
 		return ctrl.Result{}, nil
 	}
 	patch := client.MergeFromWithOptions(before, client.MergeFromWithOptimisticLock{})
 	if err := r.Client.Status().Patch(ctx, o, patch); err != nil {
 		if apierrors.IsConflict(err) || apierrors.IsNotFound(err) {
+			log.V(1).Info("order changed while writing its conditions; retrying")
 			return ctrl.Result{RequeueAfter: conflictRetry}, nil
 		}
 		return ctrl.Result{}, err
+	}
+	for _, c := range o.Status.Conditions {
+		if old := meta.FindStatusCondition(before.Status.Conditions, c.Type); old == nil || old.Status != c.Status || old.Reason != c.Reason {
+			log.Info("condition changed", "type", c.Type, "status", c.Status, "reason", c.Reason)
+		}
+	}
+	if newlyRefused {
+		log.Info("cancellation refused", "reason", ReasonPastPointOfNoReturn, "why", refused)
+	}
+	if !wasReported && reported(o) && o.Status.Refund != nil {
+		log.Info("refund settled", "reason", ReasonRefundCompleted, "refund", o.Status.Refund.Reference, "amount", o.Status.Refund.Amount)
 	}
 	if r.Recorder != nil {
 		if newlyRefused {
 			r.Recorder.Eventf(o, nil, corev1.EventTypeWarning, ReasonPastPointOfNoReturn, "Cancel", "%s", refused)
 		}
 		if !wasReported && reported(o) && o.Status.Refund != nil {
-			r.Recorder.Eventf(o, nil, corev1.EventTypeNormal, "RefundCompleted", "Refund",
+			r.Recorder.Eventf(o, nil, corev1.EventTypeNormal, ReasonRefundCompleted, "Refund",
 				"the refund %s of %d micro-units is completed", o.Status.Refund.Reference, o.Status.Refund.Amount)
 		}
 	}
@@ -325,37 +369,52 @@ func conditionsUnchanged(a, b *investv1.Order) bool {
 // SetupWithManager watches orders (spec and status: settlement evidence arrives in the
 // status) and funds (market flags and gates move waiting orders, without polling).
 func (r *Reconciler) SetupWithManager(mgr ctrl.Manager) error {
+	switch {
+	case mgr == nil:
+		return errors.New("order controller: nil manager")
+	case r.Client == nil:
+		return errors.New("order controller: Client must not be nil")
+	case r.Live == nil:
+		return errors.New("order controller: Live must not be nil (it reads accounts from the API server to reserve units)")
+	}
 	if r.Now == nil {
 		r.Now = time.Now
 	}
 	if r.MaxConcurrentReconciles == 0 {
 		r.MaxConcurrentReconciles = 4
 	}
-	ordersOfFund := func(ctx context.Context, obj client.Object) []reconcile.Request {
-		var classes investv1.ShareClassList
-		if err := mgr.GetClient().List(ctx, &classes, client.MatchingFields{index.ShareClassFund: obj.GetName()}); err != nil {
-			return nil
-		}
-		var reqs []reconcile.Request
-		for _, sc := range classes.Items {
-			var orders investv1.OrderList
-			if err := mgr.GetClient().List(ctx, &orders, client.MatchingFields{index.OrderISIN: string(sc.Spec.ISIN)}); err != nil {
-				return nil
-			}
-			for i := range orders.Items {
-				if !orders.Items[i].Status.State.Terminal() {
-					reqs = append(reqs, reconcile.Request{NamespacedName: client.ObjectKeyFromObject(&orders.Items[i])})
-				}
-			}
-		}
-		return reqs
-	}
 	return ctrl.NewControllerManagedBy(mgr).
 		Named("order").
 		For(&investv1.Order{}, builder.WithPredicates(LiveOrders())).
-		Watches(&investv1.Fund{}, handler.EnqueueRequestsFromMapFunc(ordersOfFund)).
+		Watches(&investv1.Fund{}, handler.EnqueueRequestsFromMapFunc(r.ordersOfFund)).
 		WithOptions(controller.Options{MaxConcurrentReconciles: r.MaxConcurrentReconciles}).
 		Complete(r)
+}
+
+// ordersOfFund maps a fund to the live orders of its share classes. A map function cannot
+// return an error: a failed List is logged, or waiting orders would silently miss a change
+// of their fund's market flags or gate.
+func (r *Reconciler) ordersOfFund(ctx context.Context, fund client.Object) []reconcile.Request {
+	log := ctrl.LoggerFrom(ctx).WithValues("fund", klog.KObj(fund))
+	var classes investv1.ShareClassList
+	if err := r.Client.List(ctx, &classes, client.MatchingFields{index.ShareClassFund: fund.GetName()}); err != nil {
+		log.Error(err, "list the share classes of a fund; its waiting orders are not told of its change")
+		return nil
+	}
+	var reqs []reconcile.Request
+	for _, sc := range classes.Items {
+		var orders investv1.OrderList
+		if err := r.Client.List(ctx, &orders, client.MatchingFields{index.OrderISIN: string(sc.Spec.ISIN)}); err != nil {
+			log.Error(err, "list the orders of a share class; the fund's waiting orders are not told of its change", "shareClass", klog.KObj(&sc), "isin", sc.Spec.ISIN)
+			return nil
+		}
+		for i := range orders.Items {
+			if !orders.Items[i].Status.State.Terminal() {
+				reqs = append(reqs, reconcile.Request{NamespacedName: client.ObjectKeyFromObject(&orders.Items[i])})
+			}
+		}
+	}
+	return reqs
 }
 
 // LiveOrders passes the events of orders that are not terminal, and of cancelled orders

@@ -25,20 +25,6 @@ const (
 	ConditionCancellationRefused = "CancellationRefused"
 )
 
-// Reasons of the kstatus conditions that are not a state's.
-const (
-	// ReasonCompleted: Ready of a COMPLETED order.
-	ReasonCompleted = "Completed"
-	// ReasonCancelled: Ready of a CANCELLED order that owes nothing (any refund completed).
-	ReasonCancelled = "Cancelled"
-	// ReasonRefundPending: a CANCELLED order whose refund is not completed yet.
-	ReasonRefundPending = "RefundPending"
-	// ReasonProgressing: Stalled=False of an order that can go on by itself.
-	ReasonProgressing = "Progressing"
-	// WaitAwaitingRefundEvidence: a cancelled buy waits for refundSent or refundCompleted.
-	WaitAwaitingRefundEvidence = "AwaitingRefundEvidence"
-)
-
 // stalledReasons are the waits that no fact of the outside world ends by itself: an
 // operator must look at the order.
 var stalledReasons = map[string]bool{WaitInvalidState: true, WaitShareClassNotFound: true}
@@ -47,7 +33,7 @@ var stalledReasons = map[string]bool{WaitInvalidState: true, WaitShareClassNotFo
 // Pending for an order not yet accepted.
 func StateReason(s investv1.OrderState) string {
 	if s == "" {
-		return "Pending"
+		return ReasonPending
 	}
 	var b strings.Builder
 	for _, word := range strings.Split(string(s), "_") {

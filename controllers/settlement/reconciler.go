@@ -12,7 +12,6 @@ import (
 	ctrl "sigs.k8s.io/controller-runtime"
 	"sigs.k8s.io/controller-runtime/pkg/builder"
 	"sigs.k8s.io/controller-runtime/pkg/client"
-	logf "sigs.k8s.io/controller-runtime/pkg/log"
 
 	investv1 "github.com/fundshare/fundshare-operator/api/v1alpha1"
 	ordercontroller "github.com/fundshare/fundshare-operator/controllers/order"
@@ -49,7 +48,7 @@ type Reconciler struct {
 // Reconcile settles the one step the order waits for, once its Delay has passed, and
 // records the evidence.
 func (r *Reconciler) Reconcile(ctx context.Context, req ctrl.Request) (ctrl.Result, error) {
-	log := logf.FromContext(ctx)
+	log := ctrl.LoggerFrom(ctx)
 
 	o := &investv1.Order{}
 	if err := r.Client.Get(ctx, req.NamespacedName, o); err != nil {
@@ -62,7 +61,9 @@ func (r *Reconciler) Reconcile(ctx context.Context, req ctrl.Request) (ctrl.Resu
 	if !ok {
 		return ctrl.Result{}, nil
 	}
+	log = log.WithValues("step", step)
 	if left := r.Delay - r.now().Sub(StartedAt(o, step)); left > 0 {
+		log.V(1).Info("waiting for the settlement delay", "left", left)
 		return ctrl.Result{RequeueAfter: left}, nil
 	}
 
@@ -72,6 +73,7 @@ func (r *Reconciler) Reconcile(ctx context.Context, req ctrl.Request) (ctrl.Resu
 		if retry <= 0 {
 			retry = ConflictRetry
 		}
+		log.V(1).Info("the agent has no evidence yet", "retryAfter", retry)
 		return ctrl.Result{RequeueAfter: retry}, nil
 	}
 	if err != nil {
@@ -83,6 +85,7 @@ func (r *Reconciler) Reconcile(ctx context.Context, req ctrl.Request) (ctrl.Resu
 
 	before := o.DeepCopy()
 	if !Record(o, step, rec) {
+		log.V(1).Info("evidence already recorded")
 		return ctrl.Result{}, nil // NextStep said it was missing; kept defensively
 	}
 	patch := client.MergeFromWithOptions(before, client.MergeFromWithOptimisticLock{})
@@ -93,16 +96,16 @@ func (r *Reconciler) Reconcile(ctx context.Context, req ctrl.Request) (ctrl.Resu
 		case apierrors.IsConflict(err):
 			// Someone wrote the order since we read it (the order controller moved it, or
 			// another agent recorded this step): read it fresh next time.
-			log.V(1).Info("order changed while settling; retrying", "step", step)
+			log.V(1).Info("order changed while settling; retrying")
 			return ctrl.Result{RequeueAfter: ConflictRetry}, nil
 		}
 		return ctrl.Result{}, fmt.Errorf("record %s evidence: %w", step, err)
 	}
 
-	log.Info("recorded settlement evidence", "step", step, "reference", rec.Reference,
-		"transactionHash", rec.TransactionHash)
+	log.Info("recorded settlement evidence", "reference", rec.Reference,
+		"transactionHash", rec.TransactionHash, "recordedBy", rec.RecordedBy)
 	if r.Recorder != nil {
-		r.Recorder.Eventf(o, nil, corev1.EventTypeNormal, "Evidence"+string(step), "RecordSettlement",
+		r.Recorder.Eventf(o, nil, corev1.EventTypeNormal, EvidenceReason(step), "RecordSettlement",
 			"%s recorded %s", rec.RecordedBy, describe(step, rec))
 	}
 	return ctrl.Result{}, nil
@@ -110,6 +113,14 @@ func (r *Reconciler) Reconcile(ctx context.Context, req ctrl.Request) (ctrl.Resu
 
 // SetupWithManager registers the controller "settlement-<Name>" on Orders.
 func (r *Reconciler) SetupWithManager(mgr ctrl.Manager) error {
+	switch {
+	case mgr == nil:
+		return errors.New("settlement controller: nil manager")
+	case r.Client == nil:
+		return errors.New("settlement controller: Client must not be nil")
+	case r.Agent == nil:
+		return errors.New("settlement controller: Agent must not be nil")
+	}
 	name := "settlement-" + r.name()
 	if r.Recorder == nil {
 		r.Recorder = mgr.GetEventRecorder(name)

@@ -1,0 +1,150 @@
+package account
+
+import (
+	"context"
+	"errors"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/go-logr/logr"
+	"github.com/go-logr/logr/funcr"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/runtime"
+	clientgoscheme "k8s.io/client-go/kubernetes/scheme"
+	ctrl "sigs.k8s.io/controller-runtime"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+	"sigs.k8s.io/controller-runtime/pkg/client/fake"
+	"sigs.k8s.io/controller-runtime/pkg/client/interceptor"
+	"sigs.k8s.io/controller-runtime/pkg/reconcile"
+
+	investv1 "github.com/fundshare/fundshare-operator/api/v1alpha1"
+	"github.com/fundshare/fundshare-operator/internal/fixtures"
+	"github.com/fundshare/fundshare-operator/internal/index"
+)
+
+// recordingLogger returns a logger that keeps every line it is given, and those lines.
+func recordingLogger() (logr.Logger, func() []string) {
+	var mu sync.Mutex
+	var lines []string
+	log := funcr.New(func(prefix, args string) {
+		mu.Lock()
+		defer mu.Unlock()
+		lines = append(lines, prefix+" "+args)
+	}, funcr.Options{Verbosity: 1})
+	return log, func() []string {
+		mu.Lock()
+		defer mu.Unlock()
+		return append([]string(nil), lines...)
+	}
+}
+
+func testScheme(t *testing.T) *runtime.Scheme {
+	t.Helper()
+	scheme := runtime.NewScheme()
+	if err := clientgoscheme.AddToScheme(scheme); err != nil {
+		t.Fatal(err)
+	}
+	if err := investv1.AddToScheme(scheme); err != nil {
+		t.Fatal(err)
+	}
+	return scheme
+}
+
+// failingLists is a client whose List always fails, as a cache that cannot list does.
+func failingLists(t *testing.T) client.Client {
+	t.Helper()
+	return interceptor.NewClient(fake.NewClientBuilder().WithScheme(testScheme(t)).Build(), interceptor.Funcs{
+		List: func(context.Context, client.WithWatch, client.ObjectList, ...client.ListOption) error {
+			return errors.New("the cache cannot list")
+		},
+	})
+}
+
+func TestMapFunctionsLogAFailedList(t *testing.T) {
+	acct := &investv1.Account{ObjectMeta: metav1.ObjectMeta{Namespace: "t", Name: "acct-1"}}
+	for name, children := range map[string]func(context.Context, client.Object) []reconcile.Request{
+		"wallets":                NewWalletReconciler(failingLists(t)).children,
+		"payment method details": NewPaymentMethodReconciler(failingLists(t)).children,
+	} {
+		t.Run(name, func(t *testing.T) {
+			log, lines := recordingLogger()
+			if reqs := children(logr.NewContext(context.Background(), log), acct); len(reqs) != 0 {
+				t.Fatalf("requests = %v, want none", reqs)
+			}
+			got := strings.Join(lines(), "\n")
+			if !strings.Contains(got, "the cache cannot list") || !strings.Contains(got, "acct-1") {
+				t.Fatalf("the failed List is not logged with the account; log:\n%s", got)
+			}
+		})
+	}
+}
+
+// fakeIndexer registers the manager's indexes on a fake client builder.
+type fakeIndexer struct{ b *fake.ClientBuilder }
+
+func (f fakeIndexer) IndexField(_ context.Context, obj client.Object, field string, fn client.IndexerFunc) error {
+	f.b.WithIndex(obj, field, fn)
+	return nil
+}
+
+// TestCascadeDeleteStepsAreLogged: deleting an account logs each child it deletes, by
+// reference, then the release of the account, at info.
+func TestCascadeDeleteStepsAreLogged(t *testing.T) {
+	acct := fixtures.IndividualAccount("t")
+	acct.Finalizers = []string{Finalizer}
+	now := metav1.Now()
+	acct.DeletionTimestamp = &now
+	wallet := fixtures.Wallet("t", acct.Name, "0x52908400098527886E0F7030069857D2E4169EE7")
+	b := fake.NewClientBuilder().WithScheme(testScheme(t)).WithObjects(acct, wallet).WithStatusSubresource(&investv1.Account{})
+	if err := index.Register(context.Background(), fakeIndexer{b}); err != nil {
+		t.Fatal(err)
+	}
+	c := b.Build()
+	var mu sync.Mutex
+	var lines []string
+	log := funcr.New(func(_, args string) {
+		mu.Lock()
+		defer mu.Unlock()
+		lines = append(lines, args)
+	}, funcr.Options{Verbosity: 0})
+	ctx := logr.NewContext(context.Background(), log)
+	r := &Reconciler{Client: c}
+	for range 2 { // the first pass deletes the wallet, the second releases the account
+		if _, err := r.Reconcile(ctx, ctrl.Request{NamespacedName: client.ObjectKeyFromObject(acct)}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	got := strings.Join(lines, "\n")
+	for _, want := range []string{`"msg"="deleted a child of the deleted account"`, `"wallet"={"name"="` + wallet.Name + `" "namespace"="t"}`, `"msg"="released the deleted account`} {
+		if !strings.Contains(got, want) {
+			t.Fatalf("the log lacks %s:\n%s", want, got)
+		}
+	}
+}
+
+// noManager is a manager that panics when used: SetupWithManager must refuse before.
+type noManager struct{ ctrl.Manager }
+
+func TestSetupWithManagerRefusesNilDependencies(t *testing.T) {
+	c := failingLists(t)
+	for name, tc := range map[string]struct {
+		setup func(ctrl.Manager) error
+		mgr   ctrl.Manager
+	}{
+		"account: nil manager":                {(&Reconciler{Client: c}).SetupWithManager, nil},
+		"account: nil Client":                 {(&Reconciler{}).SetupWithManager, noManager{}},
+		"wallet: nil manager":                 {NewWalletReconciler(c).SetupWithManager, nil},
+		"wallet: nil Client":                  {NewWalletReconciler(nil).SetupWithManager, noManager{}},
+		"payment method details: nil manager": {NewPaymentMethodReconciler(c).SetupWithManager, nil},
+		"payment method details: nil Client":  {NewPaymentMethodReconciler(nil).SetupWithManager, noManager{}},
+	} {
+		t.Run(name, func(t *testing.T) {
+			if err := tc.setup(tc.mgr); err == nil {
+				t.Fatal("SetupWithManager accepted a nil dependency")
+			}
+		})
+	}
+}

@@ -1,0 +1,85 @@
+package order
+
+// Every reason an order's conditions, history entries and Events carry is named here,
+// besides the state reasons StateReason derives (AwaitingPayment, …).
+
+// Transition and wait reasons. Exported so the reconciler, events and tests name them
+// the same way.
+const (
+	// ReasonCancellationRequested: spec.cancellationRequested was set.
+	ReasonCancellationRequested = "CancellationRequested"
+	// ReasonCancelledWithRefund: spec.cancellationRequested was set after the customer's
+	// payment arrived; the order owes a refund.
+	ReasonCancelledWithRefund = "CancelledWithRefund"
+	// ReasonLatePaymentRefunded: a payment arrived for a buy already cancelled; a refund
+	// is owed.
+	ReasonLatePaymentRefunded = "LatePaymentRefunded"
+	// ReasonPastPointOfNoReturn: a cancellation was requested on an order past the point
+	// of no return; it is not honoured (CancellationRefused condition, Warning event).
+	ReasonPastPointOfNoReturn = "PastPointOfNoReturn"
+	// ReasonNotPriced: the order has no quote, so it bypassed admission.
+	ReasonNotPriced = "NotPriced"
+	// ReasonShareClassNotFound: the order's share class or its fund does not exist.
+	ReasonShareClassNotFound = "ShareClassNotFound"
+	// ReasonAccepted: a new order entered PLACED.
+	ReasonAccepted = "Accepted"
+	// ReasonPaymentInstructionsIssued: a buy now waits for the customer's payment.
+	ReasonPaymentInstructionsIssued = "PaymentInstructionsIssued"
+	// ReasonPaymentReceived: payment evidence was recorded for a buy.
+	ReasonPaymentReceived = "PaymentReceived"
+	// ReasonExecuted: the order was executed on an open market.
+	ReasonExecuted = "Executed"
+	// ReasonDeliveryInitiated: the token transfer of a buy was submitted.
+	ReasonDeliveryInitiated = "DeliveryInitiated"
+	// ReasonDeliveryCompleted: the token transfer of a buy is final.
+	ReasonDeliveryCompleted = "DeliveryCompleted"
+	// ReasonInsufficientHoldings: a sell's units could not be reserved.
+	ReasonInsufficientHoldings = "InsufficientHoldings"
+	// ReasonRedemptionGateActive: a sell entered REDEMPTION_GATED.
+	ReasonRedemptionGateActive = "RedemptionGateActive"
+	// ReasonRedemptionGateLifted: a gated sell executed after the gate lifted.
+	ReasonRedemptionGateLifted = "RedemptionGateLifted"
+	// ReasonPaymentSent: the payout of a sell was sent.
+	ReasonPaymentSent = "PaymentSent"
+	// ReasonPaymentCompleted: the payout of a sell arrived.
+	ReasonPaymentCompleted = "PaymentCompleted"
+	// ReasonSettled: the order completed.
+	ReasonSettled = "Settled"
+
+	// WaitAwaitingPaymentEvidence: a buy waits for paymentReceived evidence.
+	WaitAwaitingPaymentEvidence = "AwaitingPaymentEvidence"
+	// WaitAwaitingDeliveryEvidence: a buy waits for deliveryInitiated or deliveryCompleted.
+	WaitAwaitingDeliveryEvidence = "AwaitingDeliveryEvidence"
+	// WaitAwaitingPayoutEvidence: a sell waits for paymentSent or paymentCompleted.
+	WaitAwaitingPayoutEvidence = "AwaitingPayoutEvidence"
+	// WaitMarketClosed: the market flag the order needs to execute is false.
+	WaitMarketClosed = "MarketClosed"
+	// WaitRedemptionGated: a gated sell waits for the gate to lift.
+	WaitRedemptionGated = "RedemptionGated"
+	// WaitAwaitingReservation: a sell waits for its units to be reserved.
+	WaitAwaitingReservation = "AwaitingReservation"
+	// WaitShareClassNotFound: an accepted order's share class or fund disappeared, so
+	// its market flags are unknown.
+	WaitShareClassNotFound = "ShareClassNotFound"
+	// WaitInvalidState: the order is in a state that does not belong to its side (or is
+	// unknown); nothing moves it automatically, the reconciler reports it.
+	WaitInvalidState = "InvalidState"
+)
+
+// Reasons of the kstatus conditions that are not a state's.
+const (
+	// ReasonPending: the state reason of an order not yet accepted (no state).
+	ReasonPending = "Pending"
+	// ReasonCompleted: Ready of a COMPLETED order.
+	ReasonCompleted = "Completed"
+	// ReasonCancelled: Ready of a CANCELLED order that owes nothing (any refund completed).
+	ReasonCancelled = "Cancelled"
+	// ReasonRefundPending: a CANCELLED order whose refund is not completed yet.
+	ReasonRefundPending = "RefundPending"
+	// ReasonProgressing: Stalled=False of an order that can go on by itself.
+	ReasonProgressing = "Progressing"
+	// ReasonRefundCompleted: the Event of a cancelled order whose refund arrived.
+	ReasonRefundCompleted = "RefundCompleted"
+	// WaitAwaitingRefundEvidence: a cancelled buy waits for refundSent or refundCompleted.
+	WaitAwaitingRefundEvidence = "AwaitingRefundEvidence"
+)

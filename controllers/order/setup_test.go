@@ -1,0 +1,126 @@
+package order
+
+import (
+	"context"
+	"errors"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/go-logr/logr"
+	"github.com/go-logr/logr/funcr"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/runtime"
+	clientgoscheme "k8s.io/client-go/kubernetes/scheme"
+	ctrl "sigs.k8s.io/controller-runtime"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+	"sigs.k8s.io/controller-runtime/pkg/client/fake"
+	"sigs.k8s.io/controller-runtime/pkg/client/interceptor"
+
+	investv1 "github.com/fundshare/fundshare-operator/api/v1alpha1"
+	"github.com/fundshare/fundshare-operator/internal/fixtures"
+	"github.com/fundshare/fundshare-operator/internal/index"
+)
+
+// recordingLogger returns a logger that keeps every line it is given, and those lines.
+func recordingLogger() (logr.Logger, func() []string) {
+	var mu sync.Mutex
+	var lines []string
+	log := funcr.New(func(prefix, args string) {
+		mu.Lock()
+		defer mu.Unlock()
+		lines = append(lines, prefix+" "+args)
+	}, funcr.Options{Verbosity: 1})
+	return log, func() []string {
+		mu.Lock()
+		defer mu.Unlock()
+		return append([]string(nil), lines...)
+	}
+}
+
+func testScheme(t *testing.T) *runtime.Scheme {
+	t.Helper()
+	scheme := runtime.NewScheme()
+	if err := clientgoscheme.AddToScheme(scheme); err != nil {
+		t.Fatal(err)
+	}
+	if err := investv1.AddToScheme(scheme); err != nil {
+		t.Fatal(err)
+	}
+	return scheme
+}
+
+// failingLists is a client whose List always fails, as a cache that cannot list does.
+func failingLists(t *testing.T) client.Client {
+	t.Helper()
+	return interceptor.NewClient(fake.NewClientBuilder().WithScheme(testScheme(t)).Build(), interceptor.Funcs{
+		List: func(context.Context, client.WithWatch, client.ObjectList, ...client.ListOption) error {
+			return errors.New("the cache cannot list")
+		},
+	})
+}
+
+func TestMapFunctionLogsAFailedList(t *testing.T) {
+	log, lines := recordingLogger()
+	r := &Reconciler{Client: failingLists(t)}
+	fund := &investv1.Fund{ObjectMeta: metav1.ObjectMeta{Name: "fund-1"}}
+	if reqs := r.ordersOfFund(logr.NewContext(context.Background(), log), fund); len(reqs) != 0 {
+		t.Fatalf("requests = %v, want none", reqs)
+	}
+	got := strings.Join(lines(), "\n")
+	if !strings.Contains(got, "the cache cannot list") || !strings.Contains(got, "fund-1") {
+		t.Fatalf("the failed List is not logged with the fund; log:\n%s", got)
+	}
+}
+
+// TestTransitionWrittenIsLogged: a state change is logged at info (verbosity 0) with its
+// from, to and reason; the decision itself is the state machine's (order.Next).
+func TestTransitionWrittenIsLogged(t *testing.T) {
+	o := fixtures.BuyOrder("t", "acct-1", "LU0000000001", 10) // no quote: cancelled NotPriced
+	c := fake.NewClientBuilder().WithScheme(testScheme(t)).WithObjects(o).
+		WithStatusSubresource(&investv1.Order{}).
+		WithIndex(&investv1.ShareClass{}, index.ShareClassISIN, func(obj client.Object) []string {
+			return []string{string(obj.(*investv1.ShareClass).Spec.ISIN)}
+		}).Build()
+	var mu sync.Mutex
+	var lines []string
+	log := funcr.New(func(prefix, args string) {
+		mu.Lock()
+		defer mu.Unlock()
+		lines = append(lines, args)
+	}, funcr.Options{Verbosity: 0})
+	r := &Reconciler{Client: c, Live: c, Now: time.Now}
+	if _, err := r.Reconcile(logr.NewContext(context.Background(), log), ctrl.Request{NamespacedName: client.ObjectKeyFromObject(o)}); err != nil {
+		t.Fatal(err)
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	got := strings.Join(lines, "\n")
+	for _, want := range []string{`"msg"="transition written"`, `"to"="CANCELLED"`, `"reason"="` + ReasonNotPriced + `"`} {
+		if !strings.Contains(got, want) {
+			t.Fatalf("the log lacks %s:\n%s", want, got)
+		}
+	}
+}
+
+// noManager is a manager that panics when used: SetupWithManager must refuse before.
+type noManager struct{ ctrl.Manager }
+
+func TestSetupWithManagerRefusesNilDependencies(t *testing.T) {
+	c := failingLists(t)
+	for name, tc := range map[string]struct {
+		r   *Reconciler
+		mgr ctrl.Manager
+	}{
+		"nil manager": {&Reconciler{Client: c, Live: c}, nil},
+		"nil Client":  {&Reconciler{Live: c}, noManager{}},
+		"nil Live":    {&Reconciler{Client: c}, noManager{}},
+	} {
+		t.Run(name, func(t *testing.T) {
+			if err := tc.r.SetupWithManager(tc.mgr); err == nil {
+				t.Fatal("SetupWithManager accepted a nil dependency")
+			}
+		})
+	}
+}
