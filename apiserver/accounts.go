@@ -81,17 +81,11 @@ func (s *Server) listAccounts(w http.ResponseWriter, r *http.Request) {
 // two concurrent creations with one external_id collide at the API server. With an
 // Idempotency-Key a retry answers with the account created first (idempotency.go).
 func (s *Server) createAccount(w http.ResponseWriter, r *http.Request) {
-	var hfe validation.FieldErrors
-	idem, ok := readIdempotency(w, r, &hfe)
-	if !ok {
-		return
-	}
 	var req AccountCreateRequest
-	fe, ok := decodeBody(w, r, &req, map[string]string{"id": "is assigned by the service", "created": "is assigned by the service"})
+	idem, fe, ok := decodeCreate(w, r, &req, createSpec{refused: map[string]string{"id": "is assigned by the service", "created": "is assigned by the service"}})
 	if !ok {
 		return
 	}
-	mergeNew(&fe, hfe)
 	ctx, ns := r.Context(), tenantOf(r)
 	now := s.deps.Now()
 	spec := investv1.AccountSpec{
@@ -102,30 +96,11 @@ func (s *Server) createAccount(w http.ResponseWriter, r *http.Request) {
 		LEI: deref(req.LEI), TaxID: deref(req.TaxID), TIN: deref(req.TIN), TaxResidencies: deref(req.TaxResidencies),
 		DobDay: deref(req.DobDay), DobMonth: deref(req.DobMonth), DobYear: deref(req.DobYear),
 	}
-	required(&fe, "type", req.Type)
-	// A date-of-birth part the caller sent is checked as sent: 0 is out of range, not
-	// absent (the spec stores 0 for "not given").
-	dobOutOfRange := false
-	for _, p := range []struct {
-		name     string
-		v        *int32
-		min, max int32
-	}{{"dob_day", req.DobDay, 1, 31}, {"dob_month", req.DobMonth, 1, 12}, {"dob_year", req.DobYear, 1900, 9999}} {
-		if p.v != nil && (*p.v < p.min || *p.v > p.max) {
-			fe.Add(p.name, fmt.Sprintf("must be between %d and %d", p.min, p.max))
-			dobOutOfRange = true
-		}
-	}
-	if req.Type != nil && spec.Type != investv1.AccountTypeIndividual && spec.Type != investv1.AccountTypeBusiness {
-		fe.Add("type", "must be individual or business")
-	}
 	renames := map[string]string(nil)
 	if req.Birthdate != nil {
 		renames = birthdateRenames
-		if req.DobDay != nil || req.DobMonth != nil || req.DobYear != nil {
-			fe.Add("birthdate", "give either birthdate or dob_day, dob_month and dob_year, not both")
-		} else if err := rules.ApplyBirthdate(&spec, *req.Birthdate, now); err != nil {
-			fe.AddErr("birthdate", err)
+		if !req.hasDobParts() {
+			fe.AddErr("birthdate", rules.ApplyBirthdate(&spec, *req.Birthdate, now))
 		}
 	}
 	if _, badType := fe["type"]; !badType {
@@ -135,7 +110,7 @@ func (s *Server) createAccount(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 		rfe := rules.Account(&spec, settings, now)
-		if dobOutOfRange {
+		if req.dobOutOfRange() {
 			delete(rfe, "birthdate") // "required" or "not a real day": the part is named above
 		}
 		mergeNew(&fe, rfe)

@@ -17,24 +17,12 @@ import (
 // POST /v1/accounts/{account_id}/payment-method-details
 func (s *Server) createPaymentMethod(w http.ResponseWriter, r *http.Request) {
 	accountID := chi.URLParam(r, "account_id")
-	var hfe validation.FieldErrors
-	idem, ok := readIdempotency(w, r, &hfe)
-	if !ok {
-		return
-	}
 	var req PaymentMethodDetailsCreateRequest
-	fe, ok := decodeBody(w, r, &req, map[string]string{"account_id": "is taken from the path", "id": "is assigned by the service"})
+	idem, fe, ok := decodeCreate(w, r, &req, createSpec{refused: map[string]string{"account_id": "is taken from the path", "id": "is assigned by the service"}})
 	if !ok {
 		return
 	}
-	mergeNew(&fe, hfe)
-	required(&fe, "type", req.Type)
-	required(&fe, "iban", req.IBAN)
-	required(&fe, "account_holder_name", req.AccountHolderName)
 	typ := investv1.PaymentMethodType(deref(req.Type))
-	if req.Type != nil && typ != investv1.PaymentMethodSEPA {
-		fe.Add("type", "must be sepa, the only supported payment method type")
-	}
 	spec := investv1.PaymentMethodDetailsSpec{
 		AccountID: investv1.ObjectID(accountID), Type: typ,
 		IBAN: validation.NormalizeIBAN(deref(req.IBAN)), AccountHolderName: deref(req.AccountHolderName),

@@ -12,7 +12,6 @@ import (
 	investv1 "github.com/fundshare/fundshare-operator/api/v1alpha1"
 	"github.com/fundshare/fundshare-operator/internal/index"
 	"github.com/fundshare/fundshare-operator/internal/rules"
-	"github.com/fundshare/fundshare-operator/internal/validation"
 )
 
 // POST /v1/accounts/{account_id}/wallets. The wallet's id is derived from the account and
@@ -20,33 +19,17 @@ import (
 // one, collides at the API server and answers 409 "Wallet already registered".
 func (s *Server) createWallet(w http.ResponseWriter, r *http.Request) {
 	accountID := chi.URLParam(r, "account_id")
-	var hfe validation.FieldErrors
-	idem, ok := readIdempotency(w, r, &hfe)
-	if !ok {
-		return
-	}
 	var req WalletCreateRequest
-	fe, ok := decodeBody(w, r, &req, map[string]string{"account_id": "is taken from the path", "id": "is assigned by the service"})
+	idem, fe, ok := decodeCreate(w, r, &req, createSpec{refused: map[string]string{"account_id": "is taken from the path", "id": "is assigned by the service"}})
 	if !ok {
 		return
-	}
-	mergeNew(&fe, hfe)
-	required(&fe, "chain", req.Chain)
-	required(&fe, "wallet_address", req.WalletAddress)
-	chain := investv1.Chain(deref(req.Chain))
-	if req.Chain != nil && chain != investv1.ChainPolygon {
-		fe.Add("chain", "must be polygon, the only enabled chain")
-	}
-	var address string
-	if req.WalletAddress != nil {
-		canonical, err := rules.WalletAddress(investv1.ChainPolygon, *req.WalletAddress)
-		fe.AddErr("wallet_address", err)
-		address = canonical
 	}
 	if !fe.Empty() {
 		writeValidation(w, fe)
 		return
 	}
+	address, _ := rules.WalletAddress(investv1.ChainPolygon, *req.WalletAddress) // checked by Validate
+	chain := investv1.Chain(*req.Chain)
 	spec := investv1.WalletSpec{AccountID: investv1.ObjectID(accountID), Chain: chain, WalletAddress: address}
 	if fe := rules.Wallet(&spec); !fe.Empty() {
 		if _, badAccount := fe["account_id"]; badAccount {
