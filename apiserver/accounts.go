@@ -153,40 +153,23 @@ func (s *Server) createAccount(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	s.tracker.Written(a)
-	w.Header().Set("Location", "/v1/accounts/"+a.Name)
+	w.Header().Set("Location", accountLocation(a))
 	writeJSON(w, http.StatusCreated, accountView(a))
 }
 
-// replayAccount answers a request with an Idempotency-Key whose account exists under
-// name: 201 with the account when the request is a retry, 422 when the key was used for
-// another request. It returns false, having answered nothing, when the account was not
-// created with the key (the caller answers as without one).
+// replayAccount answers a retry of a request whose account exists under name (replayNamed).
 func (s *Server) replayAccount(w http.ResponseWriter, r *http.Request, idem *idempotency, name string) bool {
-	if idem == nil {
-		return false
-	}
-	a := &investv1.Account{}
-	m, _, err := s.existing(r.Context(), idem, a, tenantOf(r), name)
-	if err != nil {
-		s.writeAPIError(w, r, err, nil)
-		return true
-	}
-	return s.answerReplay(w, m, "/v1/accounts/"+a.Name, func() any { return accountView(a) })
+	return replayNamed(s, w, r, idem, name, accountLocation, accountAny)
 }
 
 // replayAccountByKey answers when an account of the tenant already carries the key.
 func (s *Server) replayAccountByKey(w http.ResponseWriter, r *http.Request, idem *idempotency) bool {
-	obj, err := s.keyHolder(r.Context(), idem, tenantOf(r), gvkAccount, &investv1.AccountList{})
-	if err != nil {
-		s.writeAPIError(w, r, err, nil)
-		return true
-	}
-	if obj == nil {
-		return false
-	}
-	a := obj.(*investv1.Account)
-	return s.answerReplay(w, idem.match(a), "/v1/accounts/"+a.Name, func() any { return accountView(a) })
+	return replayKeyHolder(s, w, r, idem, gvkAccount, &investv1.AccountList{}, accountLocation, accountAny)
 }
+
+func accountLocation(a *investv1.Account) string { return "/v1/accounts/" + a.Name }
+
+func accountAny(a *investv1.Account) any { return accountView(a) }
 
 // externalIDTaken reports whether another account of the tenant than self has externalID.
 func (s *Server) externalIDTaken(r *http.Request, ns, externalID, self string) (bool, error) {

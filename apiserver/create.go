@@ -3,6 +3,9 @@ package apiserver
 import (
 	"net/http"
 
+	"k8s.io/apimachinery/pkg/runtime/schema"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+
 	"github.com/fundshare/fundshare-operator/internal/validation"
 )
 
@@ -50,4 +53,40 @@ func addAll(fe *validation.FieldErrors, more validation.FieldErrors) {
 			fe.Add(field, m)
 		}
 	}
+}
+
+// replayNamed answers a request with an Idempotency-Key whose object exists under name,
+// read from the API server: 201 with the object when the request is a retry, 422 when
+// the key was used for another request. It returns false, having answered nothing, when
+// there is no key or the object was not created with it (the caller answers as without
+// one).
+func replayNamed[T any, P interface {
+	*T
+	client.Object
+}](s *Server, w http.ResponseWriter, r *http.Request, idem *idempotency, name string, location func(P) string, view func(P) any) bool {
+	if idem == nil {
+		return false
+	}
+	obj := P(new(T))
+	m, _, err := s.existing(r.Context(), idem, obj, tenantOf(r), name)
+	if err != nil {
+		s.writeAPIError(w, r, err, nil)
+		return true
+	}
+	return s.answerReplay(w, m, location(obj), func() any { return view(obj) })
+}
+
+// replayKeyHolder answers as replayNamed when an object of the tenant of list's kind
+// already carries the key, whatever its name.
+func replayKeyHolder[P client.Object](s *Server, w http.ResponseWriter, r *http.Request, idem *idempotency, gvk schema.GroupVersionKind, list client.ObjectList, location func(P) string, view func(P) any) bool {
+	obj, err := s.keyHolder(r.Context(), idem, tenantOf(r), gvk, list)
+	if err != nil {
+		s.writeAPIError(w, r, err, nil)
+		return true
+	}
+	if obj == nil {
+		return false
+	}
+	p := obj.(P)
+	return s.answerReplay(w, idem.match(p), location(p), func() any { return view(p) })
 }

@@ -65,21 +65,22 @@ func (s *Server) createPaymentMethod(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 	}
-	w.Header().Set("Location", "/v1/accounts/"+accountID+"/payment-method-details/"+p.Name)
+	w.Header().Set("Location", paymentMethodLocation(accountID, p.Name))
 	writeJSON(w, http.StatusCreated, paymentMethodView(p, a))
 }
 
-// replayPaymentMethod answers a request with an Idempotency-Key whose payment method
-// details exist under name (see replayAccount).
+// replayPaymentMethod answers a retry of a request whose payment method details exist
+// under name (replayNamed).
 func (s *Server) replayPaymentMethod(w http.ResponseWriter, r *http.Request, idem *idempotency, owner *investv1.Account, name string) bool {
-	p := &investv1.PaymentMethodDetails{}
-	m, _, err := s.existing(r.Context(), idem, p, tenantOf(r), name)
-	if err != nil {
-		s.writeAPIError(w, r, err, nil)
-		return true
-	}
-	return s.answerReplay(w, m, "/v1/accounts/"+string(p.Spec.AccountID)+"/payment-method-details/"+p.Name,
-		func() any { return paymentMethodView(p, s.fresh(r, owner)) })
+	return replayNamed(s, w, r, idem, name,
+		func(p *investv1.PaymentMethodDetails) string {
+			return paymentMethodLocation(string(p.Spec.AccountID), p.Name)
+		},
+		func(p *investv1.PaymentMethodDetails) any { return paymentMethodView(p, s.fresh(r, owner)) })
+}
+
+func paymentMethodLocation(accountID, id string) string {
+	return "/v1/accounts/" + accountID + "/payment-method-details/" + id
 }
 
 // GET /v1/accounts/{account_id}/payment-method-details (extension): skip, limit.

@@ -87,34 +87,20 @@ func (s *Server) createWallet(w http.ResponseWriter, r *http.Request) {
 	writeJSON(w, http.StatusCreated, walletView(wal, a))
 }
 
-// replayWallet answers a request with an Idempotency-Key whose wallet exists under name
-// (see replayAccount).
+// replayWallet answers a retry of a request whose wallet exists under name (replayNamed).
 func (s *Server) replayWallet(w http.ResponseWriter, r *http.Request, idem *idempotency, owner *investv1.Account, name string) bool {
-	if idem == nil {
-		return false
-	}
-	wal := &investv1.Wallet{}
-	m, _, err := s.existing(r.Context(), idem, wal, tenantOf(r), name)
-	if err != nil {
-		s.writeAPIError(w, r, err, nil)
-		return true
-	}
-	return s.answerReplay(w, m, walletLocation(wal), func() any { return walletView(wal, s.fresh(r, owner)) })
+	return replayNamed(s, w, r, idem, name, walletLocation, s.walletAny(r, owner))
 }
 
 // replayWalletByKey answers when a wallet of the tenant already carries the key (a wallet's
 // id is derived from its address, so a key reused for another address names another id).
 func (s *Server) replayWalletByKey(w http.ResponseWriter, r *http.Request, idem *idempotency, owner *investv1.Account) bool {
-	obj, err := s.keyHolder(r.Context(), idem, tenantOf(r), gvkWallet, &investv1.WalletList{})
-	if err != nil {
-		s.writeAPIError(w, r, err, nil)
-		return true
-	}
-	if obj == nil {
-		return false
-	}
-	wal := obj.(*investv1.Wallet)
-	return s.answerReplay(w, idem.match(wal), walletLocation(wal), func() any { return walletView(wal, s.fresh(r, owner)) })
+	return replayKeyHolder(s, w, r, idem, gvkWallet, &investv1.WalletList{}, walletLocation, s.walletAny(r, owner))
+}
+
+// walletAny is the replayed view of a wallet, with is_primary as the account has it now.
+func (s *Server) walletAny(r *http.Request, owner *investv1.Account) func(*investv1.Wallet) any {
+	return func(wal *investv1.Wallet) any { return walletView(wal, s.fresh(r, owner)) }
 }
 
 func walletLocation(wal *investv1.Wallet) string {
