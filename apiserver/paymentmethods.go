@@ -125,22 +125,8 @@ func (s *Server) getPaymentMethod(w http.ResponseWriter, r *http.Request) {
 // is_primary as for wallets.
 func (s *Server) updatePaymentMethod(w http.ResponseWriter, r *http.Request) {
 	var req PaymentMethodDetailsUpdateRequest
-	fe, ok := decodeBody(w, r, &req, map[string]string{
+	updateChildPrimary(s, w, r, &req, &req.IsPrimary, map[string]string{
 		"type": "cannot be changed", "iban": "cannot be changed", "account_holder_name": "cannot be changed",
 		"account_id": "cannot be changed",
-	}, "application/json", "application/merge-patch+json")
-	if !ok {
-		return
-	}
-	if !fe.Empty() {
-		writeValidation(w, fe)
-		return
-	}
-	a, p := s.paymentMethod(w, r)
-	if p == nil {
-		return
-	}
-	if s.patchPrimary(w, r, a, primaryPaymentMethod, p.Name, req.IsPrimary) {
-		writeJSON(w, http.StatusOK, paymentMethodView(p, a))
-	}
+	}, s.paymentMethod, primaryPaymentMethod, paymentMethodView)
 }

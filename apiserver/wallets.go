@@ -160,21 +160,7 @@ func (s *Server) getWallet(w http.ResponseWriter, r *http.Request) {
 // clears it if this one is primary, null or absent changes nothing.
 func (s *Server) updateWallet(w http.ResponseWriter, r *http.Request) {
 	var req WalletUpdateRequest
-	fe, ok := decodeBody(w, r, &req, map[string]string{
+	updateChildPrimary(s, w, r, &req, &req.IsPrimary, map[string]string{
 		"chain": "cannot be changed", "wallet_address": "cannot be changed", "account_id": "cannot be changed",
-	}, "application/json", "application/merge-patch+json")
-	if !ok {
-		return
-	}
-	if !fe.Empty() {
-		writeValidation(w, fe)
-		return
-	}
-	a, wal := s.wallet(w, r)
-	if wal == nil {
-		return
-	}
-	if s.patchPrimary(w, r, a, primaryWallet, wal.Name, req.IsPrimary) {
-		writeJSON(w, http.StatusOK, walletView(wal, a))
-	}
+	}, s.wallet, primaryWallet, walletView)
 }
