@@ -116,9 +116,7 @@ func (s *Server) paymentMethod(w http.ResponseWriter, r *http.Request) (*investv
 
 // GET /v1/accounts/{account_id}/payment-method-details/{payment_method_details_id}
 func (s *Server) getPaymentMethod(w http.ResponseWriter, r *http.Request) {
-	if a, p := s.paymentMethod(w, r); p != nil {
-		writeJSON(w, http.StatusOK, paymentMethodView(p, a))
-	}
+	getChild(w, r, s.paymentMethod, paymentMethodView)
 }
 
 // PATCH /v1/accounts/{account_id}/payment-method-details/{payment_method_details_id}:

@@ -166,3 +166,13 @@ func updateChildPrimary[T any, P interface {
 		writeJSON(w, http.StatusOK, view(obj, a))
 	}
 }
+
+// getChild is the GET of an account's wallet or payment method details.
+func getChild[T any, P interface {
+	*T
+	client.Object
+}, V any](w http.ResponseWriter, r *http.Request, child func(http.ResponseWriter, *http.Request) (*investv1.Account, P), view func(P, *investv1.Account) V) {
+	if a, obj := child(w, r); obj != nil {
+		writeJSON(w, http.StatusOK, view(obj, a))
+	}
+}

@@ -150,9 +150,7 @@ func (s *Server) wallet(w http.ResponseWriter, r *http.Request) (*investv1.Accou
 
 // GET /v1/accounts/{account_id}/wallets/{wallet_id} (extension).
 func (s *Server) getWallet(w http.ResponseWriter, r *http.Request) {
-	if a, wal := s.wallet(w, r); wal != nil {
-		writeJSON(w, http.StatusOK, walletView(wal, a))
-	}
+	getChild(w, r, s.wallet, walletView)
 }
 
 // PATCH /v1/accounts/{account_id}/wallets/{wallet_id}: is_primary true makes this the
