@@ -81,17 +81,11 @@ func (s *Server) listAccounts(w http.ResponseWriter, r *http.Request) {
 // two concurrent creations with one external_id collide at the API server. With an
 // Idempotency-Key a retry answers with the account created first (idempotency.go).
 func (s *Server) createAccount(w http.ResponseWriter, r *http.Request) {
-	var hfe validation.FieldErrors
-	idem, ok := readIdempotency(w, r, &hfe)
-	if !ok {
-		return
-	}
 	var req AccountCreateRequest
-	fe, ok := decodeBody(w, r, &req, map[string]string{"id": "is assigned by the service", "created": "is assigned by the service"})
+	idem, fe, ok := decodeCreate(w, r, &req, createSpec{refused: map[string]string{"id": "is assigned by the service", "created": "is assigned by the service"}})
 	if !ok {
 		return
 	}
-	mergeNew(&fe, hfe)
 	ctx, ns := r.Context(), tenantOf(r)
 	now := s.deps.Now()
 	spec := investv1.AccountSpec{
@@ -102,30 +96,11 @@ func (s *Server) createAccount(w http.ResponseWriter, r *http.Request) {
 		LEI: deref(req.LEI), TaxID: deref(req.TaxID), TIN: deref(req.TIN), TaxResidencies: deref(req.TaxResidencies),
 		DobDay: deref(req.DobDay), DobMonth: deref(req.DobMonth), DobYear: deref(req.DobYear),
 	}
-	required(&fe, "type", req.Type)
-	// A date-of-birth part the caller sent is checked as sent: 0 is out of range, not
-	// absent (the spec stores 0 for "not given").
-	dobOutOfRange := false
-	for _, p := range []struct {
-		name     string
-		v        *int32
-		min, max int32
-	}{{"dob_day", req.DobDay, 1, 31}, {"dob_month", req.DobMonth, 1, 12}, {"dob_year", req.DobYear, 1900, 9999}} {
-		if p.v != nil && (*p.v < p.min || *p.v > p.max) {
-			fe.Add(p.name, fmt.Sprintf("must be between %d and %d", p.min, p.max))
-			dobOutOfRange = true
-		}
-	}
-	if req.Type != nil && spec.Type != investv1.AccountTypeIndividual && spec.Type != investv1.AccountTypeBusiness {
-		fe.Add("type", "must be individual or business")
-	}
 	renames := map[string]string(nil)
 	if req.Birthdate != nil {
 		renames = birthdateRenames
-		if req.DobDay != nil || req.DobMonth != nil || req.DobYear != nil {
-			fe.Add("birthdate", "give either birthdate or dob_day, dob_month and dob_year, not both")
-		} else if err := rules.ApplyBirthdate(&spec, *req.Birthdate, now); err != nil {
-			fe.AddErr("birthdate", err)
+		if !req.hasDobParts() {
+			fe.AddErr("birthdate", rules.ApplyBirthdate(&spec, *req.Birthdate, now))
 		}
 	}
 	if _, badType := fe["type"]; !badType {
@@ -135,7 +110,7 @@ func (s *Server) createAccount(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 		rfe := rules.Account(&spec, settings, now)
-		if dobOutOfRange {
+		if req.dobOutOfRange() {
 			delete(rfe, "birthdate") // "required" or "not a real day": the part is named above
 		}
 		mergeNew(&fe, rfe)
@@ -178,40 +153,23 @@ func (s *Server) createAccount(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	s.tracker.Written(a)
-	w.Header().Set("Location", "/v1/accounts/"+a.Name)
+	w.Header().Set("Location", accountLocation(a))
 	writeJSON(w, http.StatusCreated, accountView(a))
 }
 
-// replayAccount answers a request with an Idempotency-Key whose account exists under
-// name: 201 with the account when the request is a retry, 422 when the key was used for
-// another request. It returns false, having answered nothing, when the account was not
-// created with the key (the caller answers as without one).
+// replayAccount answers a retry of a request whose account exists under name (replayNamed).
 func (s *Server) replayAccount(w http.ResponseWriter, r *http.Request, idem *idempotency, name string) bool {
-	if idem == nil {
-		return false
-	}
-	a := &investv1.Account{}
-	m, _, err := s.existing(r.Context(), idem, a, tenantOf(r), name)
-	if err != nil {
-		s.writeAPIError(w, r, err, nil)
-		return true
-	}
-	return s.answerReplay(w, m, "/v1/accounts/"+a.Name, func() any { return accountView(a) })
+	return replayNamed(s, w, r, idem, name, accountLocation, accountAny)
 }
 
 // replayAccountByKey answers when an account of the tenant already carries the key.
 func (s *Server) replayAccountByKey(w http.ResponseWriter, r *http.Request, idem *idempotency) bool {
-	obj, err := s.keyHolder(r.Context(), idem, tenantOf(r), gvkAccount, &investv1.AccountList{})
-	if err != nil {
-		s.writeAPIError(w, r, err, nil)
-		return true
-	}
-	if obj == nil {
-		return false
-	}
-	a := obj.(*investv1.Account)
-	return s.answerReplay(w, idem.match(a), "/v1/accounts/"+a.Name, func() any { return accountView(a) })
+	return replayKeyHolder(s, w, r, idem, gvkAccount, &investv1.AccountList{}, accountLocation, accountAny)
 }
+
+func accountLocation(a *investv1.Account) string { return "/v1/accounts/" + a.Name }
+
+func accountAny(a *investv1.Account) any { return accountView(a) }
 
 // externalIDTaken reports whether another account of the tenant than self has externalID.
 func (s *Server) externalIDTaken(r *http.Request, ns, externalID, self string) (bool, error) {

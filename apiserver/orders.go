@@ -156,25 +156,18 @@ func (s *Server) getOrder(w http.ResponseWriter, r *http.Request) {
 // unknown account or share class, 422 for fields, 400 for a business rule); admission
 // checks again and fixes the quote when the order is created.
 func (s *Server) createOrder(w http.ResponseWriter, r *http.Request) {
-	var hfe validation.FieldErrors
-	idem, ok := readIdempotency(w, r, &hfe)
-	if !ok {
-		return
-	}
 	var req OrderCreateRequest
-	fe, ok := decodeBody(w, r, &req, map[string]string{
+	idem, fe, ok := decodeCreate(w, r, &req, createSpec{refused: map[string]string{
 		"id": "is assigned by the service", "status": "is set by the system", "created": "is assigned by the service",
-	})
+	}, firstProblemOnly: true})
 	if !ok {
 		return
 	}
-	mergeNew(&fe, hfe)
-	spec, more := orderSpec(&req)
-	mergeNew(&fe, more)
 	if !fe.Empty() {
 		writeValidation(w, fe)
 		return
 	}
+	spec, _ := orderSpec(&req) // checked by Validate
 
 	ctx, ns := r.Context(), tenantOf(r)
 	name := newID()

@@ -17,24 +17,12 @@ import (
 // POST /v1/accounts/{account_id}/payment-method-details
 func (s *Server) createPaymentMethod(w http.ResponseWriter, r *http.Request) {
 	accountID := chi.URLParam(r, "account_id")
-	var hfe validation.FieldErrors
-	idem, ok := readIdempotency(w, r, &hfe)
-	if !ok {
-		return
-	}
 	var req PaymentMethodDetailsCreateRequest
-	fe, ok := decodeBody(w, r, &req, map[string]string{"account_id": "is taken from the path", "id": "is assigned by the service"})
+	idem, fe, ok := decodeCreate(w, r, &req, createSpec{refused: map[string]string{"account_id": "is taken from the path", "id": "is assigned by the service"}})
 	if !ok {
 		return
 	}
-	mergeNew(&fe, hfe)
-	required(&fe, "type", req.Type)
-	required(&fe, "iban", req.IBAN)
-	required(&fe, "account_holder_name", req.AccountHolderName)
 	typ := investv1.PaymentMethodType(deref(req.Type))
-	if req.Type != nil && typ != investv1.PaymentMethodSEPA {
-		fe.Add("type", "must be sepa, the only supported payment method type")
-	}
 	spec := investv1.PaymentMethodDetailsSpec{
 		AccountID: investv1.ObjectID(accountID), Type: typ,
 		IBAN: validation.NormalizeIBAN(deref(req.IBAN)), AccountHolderName: deref(req.AccountHolderName),
@@ -77,21 +65,22 @@ func (s *Server) createPaymentMethod(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 	}
-	w.Header().Set("Location", "/v1/accounts/"+accountID+"/payment-method-details/"+p.Name)
+	w.Header().Set("Location", paymentMethodLocation(accountID, p.Name))
 	writeJSON(w, http.StatusCreated, paymentMethodView(p, a))
 }
 
-// replayPaymentMethod answers a request with an Idempotency-Key whose payment method
-// details exist under name (see replayAccount).
+// replayPaymentMethod answers a retry of a request whose payment method details exist
+// under name (replayNamed).
 func (s *Server) replayPaymentMethod(w http.ResponseWriter, r *http.Request, idem *idempotency, owner *investv1.Account, name string) bool {
-	p := &investv1.PaymentMethodDetails{}
-	m, _, err := s.existing(r.Context(), idem, p, tenantOf(r), name)
-	if err != nil {
-		s.writeAPIError(w, r, err, nil)
-		return true
-	}
-	return s.answerReplay(w, m, "/v1/accounts/"+string(p.Spec.AccountID)+"/payment-method-details/"+p.Name,
-		func() any { return paymentMethodView(p, s.fresh(r, owner)) })
+	return replayNamed(s, w, r, idem, name,
+		func(p *investv1.PaymentMethodDetails) string {
+			return paymentMethodLocation(string(p.Spec.AccountID), p.Name)
+		},
+		func(p *investv1.PaymentMethodDetails) any { return paymentMethodView(p, s.fresh(r, owner)) })
+}
+
+func paymentMethodLocation(accountID, id string) string {
+	return "/v1/accounts/" + accountID + "/payment-method-details/" + id
 }
 
 // GET /v1/accounts/{account_id}/payment-method-details (extension): skip, limit.
@@ -127,31 +116,15 @@ func (s *Server) paymentMethod(w http.ResponseWriter, r *http.Request) (*investv
 
 // GET /v1/accounts/{account_id}/payment-method-details/{payment_method_details_id}
 func (s *Server) getPaymentMethod(w http.ResponseWriter, r *http.Request) {
-	if a, p := s.paymentMethod(w, r); p != nil {
-		writeJSON(w, http.StatusOK, paymentMethodView(p, a))
-	}
+	getChild(w, r, s.paymentMethod, paymentMethodView)
 }
 
 // PATCH /v1/accounts/{account_id}/payment-method-details/{payment_method_details_id}:
 // is_primary as for wallets.
 func (s *Server) updatePaymentMethod(w http.ResponseWriter, r *http.Request) {
 	var req PaymentMethodDetailsUpdateRequest
-	fe, ok := decodeBody(w, r, &req, map[string]string{
+	updateChildPrimary(s, w, r, &req, &req.IsPrimary, map[string]string{
 		"type": "cannot be changed", "iban": "cannot be changed", "account_holder_name": "cannot be changed",
 		"account_id": "cannot be changed",
-	}, "application/json", "application/merge-patch+json")
-	if !ok {
-		return
-	}
-	if !fe.Empty() {
-		writeValidation(w, fe)
-		return
-	}
-	a, p := s.paymentMethod(w, r)
-	if p == nil {
-		return
-	}
-	if s.patchPrimary(w, r, a, primaryPaymentMethod, p.Name, req.IsPrimary) {
-		writeJSON(w, http.StatusOK, paymentMethodView(p, a))
-	}
+	}, s.paymentMethod, primaryPaymentMethod, paymentMethodView)
 }

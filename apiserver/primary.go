@@ -141,3 +141,38 @@ func primaryPage[T any, PT interface {
 	}
 	return out
 }
+
+// updateChildPrimary is the PATCH of an account's wallet or payment method details: only
+// is_primary may change (patchPrimary); refused names the fields that cannot. req is the
+// request struct and isPrimary its field.
+func updateChildPrimary[T any, P interface {
+	*T
+	client.Object
+}, V any](s *Server, w http.ResponseWriter, r *http.Request, req any, isPrimary **bool, refused map[string]string,
+	child func(http.ResponseWriter, *http.Request) (*investv1.Account, P), f primaryField, view func(P, *investv1.Account) V) {
+	fe, ok := decodeBody(w, r, req, refused, "application/json", "application/merge-patch+json")
+	if !ok {
+		return
+	}
+	if !fe.Empty() {
+		writeValidation(w, fe)
+		return
+	}
+	a, obj := child(w, r)
+	if obj == nil {
+		return
+	}
+	if s.patchPrimary(w, r, a, f, obj.GetName(), *isPrimary) {
+		writeJSON(w, http.StatusOK, view(obj, a))
+	}
+}
+
+// getChild is the GET of an account's wallet or payment method details.
+func getChild[T any, P interface {
+	*T
+	client.Object
+}, V any](w http.ResponseWriter, r *http.Request, child func(http.ResponseWriter, *http.Request) (*investv1.Account, P), view func(P, *investv1.Account) V) {
+	if a, obj := child(w, r); obj != nil {
+		writeJSON(w, http.StatusOK, view(obj, a))
+	}
+}

@@ -12,7 +12,6 @@ import (
 	investv1 "github.com/fundshare/fundshare-operator/api/v1alpha1"
 	"github.com/fundshare/fundshare-operator/internal/index"
 	"github.com/fundshare/fundshare-operator/internal/rules"
-	"github.com/fundshare/fundshare-operator/internal/validation"
 )
 
 // POST /v1/accounts/{account_id}/wallets. The wallet's id is derived from the account and
@@ -20,33 +19,17 @@ import (
 // one, collides at the API server and answers 409 "Wallet already registered".
 func (s *Server) createWallet(w http.ResponseWriter, r *http.Request) {
 	accountID := chi.URLParam(r, "account_id")
-	var hfe validation.FieldErrors
-	idem, ok := readIdempotency(w, r, &hfe)
-	if !ok {
-		return
-	}
 	var req WalletCreateRequest
-	fe, ok := decodeBody(w, r, &req, map[string]string{"account_id": "is taken from the path", "id": "is assigned by the service"})
+	idem, fe, ok := decodeCreate(w, r, &req, createSpec{refused: map[string]string{"account_id": "is taken from the path", "id": "is assigned by the service"}})
 	if !ok {
 		return
-	}
-	mergeNew(&fe, hfe)
-	required(&fe, "chain", req.Chain)
-	required(&fe, "wallet_address", req.WalletAddress)
-	chain := investv1.Chain(deref(req.Chain))
-	if req.Chain != nil && chain != investv1.ChainPolygon {
-		fe.Add("chain", "must be polygon, the only enabled chain")
-	}
-	var address string
-	if req.WalletAddress != nil {
-		canonical, err := rules.WalletAddress(investv1.ChainPolygon, *req.WalletAddress)
-		fe.AddErr("wallet_address", err)
-		address = canonical
 	}
 	if !fe.Empty() {
 		writeValidation(w, fe)
 		return
 	}
+	address, _ := rules.WalletAddress(investv1.ChainPolygon, *req.WalletAddress) // checked by Validate
+	chain := investv1.Chain(*req.Chain)
 	spec := investv1.WalletSpec{AccountID: investv1.ObjectID(accountID), Chain: chain, WalletAddress: address}
 	if fe := rules.Wallet(&spec); !fe.Empty() {
 		if _, badAccount := fe["account_id"]; badAccount {
@@ -104,34 +87,20 @@ func (s *Server) createWallet(w http.ResponseWriter, r *http.Request) {
 	writeJSON(w, http.StatusCreated, walletView(wal, a))
 }
 
-// replayWallet answers a request with an Idempotency-Key whose wallet exists under name
-// (see replayAccount).
+// replayWallet answers a retry of a request whose wallet exists under name (replayNamed).
 func (s *Server) replayWallet(w http.ResponseWriter, r *http.Request, idem *idempotency, owner *investv1.Account, name string) bool {
-	if idem == nil {
-		return false
-	}
-	wal := &investv1.Wallet{}
-	m, _, err := s.existing(r.Context(), idem, wal, tenantOf(r), name)
-	if err != nil {
-		s.writeAPIError(w, r, err, nil)
-		return true
-	}
-	return s.answerReplay(w, m, walletLocation(wal), func() any { return walletView(wal, s.fresh(r, owner)) })
+	return replayNamed(s, w, r, idem, name, walletLocation, s.walletAny(r, owner))
 }
 
 // replayWalletByKey answers when a wallet of the tenant already carries the key (a wallet's
 // id is derived from its address, so a key reused for another address names another id).
 func (s *Server) replayWalletByKey(w http.ResponseWriter, r *http.Request, idem *idempotency, owner *investv1.Account) bool {
-	obj, err := s.keyHolder(r.Context(), idem, tenantOf(r), gvkWallet, &investv1.WalletList{})
-	if err != nil {
-		s.writeAPIError(w, r, err, nil)
-		return true
-	}
-	if obj == nil {
-		return false
-	}
-	wal := obj.(*investv1.Wallet)
-	return s.answerReplay(w, idem.match(wal), walletLocation(wal), func() any { return walletView(wal, s.fresh(r, owner)) })
+	return replayKeyHolder(s, w, r, idem, gvkWallet, &investv1.WalletList{}, walletLocation, s.walletAny(r, owner))
+}
+
+// walletAny is the replayed view of a wallet, with is_primary as the account has it now.
+func (s *Server) walletAny(r *http.Request, owner *investv1.Account) func(*investv1.Wallet) any {
+	return func(wal *investv1.Wallet) any { return walletView(wal, s.fresh(r, owner)) }
 }
 
 func walletLocation(wal *investv1.Wallet) string {
@@ -181,9 +150,7 @@ func (s *Server) wallet(w http.ResponseWriter, r *http.Request) (*investv1.Accou
 
 // GET /v1/accounts/{account_id}/wallets/{wallet_id} (extension).
 func (s *Server) getWallet(w http.ResponseWriter, r *http.Request) {
-	if a, wal := s.wallet(w, r); wal != nil {
-		writeJSON(w, http.StatusOK, walletView(wal, a))
-	}
+	getChild(w, r, s.wallet, walletView)
 }
 
 // PATCH /v1/accounts/{account_id}/wallets/{wallet_id}: is_primary true makes this the
@@ -191,21 +158,7 @@ func (s *Server) getWallet(w http.ResponseWriter, r *http.Request) {
 // clears it if this one is primary, null or absent changes nothing.
 func (s *Server) updateWallet(w http.ResponseWriter, r *http.Request) {
 	var req WalletUpdateRequest
-	fe, ok := decodeBody(w, r, &req, map[string]string{
+	updateChildPrimary(s, w, r, &req, &req.IsPrimary, map[string]string{
 		"chain": "cannot be changed", "wallet_address": "cannot be changed", "account_id": "cannot be changed",
-	}, "application/json", "application/merge-patch+json")
-	if !ok {
-		return
-	}
-	if !fe.Empty() {
-		writeValidation(w, fe)
-		return
-	}
-	a, wal := s.wallet(w, r)
-	if wal == nil {
-		return
-	}
-	if s.patchPrimary(w, r, a, primaryWallet, wal.Name, req.IsPrimary) {
-		writeJSON(w, http.StatusOK, walletView(wal, a))
-	}
+	}, s.wallet, primaryWallet, walletView)
 }
