@@ -8,9 +8,8 @@ import (
 	. "github.com/onsi/gomega"
 	"k8s.io/client-go/rest"
 	"sigs.k8s.io/controller-runtime/pkg/client"
-	"sigs.k8s.io/controller-runtime/pkg/envtest"
 
-	"github.com/fundshare/fundshare-operator/internal/controlplane"
+	"github.com/fundshare/fundshare-operator/internal/test/envtest"
 )
 
 // The schema suite proves what the CRDs alone enforce, with no webhook and no controller:
@@ -20,7 +19,7 @@ var (
 	env *envtest.Environment
 	cfg *rest.Config
 	k8s client.Client
-	ctx context.Context
+	ctx = context.Background()
 )
 
 func TestSchemas(t *testing.T) {
@@ -29,17 +28,8 @@ func TestSchemas(t *testing.T) {
 }
 
 var _ = BeforeSuite(func() {
-	ctx = context.Background()
-	env = controlplane.New(controlplane.Options{})
-	var err error
-	cfg, err = env.Start()
-	Expect(err).NotTo(HaveOccurred())
-	k8s, err = client.New(cfg, client.Options{Scheme: controlplane.Scheme()})
-	Expect(err).NotTo(HaveOccurred())
+	env = envtest.Start(envtest.Options{})
+	cfg, k8s = env.Config, env.Client
 })
 
-var _ = AfterSuite(func() {
-	if env != nil {
-		Expect(env.Stop()).To(Succeed())
-	}
-})
+var _ = AfterSuite(func() { env.Stop() })
