@@ -6,7 +6,6 @@ import (
 
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
-	"k8s.io/client-go/rest"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	"github.com/fundshare/fundshare-operator/internal/test/envtest"
@@ -17,8 +16,7 @@ import (
 // and CEL rules.
 var (
 	env *envtest.Environment
-	cfg *rest.Config
-	k8s client.Client
+	k8s client.Client // direct, uncached
 	ctx = context.Background()
 )
 
@@ -29,7 +27,7 @@ func TestSchemas(t *testing.T) {
 
 var _ = BeforeSuite(func() {
 	env = envtest.Start(envtest.Options{})
-	cfg, k8s = env.Config, env.Client
+	k8s = env.Client
 })
 
 var _ = AfterSuite(func() { env.Stop() })
