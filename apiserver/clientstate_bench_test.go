@@ -10,12 +10,12 @@ import (
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"sigs.k8s.io/controller-runtime/pkg/cache"
-	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	"github.com/fundshare/fundshare-operator/apiserver/auth"
 	"github.com/fundshare/fundshare-operator/internal/controlplane"
 	"github.com/fundshare/fundshare-operator/internal/fixtures"
 	"github.com/fundshare/fundshare-operator/internal/index"
+	"github.com/fundshare/fundshare-operator/internal/test/envtest"
 )
 
 // BenchmarkBearerCheckInformerCache is the bearer check of the read path as the facade
@@ -27,16 +27,12 @@ import (
 func BenchmarkBearerCheckInformerCache(b *testing.B) {
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	env := controlplane.New(controlplane.Options{})
-	cfg, err := env.Start()
+	env, err := envtest.New(envtest.Options{})
 	if err != nil {
 		b.Fatal(err)
 	}
-	defer func() { _ = env.Stop() }()
-	direct, err := client.New(cfg, client.Options{Scheme: controlplane.Scheme()})
-	if err != nil {
-		b.Fatal(err)
-	}
+	defer func() { _ = env.Close() }()
+	cfg, direct := env.Config, env.Client
 	ns, err := controlplane.NewNamespace(ctx, direct, "bench")
 	if err != nil {
 		b.Fatal(err)

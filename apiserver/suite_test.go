@@ -21,17 +21,14 @@ import (
 	"k8s.io/klog/v2"
 	ctrl "sigs.k8s.io/controller-runtime"
 	"sigs.k8s.io/controller-runtime/pkg/client"
-	"sigs.k8s.io/controller-runtime/pkg/envtest"
-	logf "sigs.k8s.io/controller-runtime/pkg/log"
 	"sigs.k8s.io/controller-runtime/pkg/log/zap"
-	metricsserver "sigs.k8s.io/controller-runtime/pkg/metrics/server"
-	"sigs.k8s.io/controller-runtime/pkg/webhook"
 
 	investv1 "github.com/fundshare/fundshare-operator/api/v1alpha1"
 	"github.com/fundshare/fundshare-operator/apiserver/auth"
 	"github.com/fundshare/fundshare-operator/internal/app"
 	"github.com/fundshare/fundshare-operator/internal/controlplane"
 	"github.com/fundshare/fundshare-operator/internal/fixtures"
+	"github.com/fundshare/fundshare-operator/internal/test/envtest"
 )
 
 // The REST suite runs the facade exactly as production does: a real kube-apiserver and
@@ -42,9 +39,7 @@ import (
 var (
 	env     *envtest.Environment
 	k8s     client.Client
-	ctx     context.Context
-	stop    context.CancelFunc
-	mgrDone chan struct{}
+	ctx     = context.Background()
 	baseURL string
 	hc      = &http.Client{Timeout: 60 * time.Second}
 
@@ -77,39 +72,23 @@ func TestREST(t *testing.T) {
 
 var _ = BeforeSuite(func() {
 	logger := zap.New(zap.WriteTo(io.MultiWriter(GinkgoWriter, logs)), zap.UseDevMode(true))
-	logf.SetLogger(logger)
 	klog.SetLogger(logger)
-	ctx, stop = context.WithCancel(context.Background())
-
-	env = controlplane.New(controlplane.Options{Webhooks: true})
-	cfg, err := env.Start()
-	Expect(err).NotTo(HaveOccurred())
-	k8s, err = client.New(cfg, client.Options{Scheme: controlplane.Scheme()})
-	Expect(err).NotTo(HaveOccurred())
+	env = envtest.Start(envtest.Options{Webhooks: true, Logger: logger})
+	k8s = env.Client
 	Expect(k8s.Create(ctx, &corev1.Namespace{ObjectMeta: metav1.ObjectMeta{Name: operatorNamespace}})).To(Succeed())
 
 	addr := freeAddress()
 	baseURL = "http://" + addr
-	wio := env.WebhookInstallOptions
-	mgr, err := app.NewManager(cfg, ctrl.Options{
-		Metrics:                metricsserver.Options{BindAddress: "0"},
-		HealthProbeBindAddress: "0",
-		WebhookServer: webhook.NewServer(webhook.Options{
-			Host: wio.LocalServingHost, Port: wio.LocalServingPort, CertDir: wio.LocalServingCertDir,
-		}),
+	env.Manager = env.StartManager(env.Config, envtest.ManagerOptions{
+		New: app.NewManager,
+		Setup: func(mgr ctrl.Manager) error {
+			return app.Setup(mgr, app.Config{
+				RESTAddr: addr, PublicBaseURL: baseURL, Namespace: operatorNamespace,
+				SigningKeySecret: "fundshare-jwt-signing-key", Webhooks: true, Controllers: true,
+				SandboxSettlement: -1,
+			})
+		},
 	})
-	Expect(err).NotTo(HaveOccurred())
-	Expect(app.Setup(mgr, app.Config{
-		RESTAddr: addr, PublicBaseURL: baseURL, Namespace: operatorNamespace,
-		SigningKeySecret: "fundshare-jwt-signing-key", Webhooks: true, Controllers: true,
-		SandboxSettlement: -1,
-	})).To(Succeed())
-	mgrDone = make(chan struct{})
-	go func() {
-		defer GinkgoRecover()
-		defer close(mgrDone)
-		Expect(mgr.Start(ctx)).To(Succeed())
-	}()
 	Eventually(func() error {
 		res, err := hc.Get(baseURL + "/readyz")
 		if err != nil {
@@ -132,14 +111,9 @@ var _ = BeforeSuite(func() {
 })
 
 var _ = AfterSuite(func() {
-	defer func() {
-		if env != nil {
-			Expect(env.Stop()).To(Succeed())
-		}
-	}()
-	if stop != nil {
-		stop()
-		Eventually(mgrDone).WithTimeout(time.Minute).Should(BeClosed())
+	defer env.Stop()
+	if env != nil {
+		env.Manager.Stop()
 	}
 	if conform != nil {
 		Expect(conform.Mismatches()).To(BeEmpty(), "answers that do not match /openapi.json")

@@ -6,11 +6,9 @@ import (
 
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
-	"k8s.io/client-go/rest"
 	"sigs.k8s.io/controller-runtime/pkg/client"
-	"sigs.k8s.io/controller-runtime/pkg/envtest"
 
-	"github.com/fundshare/fundshare-operator/internal/controlplane"
+	"github.com/fundshare/fundshare-operator/internal/test/envtest"
 )
 
 // The schema suite proves what the CRDs alone enforce, with no webhook and no controller:
@@ -18,9 +16,8 @@ import (
 // and CEL rules.
 var (
 	env *envtest.Environment
-	cfg *rest.Config
-	k8s client.Client
-	ctx context.Context
+	k8s client.Client // direct, uncached
+	ctx = context.Background()
 )
 
 func TestSchemas(t *testing.T) {
@@ -29,17 +26,8 @@ func TestSchemas(t *testing.T) {
 }
 
 var _ = BeforeSuite(func() {
-	ctx = context.Background()
-	env = controlplane.New(controlplane.Options{})
-	var err error
-	cfg, err = env.Start()
-	Expect(err).NotTo(HaveOccurred())
-	k8s, err = client.New(cfg, client.Options{Scheme: controlplane.Scheme()})
-	Expect(err).NotTo(HaveOccurred())
+	env = envtest.Start(envtest.Options{})
+	k8s = env.Client
 })
 
-var _ = AfterSuite(func() {
-	if env != nil {
-		Expect(env.Stop()).To(Succeed())
-	}
-})
+var _ = AfterSuite(func() { env.Stop() })

@@ -13,16 +13,11 @@ import (
 	"k8s.io/client-go/rest"
 	ctrl "sigs.k8s.io/controller-runtime"
 	"sigs.k8s.io/controller-runtime/pkg/client"
-	"sigs.k8s.io/controller-runtime/pkg/config"
-	"sigs.k8s.io/controller-runtime/pkg/envtest"
-	logf "sigs.k8s.io/controller-runtime/pkg/log"
-	"sigs.k8s.io/controller-runtime/pkg/log/zap"
-	metricsserver "sigs.k8s.io/controller-runtime/pkg/metrics/server"
-	"sigs.k8s.io/controller-runtime/pkg/webhook"
 
 	"github.com/fundshare/fundshare-operator/internal/app"
 	"github.com/fundshare/fundshare-operator/internal/controlplane"
 	"github.com/fundshare/fundshare-operator/internal/fixtures"
+	"github.com/fundshare/fundshare-operator/internal/test/envtest"
 )
 
 // The account suite runs one real control plane (kube-apiserver + etcd) with the CRDs and
@@ -34,9 +29,9 @@ var (
 	env *envtest.Environment
 	cfg *rest.Config
 	k8s client.Client // direct, uncached
-	ctx context.Context
+	ctx = context.Background()
 
-	mgr *runningManager
+	mgr *envtest.Manager
 )
 
 // Timeouts of Eventually/Consistently; the control plane runs on two shared cores.
@@ -52,16 +47,8 @@ func TestAccount(t *testing.T) {
 }
 
 var _ = BeforeSuite(func() {
-	logf.SetLogger(zap.New(zap.WriteTo(GinkgoWriter), zap.UseDevMode(true)))
-	ctx = context.Background()
-
-	env = controlplane.New(controlplane.Options{Webhooks: true})
-	var err error
-	cfg, err = env.Start()
-	Expect(err).NotTo(HaveOccurred())
-	k8s, err = client.New(cfg, client.Options{Scheme: controlplane.Scheme()})
-	Expect(err).NotTo(HaveOccurred())
-
+	env = envtest.Start(envtest.Options{Webhooks: true})
+	cfg, k8s = env.Config, env.Client
 	mgr = startManager(cfg)
 })
 
@@ -69,67 +56,27 @@ var _ = AfterSuite(func() {
 	if mgr != nil {
 		mgr.Stop()
 	}
-	if env != nil {
-		Expect(env.Stop()).To(Succeed())
-	}
+	env.Stop()
 })
-
-// runningManager is a started manager and the means to stop it.
-type runningManager struct {
-	ctrl.Manager
-	config  *rest.Config
-	cancel  context.CancelFunc
-	done    chan error
-	stopped bool
-}
 
 // startManager builds the manager the way cmd/manager and cmd/devrun do, with the webhook
 // server on the address and certificates that envtest installed the webhook configurations
-// for, and waits until the webhooks serve. RESTAddr is empty: no REST facade here.
-func startManager(cfg *rest.Config) *runningManager {
-	wio := env.WebhookInstallOptions
-	skip := true
-	m, err := app.NewManager(cfg, ctrl.Options{
-		Metrics:                metricsserver.Options{BindAddress: "0"},
-		HealthProbeBindAddress: "0",
-		WebhookServer: webhook.NewServer(webhook.Options{
-			Host: wio.LocalServingHost, Port: wio.LocalServingPort, CertDir: wio.LocalServingCertDir,
-		}),
-		// The restart spec builds a second manager in this process; controller names are
-		// registered globally for metrics.
-		Controller: config.Controller{SkipNameValidation: &skip},
+// for, and waits until the webhooks serve. RESTAddr is empty: no REST facade here. The
+// restart spec builds a second manager in this process, hence SkipNameValidation.
+func startManager(cfg *rest.Config) *envtest.Manager {
+	GinkgoHelper()
+	return env.StartManager(cfg, envtest.ManagerOptions{
+		New: app.NewManager,
+		Setup: func(m ctrl.Manager) error {
+			return app.Setup(m, app.Config{Webhooks: true, Controllers: true, SandboxSettlement: -1})
+		},
+		SkipNameValidation: true,
 	})
-	Expect(err).NotTo(HaveOccurred())
-	Expect(app.Setup(m, app.Config{Webhooks: true, Controllers: true, SandboxSettlement: -1})).To(Succeed())
-
-	mctx, cancel := context.WithCancel(context.Background())
-	rm := &runningManager{Manager: m, config: cfg, cancel: cancel, done: make(chan error, 1)}
-	go func() {
-		defer GinkgoRecover()
-		rm.done <- m.Start(mctx)
-	}()
-	Eventually(func() error { return m.GetWebhookServer().StartedChecker()(nil) }, settle, poll).Should(Succeed())
-	Expect(m.GetCache().WaitForCacheSync(mctx)).To(BeTrue())
-	return rm
-}
-
-// Stop stops the manager and waits until it has released the webhook port.
-func (m *runningManager) Stop() {
-	if m.stopped {
-		return
-	}
-	m.stopped = true
-	m.cancel()
-	var err error
-	Eventually(m.done, settle).Should(Receive(&err))
-	if err != nil && !errors.Is(err, context.Canceled) {
-		Expect(err).NotTo(HaveOccurred())
-	}
 }
 
 // ensureSuiteManager leaves the suite's manager running, whatever a spec did to it.
 func ensureSuiteManager() {
-	if mgr != nil && !mgr.stopped && mgr.config == cfg {
+	if mgr != nil && !mgr.Stopped() && mgr.Config == cfg {
 		return
 	}
 	if mgr != nil {

@@ -11,22 +11,16 @@ import (
 	. "github.com/onsi/gomega"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/client-go/rest"
-	"k8s.io/utils/ptr"
 	ctrl "sigs.k8s.io/controller-runtime"
 	"sigs.k8s.io/controller-runtime/pkg/cache"
 	"sigs.k8s.io/controller-runtime/pkg/client"
-	ctrlconfig "sigs.k8s.io/controller-runtime/pkg/config"
-	"sigs.k8s.io/controller-runtime/pkg/envtest"
-	logf "sigs.k8s.io/controller-runtime/pkg/log"
-	"sigs.k8s.io/controller-runtime/pkg/log/zap"
-	metricsserver "sigs.k8s.io/controller-runtime/pkg/metrics/server"
-	"sigs.k8s.io/controller-runtime/pkg/webhook"
 
 	investv1 "github.com/fundshare/fundshare-operator/api/v1alpha1"
 	"github.com/fundshare/fundshare-operator/controllers/settlement"
 	"github.com/fundshare/fundshare-operator/internal/app"
 	"github.com/fundshare/fundshare-operator/internal/controlplane"
 	"github.com/fundshare/fundshare-operator/internal/fixtures"
+	"github.com/fundshare/fundshare-operator/internal/test/envtest"
 	"github.com/fundshare/fundshare-operator/internal/validation"
 )
 
@@ -37,7 +31,7 @@ var (
 	env     *envtest.Environment
 	cfg     *rest.Config
 	k8s     client.Client
-	ctx     context.Context
+	ctx     = context.Background()
 	stopMgr func()
 )
 
@@ -47,14 +41,8 @@ func TestOrders(t *testing.T) {
 }
 
 var _ = BeforeSuite(func() {
-	logf.SetLogger(zap.New(zap.WriteTo(GinkgoWriter), zap.UseDevMode(true)))
-	ctx = context.Background()
-	env = controlplane.New(controlplane.Options{Webhooks: true})
-	var err error
-	cfg, err = env.Start()
-	Expect(err).NotTo(HaveOccurred())
-	k8s, err = client.New(cfg, client.Options{Scheme: controlplane.Scheme()})
-	Expect(err).NotTo(HaveOccurred())
+	env = envtest.Start(envtest.Options{Webhooks: true})
+	cfg, k8s = env.Config, env.Client
 	stopMgr = startManager()
 })
 
@@ -62,59 +50,35 @@ var _ = AfterSuite(func() {
 	if stopMgr != nil {
 		stopMgr()
 	}
-	if env != nil {
-		Expect(env.Stop()).To(Succeed())
-	}
+	env.Stop()
 })
 
 // startManager starts the production manager and returns a function that stops it and
-// waits until it has stopped.
+// waits until it has stopped. The restart specs build a second manager in this process.
 func startManager() func() {
-	wio := env.WebhookInstallOptions
-	mgr, err := app.NewManager(cfg, ctrl.Options{
-		Metrics:                metricsserver.Options{BindAddress: "0"},
-		HealthProbeBindAddress: "0",
-		// The restart spec builds a second manager in this process.
-		Controller:    ctrlconfig.Controller{SkipNameValidation: ptr.To(true)},
-		WebhookServer: webhook.NewServer(webhook.Options{Host: wio.LocalServingHost, Port: wio.LocalServingPort, CertDir: wio.LocalServingCertDir}),
-	})
-	Expect(err).NotTo(HaveOccurred())
-	Expect(app.Setup(mgr, app.Config{Webhooks: true, Controllers: true, SandboxSettlement: -1})).To(Succeed())
-	return run(mgr, true)
+	GinkgoHelper()
+	return env.StartManager(cfg, envtest.ManagerOptions{
+		New: app.NewManager,
+		Setup: func(mgr ctrl.Manager) error {
+			return app.Setup(mgr, app.Config{Webhooks: true, Controllers: true, SandboxSettlement: -1})
+		},
+		SkipNameValidation: true,
+	}).Stop
 }
 
 // startSandbox runs a sandbox settlement agent with no delay, for one namespace only.
 func startSandbox(ns string) func() {
-	mgr, err := ctrl.NewManager(cfg, ctrl.Options{
-		Scheme:                 controlplane.Scheme(),
-		Metrics:                metricsserver.Options{BindAddress: "0"},
-		HealthProbeBindAddress: "0",
-		Cache:                  cache.Options{DefaultNamespaces: map[string]cache.Config{ns: {}}},
-		Controller:             ctrlconfig.Controller{SkipNameValidation: ptr.To(true)},
-	})
-	Expect(err).NotTo(HaveOccurred())
-	Expect((&settlement.Reconciler{Client: mgr.GetClient(), Agent: &settlement.Sandbox{}, Name: "sandbox-" + ns[len(ns)-5:]}).SetupWithManager(mgr)).To(Succeed())
-	return run(mgr, false)
-}
-
-// run starts the manager and waits for its caches and, with webhooks, its webhook server.
-func run(mgr ctrl.Manager, webhooks bool) func() {
-	mctx, cancel := context.WithCancel(ctx)
-	done := make(chan struct{})
-	go func() {
-		defer GinkgoRecover()
-		defer close(done)
-		Expect(mgr.Start(mctx)).To(Succeed())
-	}()
-	// Wait for the webhook server (if any) and caches.
-	Eventually(func() bool { return mgr.GetCache().WaitForCacheSync(mctx) }).WithTimeout(30 * time.Second).Should(BeTrue())
-	if webhooks {
-		Eventually(func() error { return mgr.GetWebhookServer().StartedChecker()(nil) }).WithTimeout(30 * time.Second).Should(Succeed())
-	}
-	return func() {
-		cancel()
-		Eventually(done).WithTimeout(time.Minute).Should(BeClosed())
-	}
+	GinkgoHelper()
+	return env.StartManager(cfg, envtest.ManagerOptions{
+		Options: func(o *ctrl.Options) {
+			o.Cache = cache.Options{DefaultNamespaces: map[string]cache.Config{ns: {}}}
+		},
+		Setup: func(mgr ctrl.Manager) error {
+			return (&settlement.Reconciler{Client: mgr.GetClient(), Agent: &settlement.Sandbox{}, Name: "sandbox-" + ns[len(ns)-5:]}).SetupWithManager(mgr)
+		},
+		NoWebhookServer:    true,
+		SkipNameValidation: true,
+	}).Stop
 }
 
 // market is a fund with one share class and a NAV, flags as given.

@@ -10,15 +10,12 @@ import (
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/client-go/rest"
-	"k8s.io/utils/ptr"
-	ctrl "sigs.k8s.io/controller-runtime"
 	"sigs.k8s.io/controller-runtime/pkg/client"
-	ctrlconfig "sigs.k8s.io/controller-runtime/pkg/config"
-	metricsserver "sigs.k8s.io/controller-runtime/pkg/metrics/server"
 
 	investv1 "github.com/fundshare/fundshare-operator/api/v1alpha1"
 	"github.com/fundshare/fundshare-operator/internal/controlplane"
 	"github.com/fundshare/fundshare-operator/internal/fixtures"
+	"github.com/fundshare/fundshare-operator/internal/test/envtest"
 )
 
 // TestStreamingOrderListAgainstTheAPIServer runs the streaming lister and the manager's
@@ -28,20 +25,16 @@ import (
 func TestStreamingOrderListAgainstTheAPIServer(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
 	defer cancel()
-	env := controlplane.New(controlplane.Options{})
-	cfg, err := env.Start()
-	if err != nil {
-		t.Fatalf("start the control plane: %v", err)
-	}
-	defer func() {
-		if err := env.Stop(); err != nil {
-			t.Errorf("stop the control plane: %v", err)
-		}
-	}()
-	c, err := client.New(cfg, client.Options{Scheme: controlplane.Scheme()})
+	env, err := envtest.New(envtest.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
+	defer func() {
+		if err := env.Close(); err != nil {
+			t.Errorf("stop the control plane: %v", err)
+		}
+	}()
+	cfg, c := env.Config, env.Client
 	var names []string
 	for i := range 3 {
 		ns, err := controlplane.NewNamespace(ctx, c, "stream")
@@ -132,26 +125,15 @@ func TestStreamingOrderListAgainstTheAPIServer(t *testing.T) {
 
 	t.Run("the manager's cache lists with it and follows the watch", func(t *testing.T) {
 		before := listsObserved(t)
-		mgr, err := NewManager(cfg, ctrl.Options{
-			Metrics:                metricsserver.Options{BindAddress: "0"},
-			HealthProbeBindAddress: "0",
-			Controller:             ctrlconfig.Controller{SkipNameValidation: ptr.To(true)},
-		})
+		mgr, err := env.RunManager(cfg, envtest.ManagerOptions{New: NewManager, SkipNameValidation: true})
 		if err != nil {
 			t.Fatal(err)
 		}
-		mctx, stop := context.WithCancel(ctx)
-		done := make(chan error, 1)
-		go func() { done <- mgr.Start(mctx) }()
 		defer func() {
-			stop()
-			if err := <-done; err != nil {
-				t.Errorf("manager: %v", err)
+			if err := mgr.Close(); err != nil {
+				t.Error(err)
 			}
 		}()
-		if !mgr.GetCache().WaitForCacheSync(ctx) {
-			t.Fatal("the cache did not start")
-		}
 		var cached investv1.OrderList
 		if err := mgr.GetCache().List(ctx, &cached); err != nil { // starts the informer, waits for its sync
 			t.Fatal(err)

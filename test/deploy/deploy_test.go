@@ -29,10 +29,10 @@ import (
 	"k8s.io/apimachinery/pkg/util/intstr"
 	utilyaml "k8s.io/apimachinery/pkg/util/yaml"
 	"sigs.k8s.io/controller-runtime/pkg/client"
-	"sigs.k8s.io/controller-runtime/pkg/envtest"
 	"sigs.k8s.io/yaml"
 
 	"github.com/fundshare/fundshare-operator/internal/controlplane"
+	"github.com/fundshare/fundshare-operator/internal/test/envtest"
 )
 
 // namespace is the operator's namespace in config/default.
@@ -58,40 +58,20 @@ func run(m *testing.M) int {
 			"and validates it with `kubectl apply --dry-run=server`):", err)
 		return 1
 	}
-	env := controlplane.New(controlplane.Options{})
-	env.CRDDirectoryPaths = append(env.CRDDirectoryPaths, filepath.Join(root, "hack", "test", "cert-manager-crds.yaml"))
-	cfg, err := env.Start()
-	if err != nil {
-		fmt.Fprintln(os.Stderr, "FAIL: start the control plane:", err)
-		return 1
-	}
-	defer func() {
-		if err := env.Stop(); err != nil {
-			fmt.Fprintln(os.Stderr, "stop the control plane:", err)
-		}
-	}()
-	dir, err := os.MkdirTemp("", "fundshare-deploy-")
+	env, err := envtest.New(envtest.Options{
+		CRDPaths:       []string{filepath.Join(root, "hack", "test", "cert-manager-crds.yaml")},
+		KubeconfigUser: "deploy-test-admin",
+	})
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "FAIL:", err)
 		return 1
 	}
-	defer func() { _ = os.RemoveAll(dir) }()
-	kubeconfig = filepath.Join(dir, "kubeconfig")
-	user, err := env.ControlPlane.AddUser(envtest.User{Name: "deploy-test-admin", Groups: []string{"system:masters"}}, cfg)
-	if err == nil {
-		var data []byte
-		if data, err = user.KubeConfig(); err == nil {
-			err = os.WriteFile(kubeconfig, data, 0o600)
+	defer func() {
+		if err := env.Close(); err != nil {
+			fmt.Fprintln(os.Stderr, "stop:", err)
 		}
-	}
-	if err != nil {
-		fmt.Fprintln(os.Stderr, "FAIL: kubeconfig:", err)
-		return 1
-	}
-	if k8s, err = client.New(cfg, client.Options{Scheme: controlplane.Scheme()}); err != nil {
-		fmt.Fprintln(os.Stderr, "FAIL: client:", err)
-		return 1
-	}
+	}()
+	kubeconfig, k8s = env.Kubeconfig, env.Client
 	return m.Run()
 }
 

@@ -17,10 +17,6 @@ import (
 	"k8s.io/utils/ptr"
 	ctrl "sigs.k8s.io/controller-runtime"
 	"sigs.k8s.io/controller-runtime/pkg/client"
-	ctrlconfig "sigs.k8s.io/controller-runtime/pkg/config"
-	"sigs.k8s.io/controller-runtime/pkg/envtest"
-	metricsserver "sigs.k8s.io/controller-runtime/pkg/metrics/server"
-	"sigs.k8s.io/controller-runtime/pkg/webhook"
 
 	investv1 "github.com/fundshare/fundshare-operator/api/v1alpha1"
 	"github.com/fundshare/fundshare-operator/controllers/order"
@@ -28,6 +24,7 @@ import (
 	"github.com/fundshare/fundshare-operator/internal/controlplane"
 	"github.com/fundshare/fundshare-operator/internal/devdata"
 	"github.com/fundshare/fundshare-operator/internal/fixtures"
+	"github.com/fundshare/fundshare-operator/internal/test/envtest"
 	"github.com/fundshare/fundshare-operator/internal/validation"
 )
 
@@ -50,67 +47,39 @@ func TestHighAvailability(t *testing.T) {
 }
 
 var _ = BeforeSuite(func() {
-	env = controlplane.New(controlplane.Options{Webhooks: true})
-	var err error
-	cfg, err = env.Start()
-	Expect(err).NotTo(HaveOccurred())
-	k8s, err = client.New(cfg, client.Options{Scheme: controlplane.Scheme()})
-	Expect(err).NotTo(HaveOccurred())
+	env = envtest.Start(envtest.Options{Webhooks: true})
+	cfg, k8s = env.Config, env.Client
 	Expect(devdata.EnsureNamespace(ctx, k8s, "fundshare-system")).To(Succeed())
 })
 
-var _ = AfterSuite(func() {
-	if env != nil {
-		Expect(env.Stop()).To(Succeed())
-	}
-})
+var _ = AfterSuite(func() { env.Stop() })
 
-// replica is one manager process of the Deployment.
-type replica struct {
-	mgr  ctrl.Manager
-	stop context.CancelFunc
-	done chan struct{}
+// startReplica starts a manager with leader election, a replica of the Deployment; the
+// first one also serves the admission webhooks that envtest installed (one address for the
+// test; in a cluster every replica serves them behind a Service).
+func startReplica(webhooks bool) *envtest.Manager {
+	GinkgoHelper()
+	return env.StartManager(cfg, envtest.ManagerOptions{
+		New: app.NewManager,
+		Options: func(o *ctrl.Options) {
+			o.LeaderElection = true
+			o.LeaderElectionID = "fundshare-operator.invest.fundshare.io"
+			o.LeaderElectionNamespace = "fundshare-system"
+			o.LeaseDuration, o.RenewDeadline, o.RetryPeriod = ptr.To(leaseDuration), ptr.To(renewDeadline), ptr.To(retryPeriod)
+			o.LeaderElectionReleaseOnCancel = false // a crashed leader releases nothing
+		},
+		Setup: func(mgr ctrl.Manager) error {
+			return app.Setup(mgr, app.Config{Webhooks: webhooks, Controllers: true, SandboxSettlement: 0})
+		},
+		NoWebhookServer:    !webhooks,
+		SkipNameValidation: true,
+		NoCacheSync:        true,
+	})
 }
 
-// startReplica starts a manager with leader election; the first one also serves the
-// admission webhooks that envtest installed (one address for the test; in a cluster
-// every replica serves them behind a Service).
-func startReplica(name string, webhooks bool) *replica {
-	opts := ctrl.Options{
-		Metrics:                       metricsserver.Options{BindAddress: "0"},
-		HealthProbeBindAddress:        "0",
-		LeaderElection:                true,
-		LeaderElectionID:              "fundshare-operator.invest.fundshare.io",
-		LeaderElectionNamespace:       "fundshare-system",
-		LeaseDuration:                 ptr.To(leaseDuration),
-		RenewDeadline:                 ptr.To(renewDeadline),
-		RetryPeriod:                   ptr.To(retryPeriod),
-		LeaderElectionReleaseOnCancel: false, // a crashed leader releases nothing
-		Controller:                    ctrlconfig.Controller{SkipNameValidation: ptr.To(true)},
-	}
-	if webhooks {
-		wio := env.WebhookInstallOptions
-		opts.WebhookServer = webhook.NewServer(webhook.Options{Host: wio.LocalServingHost, Port: wio.LocalServingPort, CertDir: wio.LocalServingCertDir})
-	}
-	mgr, err := app.NewManager(cfg, opts)
-	Expect(err).NotTo(HaveOccurred())
-	Expect(app.Setup(mgr, app.Config{Webhooks: webhooks, Controllers: true, SandboxSettlement: 0})).To(Succeed())
-	mctx, cancel := context.WithCancel(ctx)
-	r := &replica{mgr: mgr, stop: cancel, done: make(chan struct{})}
-	go func() {
-		defer GinkgoRecover()
-		defer close(r.done)
-		Expect(mgr.Start(mctx)).To(Succeed(), "replica %s", name)
-	}()
-	if webhooks {
-		Eventually(func() error { return mgr.GetWebhookServer().StartedChecker()(nil) }).WithTimeout(30 * time.Second).Should(Succeed())
-	}
-	return r
-}
-
-func elected(r *replica) bool {
+func elected(r *envtest.Manager) bool {
 	select {
-	case <-r.mgr.Elected():
+	case <-r.Elected():
 		return true
 	default:
 		return false
@@ -131,9 +100,9 @@ func completed(ns string) int {
 
 var _ = Describe("Two replicas with leader election", func() {
 	It("hands over within the lease time when the leader stops in the middle of 500 moving orders, and every order completes exactly once", func() {
-		a := startReplica("a", true)
+		a := startReplica(true)
 		Eventually(func() bool { return elected(a) }).WithTimeout(30 * time.Second).Should(BeTrue())
-		b := startReplica("b", false)
+		b := startReplica(false)
 		Consistently(func() bool { return elected(b) }).WithTimeout(2*time.Second).Should(BeFalse(), "only one leader")
 
 		ns, err := controlplane.NewNamespace(ctx, k8s, "ha")
@@ -165,8 +134,7 @@ var _ = Describe("Two replicas with leader election", func() {
 		Eventually(func() int { return completed(ns) }).WithTimeout(3*time.Minute).WithPolling(200*time.Millisecond).
 			Should(BeNumerically(">=", 50), "let part of the orders move before the leader stops")
 
-		a.stop()
-		Eventually(a.done).WithTimeout(time.Minute).Should(BeClosed())
+		a.Stop()
 		// The lease runs from the stopped leader's last renewal.
 		lease := &coordinationv1.Lease{}
 		Expect(k8s.Get(ctx, client.ObjectKey{Namespace: "fundshare-system", Name: "fundshare-operator.invest.fundshare.io"}, lease)).To(Succeed())
@@ -188,7 +156,6 @@ var _ = Describe("Two replicas with leader election", func() {
 			Expect(order.ValidHistory(investv1.SideBuy, order.HistoryStates(o.Status.History))).To(Succeed(), "order %s", o.Name)
 			Expect(o.Status.History).To(HaveLen(len(order.Path(investv1.SideBuy))), "order %s", o.Name)
 		}
-		b.stop()
-		Eventually(b.done).WithTimeout(time.Minute).Should(BeClosed())
+		b.Stop()
 	})
 })

@@ -19,15 +19,12 @@ import (
 	utilyaml "k8s.io/apimachinery/pkg/util/yaml"
 	ctrl "sigs.k8s.io/controller-runtime"
 	"sigs.k8s.io/controller-runtime/pkg/client"
-	"sigs.k8s.io/controller-runtime/pkg/envtest"
-	metricsserver "sigs.k8s.io/controller-runtime/pkg/metrics/server"
-	"sigs.k8s.io/controller-runtime/pkg/webhook"
 	"sigs.k8s.io/yaml"
 
 	investv1 "github.com/fundshare/fundshare-operator/api/v1alpha1"
 	"github.com/fundshare/fundshare-operator/internal/app"
 	"github.com/fundshare/fundshare-operator/internal/controlplane"
-	"github.com/fundshare/fundshare-operator/internal/scheme"
+	"github.com/fundshare/fundshare-operator/internal/test/envtest"
 )
 
 var (
@@ -38,7 +35,8 @@ var (
 )
 
 // TestMain starts one control plane with the project's CRDs and webhook configurations,
-// and the production manager (admission webhooks and controllers) serving them.
+// an admin kubeconfig for kubectl, and the production manager (admission webhooks and
+// controllers) serving them.
 func TestMain(m *testing.M) {
 	os.Exit(run(m))
 }
@@ -49,87 +47,27 @@ func run(m *testing.M) int {
 		fmt.Fprintln(os.Stderr, "FAIL: test/samples needs kubectl on PATH (it applies config/samples with `kubectl apply -k`):", err)
 		return 1
 	}
-	env := controlplane.New(controlplane.Options{Webhooks: true})
-	cfg, err := env.Start()
-	if err != nil {
-		fmt.Fprintln(os.Stderr, "FAIL: start the control plane:", err)
-		return 1
-	}
-	defer func() {
-		if err := env.Stop(); err != nil {
-			fmt.Fprintln(os.Stderr, "stop the control plane:", err)
-		}
-	}()
-	dir, err := os.MkdirTemp("", "fundshare-samples-")
+	env, err := envtest.New(envtest.Options{
+		Webhooks:       true,
+		KubeconfigUser: "samples-test-admin",
+		Manager: &envtest.ManagerOptions{
+			New: app.NewManager,
+			Setup: func(mgr ctrl.Manager) error {
+				return app.Setup(mgr, app.Config{Webhooks: true, Controllers: true, SandboxSettlement: -1})
+			},
+		},
+	})
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "FAIL:", err)
 		return 1
 	}
-	defer func() { _ = os.RemoveAll(dir) }()
-	kubeconfig = filepath.Join(dir, "kubeconfig")
-	user, err := env.ControlPlane.AddUser(envtest.User{Name: "samples-test-admin", Groups: []string{"system:masters"}}, cfg)
-	if err == nil {
-		var data []byte
-		if data, err = user.KubeConfig(); err == nil {
-			err = os.WriteFile(kubeconfig, data, 0o600)
+	defer func() {
+		if err := env.Close(); err != nil {
+			fmt.Fprintln(os.Stderr, "stop:", err)
 		}
-	}
-	if err != nil {
-		fmt.Fprintln(os.Stderr, "FAIL: kubeconfig:", err)
-		return 1
-	}
-	if k8s, err = client.New(cfg, client.Options{Scheme: scheme.New()}); err != nil {
-		fmt.Fprintln(os.Stderr, "FAIL: client:", err)
-		return 1
-	}
-	stop, err := startManager(env)
-	if err != nil {
-		fmt.Fprintln(os.Stderr, "FAIL: manager:", err)
-		return 1
-	}
-	defer stop()
+	}()
+	kubeconfig, k8s = env.Kubeconfig, env.Client
 	return m.Run()
-}
-
-// startManager runs the production manager with the webhooks and controllers, and
-// returns once its webhook server answers and its caches are synced.
-func startManager(env *envtest.Environment) (func(), error) {
-	wio := env.WebhookInstallOptions
-	mgr, err := app.NewManager(env.Config, ctrl.Options{
-		Metrics:                metricsserver.Options{BindAddress: "0"},
-		HealthProbeBindAddress: "0",
-		WebhookServer:          webhook.NewServer(webhook.Options{Host: wio.LocalServingHost, Port: wio.LocalServingPort, CertDir: wio.LocalServingCertDir}),
-	})
-	if err != nil {
-		return nil, err
-	}
-	if err := app.Setup(mgr, app.Config{Webhooks: true, Controllers: true, SandboxSettlement: -1}); err != nil {
-		return nil, err
-	}
-	ctx, cancel := context.WithCancel(context.Background())
-	done := make(chan error, 1)
-	go func() { done <- mgr.Start(ctx) }()
-	stop := func() {
-		cancel()
-		if err := <-done; err != nil {
-			fmt.Fprintln(os.Stderr, "manager:", err)
-		}
-	}
-	deadline := time.Now().Add(time.Minute)
-	for mgr.GetWebhookServer().StartedChecker()(nil) != nil {
-		if time.Now().After(deadline) {
-			stop()
-			return nil, errors.New("webhook server did not start within a minute")
-		}
-		time.Sleep(50 * time.Millisecond)
-	}
-	syncCtx, syncCancel := context.WithTimeout(ctx, time.Minute)
-	defer syncCancel()
-	if !mgr.GetCache().WaitForCacheSync(syncCtx) {
-		stop()
-		return nil, errors.New("caches did not sync within a minute")
-	}
-	return stop, nil
 }
 
 // kubectlRun runs kubectl in the repository's folder against the control plane.

@@ -1,0 +1,283 @@
+// Package envtest starts the project's envtest suites: one real control plane (kube-apiserver
+// and etcd, internal/controlplane) with the CRDs and, when asked, the admission webhook
+// configurations; a direct, uncached client that reads as a kubectl user does; and managers
+// built as in production (given app.NewManager and app.Setup) or plain ones for a single
+// reconciler. Every envtest suite starts here, as cluster-api's suites start in its
+// internal/test/envtest. It imports envtest, Ginkgo and Gomega: only _test.go files may
+// import it.
+//
+// Ginkgo suites call Start, StartManager and Stop, which fail the suite on error; suites with
+// a TestMain or a single test call New, RunManager and Close, which return errors.
+package envtest
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"time"
+
+	"github.com/go-logr/logr"
+	. "github.com/onsi/ginkgo/v2" //nolint:revive,staticcheck // the suites' own idiom
+	. "github.com/onsi/gomega"    //nolint:revive,staticcheck // the suites' own idiom
+	"k8s.io/client-go/rest"
+	ctrl "sigs.k8s.io/controller-runtime"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+	"sigs.k8s.io/controller-runtime/pkg/config"
+	crenvtest "sigs.k8s.io/controller-runtime/pkg/envtest"
+	logf "sigs.k8s.io/controller-runtime/pkg/log"
+	"sigs.k8s.io/controller-runtime/pkg/log/zap"
+	metricsserver "sigs.k8s.io/controller-runtime/pkg/metrics/server"
+	"sigs.k8s.io/controller-runtime/pkg/webhook"
+
+	"github.com/fundshare/fundshare-operator/internal/controlplane"
+)
+
+// Timeouts for starting and stopping a manager; the control plane runs on two shared cores.
+const (
+	startTimeout = time.Minute
+	stopTimeout  = time.Minute
+	poll         = 50 * time.Millisecond
+)
+
+// Options chooses what a suite's environment runs.
+type Options struct {
+	// Webhooks installs the webhook configurations of config/webhook; the managers serve
+	// them on the address and certificates envtest installed them for.
+	Webhooks bool
+	// CRDPaths are installed besides the project's CRDs (e.g. stand-ins of other operators').
+	CRDPaths []string
+	// KubeconfigUser, when set, adds an administrator (group system:masters) of that name and
+	// writes its kubeconfig to Environment.Kubeconfig, for kubectl.
+	KubeconfigUser string
+	// Logger is the controller-runtime logger. Start defaults it to development mode on
+	// GinkgoWriter; New leaves the logger alone when it is unset.
+	Logger logr.Logger
+	// Manager, when set, starts a manager right away; nil: the suite starts its own with
+	// StartManager or RunManager (e.g. after creating the namespace the manager watches).
+	Manager *ManagerOptions
+}
+
+// ManagerOptions chooses how a manager is built and what it runs.
+type ManagerOptions struct {
+	// New builds the manager: app.NewManager for one built as production does (this package
+	// cannot import internal/app, which imports the controllers whose own tests use it).
+	// Nil: a plain ctrl.NewManager with the project's scheme.
+	New func(*rest.Config, ctrl.Options) (ctrl.Manager, error)
+	// Options adjusts the manager's options (cache, leader election) before it is built.
+	Options func(*ctrl.Options)
+	// Setup registers webhooks, reconcilers or runnables before the manager starts, e.g.
+	// app.Setup with the suite's app.Config.
+	Setup func(ctrl.Manager) error
+	// NoWebhookServer leaves the webhook server out of a manager that runs reconcilers only
+	// next to the suite's manager, which serves the webhooks on the installed address.
+	NoWebhookServer bool
+	// SkipNameValidation lets a suite build more than one manager in the process (controller
+	// names are registered globally for metrics).
+	SkipNameValidation bool
+	// NoCacheSync returns as soon as the manager runs, without waiting for its caches (a
+	// leader-elected manager that is not the leader may not start them).
+	NoCacheSync bool
+}
+
+// Environment is a started control plane, its direct client and the suite's manager.
+type Environment struct {
+	*crenvtest.Environment
+	// Config reaches the API server as an administrator.
+	Config *rest.Config
+	// Client is direct and uncached: a spec sees what a kubectl user sees.
+	Client client.Client
+	// Kubeconfig is the path of the KubeconfigUser's kubeconfig, empty without one.
+	Kubeconfig string
+	// Manager is the manager of Options.Manager, or the one a suite stores here to have it
+	// stopped by Stop/Close.
+	Manager *Manager
+
+	tmp string
+}
+
+// Manager is a started manager and the means to stop it.
+type Manager struct {
+	ctrl.Manager
+	// Config is the rest config the manager was built with.
+	Config  *rest.Config
+	cancel  context.CancelFunc
+	done    chan error
+	stopped bool
+}
+
+// Start starts the environment of opts and fails the suite on error. Call it from
+// BeforeSuite and Stop from AfterSuite.
+func Start(opts Options) *Environment {
+	GinkgoHelper()
+	if opts.Logger.GetSink() == nil {
+		opts.Logger = zap.New(zap.WriteTo(GinkgoWriter), zap.UseDevMode(true))
+	}
+	e, err := New(opts)
+	Expect(err).NotTo(HaveOccurred())
+	return e
+}
+
+// New starts the control plane, the direct client, the kubeconfig and, if asked, the
+// manager. On error it stops what it started.
+func New(opts Options) (_ *Environment, err error) {
+	if opts.Logger.GetSink() != nil {
+		logf.SetLogger(opts.Logger)
+	}
+	e := &Environment{Environment: controlplane.New(controlplane.Options{Webhooks: opts.Webhooks})}
+	e.CRDDirectoryPaths = append(e.CRDDirectoryPaths, opts.CRDPaths...)
+	if e.Config, err = e.Environment.Start(); err != nil {
+		return nil, fmt.Errorf("start the control plane: %w", err)
+	}
+	defer func() {
+		if err != nil {
+			err = errors.Join(err, e.Close())
+		}
+	}()
+	if e.Client, err = client.New(e.Config, client.Options{Scheme: controlplane.Scheme()}); err != nil {
+		return e, fmt.Errorf("client: %w", err)
+	}
+	if opts.KubeconfigUser != "" {
+		if err = e.writeKubeconfig(opts.KubeconfigUser); err != nil {
+			return e, fmt.Errorf("kubeconfig: %w", err)
+		}
+	}
+	if opts.Manager != nil {
+		if e.Manager, err = e.RunManager(e.Config, *opts.Manager); err != nil {
+			return e, fmt.Errorf("manager: %w", err)
+		}
+	}
+	return e, nil
+}
+
+func (e *Environment) writeKubeconfig(name string) error {
+	user, err := e.ControlPlane.AddUser(crenvtest.User{Name: name, Groups: []string{"system:masters"}}, e.Config)
+	if err != nil {
+		return err
+	}
+	data, err := user.KubeConfig()
+	if err != nil {
+		return err
+	}
+	if e.tmp, err = os.MkdirTemp("", "fundshare-envtest-"); err != nil {
+		return err
+	}
+	e.Kubeconfig = filepath.Join(e.tmp, "kubeconfig")
+	return os.WriteFile(e.Kubeconfig, data, 0o600)
+}
+
+// StartManager is RunManager that fails the suite on error.
+func (e *Environment) StartManager(cfg *rest.Config, mo ManagerOptions) *Manager {
+	GinkgoHelper()
+	m, err := e.RunManager(cfg, mo)
+	Expect(err).NotTo(HaveOccurred())
+	return m
+}
+
+// RunManager builds a manager on cfg, starts it and waits until its webhooks (if the
+// environment has them) serve and its caches are synced.
+func (e *Environment) RunManager(cfg *rest.Config, mo ManagerOptions) (*Manager, error) {
+	webhooks := len(e.WebhookInstallOptions.Paths) > 0 && !mo.NoWebhookServer
+	opts := ctrl.Options{
+		Scheme:                 controlplane.Scheme(),
+		Metrics:                metricsserver.Options{BindAddress: "0"},
+		HealthProbeBindAddress: "0",
+	}
+	if webhooks {
+		wio := e.WebhookInstallOptions
+		opts.WebhookServer = webhook.NewServer(webhook.Options{
+			Host: wio.LocalServingHost, Port: wio.LocalServingPort, CertDir: wio.LocalServingCertDir,
+		})
+	}
+	if mo.SkipNameValidation {
+		skip := true
+		opts.Controller = config.Controller{SkipNameValidation: &skip}
+	}
+	if mo.Options != nil {
+		mo.Options(&opts)
+	}
+	newManager := mo.New
+	if newManager == nil {
+		newManager = ctrl.NewManager
+	}
+	m, err := newManager(cfg, opts)
+	if err != nil {
+		return nil, err
+	}
+	if mo.Setup != nil {
+		if err := mo.Setup(m); err != nil {
+			return nil, err
+		}
+	}
+
+	mctx, cancel := context.WithCancel(context.Background())
+	rm := &Manager{Manager: m, Config: cfg, cancel: cancel, done: make(chan error, 1)}
+	go func() { rm.done <- m.Start(mctx) }()
+	fail := func(err error) (*Manager, error) { return nil, errors.Join(err, rm.Close()) }
+	deadline := time.Now().Add(startTimeout)
+	for webhooks && m.GetWebhookServer().StartedChecker()(nil) != nil {
+		if time.Now().After(deadline) {
+			return fail(fmt.Errorf("the webhook server did not start within %s", startTimeout))
+		}
+		time.Sleep(poll)
+	}
+	if !mo.NoCacheSync {
+		syncCtx, syncCancel := context.WithTimeout(mctx, startTimeout)
+		defer syncCancel()
+		if !m.GetCache().WaitForCacheSync(syncCtx) {
+			return fail(fmt.Errorf("the caches did not sync within %s", startTimeout))
+		}
+	}
+	return rm, nil
+}
+
+// Stopped tells whether Stop or Close was called.
+func (m *Manager) Stopped() bool { return m.stopped }
+
+// Stop is Close that fails the spec on error.
+func (m *Manager) Stop() {
+	GinkgoHelper()
+	Expect(m.Close()).To(Succeed())
+}
+
+// Close stops the manager and waits until it has returned (and released its ports). A
+// manager stopped by its context returns no error; Close on a stopped or nil manager does
+// nothing.
+func (m *Manager) Close() error {
+	if m == nil || m.stopped {
+		return nil
+	}
+	m.stopped = true
+	m.cancel()
+	select {
+	case err := <-m.done:
+		if err != nil && !errors.Is(err, context.Canceled) {
+			return fmt.Errorf("manager: %w", err)
+		}
+		return nil
+	case <-time.After(stopTimeout):
+		return fmt.Errorf("the manager did not stop within %s", stopTimeout)
+	}
+}
+
+// Stop is Close that fails the suite on error.
+func (e *Environment) Stop() {
+	GinkgoHelper()
+	Expect(e.Close()).To(Succeed())
+}
+
+// Close stops the manager, if any, and the control plane, and removes the kubeconfig.
+func (e *Environment) Close() error {
+	if e == nil {
+		return nil
+	}
+	err := e.Manager.Close()
+	if stopErr := e.Environment.Stop(); stopErr != nil {
+		err = errors.Join(err, fmt.Errorf("stop the control plane: %w", stopErr))
+	}
+	if e.tmp != "" {
+		err = errors.Join(err, os.RemoveAll(e.tmp))
+	}
+	return err
+}
