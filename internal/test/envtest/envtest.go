@@ -127,7 +127,7 @@ func New(opts Options) (_ *Environment, err error) {
 	}
 	e := &Environment{Environment: controlplane.New(controlplane.Options{Webhooks: opts.Webhooks})}
 	e.CRDDirectoryPaths = append(e.CRDDirectoryPaths, opts.CRDPaths...)
-	if e.Config, err = e.Environment.Start(); err != nil {
+	if e.Config, err = e.Environment.Start(); err != nil { //nolint:staticcheck // named like e.Environment.Stop, which the outer Stop shadows
 		return nil, fmt.Errorf("start the control plane: %w", err)
 	}
 	defer func() {
