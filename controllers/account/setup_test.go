@@ -2,7 +2,6 @@ package account
 
 import (
 	"context"
-	"errors"
 	"strings"
 	"sync"
 	"testing"
@@ -10,65 +9,26 @@ import (
 	"github.com/go-logr/logr"
 	"github.com/go-logr/logr/funcr"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
-	"k8s.io/apimachinery/pkg/runtime"
-	clientgoscheme "k8s.io/client-go/kubernetes/scheme"
 	ctrl "sigs.k8s.io/controller-runtime"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	"sigs.k8s.io/controller-runtime/pkg/client/fake"
-	"sigs.k8s.io/controller-runtime/pkg/client/interceptor"
 	"sigs.k8s.io/controller-runtime/pkg/reconcile"
 
 	investv1 "github.com/fundshare/fundshare-operator/api/v1alpha1"
 	"github.com/fundshare/fundshare-operator/internal/fixtures"
 	"github.com/fundshare/fundshare-operator/internal/index"
+	"github.com/fundshare/fundshare-operator/internal/scheme"
+	"github.com/fundshare/fundshare-operator/internal/test/ctrltest"
 )
-
-// recordingLogger returns a logger that keeps every line it is given, and those lines.
-func recordingLogger() (logr.Logger, func() []string) {
-	var mu sync.Mutex
-	var lines []string
-	log := funcr.New(func(prefix, args string) {
-		mu.Lock()
-		defer mu.Unlock()
-		lines = append(lines, prefix+" "+args)
-	}, funcr.Options{Verbosity: 1})
-	return log, func() []string {
-		mu.Lock()
-		defer mu.Unlock()
-		return append([]string(nil), lines...)
-	}
-}
-
-func testScheme(t *testing.T) *runtime.Scheme {
-	t.Helper()
-	scheme := runtime.NewScheme()
-	if err := clientgoscheme.AddToScheme(scheme); err != nil {
-		t.Fatal(err)
-	}
-	if err := investv1.AddToScheme(scheme); err != nil {
-		t.Fatal(err)
-	}
-	return scheme
-}
-
-// failingLists is a client whose List always fails, as a cache that cannot list does.
-func failingLists(t *testing.T) client.Client {
-	t.Helper()
-	return interceptor.NewClient(fake.NewClientBuilder().WithScheme(testScheme(t)).Build(), interceptor.Funcs{
-		List: func(context.Context, client.WithWatch, client.ObjectList, ...client.ListOption) error {
-			return errors.New("the cache cannot list")
-		},
-	})
-}
 
 func TestMapFunctionsLogAFailedList(t *testing.T) {
 	acct := &investv1.Account{ObjectMeta: metav1.ObjectMeta{Namespace: "t", Name: "acct-1"}}
 	for name, children := range map[string]func(context.Context, client.Object) []reconcile.Request{
-		"wallets":                NewWalletReconciler(failingLists(t)).children,
-		"payment method details": NewPaymentMethodReconciler(failingLists(t)).children,
+		"wallets":                NewWalletReconciler(ctrltest.FailingLists(t)).children,
+		"payment method details": NewPaymentMethodReconciler(ctrltest.FailingLists(t)).children,
 	} {
 		t.Run(name, func(t *testing.T) {
-			log, lines := recordingLogger()
+			log, lines := ctrltest.RecordingLogger()
 			if reqs := children(logr.NewContext(context.Background(), log), acct); len(reqs) != 0 {
 				t.Fatalf("requests = %v, want none", reqs)
 			}
@@ -96,7 +56,7 @@ func TestCascadeDeleteStepsAreLogged(t *testing.T) {
 	now := metav1.Now()
 	acct.DeletionTimestamp = &now
 	wallet := fixtures.Wallet("t", acct.Name, "0x52908400098527886E0F7030069857D2E4169EE7")
-	b := fake.NewClientBuilder().WithScheme(testScheme(t)).WithObjects(acct, wallet).WithStatusSubresource(&investv1.Account{})
+	b := fake.NewClientBuilder().WithScheme(scheme.New()).WithObjects(acct, wallet).WithStatusSubresource(&investv1.Account{})
 	if err := index.Register(context.Background(), fakeIndexer{b}); err != nil {
 		t.Fatal(err)
 	}
@@ -129,7 +89,7 @@ func TestCascadeDeleteStepsAreLogged(t *testing.T) {
 type noManager struct{ ctrl.Manager }
 
 func TestSetupWithManagerRefusesNilDependencies(t *testing.T) {
-	c := failingLists(t)
+	c := ctrltest.FailingLists(t)
 	for name, tc := range map[string]struct {
 		setup func(ctrl.Manager) error
 		mgr   ctrl.Manager

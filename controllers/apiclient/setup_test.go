@@ -2,67 +2,25 @@ package apiclient
 
 import (
 	"context"
-	"errors"
 	"strings"
-	"sync"
 	"testing"
 
 	"github.com/go-logr/logr"
-	"github.com/go-logr/logr/funcr"
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
-	"k8s.io/apimachinery/pkg/runtime"
-	clientgoscheme "k8s.io/client-go/kubernetes/scheme"
 	ctrl "sigs.k8s.io/controller-runtime"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	"sigs.k8s.io/controller-runtime/pkg/client/fake"
-	"sigs.k8s.io/controller-runtime/pkg/client/interceptor"
 
 	investv1 "github.com/fundshare/fundshare-operator/api/v1alpha1"
 	"github.com/fundshare/fundshare-operator/internal/fixtures"
+	"github.com/fundshare/fundshare-operator/internal/scheme"
+	"github.com/fundshare/fundshare-operator/internal/test/ctrltest"
 )
 
-// recordingLogger returns a logger that keeps every line it is given, and those lines.
-func recordingLogger() (logr.Logger, func() []string) {
-	var mu sync.Mutex
-	var lines []string
-	log := funcr.New(func(prefix, args string) {
-		mu.Lock()
-		defer mu.Unlock()
-		lines = append(lines, prefix+" "+args)
-	}, funcr.Options{Verbosity: 1})
-	return log, func() []string {
-		mu.Lock()
-		defer mu.Unlock()
-		return append([]string(nil), lines...)
-	}
-}
-
-func testScheme(t *testing.T) *runtime.Scheme {
-	t.Helper()
-	scheme := runtime.NewScheme()
-	if err := clientgoscheme.AddToScheme(scheme); err != nil {
-		t.Fatal(err)
-	}
-	if err := investv1.AddToScheme(scheme); err != nil {
-		t.Fatal(err)
-	}
-	return scheme
-}
-
-// failingLists is a client whose List always fails, as a cache that cannot list does.
-func failingLists(t *testing.T) client.Client {
-	t.Helper()
-	return interceptor.NewClient(fake.NewClientBuilder().WithScheme(testScheme(t)).Build(), interceptor.Funcs{
-		List: func(context.Context, client.WithWatch, client.ObjectList, ...client.ListOption) error {
-			return errors.New("the cache cannot list")
-		},
-	})
-}
-
 func TestMapFunctionLogsAFailedList(t *testing.T) {
-	log, lines := recordingLogger()
-	r := &Reconciler{Client: failingLists(t)}
+	log, lines := ctrltest.RecordingLogger()
+	r := &Reconciler{Client: ctrltest.FailingLists(t)}
 	secret := &corev1.Secret{ObjectMeta: metav1.ObjectMeta{Namespace: "t", Name: "credentials"}}
 	if reqs := r.clientsOf(logr.NewContext(context.Background(), log), secret); len(reqs) != 0 {
 		t.Fatalf("requests = %v, want none", reqs)
@@ -79,11 +37,11 @@ func TestReconcileNeverLogsTheSecretOrItsHash(t *testing.T) {
 	hash := validHash(t)
 	for name, value := range map[string]string{"valid hash": hash, "plain secret": "correct horse battery staple", "broken hash": hash[:len(hash)-3]} {
 		t.Run(name, func(t *testing.T) {
-			scheme := testScheme(t)
+			scheme := scheme.New()
 			ac := fixtures.ApiClient("t", "acme", "credentials")
 			c := fake.NewClientBuilder().WithScheme(scheme).WithObjects(ac, secretWith("hash", value)).
 				WithStatusSubresource(&investv1.ApiClient{}).Build()
-			log, lines := recordingLogger()
+			log, lines := ctrltest.RecordingLogger()
 			r := &Reconciler{Client: c, Secrets: c}
 			for range 2 { // a first verdict, then an unchanged one
 				if _, err := r.Reconcile(logr.NewContext(context.Background(), log), ctrl.Request{NamespacedName: client.ObjectKeyFromObject(ac)}); err != nil {
@@ -107,7 +65,7 @@ func TestReconcileNeverLogsTheSecretOrItsHash(t *testing.T) {
 type noManager struct{ ctrl.Manager }
 
 func TestSetupWithManagerRefusesNilDependencies(t *testing.T) {
-	c := failingLists(t)
+	c := ctrltest.FailingLists(t)
 	for name, tc := range map[string]struct {
 		r   *Reconciler
 		mgr ctrl.Manager

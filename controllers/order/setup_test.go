@@ -2,7 +2,6 @@ package order
 
 import (
 	"context"
-	"errors"
 	"strings"
 	"sync"
 	"testing"
@@ -11,59 +10,20 @@ import (
 	"github.com/go-logr/logr"
 	"github.com/go-logr/logr/funcr"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
-	"k8s.io/apimachinery/pkg/runtime"
-	clientgoscheme "k8s.io/client-go/kubernetes/scheme"
 	ctrl "sigs.k8s.io/controller-runtime"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	"sigs.k8s.io/controller-runtime/pkg/client/fake"
-	"sigs.k8s.io/controller-runtime/pkg/client/interceptor"
 
 	investv1 "github.com/fundshare/fundshare-operator/api/v1alpha1"
 	"github.com/fundshare/fundshare-operator/internal/fixtures"
 	"github.com/fundshare/fundshare-operator/internal/index"
+	"github.com/fundshare/fundshare-operator/internal/scheme"
+	"github.com/fundshare/fundshare-operator/internal/test/ctrltest"
 )
 
-// recordingLogger returns a logger that keeps every line it is given, and those lines.
-func recordingLogger() (logr.Logger, func() []string) {
-	var mu sync.Mutex
-	var lines []string
-	log := funcr.New(func(prefix, args string) {
-		mu.Lock()
-		defer mu.Unlock()
-		lines = append(lines, prefix+" "+args)
-	}, funcr.Options{Verbosity: 1})
-	return log, func() []string {
-		mu.Lock()
-		defer mu.Unlock()
-		return append([]string(nil), lines...)
-	}
-}
-
-func testScheme(t *testing.T) *runtime.Scheme {
-	t.Helper()
-	scheme := runtime.NewScheme()
-	if err := clientgoscheme.AddToScheme(scheme); err != nil {
-		t.Fatal(err)
-	}
-	if err := investv1.AddToScheme(scheme); err != nil {
-		t.Fatal(err)
-	}
-	return scheme
-}
-
-// failingLists is a client whose List always fails, as a cache that cannot list does.
-func failingLists(t *testing.T) client.Client {
-	t.Helper()
-	return interceptor.NewClient(fake.NewClientBuilder().WithScheme(testScheme(t)).Build(), interceptor.Funcs{
-		List: func(context.Context, client.WithWatch, client.ObjectList, ...client.ListOption) error {
-			return errors.New("the cache cannot list")
-		},
-	})
-}
-
 func TestMapFunctionLogsAFailedList(t *testing.T) {
-	log, lines := recordingLogger()
-	r := &Reconciler{Client: failingLists(t)}
+	log, lines := ctrltest.RecordingLogger()
+	r := &Reconciler{Client: ctrltest.FailingLists(t)}
 	fund := &investv1.Fund{ObjectMeta: metav1.ObjectMeta{Name: "fund-1"}}
 	if reqs := r.ordersOfFund(logr.NewContext(context.Background(), log), fund); len(reqs) != 0 {
 		t.Fatalf("requests = %v, want none", reqs)
@@ -78,7 +38,7 @@ func TestMapFunctionLogsAFailedList(t *testing.T) {
 // from, to and reason; the decision itself is the state machine's (order.Next).
 func TestTransitionWrittenIsLogged(t *testing.T) {
 	o := fixtures.BuyOrder("t", "acct-1", "LU0000000001", 10) // no quote: cancelled NotPriced
-	c := fake.NewClientBuilder().WithScheme(testScheme(t)).WithObjects(o).
+	c := fake.NewClientBuilder().WithScheme(scheme.New()).WithObjects(o).
 		WithStatusSubresource(&investv1.Order{}).
 		WithIndex(&investv1.ShareClass{}, index.ShareClassISIN, func(obj client.Object) []string {
 			return []string{string(obj.(*investv1.ShareClass).Spec.ISIN)}
@@ -108,7 +68,7 @@ func TestTransitionWrittenIsLogged(t *testing.T) {
 type noManager struct{ ctrl.Manager }
 
 func TestSetupWithManagerRefusesNilDependencies(t *testing.T) {
-	c := failingLists(t)
+	c := ctrltest.FailingLists(t)
 	for name, tc := range map[string]struct {
 		r   *Reconciler
 		mgr ctrl.Manager
