@@ -3,6 +3,7 @@ package main
 import (
 	"errors"
 	"os/exec"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -22,28 +23,23 @@ var forbiddenInBinary = []string{
 	"github.com/onsi/gomega",
 	"github.com/fundshare/fundshare-operator/internal/controlplane",
 	"github.com/fundshare/fundshare-operator/internal/fixtures",
+	"github.com/fundshare/fundshare-operator/internal/test",
 }
+
+const module = "github.com/fundshare/fundshare-operator"
 
 // TestProductionBinariesDoNotLinkTheTestHarness holds the dependency rule of the layout:
 // nothing cmd/manager or cmd/fundsharectl imports, directly or not, may import envtest or
 // another test-only package.
 func TestProductionBinariesDoNotLinkTheTestHarness(t *testing.T) {
-	gobin, err := exec.LookPath("go")
-	if err != nil {
-		t.Fatalf("the go command is needed to list the binary's dependencies: %v", err)
-	}
 	for _, pkg := range []string{".", "../fundsharectl"} {
-		out, err := exec.Command(gobin, "list", "-deps", pkg).Output()
-		if err != nil {
-			var stderr string
-			if ee := (*exec.ExitError)(nil); errors.As(err, &ee) {
-				stderr = string(ee.Stderr)
-			}
-			t.Fatalf("go list -deps %s: %v\n%s", pkg, err, stderr)
-		}
+		out := goList(t, "-deps", pkg)
 		deps := strings.Fields(string(out))
 		if len(deps) < 10 {
 			t.Fatalf("go list -deps %s listed %d packages; the check would see nothing", pkg, len(deps))
+		}
+		if pkg == "." && !slices.Contains(deps, module+"/cmd/manager/app") {
+			t.Fatalf("go list -deps . does not list the composition root cmd/manager/app; the check would miss what it wires")
 		}
 		for _, dep := range deps {
 			for _, bad := range forbiddenInBinary {
@@ -53,4 +49,50 @@ func TestProductionBinariesDoNotLinkTheTestHarness(t *testing.T) {
 			}
 		}
 	}
+}
+
+// TestOnlyCommandsAndTestsImportTheCompositionRoot holds the other half of the rule: the
+// composition root (cmd/manager/app) wires the library packages, so none of them may
+// import it; only commands (cmd/), tools (hack/) and the tests of any package may.
+func TestOnlyCommandsAndTestsImportTheCompositionRoot(t *testing.T) {
+	root := module + "/cmd/manager/app"
+	out := goList(t, "-f", "{{.ImportPath}} {{join .Imports \" \"}}", module+"/...")
+	lines := strings.Split(strings.TrimSpace(string(out)), "\n")
+	if len(lines) < 20 {
+		t.Fatalf("go list listed %d packages of the module; the check would see nothing", len(lines))
+	}
+	importers := 0
+	for _, line := range lines {
+		fields := strings.Fields(line)
+		pkg, imports := fields[0], fields[1:]
+		if !slices.Contains(imports, root) {
+			continue
+		}
+		importers++
+		rel := strings.TrimPrefix(pkg, module+"/")
+		if !strings.HasPrefix(rel, "cmd/") && !strings.HasPrefix(rel, "hack/") {
+			t.Errorf("%s imports the composition root %s: library packages must not (only cmd/, hack/ and tests)", pkg, root)
+		}
+	}
+	if importers == 0 {
+		t.Fatal("no package imports cmd/manager/app; the check would see nothing")
+	}
+}
+
+// goList runs go list with args and returns its standard output.
+func goList(t *testing.T, args ...string) []byte {
+	t.Helper()
+	gobin, err := exec.LookPath("go")
+	if err != nil {
+		t.Fatalf("the go command is needed to list the packages' dependencies: %v", err)
+	}
+	out, err := exec.Command(gobin, append([]string{"list"}, args...)...).Output()
+	if err != nil {
+		var stderr string
+		if ee := (*exec.ExitError)(nil); errors.As(err, &ee) {
+			stderr = string(ee.Stderr)
+		}
+		t.Fatalf("go list %v: %v\n%s", args, err, stderr)
+	}
+	return out
 }

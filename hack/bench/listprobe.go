@@ -17,8 +17,8 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	investv1 "github.com/fundshare/fundshare-operator/api/v1alpha1"
-	"github.com/fundshare/fundshare-operator/internal/app"
 	"github.com/fundshare/fundshare-operator/internal/controlplane"
+	"github.com/fundshare/fundshare-operator/internal/ordercache"
 )
 
 // An informer's first LIST asks for resourceVersion 0: the API server's watch cache
@@ -71,7 +71,7 @@ type listBreakdown struct {
 	BytesGzip     int64         `json:"bytes_gzip"`
 	// Typed is client-go's way: the response read whole, then decoded.
 	Typed time.Duration `json:"typed_ns"`
-	// Streaming is the manager's (app.ListOrdersStreaming): decoded while it arrives.
+	// Streaming is the manager's (ordercache.ListOrdersStreaming): decoded while it arrives.
 	Streaming time.Duration `json:"streaming_ns"`
 	// CPU seconds of the streaming LIST: kube-apiserver's and this process's (decoding
 	// and its garbage collection). With C cores, (APIServerCPU + ClientCPU) / C bounds
@@ -112,7 +112,7 @@ func probeList(ctx context.Context, base *rest.Config, floor time.Duration, floo
 	if err != nil {
 		return out, err
 	}
-	rc, err := app.NewOrderRESTClient(cfg, controlplane.Scheme(), hc)
+	rc, err := ordercache.NewOrderRESTClient(cfg, controlplane.Scheme(), hc)
 	if err != nil {
 		return out, err
 	}
@@ -123,7 +123,7 @@ func probeList(ctx context.Context, base *rest.Config, floor time.Duration, floo
 	apiPID := apiserverPID()
 	apiCPU, ownCPU := cpuSeconds(apiPID), cpuSeconds(os.Getpid())
 	start = time.Now()
-	got, err := app.ListOrdersStreaming(ctx, rc, metav1.ListOptions{ResourceVersion: "0"})
+	got, err := ordercache.ListOrdersStreaming(ctx, rc, metav1.ListOptions{ResourceVersion: "0"})
 	if err != nil {
 		return out, err
 	}

@@ -36,7 +36,7 @@ var variants = map[string]variant{
 		name: "whole orders cached", pipeline: true, tweak: func(o *ctrl.Options) {
 			o.Cache.ByObject = map[client.Object]cache.ByObject{&investv1.Order{}: {Transform: cache.TransformStripManagedFields()}}
 		},
-		description: "Orders cached as decoded, without app.CompactOrder (managedFields still stripped)",
+		description: "Orders cached as decoded, without ordercache.CompactOrder (managedFields still stripped)",
 	},
 	"nostream": {
 		name: "client-go's order LIST", tweak: func(o *ctrl.Options) {

@@ -62,7 +62,7 @@ type Options struct {
 // ManagerOptions chooses how a manager is built and what it runs.
 type ManagerOptions struct {
 	// New builds the manager: app.NewManager for one built as production does (this package
-	// cannot import internal/app, which imports the controllers whose own tests use it).
+	// cannot import cmd/manager/app, which imports the controllers whose own tests use it).
 	// Nil: a plain ctrl.NewManager with the project's scheme.
 	New func(*rest.Config, ctrl.Options) (ctrl.Manager, error)
 	// Options adjusts the manager's options (cache, leader election) before it is built.

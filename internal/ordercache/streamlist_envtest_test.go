@@ -1,4 +1,4 @@
-package app
+package ordercache
 
 import (
 	"context"
@@ -10,6 +10,7 @@ import (
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/client-go/rest"
+	ctrl "sigs.k8s.io/controller-runtime"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	investv1 "github.com/fundshare/fundshare-operator/api/v1alpha1"
@@ -125,7 +126,15 @@ func TestStreamingOrderListAgainstTheAPIServer(t *testing.T) {
 
 	t.Run("the manager's cache lists with it and follows the watch", func(t *testing.T) {
 		before := listsObserved(t)
-		mgr, err := env.RunManager(cfg, envtest.ManagerOptions{New: NewManager, SkipNameValidation: true})
+		// Built as cmd/manager/app builds the manager's cache, which this package cannot import.
+		newManager := func(cfg *rest.Config, opts ctrl.Options) (ctrl.Manager, error) {
+			UsePagedInitialLists()
+			if err := Configure(cfg, opts.Scheme, &opts.Cache); err != nil {
+				return nil, err
+			}
+			return ctrl.NewManager(cfg, opts)
+		}
+		mgr, err := env.RunManager(cfg, envtest.ManagerOptions{New: newManager, SkipNameValidation: true})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -1,4 +1,4 @@
-package app
+package ordercache
 
 import (
 	"encoding/json"

@@ -1,4 +1,4 @@
-package app
+package ordercache
 
 import (
 	"encoding/json"
@@ -132,9 +132,9 @@ func TestCompactOrderLeavesOtherTypesAlone(t *testing.T) {
 	}
 }
 
-// TestNewManagerOrderTransform: NewManager installs CompactOrder for Orders unless the
-// caller chose a transform of its own.
-func TestNewManagerOrderTransform(t *testing.T) {
+// TestConfigureInstallsTheOrderTransform: Configure installs CompactOrder for Orders
+// unless the caller chose a transform of its own.
+func TestConfigureInstallsTheOrderTransform(t *testing.T) {
 	byObject := withOrderTransform(nil)
 	if len(byObject) != 1 {
 		t.Fatalf("want one entry, got %d", len(byObject))
