@@ -104,7 +104,7 @@ func (s *Server) createAccount(w http.ResponseWriter, r *http.Request) {
 		}
 	}
 	if _, badType := fe["type"]; !badType {
-		settings, err := s.tenantSettings(ctx, r)
+		settings, err := s.tenantSettings(r)
 		if err != nil {
 			s.writeAPIError(w, r, err, nil)
 			return
@@ -222,7 +222,7 @@ func (s *Server) updateAccount(w http.ResponseWriter, r *http.Request) {
 	if a == nil {
 		return
 	}
-	settings, err := s.tenantSettings(ctx, r)
+	settings, err := s.tenantSettings(r)
 	if err != nil {
 		s.writeAPIError(w, r, err, nil)
 		return

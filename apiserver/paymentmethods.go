@@ -27,9 +27,7 @@ func (s *Server) createPaymentMethod(w http.ResponseWriter, r *http.Request) {
 		AccountID: investv1.ObjectID(accountID), Type: typ,
 		IBAN: validation.NormalizeIBAN(deref(req.IBAN)), AccountHolderName: deref(req.AccountHolderName),
 	}
-	rfe := rules.PaymentMethodDetails(&spec)
-	delete(rfe, "account_id") // a path id that cannot exist: answered 404 below
-	mergeNew(&fe, rfe)
+	mergeNew(&fe, bodyRules(rules.PaymentMethodDetails(&spec)))
 	if !fe.Empty() {
 		writeValidation(w, fe)
 		return

@@ -55,6 +55,17 @@ var _ = Describe("Payment method details", func() {
 		Expect(r.json()["error"]).To(Equal("Account not found"))
 	})
 
+	It("answers a path account_id that names no account of the tenant (unknown, another tenant's, not a lowercase UUID) with 404 Account not found, after the body's own problems", func() {
+		for _, id := range []string{fixturesID(), beta.newAccount(), "not-a-uuid", strings.ToUpper(account)} {
+			r := alpha.post(pmdOf(id), map[string]any{"type": "sepa", "iban": fixtures.IBAN, "account_holder_name": "E"})
+			Expect(r.code).To(Equal(http.StatusNotFound), "%s: %s", id, r.String())
+			Expect(r.json()["error"]).To(Equal("Account not found"))
+			Expect(r.json()["details"]).To(ContainSubstring(id))
+			r = alpha.post(pmdOf(id), map[string]any{"type": "sepa", "iban": "DE88370400440532013000", "account_holder_name": "E"})
+			Expect(r.code).To(Equal(http.StatusUnprocessableEntity), "%s: %s", id, r.String())
+		}
+	})
+
 	It("answers 404 Payment method details not found for an unknown id", func() {
 		id := fixturesID()
 		r := alpha.get(pmdOf(account) + "/" + id)

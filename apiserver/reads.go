@@ -2,7 +2,6 @@ package apiserver
 
 import (
 	"context"
-	"fmt"
 	"math/rand/v2"
 	"net/http"
 	"strings"
@@ -13,9 +12,8 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	investv1 "github.com/fundshare/fundshare-operator/api/v1alpha1"
-	"github.com/fundshare/fundshare-operator/apiserver/auth"
-	"github.com/fundshare/fundshare-operator/internal/index"
 	"github.com/fundshare/fundshare-operator/internal/rules"
+	"github.com/fundshare/fundshare-operator/internal/tenant"
 	"github.com/fundshare/fundshare-operator/internal/validation"
 )
 
@@ -64,37 +62,42 @@ func (s *Server) get(ctx context.Context, namespace, id string, obj client.Objec
 	return s.deps.Reader.Get(ctx, client.ObjectKey{Namespace: namespace, Name: id}, obj)
 }
 
-// account reads the tenant's account id; when it does not exist it answers 404 itself
-// and returns nil. wait names further kinds the caller reads afterwards.
+// account reads the tenant's account id (tenant.Account, the lookup admission uses
+// too) once this process's earlier writes of accounts and of the kinds in wait are
+// visible; when it names no account of the tenant it answers 404 itself and returns nil.
 func (s *Server) account(w http.ResponseWriter, r *http.Request, id string, wait ...schema.GroupVersionKind) *investv1.Account {
-	var a investv1.Account
-	err := s.get(r.Context(), tenantOf(r), id, &a, append([]schema.GroupVersionKind{gvkAccount}, wait...)...)
+	ctx, ns := r.Context(), tenantOf(r)
+	err := s.tracker.Wait(ctx, ns, append([]schema.GroupVersionKind{gvkAccount}, wait...)...)
+	var a *investv1.Account
+	if err == nil {
+		a, err = tenant.Account(ctx, tenant.Readers{Cache: s.deps.Reader}, ns, id)
+	}
 	switch {
-	case apierrors.IsNotFound(err):
+	case tenant.IsAccountNotFound(err):
 		writeNotFound(w, resAccount, id)
 		return nil
 	case err != nil:
 		s.writeAPIError(w, r, err, nil)
 		return nil
 	}
-	return &a
+	return a
 }
 
-// tenantSettings are the caller's settings (tax reporting, LEI, KYC data) from its
-// ApiClient, which account rules depend on.
-func (s *Server) tenantSettings(ctx context.Context, r *http.Request) (rules.TenantSettings, error) {
-	claims, _ := auth.ClaimsFrom(r.Context())
-	var list investv1.ApiClientList
-	if err := s.deps.Reader.List(ctx, &list, client.InNamespace(claims.Tenant),
-		client.MatchingFields{index.ApiClientID: claims.ClientID}); err != nil {
-		return rules.TenantSettings{}, fmt.Errorf("read tenant settings: %w", err)
-	}
-	if len(list.Items) != 1 {
-		s.deps.Log.Info("no single ApiClient for the token's client id; applying no tenant settings",
-			"tenant", claims.Tenant, "client_id", claims.ClientID, "found", len(list.Items))
-		return rules.TenantSettings{}, nil
-	}
-	return rules.SettingsOf(&list.Items[0]), nil
+// tenantSettings are the caller's tenant settings (tax reporting, LEI, KYC data), which
+// account rules depend on: tenant.Settings, as admission reads them.
+func (s *Server) tenantSettings(r *http.Request) (rules.TenantSettings, error) {
+	return tenant.Settings(r.Context(), tenant.Readers{Cache: s.deps.Reader, Live: s.deps.APIReader}, tenantOf(r))
+}
+
+// bodyRules are the messages of a shared rule (internal/rules) about the body of a POST
+// under /v1/accounts/{account_id}: without account_id, which the path gives. The path's
+// account is not a field to validate but the resource the request is addressed to: an
+// id that names no account of the tenant (unknown, another tenant's, or not a UUID)
+// answers 404 Account not found (s.account, tenant.Account) once the body's own
+// problems are answered, for wallets and payment method details alike.
+func bodyRules(fe validation.FieldErrors) validation.FieldErrors {
+	delete(fe, "account_id")
+	return fe
 }
 
 // mergeNew adds the messages of more for fields that have none yet, so that a field

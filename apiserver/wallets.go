@@ -31,11 +31,7 @@ func (s *Server) createWallet(w http.ResponseWriter, r *http.Request) {
 	address, _ := rules.WalletAddress(investv1.ChainPolygon, *req.WalletAddress) // checked by Validate
 	chain := investv1.Chain(*req.Chain)
 	spec := investv1.WalletSpec{AccountID: investv1.ObjectID(accountID), Chain: chain, WalletAddress: address}
-	if fe := rules.Wallet(&spec); !fe.Empty() {
-		if _, badAccount := fe["account_id"]; badAccount {
-			writeNotFound(w, resAccount, accountID)
-			return
-		}
+	if fe := bodyRules(rules.Wallet(&spec)); !fe.Empty() {
 		writeValidation(w, fe)
 		return
 	}

@@ -62,6 +62,17 @@ var _ = Describe("Wallets", func() {
 			Expect(r.json()["details"]).To(ContainSubstring(id))
 		})
 
+		It("answers a path account_id that names no account of the tenant (unknown, another tenant's, not a lowercase UUID) with 404 Account not found, after the body's own problems", func() {
+			for _, id := range []string{fixturesID(), beta.newAccount(), "not-a-uuid", strings.ToUpper(account)} {
+				r := alpha.post(walletsOf(id), map[string]any{"chain": "polygon", "wallet_address": fixtures.Address})
+				Expect(r.code).To(Equal(http.StatusNotFound), "%s: %s", id, r.String())
+				Expect(r.json()["error"]).To(Equal("Account not found"))
+				Expect(r.json()["details"]).To(ContainSubstring(id))
+				r = alpha.post(walletsOf(id), map[string]any{"chain": "polygon", "wallet_address": "0x12"})
+				Expect(r.code).To(Equal(http.StatusUnprocessableEntity), "%s: %s", id, r.String())
+			}
+		})
+
 		It("Wallet already registered: the address again on the account (any letter case), details naming it", func() {
 			alpha.newWallet(account, fixtures.Address)
 			for _, address := range []string{fixtures.Address, strings.ToLower(fixtures.Address), "0x" + strings.ToUpper(fixtures.Address[2:])} {

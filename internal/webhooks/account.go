@@ -20,6 +20,7 @@ import (
 	"github.com/fundshare/fundshare-operator/internal/holdings"
 	"github.com/fundshare/fundshare-operator/internal/index"
 	"github.com/fundshare/fundshare-operator/internal/rules"
+	"github.com/fundshare/fundshare-operator/internal/tenant"
 )
 
 // +kubebuilder:webhook:path=/validate-invest-fundshare-io-v1alpha1-account,mutating=false,failurePolicy=fail,sideEffects=NoneOnDryRun,groups=invest.fundshare.io,resources=accounts,verbs=create;update;delete,versions=v1alpha1,name=vaccount.invest.fundshare.io,admissionReviewVersions=v1
@@ -37,7 +38,7 @@ type accountWebhook struct {
 }
 
 func (h *accountWebhook) validate(ctx context.Context, a, old *investv1.Account) (admission.Warnings, error) {
-	settings, err := tenantSettings(ctx, h.r, a.Namespace)
+	settings, err := tenant.Settings(ctx, h.r.tenant(), a.Namespace)
 	if err != nil {
 		return nil, err
 	}

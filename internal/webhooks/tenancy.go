@@ -9,10 +9,9 @@ import (
 	admissionv1 "k8s.io/api/admission/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"k8s.io/apimachinery/pkg/runtime/schema"
-	"sigs.k8s.io/controller-runtime/pkg/client"
 	"sigs.k8s.io/controller-runtime/pkg/webhook/admission"
 
-	investv1 "github.com/fundshare/fundshare-operator/api/v1alpha1"
+	"github.com/fundshare/fundshare-operator/internal/tenant"
 )
 
 // +kubebuilder:webhook:path=/validate-invest-fundshare-io-v1alpha1-tenancy,mutating=false,failurePolicy=fail,sideEffects=None,groups=invest.fundshare.io,resources=accounts;wallets;paymentmethoddetails;orders;customofferings,verbs=create,versions=v1alpha1,name=vtenancy.invest.fundshare.io,admissionReviewVersions=v1
@@ -43,23 +42,18 @@ func tenancyDecision(namespace string, clients []string) error {
 	}
 }
 
-// namespaceClients lists the names of the namespace's ApiClients: from the cache, and from
-// the API server when the cache shows none yet (GitOps applies an ApiClient and the first
-// account in one go).
+// namespaceClients lists the names of the namespace's ApiClients that are not being
+// deleted (tenant.APIClients: the cache, and the API server when the cache shows none
+// yet, as when GitOps applies an ApiClient and the first account in one go).
 func namespaceClients(ctx context.Context, r reader, namespace string) ([]string, error) {
-	var list investv1.ApiClientList
-	if err := r.cache.List(ctx, &list, client.InNamespace(namespace)); err != nil {
+	clients, err := tenant.APIClients(ctx, r.tenant(), namespace)
+	if err != nil {
 		return nil, err
 	}
-	if len(list.Items) == 0 && r.live != nil {
-		if err := r.live.List(ctx, &list, client.InNamespace(namespace)); err != nil {
-			return nil, err
-		}
-	}
-	names := make([]string, 0, len(list.Items))
-	for i := range list.Items {
-		if list.Items[i].DeletionTimestamp.IsZero() {
-			names = append(names, list.Items[i].Name)
+	names := make([]string, 0, len(clients))
+	for i := range clients {
+		if clients[i].DeletionTimestamp.IsZero() {
+			names = append(names, clients[i].Name)
 		}
 	}
 	return names, nil

@@ -20,6 +20,7 @@ import (
 
 	investv1 "github.com/fundshare/fundshare-operator/api/v1alpha1"
 	"github.com/fundshare/fundshare-operator/internal/rules"
+	"github.com/fundshare/fundshare-operator/internal/tenant"
 	"github.com/fundshare/fundshare-operator/internal/validation"
 )
 
@@ -30,13 +31,8 @@ type reader struct {
 	live  client.Reader
 }
 
-func (r reader) get(ctx context.Context, key client.ObjectKey, obj client.Object) error {
-	err := r.cache.Get(ctx, key, obj)
-	if apierrors.IsNotFound(err) && r.live != nil {
-		err = r.live.Get(ctx, key, obj)
-	}
-	return err
-}
+// tenant is r for the lookups of internal/tenant.
+func (r reader) tenant() tenant.Readers { return tenant.Readers{Cache: r.cache, Live: r.live} }
 
 // Setup registers every webhook with the manager's webhook server. claimNamespace holds
 // the cluster-wide uniqueness claims (client ids): the operator's namespace, or
@@ -76,26 +72,15 @@ func invalid(kind, name string, errs field.ErrorList) error {
 	return apierrors.NewInvalid(investv1.GroupVersion.WithKind(kind).GroupKind(), name, errs)
 }
 
-// tenantSettings reads the settings of the namespace's ApiClient.
-func tenantSettings(ctx context.Context, r reader, namespace string) (rules.TenantSettings, error) {
-	var list investv1.ApiClientList
-	if err := r.cache.List(ctx, &list, client.InNamespace(namespace)); err != nil {
-		return rules.TenantSettings{}, err
-	}
-	if len(list.Items) == 0 {
-		return rules.TenantSettings{}, nil
-	}
-	return rules.SettingsOf(&list.Items[0]), nil
-}
-
-// accountExists adds a field error when the owning account is missing.
+// accountExists adds a NotFound cause on spec.accountID when the owning account is not
+// an account of the namespace (tenant.Account, the lookup REST uses too).
 func accountExists(ctx context.Context, r reader, namespace string, id investv1.ObjectID, errs *field.ErrorList) error {
 	if id == "" {
 		return nil
 	}
-	err := r.get(ctx, client.ObjectKey{Namespace: namespace, Name: string(id)}, &investv1.Account{})
+	_, err := tenant.Account(ctx, r.tenant(), namespace, string(id))
 	switch {
-	case apierrors.IsNotFound(err):
+	case tenant.IsAccountNotFound(err):
 		*errs = append(*errs, field.NotFound(field.NewPath("spec", "accountID"), string(id)))
 	case err != nil:
 		return err
