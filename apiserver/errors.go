@@ -10,6 +10,7 @@ import (
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
+	"github.com/fundshare/fundshare-operator/internal/refusal"
 	"github.com/fundshare/fundshare-operator/internal/rules"
 	"github.com/fundshare/fundshare-operator/internal/validation"
 )
@@ -69,7 +70,6 @@ const (
 // writeAPIError answers an error from the API server or the cache. Errors the handler
 // expects (not found, duplicates) are handled before; this maps the rest.
 func (s *Server) writeAPIError(w http.ResponseWriter, r *http.Request, err error, renames map[string]string) {
-	var status apierrors.APIStatus
 	switch {
 	case errors.Is(err, context.DeadlineExceeded):
 		writeError(w, http.StatusGatewayTimeout, msgTimeout, "the request took too long; it may or may not have taken effect")
@@ -85,8 +85,9 @@ func (s *Server) writeAPIError(w http.ResponseWriter, r *http.Request, err error
 	case apierrors.IsAlreadyExists(err), apierrors.IsConflict(err):
 		writeError(w, http.StatusConflict, msgConflict, "the object was changed concurrently; retry the request")
 		return
-	case apierrors.IsForbidden(err) && errors.As(err, &status) && isAdmissionDenial(status.Status().Message):
-		writeError(w, http.StatusBadRequest, msgRejected, admissionReason(status.Status().Message))
+	case refused(err):
+		msg, _ := refusal.Refused(err)
+		writeError(w, http.StatusBadRequest, msgRejected, msg)
 		return
 	case apierrors.IsTimeout(err), apierrors.IsServerTimeout(err), apierrors.IsTooManyRequests(err),
 		apierrors.IsServiceUnavailable(err):
@@ -145,8 +146,8 @@ func restField(path string, renames map[string]string) string {
 func causesToFields(err error, renames map[string]string) validation.FieldErrors {
 	var fe validation.FieldErrors
 	for _, c := range statusCauses(err) {
-		if c.Field == "" || c.Field == "<nil>" {
-			continue
+		if c.Field == "" || c.Field == "<nil>" || c.Type == refusal.CauseRule {
+			continue // CauseRule repeats the Forbidden cause of its field
 		}
 		fe.Add(restField(c.Field, renames), causeMessage(c))
 	}
@@ -209,15 +210,9 @@ func causeMessage(c metav1.StatusCause) string {
 	return rest
 }
 
-// isAdmissionDenial reports whether a Forbidden status came from an admission webhook.
-func isAdmissionDenial(msg string) bool {
-	return strings.Contains(msg, "admission webhook") && strings.Contains(msg, "denied the request")
-}
-
-// admissionReason is what the webhook said, without the webhook's internal name.
-func admissionReason(msg string) string {
-	if _, after, ok := strings.Cut(msg, "denied the request: "); ok {
-		return after
-	}
-	return msg
+// refused reports whether err is admission's refusal (refusal.Forbidden), which the
+// caller is told (400), as opposed to the API server's own Forbidden (our RBAC: 500).
+func refused(err error) bool {
+	_, ok := refusal.Refused(err)
+	return ok
 }

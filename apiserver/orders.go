@@ -14,11 +14,10 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	investv1 "github.com/fundshare/fundshare-operator/api/v1alpha1"
-	"github.com/fundshare/fundshare-operator/internal/holdings"
 	"github.com/fundshare/fundshare-operator/internal/index"
 	"github.com/fundshare/fundshare-operator/internal/placement"
+	"github.com/fundshare/fundshare-operator/internal/refusal"
 	"github.com/fundshare/fundshare-operator/internal/validation"
-	"github.com/fundshare/fundshare-operator/internal/webhooks"
 )
 
 var gvkOrder = investv1.GroupVersion.WithKind("Order")
@@ -201,7 +200,7 @@ func (s *Server) createOrder(w http.ResponseWriter, r *http.Request) {
 		case hasCause(err, metav1.CauseTypeFieldValueNotFound, "spec.isin"):
 			writeNotFoundBy(w, resShareClass, "isin", string(spec.ISIN))
 		default:
-			if code, msg, ok := ruleCause(err); ok {
+			if code, msg, ok := refusal.RuleOf(err); ok {
 				writeError(w, http.StatusBadRequest, code, msg)
 				return
 			}
@@ -287,29 +286,6 @@ func writePlacementRefusal(w http.ResponseWriter, res placement.Result) bool {
 	return true
 }
 
-// ruleCodes are the business rules admission may refuse an order with (a race with
-// another sell or a market change after this process's check).
-var ruleCodes = []string{holdings.CodeInsufficientHoldings, holdings.CodeSharesLocked, placement.CodeNotRedeemable}
-
-// ruleCause finds admission's "Forbidden: <code>: <message>" cause.
-func ruleCause(err error) (code, message string, ok bool) {
-	if !apierrors.IsInvalid(err) {
-		return "", "", false
-	}
-	for _, c := range statusCauses(err) {
-		if c.Type != metav1.CauseTypeForbidden {
-			continue
-		}
-		msg := strings.TrimPrefix(c.Message, "Forbidden: ")
-		for _, code := range ruleCodes {
-			if rest, found := strings.CutPrefix(msg, code+": "); found {
-				return code, rest, true
-			}
-		}
-	}
-	return "", "", false
-}
-
 // replayOrder answers a request with an Idempotency-Key whose order exists under name:
 // the retry gets the order as it is now; a key used for another request 422; an order
 // not created with the key (named so by chance or by hand) a 409.
@@ -393,7 +369,7 @@ func (s *Server) cancelOrder(w http.ResponseWriter, r *http.Request) {
 		case attempt >= maxWriteAttempts:
 			writeError(w, http.StatusConflict, msgConflict, "the order kept changing while the cancellation was requested; retry the request")
 			return
-		case webhooks.IsNotCancellableError(err):
+		case refusal.IsNotCancellable(err):
 			// Admission saw the order past the point of no return: the next read shows
 			// its state and answers.
 		default:

@@ -19,7 +19,7 @@ import (
 	"github.com/fundshare/fundshare-operator/controllers/settlement"
 	"github.com/fundshare/fundshare-operator/internal/fixtures"
 	"github.com/fundshare/fundshare-operator/internal/placement"
-	"github.com/fundshare/fundshare-operator/internal/webhooks"
+	"github.com/fundshare/fundshare-operator/internal/refusal"
 )
 
 // The order endpoints. The sandbox settlement agent is off in this suite: specs record
@@ -551,9 +551,28 @@ var _ = Describe("Orders: cancellation (DELETE /v1/orders/{order_id})", func() {
 		o := alpha.storedOrder(id)
 		err := k8s.Patch(ctx, o, client.RawPatch(types.MergePatchType, []byte(`{"spec":{"cancellationRequested":true}}`)))
 		Expect(apierrors.IsConflict(err)).To(BeTrue(), "%v", err)
-		Expect(webhooks.IsNotCancellableError(err)).To(BeTrue(), "%v", err)
+		Expect(refusal.IsNotCancellable(err)).To(BeTrue(), "%v", err)
 		Expect(err.Error()).To(ContainSubstring("EXECUTED"))
 		Expect(err.Error()).To(ContainSubstring("point of no return"))
+	})
+
+	It("admission's refusals reach a client with typed causes (kubectl create of a SELL beyond the holdings, kubectl delete of a live order), the words kubectl shows unchanged", func() {
+		sell := fixtures.BuyOrder(alpha.ns, alpha.newAccount(), fixtures.ISIN, 10)
+		sell.Name = fixturesID()
+		sell.Spec.Side = investv1.SideSell
+		err := k8s.Create(ctx, sell)
+		code, msg, ok := refusal.RuleOf(err)
+		Expect(ok).To(BeTrue(), "%v", err)
+		Expect(code).To(Equal("Insufficient holdings"))
+		Expect(msg).To(ContainSubstring("10 units"))
+		Expect(err.Error()).To(ContainSubstring("Forbidden: Insufficient holdings: "))
+
+		id := alpha.place("BUY", fixtures.ISIN, alpha.buyer(), 100)
+		err = k8s.Delete(ctx, alpha.storedOrder(id))
+		reason, ok := refusal.Refused(err)
+		Expect(ok).To(BeTrue(), "%v", err)
+		Expect(reason).To(ContainSubstring("request a cancellation first"))
+		Expect(err.Error()).To(ContainSubstring("denied the request"))
 	})
 
 	It("resolves 50 races between the payment evidence and DELETE to one outcome, and the answer is the truth", func() {

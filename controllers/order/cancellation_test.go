@@ -15,7 +15,7 @@ import (
 	investv1 "github.com/fundshare/fundshare-operator/api/v1alpha1"
 	"github.com/fundshare/fundshare-operator/controllers/order"
 	"github.com/fundshare/fundshare-operator/controllers/settlement"
-	"github.com/fundshare/fundshare-operator/internal/webhooks"
+	"github.com/fundshare/fundshare-operator/internal/refusal"
 )
 
 // cancel requests the cancellation of o as REST DELETE does: on the version read (merge
@@ -41,7 +41,7 @@ func cancel(o *investv1.Order, lock bool) error {
 		switch {
 		case err == nil:
 			return nil
-		case webhooks.IsNotCancellableError(err):
+		case refusal.IsNotCancellable(err):
 			return err
 		case apierrors.IsConflict(err):
 			continue
@@ -257,7 +257,7 @@ var _ = Describe("Order cancellation: the point of no return", func() {
 			o := orders[i]
 			if r.want == investv1.StateCompleted {
 				Expect(refusals[i]).To(HaveOccurred(), "%s %s: cancellation accepted past the point of no return", r.side, r.state)
-				Expect(webhooks.IsNotCancellableError(refusals[i])).To(BeTrue(), "%v", refusals[i])
+				Expect(refusal.IsNotCancellable(refusals[i])).To(BeTrue(), "%v", refusals[i])
 				Expect(refusals[i].Error()).To(ContainSubstring(string(r.state)))
 				// Settle what is left: the order goes on to COMPLETED.
 				switch {

@@ -16,7 +16,7 @@ import (
 	"github.com/fundshare/fundshare-operator/controllers/order"
 	"github.com/fundshare/fundshare-operator/controllers/settlement"
 	"github.com/fundshare/fundshare-operator/internal/placement"
-	"github.com/fundshare/fundshare-operator/internal/webhooks"
+	"github.com/fundshare/fundshare-operator/internal/refusal"
 )
 
 var _ = Describe("Order placement", func() {
@@ -262,7 +262,7 @@ var _ = Describe("Order cancellation", func() {
 			patch := client.MergeFromWithOptions(fresh.DeepCopy(), client.MergeFromWithOptimisticLock{})
 			fresh.Spec.CancellationRequested = true
 			err := k8s.Patch(ctx, fresh, patch)
-			if err == nil || !apierrors.IsConflict(err) || webhooks.IsNotCancellableError(err) {
+			if err == nil || !apierrors.IsConflict(err) || refusal.IsNotCancellable(err) {
 				return err
 			}
 		}
@@ -282,7 +282,7 @@ var _ = Describe("Order cancellation", func() {
 			}
 			err := cancel(o)
 			if stop == investv1.StateExecuted {
-				Expect(webhooks.IsNotCancellableError(err)).To(BeTrue(), "got %v", err)
+				Expect(refusal.IsNotCancellable(err)).To(BeTrue(), "got %v", err)
 				Expect(err.Error()).To(ContainSubstring("EXECUTED"))
 				Consistently(stateOf(o)).WithTimeout(300 * time.Millisecond).Should(Equal(investv1.StateExecuted))
 				Expect(get(o).Spec.CancellationRequested).To(BeFalse())
@@ -366,7 +366,7 @@ var _ = Describe("Order cancellation", func() {
 					case err == nil:
 						answers[i] = "accepted"
 						return
-					case webhooks.IsNotCancellableError(err):
+					case refusal.IsNotCancellable(err):
 						answers[i] = "refused"
 						return
 					case apierrors.IsConflict(err):

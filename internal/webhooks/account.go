@@ -9,8 +9,6 @@ import (
 	"strings"
 	"time"
 
-	apierrors "k8s.io/apimachinery/pkg/api/errors"
-	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/apimachinery/pkg/util/validation/field"
 	"k8s.io/utils/ptr"
 	"sigs.k8s.io/controller-runtime/pkg/client"
@@ -19,6 +17,7 @@ import (
 	investv1 "github.com/fundshare/fundshare-operator/api/v1alpha1"
 	"github.com/fundshare/fundshare-operator/internal/holdings"
 	"github.com/fundshare/fundshare-operator/internal/index"
+	"github.com/fundshare/fundshare-operator/internal/refusal"
 	"github.com/fundshare/fundshare-operator/internal/rules"
 	"github.com/fundshare/fundshare-operator/internal/tenant"
 )
@@ -121,7 +120,7 @@ func (h *accountWebhook) ValidateDelete(ctx context.Context, a *investv1.Account
 		held = AccountHoldings(confirmed, a.Status.Reservations)
 	}
 	if len(held) > 0 {
-		return nil, apierrors.NewForbidden(schema.GroupResource{Group: investv1.GroupVersion.Group, Resource: "accounts"}, a.Name,
+		return nil, refusal.Forbidden("accounts", a.Name,
 			errors.New(strings.Join(held, "; ")+": an account that holds units or has live orders cannot be deleted; "+
 				"sell the units and let every order complete or cancel it first"))
 	}

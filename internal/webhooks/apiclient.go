@@ -9,7 +9,6 @@ import (
 
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"k8s.io/apimachinery/pkg/api/meta"
-	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/apimachinery/pkg/util/validation/field"
 	"k8s.io/utils/ptr"
 	"sigs.k8s.io/controller-runtime/pkg/client"
@@ -17,6 +16,7 @@ import (
 
 	investv1 "github.com/fundshare/fundshare-operator/api/v1alpha1"
 	"github.com/fundshare/fundshare-operator/internal/index"
+	"github.com/fundshare/fundshare-operator/internal/refusal"
 )
 
 // +kubebuilder:webhook:path=/validate-invest-fundshare-io-v1alpha1-apiclient,mutating=false,failurePolicy=fail,sideEffects=NoneOnDryRun,groups=invest.fundshare.io,resources=apiclients,verbs=create;update;delete,versions=v1alpha1,name=vapiclient.invest.fundshare.io,admissionReviewVersions=v1
@@ -81,7 +81,7 @@ func (h *apiClientWebhook) validate(ctx context.Context, ac, old *investv1.ApiCl
 		}.take(ctx, h.c, h.r.live, now)
 		switch {
 		case errors.As(err, &claimed):
-			return nil, apierrors.NewForbidden(schema.GroupResource{Group: investv1.GroupVersion.Group, Resource: "apiclients"}, ac.Name,
+			return nil, refusal.Forbidden("apiclients", ac.Name,
 				fmt.Errorf("namespace %s already has ApiClient %s: a tenant's namespace holds exactly one ApiClient; "+
 					"create this one in a namespace of its own", ac.Namespace, claimed.Error()))
 		case err != nil:
@@ -165,7 +165,7 @@ func (h *apiClientWebhook) ValidateDelete(ctx context.Context, ac *investv1.ApiC
 	if len(held) == 0 {
 		return nil, nil
 	}
-	return nil, apierrors.NewForbidden(schema.GroupResource{Group: investv1.GroupVersion.Group, Resource: "apiclients"}, ac.Name,
+	return nil, refusal.Forbidden("apiclients", ac.Name,
 		fmt.Errorf("namespace %s still holds %s of this tenant: delete them first (accounts that hold units or live orders "+
 			"cannot be deleted); to stop the client's access now, set spec.disabled: true", ac.Namespace, strings.Join(held, ", ")))
 }

@@ -2,21 +2,17 @@ package webhooks
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"maps"
-	"net/http"
 	"slices"
 	"time"
 
-	apierrors "k8s.io/apimachinery/pkg/api/errors"
-	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
-	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/apimachinery/pkg/util/validation/field"
 	"sigs.k8s.io/controller-runtime/pkg/webhook/admission"
 
 	investv1 "github.com/fundshare/fundshare-operator/api/v1alpha1"
 	"github.com/fundshare/fundshare-operator/internal/placement"
+	"github.com/fundshare/fundshare-operator/internal/refusal"
 )
 
 // +kubebuilder:webhook:path=/mutate-invest-fundshare-io-v1alpha1-order,mutating=true,failurePolicy=fail,sideEffects=None,groups=invest.fundshare.io,resources=orders,verbs=create,versions=v1alpha1,name=morder.invest.fundshare.io,admissionReviewVersions=v1
@@ -58,7 +54,7 @@ func (h *orderWebhook) Default(ctx context.Context, o *investv1.Order) error {
 			}
 		}
 	case res.Rule != nil:
-		errs = append(errs, field.Forbidden(orderPaths[res.Rule.Field], res.Rule.Code+": "+res.Rule.Message))
+		return refusal.Rule(investv1.GroupVersion.WithKind("Order").GroupKind(), o.Name, orderPaths[res.Rule.Field], res.Rule.Code, res.Rule.Message)
 	}
 	if len(errs) > 0 {
 		return invalid("Order", o.Name, errs)
@@ -82,7 +78,7 @@ func (h *orderWebhook) ValidateCreate(_ context.Context, o *investv1.Order) (adm
 func (h *orderWebhook) ValidateUpdate(_ context.Context, old, o *investv1.Order) (admission.Warnings, error) {
 	if o.Spec.CancellationRequested && !old.Spec.CancellationRequested {
 		if ok, _, reason := investv1.Cancellable(old); !ok {
-			return nil, NotCancellableError(old, reason)
+			return nil, refusal.NotCancellable(old, reason)
 		}
 	}
 	return nil, nil
@@ -95,55 +91,9 @@ func (h *orderWebhook) ValidateDelete(_ context.Context, o *investv1.Order) (adm
 		return nil, nil
 	}
 	if o.Status.State.Terminal() {
-		return nil, apierrors.NewForbidden(schema.GroupResource{Group: investv1.GroupVersion.Group, Resource: "orders"}, o.Name,
+		return nil, refusal.Forbidden("orders", o.Name,
 			fmt.Errorf("the order is %s but its refund %s is %s: it may be deleted once the refund is completed", o.Status.State, o.Status.Refund.Reference, o.RefundState()))
 	}
-	return nil, apierrors.NewForbidden(schema.GroupResource{Group: investv1.GroupVersion.Group, Resource: "orders"}, o.Name,
+	return nil, refusal.Forbidden("orders", o.Name,
 		fmt.Errorf("the order is %s: only COMPLETED or CANCELLED orders may be deleted; request a cancellation first", stateOf(o)))
-}
-
-// Cause types of NotCancellableError, on the field spec.cancellationRequested.
-const (
-	// CauseOrderTerminal: the order is COMPLETED or CANCELLED.
-	CauseOrderTerminal metav1.CauseType = "OrderTerminal"
-	// CauseOrderPastPointOfNoReturn: the order was executed (or its payout or token
-	// transfer is recorded); it goes on to COMPLETED.
-	CauseOrderPastPointOfNoReturn metav1.CauseType = "OrderPastPointOfNoReturn"
-)
-
-// cancellationField is the field a refused cancellation names.
-const cancellationField = "spec.cancellationRequested"
-
-// NotCancellableError is the refusal to cancel an order (REST answers 409): a Conflict
-// whose one cause has the type CauseOrderTerminal or CauseOrderPastPointOfNoReturn and the
-// field spec.cancellationRequested, so that callers recognise it by type, also after a
-// round trip through the API server, not by its words.
-func NotCancellableError(o *investv1.Order, reason string) error {
-	cause := CauseOrderPastPointOfNoReturn
-	if investv1.CancelRefusalOf(o) == investv1.RefusalTerminal {
-		cause = CauseOrderTerminal
-	}
-	gr := schema.GroupResource{Group: investv1.GroupVersion.Group, Resource: "orders"}
-	return &apierrors.StatusError{ErrStatus: metav1.Status{
-		Status: metav1.StatusFailure, Code: http.StatusConflict, Reason: metav1.StatusReasonConflict,
-		Message: fmt.Sprintf("order %s cannot be cancelled: %s", o.Name, reason),
-		Details: &metav1.StatusDetails{Group: gr.Group, Kind: gr.Resource, Name: o.Name, Causes: []metav1.StatusCause{
-			{Type: cause, Field: cancellationField, Message: reason},
-		}},
-	}}
-}
-
-// IsNotCancellableError reports whether err is NotCancellableError's refusal, also after a
-// round trip through the API server (admission keeps the status details).
-func IsNotCancellableError(err error) bool {
-	var status apierrors.APIStatus
-	if !errors.As(err, &status) || !apierrors.IsConflict(err) || status.Status().Details == nil {
-		return false
-	}
-	for _, c := range status.Status().Details.Causes {
-		if c.Field == cancellationField && (c.Type == CauseOrderTerminal || c.Type == CauseOrderPastPointOfNoReturn) {
-			return true
-		}
-	}
-	return false
 }

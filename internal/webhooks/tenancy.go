@@ -7,9 +7,9 @@ import (
 	"strings"
 
 	admissionv1 "k8s.io/api/admission/v1"
-	apierrors "k8s.io/apimachinery/pkg/api/errors"
-	"k8s.io/apimachinery/pkg/runtime/schema"
 	"sigs.k8s.io/controller-runtime/pkg/webhook/admission"
+
+	"github.com/fundshare/fundshare-operator/internal/refusal"
 
 	"github.com/fundshare/fundshare-operator/internal/tenant"
 )
@@ -73,10 +73,9 @@ func (h *tenancyWebhook) Handle(ctx context.Context, req admission.Request) admi
 		return admission.Errored(http.StatusInternalServerError, err)
 	}
 	if err := tenancyDecision(req.Namespace, clients); err != nil {
-		gr := schema.GroupResource{Group: req.Resource.Group, Resource: req.Resource.Resource}
 		return admission.Response{AdmissionResponse: admissionv1.AdmissionResponse{
 			Allowed: false,
-			Result:  &apierrors.NewForbidden(gr, req.Name, err).ErrStatus,
+			Result:  &refusal.Forbidden(req.Resource.Resource, req.Name, err).ErrStatus,
 		}}
 	}
 	return admission.Allowed("")

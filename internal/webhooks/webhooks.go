@@ -12,13 +12,13 @@ import (
 	"time"
 
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
-	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/apimachinery/pkg/util/validation/field"
 	ctrl "sigs.k8s.io/controller-runtime"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	"sigs.k8s.io/controller-runtime/pkg/webhook/admission"
 
 	investv1 "github.com/fundshare/fundshare-operator/api/v1alpha1"
+	"github.com/fundshare/fundshare-operator/internal/refusal"
 	"github.com/fundshare/fundshare-operator/internal/rules"
 	"github.com/fundshare/fundshare-operator/internal/tenant"
 	"github.com/fundshare/fundshare-operator/internal/validation"
@@ -165,7 +165,7 @@ func refuseDeletion(resource, name string, orders []string) error {
 		more = fmt.Sprintf(" and %d more", len(orders)-shown)
 		orders = orders[:shown]
 	}
-	return apierrors.NewForbidden(schema.GroupResource{Group: investv1.GroupVersion.Group, Resource: resource}, name,
+	return refusal.Forbidden(resource, name,
 		fmt.Errorf("it is used by order %s%s, which is not terminal; cancel or complete the order first", strings.Join(orders, ", "), more))
 }
 
