@@ -323,7 +323,7 @@ func (n Normalizer) Normalize(out string) []string {
 	for _, l := range strings.Split(out, "\n") {
 		// Twice: a match consumes the blank after it, so "3s 4s" needs a second pass.
 		l = ageRE.ReplaceAllString(ageRE.ReplaceAllString(l, "$1<age>$5"), "$1<age>$5")
-		lines = append(lines, strings.TrimRight(spaceRE.ReplaceAllString(l, " "), " "))
+		lines = append(lines, strings.TrimRight(spaceRE.ReplaceAllString(strings.TrimRight(l, "\r"), " "), " "))
 	}
 	for len(lines) > 0 && lines[len(lines)-1] == "" {
 		lines = lines[:len(lines)-1]
