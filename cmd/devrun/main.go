@@ -3,162 +3,63 @@
 // kept in .local/etcd with fsync on, so a restart keeps it; processes a killed earlier run
 // left behind are stopped first), installs the CRDs and webhooks, loads the
 // sample catalogue and a demo tenant, and runs the manager with the REST facade and the
-// sandbox settlement agent. Ctrl-C stops everything; running it again reuses the data.
+// sandbox settlement agent (internal/devrun does all that). Ctrl-C stops everything and
+// exits 0; running it again reuses the data.
 package main
 
 import (
 	"context"
-	"crypto/tls"
 	"encoding/json"
-	"errors"
 	"flag"
 	"fmt"
-	"net"
-	"net/url"
 	"os"
 	"os/signal"
-	"path/filepath"
 	"syscall"
-	"time"
 
-	"k8s.io/client-go/rest"
 	ctrl "sigs.k8s.io/controller-runtime"
-	"sigs.k8s.io/controller-runtime/pkg/client"
-	"sigs.k8s.io/controller-runtime/pkg/envtest"
 	"sigs.k8s.io/controller-runtime/pkg/log/zap"
-	metricsserver "sigs.k8s.io/controller-runtime/pkg/metrics/server"
-	"sigs.k8s.io/controller-runtime/pkg/webhook"
 
-	"github.com/fundshare/fundshare-operator/cmd/manager/app"
-	"github.com/fundshare/fundshare-operator/internal/controlplane"
-	"github.com/fundshare/fundshare-operator/internal/devdata"
-	"github.com/fundshare/fundshare-operator/internal/scheme"
+	"github.com/fundshare/fundshare-operator/internal/devrun"
 )
 
 func main() {
-	var (
-		restAddr, baseURL, localDir string
-		sandboxDelay                time.Duration
-	)
-	flag.StringVar(&restAddr, "rest-bind-address", "127.0.0.1:8080", "address of the REST facade")
-	flag.StringVar(&baseURL, "public-base-url", "", "public base URL (default: http://<rest-bind-address>)")
-	flag.StringVar(&localDir, "local-dir", ".local", "folder for etcd data, kubeconfig and the demo credentials")
-	flag.DurationVar(&sandboxDelay, "sandbox-settlement-delay", 3*time.Second, "delay of each sandbox settlement step (negative: off)")
+	var o devrun.Options
+	flag.StringVar(&o.RESTAddr, "rest-bind-address", devrun.DefaultRESTAddr, "address of the REST facade")
+	flag.StringVar(&o.PublicBaseURL, "public-base-url", "", "public base URL (default: http://<rest-bind-address>)")
+	flag.StringVar(&o.LocalDir, "local-dir", ".local", "folder for etcd data, kubeconfig and the demo credentials")
+	flag.DurationVar(&o.SandboxSettlementDelay, "sandbox-settlement-delay", devrun.DefaultSandboxSettlementDelay,
+		"delay of each sandbox settlement step (negative: off); make it long enough to type the next command when a guide cancels an order by hand")
 	opts := zap.Options{Development: true}
 	opts.BindFlags(flag.CommandLine)
 	flag.Parse()
 	ctrl.SetLogger(zap.New(zap.UseFlagOptions(&opts)))
-	if baseURL == "" {
-		baseURL = "http://" + restAddr
-	}
-	if err := run(restAddr, baseURL, localDir, sandboxDelay); err != nil {
+
+	// Ctrl-C (or SIGTERM) from the start on: a signal during start-up stops what has
+	// started instead of killing the process and leaving etcd running.
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	if err := run(ctx, o); err != nil {
 		fmt.Fprintln(os.Stderr, "make run:", err)
+		stop()
 		os.Exit(1)
 	}
 }
 
-func run(restAddr, baseURL, localDir string, sandboxDelay time.Duration) error {
-	localDir, err := filepath.Abs(localDir)
+func run(ctx context.Context, o devrun.Options) error {
+	env, err := devrun.Start(ctx, o)
 	if err != nil {
-		return err
-	}
-	if err := os.MkdirAll(localDir, 0o700); err != nil {
-		return err
-	}
-	if ln, err := net.Listen("tcp", restAddr); err != nil {
-		return fmt.Errorf("REST address %s is taken (is another `make run` running?): %w", restAddr, err)
-	} else {
-		_ = ln.Close()
-	}
-
-	fmt.Println("starting the local control plane (kube-apiserver v1.36.3, etcd with fsync; data in " + rel(localDir) + "/etcd)")
-	// StartLocal first stops an etcd and kube-apiserver that a killed earlier run left
-	// running on this folder (their pids are in .local/controlplane.pids).
-	local, err := controlplane.StartLocal(localDir, controlplane.Options{Webhooks: true})
-	if err != nil {
-		return fmt.Errorf("start control plane: %w", err)
-	}
-	env, cfg := local.Env, local.Config
-	defer func() {
-		fmt.Println("stopping the control plane (data kept in " + rel(localDir) + ")")
-		if err := local.Stop(); err != nil {
-			fmt.Fprintln(os.Stderr, "stop control plane:", err)
+		if ctx.Err() != nil {
+			return nil // interrupted while starting: a clean end
 		}
-	}()
-	kubeconfig := filepath.Join(localDir, "kubeconfig")
-	if err := writeKubeconfig(env, cfg, kubeconfig); err != nil {
 		return err
 	}
-
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	defer stop()
-
-	c, err := client.New(cfg, client.Options{Scheme: scheme.New()})
-	if err != nil {
-		return err
-	}
-	if err := devdata.EnsureNamespace(ctx, c, devdata.OperatorNamespace); err != nil {
-		return err
-	}
-	wio := env.WebhookInstallOptions
-	mgr, err := app.NewManager(cfg, ctrl.Options{
-		Metrics:                metricsserver.Options{BindAddress: "127.0.0.1:0"},
-		HealthProbeBindAddress: "0",
-		WebhookServer: webhook.NewServer(webhook.Options{
-			Host: wio.LocalServingHost, Port: wio.LocalServingPort, CertDir: wio.LocalServingCertDir,
-			// HTTP/1.1 only, as cmd/manager serves it by default (--enable-http2=false).
-			TLSOpts: []func(*tls.Config){func(c *tls.Config) { c.NextProtos = []string{"http/1.1"} }},
-		}),
-	})
-	if err != nil {
-		return err
-	}
-	if err := app.Setup(mgr, app.Config{
-		RESTAddr: restAddr, PublicBaseURL: baseURL, Namespace: devdata.OperatorNamespace,
-		SigningKeySecret: "fundshare-jwt-signing-key", Webhooks: true, Controllers: true,
-		SandboxSettlement: sandboxDelay,
-	}); err != nil {
-		return err
-	}
-	errc := make(chan error, 1)
-	go func() { errc <- mgr.Start(ctx) }()
-	// The samples pass through the admission webhooks: wait until they serve.
-	if err := waitFor(ctx, errc, func() bool { return mgr.GetWebhookServer().StartedChecker()(nil) == nil }); err != nil {
-		return err
-	}
-	if err := devdata.ApplyFile(ctx, c, filepath.Join(controlplane.Root(), "config", "samples", "catalogue.yaml")); err != nil {
-		return fmt.Errorf("load sample catalogue: %w", err)
-	}
-	u, err := url.Parse(baseURL)
-	if err != nil {
-		return fmt.Errorf("public base URL: %w", err)
-	}
-	creds, err := devdata.EnsureDemoTenant(ctx, c, filepath.Join(localDir, "demo-client.json"), baseURL, u.Hostname())
-	if err != nil {
-		return fmt.Errorf("demo tenant: %w", err)
-	}
-
-	printNextSteps(kubeconfig, creds, localDir)
-	if err := <-errc; err != nil && !errors.Is(err, context.Canceled) {
-		return err
-	}
-	return nil
+	printNextSteps(env)
+	return env.Wait()
 }
 
-func writeKubeconfig(env *envtest.Environment, cfg *rest.Config, path string) error {
-	user, err := env.ControlPlane.AddUser(envtest.User{Name: "local-admin", Groups: []string{"system:masters"}}, cfg)
-	if err != nil {
-		return fmt.Errorf("kubeconfig user: %w", err)
-	}
-	data, err := user.KubeConfig()
-	if err != nil {
-		return err
-	}
-	return os.WriteFile(path, data, 0o600)
-}
-
-func printNextSteps(kubeconfig string, creds devdata.Credentials, localDir string) {
-	kc := rel(kubeconfig)
+func printNextSteps(env *devrun.Env) {
+	creds := env.Credentials
+	kc, local := devrun.Rel(env.Kubeconfig), devrun.Rel(env.LocalDir)
 	b, _ := json.Marshal(creds.BaseURL)
 	fmt.Printf(`
 fundshare-operator is running.
@@ -177,32 +78,5 @@ Get a token (see docs/rest-api.md for every endpoint):
     -d client_id=%s -d client_secret="$(jq -r .client_secret %s/demo-client.json)" -d audience=%s
 
 Ctrl-C stops everything; the data stays in %s for the next run (make clean-local forgets it).
-`, creds.BaseURL, creds.BaseURL, kc, rel(localDir), creds.Namespace, kc, kc, kc, string(b[1:len(b)-1]), creds.ClientID, rel(localDir), creds.Audience, rel(localDir))
-}
-
-func rel(p string) string {
-	wd, err := os.Getwd()
-	if err != nil {
-		return p
-	}
-	if r, err := filepath.Rel(wd, p); err == nil {
-		return r
-	}
-	return p
-}
-
-// waitFor polls ready until it holds, the manager fails, or ctx ends.
-func waitFor(ctx context.Context, errc chan error, ready func() bool) error {
-	tick := time.NewTicker(100 * time.Millisecond)
-	defer tick.Stop()
-	for !ready() {
-		select {
-		case <-ctx.Done():
-			return ctx.Err()
-		case err := <-errc:
-			return fmt.Errorf("manager stopped: %w", err)
-		case <-tick.C:
-		}
-	}
-	return nil
+`, creds.BaseURL, creds.BaseURL, kc, local, creds.Namespace, kc, kc, kc, string(b[1:len(b)-1]), creds.ClientID, local, creds.Audience, local)
 }

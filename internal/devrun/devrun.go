@@ -1,0 +1,250 @@
+// Package devrun starts the whole service on one machine, as `make run` does: the local
+// control plane (internal/controlplane; etcd's data kept in <local dir>/etcd with fsync
+// on, processes a killed earlier run left behind stopped first), the CRDs and webhooks,
+// the manager with the REST facade and the sandbox settlement agent, the sample
+// catalogue and the demo tenant. cmd/devrun is its command line; the executable-guide
+// test (test/guides) starts the same environment in a temporary folder.
+//
+// It imports the envtest-based control plane, so only cmd/devrun and tests may import it.
+package devrun
+
+import (
+	"context"
+	"crypto/tls"
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"net/url"
+	"os"
+	"path/filepath"
+	"time"
+
+	"k8s.io/client-go/rest"
+	ctrl "sigs.k8s.io/controller-runtime"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+	"sigs.k8s.io/controller-runtime/pkg/envtest"
+	metricsserver "sigs.k8s.io/controller-runtime/pkg/metrics/server"
+	"sigs.k8s.io/controller-runtime/pkg/webhook"
+
+	"github.com/fundshare/fundshare-operator/internal/app"
+	"github.com/fundshare/fundshare-operator/internal/controlplane"
+	"github.com/fundshare/fundshare-operator/internal/devdata"
+	"github.com/fundshare/fundshare-operator/internal/scheme"
+)
+
+// Options are the settings of a run; the zero value of each field means the `make run`
+// default.
+type Options struct {
+	// RESTAddr is the REST facade's listen address (default 127.0.0.1:8080).
+	RESTAddr string
+	// PublicBaseURL is the public base URL (default http://<RESTAddr>).
+	PublicBaseURL string
+	// LocalDir holds etcd's data, the kubeconfig and the demo credentials (default .local).
+	LocalDir string
+	// SandboxSettlementDelay is the delay of each sandbox settlement step; negative: off.
+	SandboxSettlementDelay time.Duration
+	// Out receives the progress lines (default os.Stdout).
+	Out io.Writer
+}
+
+// DefaultRESTAddr and DefaultSandboxSettlementDelay are the defaults of `make run`.
+const (
+	DefaultRESTAddr               = "127.0.0.1:8080"
+	DefaultSandboxSettlementDelay = 3 * time.Second
+)
+
+// Env is a running environment.
+type Env struct {
+	// LocalDir is the absolute local folder; Kubeconfig is LocalDir/kubeconfig, a
+	// system:masters user's kubeconfig.
+	LocalDir, Kubeconfig string
+	// Credentials are the demo tenant's (also in LocalDir/demo-client.json).
+	Credentials devdata.Credentials
+	// Config reaches the API server as the control plane's admin.
+	Config *rest.Config
+
+	local *controlplane.Local
+	cancel context.CancelFunc
+	errc   chan error
+	out    io.Writer
+}
+
+// Start starts everything and returns once the catalogue and the demo tenant are loaded
+// and the REST facade serves. The manager runs until ctx ends or Stop is called; Wait
+// then stops the control plane (keeping the data). On an error everything started is
+// stopped again.
+func Start(ctx context.Context, o Options) (_ *Env, err error) {
+	if o.RESTAddr == "" {
+		o.RESTAddr = DefaultRESTAddr
+	}
+	if o.PublicBaseURL == "" {
+		o.PublicBaseURL = "http://" + o.RESTAddr
+	}
+	if o.LocalDir == "" {
+		o.LocalDir = ".local"
+	}
+	if o.Out == nil {
+		o.Out = os.Stdout
+	}
+	u, err := url.Parse(o.PublicBaseURL)
+	if err != nil {
+		return nil, fmt.Errorf("public base URL: %w", err)
+	}
+	localDir, err := filepath.Abs(o.LocalDir)
+	if err != nil {
+		return nil, err
+	}
+	if err := os.MkdirAll(localDir, 0o700); err != nil {
+		return nil, err
+	}
+	if ln, err := net.Listen("tcp", o.RESTAddr); err != nil {
+		return nil, fmt.Errorf("REST address %s is taken (is another `make run` running?): %w", o.RESTAddr, err)
+	} else {
+		_ = ln.Close()
+	}
+
+	_, _ = fmt.Fprintln(o.Out, "starting the local control plane (kube-apiserver v1.36.3, etcd with fsync; data in "+Rel(localDir)+"/etcd)")
+	// StartLocal first stops an etcd and kube-apiserver that a killed earlier run left
+	// running on this folder (their pids are in <local dir>/controlplane.pids).
+	local, err := controlplane.StartLocal(localDir, controlplane.Options{Webhooks: true})
+	if err != nil {
+		return nil, fmt.Errorf("start control plane: %w", err)
+	}
+	ctx, cancel := context.WithCancel(ctx)
+	e := &Env{
+		LocalDir: localDir, Kubeconfig: filepath.Join(localDir, "kubeconfig"), Config: local.Config,
+		local: local, cancel: cancel, errc: make(chan error, 1), out: o.Out,
+	}
+	started := false
+	defer func() {
+		if err != nil {
+			cancel()
+			if started {
+				<-e.errc
+			}
+			e.stopControlPlane()
+		}
+	}()
+	if err := writeKubeconfig(local.Env, local.Config, e.Kubeconfig); err != nil {
+		return nil, err
+	}
+	c, err := client.New(local.Config, client.Options{Scheme: scheme.New()})
+	if err != nil {
+		return nil, err
+	}
+	if err := devdata.EnsureNamespace(ctx, c, devdata.OperatorNamespace); err != nil {
+		return nil, err
+	}
+	wio := local.Env.WebhookInstallOptions
+	mgr, err := app.NewManager(local.Config, ctrl.Options{
+		Metrics:                metricsserver.Options{BindAddress: "127.0.0.1:0"},
+		HealthProbeBindAddress: "0",
+		WebhookServer: webhook.NewServer(webhook.Options{
+			Host: wio.LocalServingHost, Port: wio.LocalServingPort, CertDir: wio.LocalServingCertDir,
+			// HTTP/1.1 only, as cmd/manager serves it by default (--enable-http2=false).
+			TLSOpts: []func(*tls.Config){func(c *tls.Config) { c.NextProtos = []string{"http/1.1"} }},
+		}),
+	})
+	if err != nil {
+		return nil, err
+	}
+	if err := app.Setup(mgr, app.Config{
+		RESTAddr: o.RESTAddr, PublicBaseURL: o.PublicBaseURL, Namespace: devdata.OperatorNamespace,
+		SigningKeySecret: "fundshare-jwt-signing-key", Webhooks: true, Controllers: true,
+		SandboxSettlement: o.SandboxSettlementDelay,
+	}); err != nil {
+		return nil, err
+	}
+	go func() { e.errc <- mgr.Start(ctx) }()
+	started = true
+	// The samples pass through the admission webhooks: wait until they serve.
+	if err := e.waitFor(ctx, func() bool { return mgr.GetWebhookServer().StartedChecker()(nil) == nil }); err != nil {
+		return nil, err
+	}
+	if err := devdata.ApplyFile(ctx, c, filepath.Join(controlplane.Root(), "config", "samples", "catalogue.yaml")); err != nil {
+		return nil, fmt.Errorf("load sample catalogue: %w", err)
+	}
+	e.Credentials, err = devdata.EnsureDemoTenant(ctx, c, filepath.Join(localDir, "demo-client.json"), o.PublicBaseURL, u.Hostname())
+	if err != nil {
+		return nil, fmt.Errorf("demo tenant: %w", err)
+	}
+	// The REST facade is served by the manager: wait until it answers.
+	if err := e.waitFor(ctx, func() bool { return serves(o.RESTAddr) }); err != nil {
+		return nil, err
+	}
+	return e, nil
+}
+
+// Stop ends the manager (as ctx ending does); Wait then returns.
+func (e *Env) Stop() { e.cancel() }
+
+// Wait blocks until the manager has stopped, then stops the control plane (its data stays
+// in LocalDir). A manager stopped by its context is a clean end (nil).
+func (e *Env) Wait() error {
+	err := <-e.errc
+	e.cancel()
+	if stopErr := e.stopControlPlane(); err == nil || errors.Is(err, context.Canceled) {
+		err = stopErr
+	}
+	return err
+}
+
+func (e *Env) stopControlPlane() error {
+	_, _ = fmt.Fprintln(e.out, "stopping the control plane (data kept in "+Rel(e.LocalDir)+")")
+	if err := e.local.Stop(); err != nil {
+		return fmt.Errorf("stop control plane: %w", err)
+	}
+	return nil
+}
+
+func writeKubeconfig(env *envtest.Environment, cfg *rest.Config, path string) error {
+	user, err := env.ControlPlane.AddUser(envtest.User{Name: "local-admin", Groups: []string{"system:masters"}}, cfg)
+	if err != nil {
+		return fmt.Errorf("kubeconfig user: %w", err)
+	}
+	data, err := user.KubeConfig()
+	if err != nil {
+		return err
+	}
+	return os.WriteFile(path, data, 0o600)
+}
+
+// serves reports whether something accepts connections on addr.
+func serves(addr string) bool {
+	conn, err := net.DialTimeout("tcp", addr, time.Second)
+	if err != nil {
+		return false
+	}
+	_ = conn.Close()
+	return true
+}
+
+// waitFor polls ready until it holds, the manager fails, or ctx ends.
+func (e *Env) waitFor(ctx context.Context, ready func() bool) error {
+	tick := time.NewTicker(100 * time.Millisecond)
+	defer tick.Stop()
+	for !ready() {
+		select {
+		case <-ctx.Done():
+			return ctx.Err()
+		case err := <-e.errc:
+			e.errc <- err // Wait and the error path read it again
+			return fmt.Errorf("manager stopped: %w", err)
+		case <-tick.C:
+		}
+	}
+	return nil
+}
+
+// Rel is p relative to the working directory when it can be (for messages).
+func Rel(p string) string {
+	wd, err := os.Getwd()
+	if err != nil {
+		return p
+	}
+	if r, err := filepath.Rel(wd, p); err == nil {
+		return r
+	}
+	return p
+}
