@@ -3,7 +3,7 @@
 // kept in .local/etcd with fsync on, so a restart keeps it; processes a killed earlier run
 // left behind are stopped first), installs the CRDs and webhooks, loads the
 // sample catalogue and a demo tenant, and runs the manager with the REST facade and the
-// sandbox settlement agent (internal/devrun does all that). Ctrl-C stops everything and
+// sandbox settlement agent (cmd/devrun/devenv does all that). Ctrl-C stops everything and
 // exits 0; running it again reuses the data.
 package main
 
@@ -19,15 +19,15 @@ import (
 	ctrl "sigs.k8s.io/controller-runtime"
 	"sigs.k8s.io/controller-runtime/pkg/log/zap"
 
-	"github.com/fundshare/fundshare-operator/internal/devrun"
+	"github.com/fundshare/fundshare-operator/cmd/devrun/devenv"
 )
 
 func main() {
-	var o devrun.Options
-	flag.StringVar(&o.RESTAddr, "rest-bind-address", devrun.DefaultRESTAddr, "address of the REST facade")
+	var o devenv.Options
+	flag.StringVar(&o.RESTAddr, "rest-bind-address", devenv.DefaultRESTAddr, "address of the REST facade")
 	flag.StringVar(&o.PublicBaseURL, "public-base-url", "", "public base URL (default: http://<rest-bind-address>)")
 	flag.StringVar(&o.LocalDir, "local-dir", ".local", "folder for etcd data, kubeconfig and the demo credentials")
-	flag.DurationVar(&o.SandboxSettlementDelay, "sandbox-settlement-delay", devrun.DefaultSandboxSettlementDelay,
+	flag.DurationVar(&o.SandboxSettlementDelay, "sandbox-settlement-delay", devenv.DefaultSandboxSettlementDelay,
 		"delay of each sandbox settlement step (negative: off); make it long enough to type the next command when a guide cancels an order by hand")
 	opts := zap.Options{Development: true}
 	opts.BindFlags(flag.CommandLine)
@@ -45,8 +45,8 @@ func main() {
 	}
 }
 
-func run(ctx context.Context, o devrun.Options) error {
-	env, err := devrun.Start(ctx, o)
+func run(ctx context.Context, o devenv.Options) error {
+	env, err := devenv.Start(ctx, o)
 	if err != nil {
 		if ctx.Err() != nil {
 			return nil // interrupted while starting: a clean end
@@ -57,9 +57,9 @@ func run(ctx context.Context, o devrun.Options) error {
 	return env.Wait()
 }
 
-func printNextSteps(env *devrun.Env) {
+func printNextSteps(env *devenv.Env) {
 	creds := env.Credentials
-	kc, local := devrun.Rel(env.Kubeconfig), devrun.Rel(env.LocalDir)
+	kc, local := devenv.Rel(env.Kubeconfig), devenv.Rel(env.LocalDir)
 	b, _ := json.Marshal(creds.BaseURL)
 	fmt.Printf(`
 fundshare-operator is running.

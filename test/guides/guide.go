@@ -1,6 +1,6 @@
 // Package guides runs the user guides in docs/ as a newcomer would: every shell block of a
 // guide, in document order, in one bash session against a fresh `make run` environment
-// (internal/devrun: local control plane, manager with REST facade and sandbox settlement,
+// (cmd/devrun/devenv: local control plane, manager with REST facade and sandbox settlement,
 // sample catalogue, demo tenant), comparing what each command prints with what the guide
 // shows. A guide that drifts from the code fails `make test`.
 //

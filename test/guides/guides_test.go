@@ -11,7 +11,7 @@ import (
 	"time"
 
 	"github.com/fundshare/fundshare-operator/internal/controlplane"
-	"github.com/fundshare/fundshare-operator/internal/devrun"
+	"github.com/fundshare/fundshare-operator/cmd/devrun/devenv"
 )
 
 // The guides that run, in docs/. Adding one is one line.
@@ -115,7 +115,7 @@ func runGuide(t *testing.T, g *Guide, root, fundsharectl string) {
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	started := time.Now()
-	env, err := devrun.Start(ctx, devrun.Options{
+	env, err := devenv.Start(ctx, devenv.Options{
 		RESTAddr: addr, LocalDir: filepath.Join(work, ".local"),
 		SandboxSettlementDelay: delay, Out: testWriter{t},
 	})

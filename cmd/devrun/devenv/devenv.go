@@ -1,4 +1,4 @@
-// Package devrun starts the whole service on one machine, as `make run` does: the local
+// Package devenv starts the whole service on one machine, as `make run` does: the local
 // control plane (internal/controlplane; etcd's data kept in <local dir>/etcd with fsync
 // on, processes a killed earlier run left behind stopped first), the CRDs and webhooks,
 // the manager with the REST facade and the sandbox settlement agent, the sample
@@ -6,7 +6,7 @@
 // test (test/guides) starts the same environment in a temporary folder.
 //
 // It imports the envtest-based control plane, so only cmd/devrun and tests may import it.
-package devrun
+package devenv
 
 import (
 	"context"
@@ -27,7 +27,7 @@ import (
 	metricsserver "sigs.k8s.io/controller-runtime/pkg/metrics/server"
 	"sigs.k8s.io/controller-runtime/pkg/webhook"
 
-	"github.com/fundshare/fundshare-operator/internal/app"
+	"github.com/fundshare/fundshare-operator/cmd/manager/app"
 	"github.com/fundshare/fundshare-operator/internal/controlplane"
 	"github.com/fundshare/fundshare-operator/internal/devdata"
 	"github.com/fundshare/fundshare-operator/internal/scheme"
