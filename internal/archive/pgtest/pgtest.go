@@ -180,7 +180,9 @@ func (c *Cluster) start() error {
 	defer func() { _ = logf.Close() }()
 	cmd := c.command(filepath.Join(c.bin, "postgres"), "-D", c.data(), "-p", strconv.Itoa(c.port),
 		"-c", "listen_addresses=127.0.0.1", "-c", "unix_socket_directories="+c.dir,
-		"-c", "fsync=off", "-c", "synchronous_commit=off", "-c", "full_page_writes=off",
+		// fsync off: commits reach the OS at once (they survive the server's crash or
+		// Stop, not the machine's); test data only.
+		"-c", "fsync=off", "-c", "full_page_writes=off",
 		"-c", "max_connections=200", "-c", "shared_buffers=32MB")
 	cmd.Stdout, cmd.Stderr = logf, logf
 	if err := cmd.Start(); err != nil {
@@ -231,6 +233,13 @@ func (c *Cluster) stopLocked(sig syscall.Signal) {
 func (c *Cluster) kill() {
 	c.mu.Lock()
 	defer c.mu.Unlock()
+	if c.cmd != nil {
+		// A paused server cannot shut down.
+		_ = syscall.Kill(c.cmd.Process.Pid, syscall.SIGCONT)
+		for _, child := range childrenOf(c.cmd.Process.Pid) {
+			_ = syscall.Kill(child, syscall.SIGCONT)
+		}
+	}
 	c.stopLocked(syscall.SIGQUIT)
 }
 
@@ -244,6 +253,57 @@ func (c *Cluster) Stop(tb testing.TB) {
 		tb.Fatal("pgtest: Stop of a stopped server")
 	}
 	c.stopLocked(syscall.SIGQUIT)
+}
+
+// Pause freezes the server and all its backends (SIGSTOP to the postmaster, then to each
+// of its children: every backend is its own process group): clients stay connected and
+// get no answer, as from a database host that hangs. Resume undoes it.
+func (c *Cluster) Pause(tb testing.TB) {
+	tb.Helper()
+	c.signalGroup(tb, syscall.SIGSTOP)
+}
+
+// Resume continues a paused server.
+func (c *Cluster) Resume(tb testing.TB) {
+	tb.Helper()
+	c.signalGroup(tb, syscall.SIGCONT)
+}
+
+func (c *Cluster) signalGroup(tb testing.TB, sig syscall.Signal) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.cmd == nil {
+		tb.Fatal("pgtest: the server is not running")
+	}
+	pid := c.cmd.Process.Pid
+	if err := syscall.Kill(pid, sig); err != nil {
+		tb.Fatalf("pgtest: signal %v to the server: %v", sig, err)
+	}
+	for _, child := range childrenOf(pid) {
+		_ = syscall.Kill(child, sig) // a backend may have exited meanwhile
+	}
+}
+
+// childrenOf lists the processes whose parent is pid (from /proc).
+func childrenOf(pid int) []int {
+	entries, _ := os.ReadDir("/proc")
+	var out []int
+	for _, e := range entries {
+		child, err := strconv.Atoi(e.Name())
+		if err != nil {
+			continue
+		}
+		stat, err := os.ReadFile(filepath.Join("/proc", e.Name(), "stat"))
+		if err != nil {
+			continue
+		}
+		// pid (comm) state ppid ...: comm may hold spaces, so read after the last ')'.
+		fields := strings.Fields(string(stat[strings.LastIndexByte(string(stat), ')')+1:]))
+		if len(fields) > 1 && fields[1] == strconv.Itoa(pid) {
+			out = append(out, child)
+		}
+	}
+	return out
 }
 
 // Restart starts a stopped server again.

@@ -51,9 +51,12 @@ func migrate(ctx context.Context, db *sql.DB, dialect goose.Dialect, dir string,
 // with a busy timeout.
 type sqliteDialect struct{ path string }
 
-func (d sqliteDialect) dsn() string {
+// dsn is the driver's name of the database. The busy timeout is the operation timeout:
+// a writer waiting for another one's lock gives up (ErrUnavailable) when its call would
+// (the driver does not interrupt that wait when the context ends).
+func (d sqliteDialect) dsn(opts Options) string {
 	q := url.Values{}
-	q.Add("_pragma", "busy_timeout(5000)")
+	q.Add("_pragma", fmt.Sprintf("busy_timeout(%d)", opts.OpTimeout.Milliseconds()))
 	q.Add("_pragma", "journal_mode(WAL)")
 	q.Add("_pragma", "synchronous(FULL)")
 	q.Set("_txlock", "immediate")
@@ -66,7 +69,7 @@ func (d sqliteDialect) open(opts Options) (*sql.DB, error) {
 			return nil, err
 		}
 	}
-	db, err := sql.Open("sqlite", d.dsn())
+	db, err := sql.Open("sqlite", d.dsn(opts))
 	if err != nil {
 		return nil, err
 	}
