@@ -493,6 +493,16 @@ func (s *Server) replayOrder(w http.ResponseWriter, r *http.Request, idem *idemp
 	}
 	o := &investv1.Order{}
 	m, found, err := s.existing(r.Context(), idem, o, tenantOf(r), name)
+	if err == nil && !found {
+		// The order may have been archived since: its retry is answered from there, and
+		// never placed again. Read after the API server: one deleted between is archived.
+		switch archived, aerr := s.archivedOrder(r.Context(), tenantOf(r), name); {
+		case aerr == nil:
+			o, m, found = archived, idem.match(archived), true
+		case !apierrors.IsNotFound(aerr):
+			err = aerr
+		}
+	}
 	switch {
 	case err != nil:
 		s.writeAPIError(w, r, err, nil)
