@@ -2,6 +2,7 @@ package apiserver
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"net/http"
 	"slices"
@@ -14,6 +15,7 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	investv1 "github.com/fundshare/fundshare-operator/api/v1alpha1"
+	"github.com/fundshare/fundshare-operator/internal/archive"
 	"github.com/fundshare/fundshare-operator/internal/index"
 	"github.com/fundshare/fundshare-operator/internal/placement"
 	"github.com/fundshare/fundshare-operator/internal/refusal"
@@ -38,18 +40,32 @@ var orderRenames = map[string]string{
 }
 
 // GET /v1/orders: filters side, market, order_status, account_type, account_id, currency,
-// isin; skip, limit. It reads through the most selective index the filters allow
-// (account, ISIN, status, or the accounts of the type) and applies the other filters to
-// what that returns.
+// isin; cursor, skip, limit. The answer is newest first (creation time, then id,
+// descending) across live orders (the cache) and archived ones (the order archive), which
+// merge into one sequence; next_cursor continues after the page's last order, stable
+// while orders are placed or archived meanwhile. Live orders are read through the most
+// selective index the filters allow (account, ISIN, status, or the accounts of the type);
+// without a filter through the live order index, a page at a time (O(limit)).
 func (s *Server) listOrders(w http.ResponseWriter, r *http.Request) {
-	q := parseQuery(r, append([]string{"side", "market", "order_status", "account_type", "account_id", "currency", "isin"}, pageParams...)...)
-	side := q.enum("side", string(investv1.SideBuy), string(investv1.SideSell))
-	market := q.enum("market", string(investv1.MarketPrimary), string(investv1.MarketSecondary))
-	status := q.enum("order_status", orderStates...)
-	accountType := q.enum("account_type", string(investv1.AccountTypeIndividual), string(investv1.AccountTypeBusiness))
-	accountID := q.uuid("account_id")
-	currency := q.pattern("currency", currencyPattern, "three uppercase letters (^[A-Z]{3}$)")
-	isin := strings.ToUpper(q.str("isin"))
+	q := parseQuery(r, append([]string{"side", "market", "order_status", "account_type", "account_id", "currency", "isin", "cursor"}, pageParams...)...)
+	f := orderFilter{
+		side:        q.enum("side", string(investv1.SideBuy), string(investv1.SideSell)),
+		market:      q.enum("market", string(investv1.MarketPrimary), string(investv1.MarketSecondary)),
+		status:      q.enum("order_status", orderStates...),
+		accountType: q.enum("account_type", string(investv1.AccountTypeIndividual), string(investv1.AccountTypeBusiness)),
+		accountID:   q.uuid("account_id"),
+		currency:    q.pattern("currency", currencyPattern, "three uppercase letters (^[A-Z]{3}$)"),
+		isin:        strings.ToUpper(q.str("isin")),
+	}
+	var cursor *archive.Position
+	if c := q.str("cursor"); c != "" {
+		pos, err := archive.DecodeCursor(c)
+		if err != nil {
+			q.fe.Add("cursor", "is not a cursor this list returned (use next_cursor of a previous page)")
+		} else {
+			cursor = &pos
+		}
+	}
 	p := q.page()
 	if !q.fe.Empty() {
 		writeValidation(w, q.fe)
@@ -60,23 +76,69 @@ func (s *Server) listOrders(w http.ResponseWriter, r *http.Request) {
 		s.writeAPIError(w, r, err, nil)
 		return
 	}
+	need := p.skip + p.limit + 1 // one more tells whether a next page exists
+	live, err := s.liveOrders(ctx, ns, f, cursor, need)
+	if err != nil {
+		s.writeAPIError(w, r, err, nil)
+		return
+	}
+	// Every order in both (archived, not yet deleted) is a done live order: reading that
+	// many more archived ones keeps the merged page whole.
+	done := 0
+	for i := range live {
+		if live[i].Done() {
+			done++
+		}
+	}
+	archived, err := s.archivedOrders(ctx, ns, f, cursor, need+done)
+	if err != nil {
+		s.writeAPIError(w, r, err, nil)
+		return
+	}
+	merged := mergeNewestFirst(live, archived)
+	more := len(merged) > p.skip+p.limit
+	merged = merged[min(p.skip, len(merged)):]
+	merged = merged[:min(p.limit, len(merged))]
+	out := OrderList{Data: make([]OrderListItem, 0, len(merged))}
+	for i := range merged {
+		out.Data = append(out.Data, orderListItemView(&merged[i]))
+	}
+	if more && len(merged) > 0 {
+		last := &merged[len(merged)-1]
+		out.NextCursor = archive.EncodeCursor(archive.Position{Created: last.CreationTimestamp.UTC(), ID: last.Name})
+	}
+	writeJSON(w, http.StatusOK, out)
+}
+
+// orderFilter is the filters of GET /v1/orders; "" matches anything.
+type orderFilter struct {
+	side, market, status, accountType, accountID, currency, isin string
+}
+
+func (f orderFilter) empty() bool { return f == orderFilter{} }
+
+// liveOrders returns up to n of the tenant's live orders that match f, newest first,
+// strictly after cursor.
+func (s *Server) liveOrders(ctx context.Context, ns string, f orderFilter, cursor *archive.Position, n int) ([]investv1.Order, error) {
+	if f.empty() && s.liveIndex.ready() {
+		return s.liveOrdersByIndex(ctx, ns, cursor, n)
+	}
 	var ofType map[string]bool
-	if accountType != "" {
+	if f.accountType != "" {
 		var accounts investv1.AccountList
-		if err := s.deps.Reader.List(ctx, &accounts, client.InNamespace(ns), client.MatchingFields{index.AccountType: accountType}); err != nil {
-			s.writeAPIError(w, r, err, nil)
-			return
+		if err := s.deps.Reader.List(ctx, &accounts, client.InNamespace(ns), client.MatchingFields{index.AccountType: f.accountType}); err != nil {
+			return nil, err
 		}
 		ofType = make(map[string]bool, len(accounts.Items))
 		for _, a := range accounts.Items {
-			if string(a.Spec.Type) == accountType {
+			if string(a.Spec.Type) == f.accountType {
 				ofType[a.Name] = true
 			}
 		}
 	}
-	// The orders are only read (filtered, sorted by value and turned into views), so they
-	// are the cache's own, not deep copies: the list answers with one shallow copy per
-	// order instead of a deep one.
+	// The orders are only read (filtered, sorted by position and turned into views), so
+	// they are the cache's own, not deep copies: the list answers with one shallow copy
+	// per order instead of a deep one.
 	listBy := func(field, value string) ([]investv1.Order, error) {
 		var list investv1.OrderList
 		opts := []client.ListOption{client.InNamespace(ns), client.UnsafeDisableDeepCopy}
@@ -89,13 +151,13 @@ func (s *Server) listOrders(w http.ResponseWriter, r *http.Request) {
 	var orders []investv1.Order
 	var err error
 	switch {
-	case accountID != "":
-		orders, err = listBy(index.OrderAccount, accountID)
-	case isin != "":
-		orders, err = listBy(index.OrderISIN, isin)
-	case status != "":
-		orders, err = listBy(index.OrderState, status)
-	case accountType != "":
+	case f.accountID != "":
+		orders, err = listBy(index.OrderAccount, f.accountID)
+	case f.isin != "":
+		orders, err = listBy(index.OrderISIN, f.isin)
+	case f.status != "":
+		orders, err = listBy(index.OrderState, f.status)
+	case f.accountType != "":
 		for id := range ofType {
 			var more []investv1.Order
 			if more, err = listBy(index.OrderAccount, id); err != nil {
@@ -107,23 +169,113 @@ func (s *Server) listOrders(w http.ResponseWriter, r *http.Request) {
 		orders, err = listBy("", "")
 	}
 	if err != nil {
-		s.writeAPIError(w, r, err, nil)
-		return
+		return nil, err
 	}
 	items := orders[:0]
 	for _, o := range orders {
-		if (side == "" || string(o.Spec.Side) == side) && (market == "" || string(o.Spec.Market) == market) &&
-			(status == "" || index.OrderStateKey(&o) == status) && (accountID == "" || string(o.Spec.AccountID) == accountID) &&
-			(currency == "" || string(o.Spec.Currency) == currency) && (isin == "" || string(o.Spec.ISIN) == isin) &&
-			(ofType == nil || ofType[string(o.Spec.AccountID)]) {
+		if (f.side == "" || string(o.Spec.Side) == f.side) && (f.market == "" || string(o.Spec.Market) == f.market) &&
+			(f.status == "" || index.OrderStateKey(&o) == f.status) && (f.accountID == "" || string(o.Spec.AccountID) == f.accountID) &&
+			(f.currency == "" || string(o.Spec.Currency) == f.currency) && (f.isin == "" || string(o.Spec.ISIN) == f.isin) &&
+			(ofType == nil || ofType[string(o.Spec.AccountID)]) && (cursor == nil || positionOf(&o).after(*cursor)) {
 			items = append(items, o)
 		}
 	}
-	out := OrderList{Data: []OrderListItem{}}
-	for _, o := range paginate(items, p) {
-		out.Data = append(out.Data, orderListItemView(&o))
+	slices.SortFunc(items, func(a, b investv1.Order) int { return comparePositions(positionOf(&a), positionOf(&b)) })
+	return items[:min(n, len(items))], nil
+}
+
+// liveOrdersByIndex reads a page of the tenant's live orders through the live order
+// index: n entries from the cursor on, each read from the cache. An entry whose order the
+// cache no longer has (deleted a moment ago; the archive has it) is passed over.
+func (s *Server) liveOrdersByIndex(ctx context.Context, ns string, cursor *archive.Position, n int) ([]investv1.Order, error) {
+	out := make([]investv1.Order, 0, n)
+	for len(out) < n {
+		positions := s.liveIndex.page(ns, cursor, n-len(out))
+		if len(positions) == 0 {
+			return out, nil
+		}
+		for _, pos := range positions {
+			var o investv1.Order
+			err := s.deps.Reader.Get(ctx, client.ObjectKey{Namespace: ns, Name: pos.id}, &o, client.UnsafeDisableDeepCopy)
+			switch {
+			case apierrors.IsNotFound(err):
+				continue
+			case err != nil:
+				return nil, err
+			}
+			out = append(out, o)
+		}
+		last := positions[len(positions)-1]
+		cursor = &archive.Position{Created: timeOfUnix(last.created), ID: last.id}
 	}
-	writeJSON(w, http.StatusOK, out)
+	return out, nil
+}
+
+// archivedOrders returns up to n of the tenant's archived orders that match f, newest
+// first, strictly after cursor; none when there is no archive or the filter names a
+// state no archived order is in (they are all terminal).
+func (s *Server) archivedOrders(ctx context.Context, ns string, f orderFilter, cursor *archive.Position, n int) ([]investv1.Order, error) {
+	if s.deps.Archive == nil || (f.status != "" && !investv1.OrderState(f.status).Terminal()) {
+		return nil, nil
+	}
+	q := archive.Query{Filter: archive.Filter{
+		Side: investv1.OrderSide(f.side), Market: investv1.Market(f.market), State: investv1.OrderState(f.status),
+		AccountType: investv1.AccountType(f.accountType), AccountID: investv1.ObjectID(f.accountID),
+		Currency: investv1.CurrencyCode(f.currency), ISIN: investv1.ISIN(f.isin),
+	}}
+	if cursor != nil {
+		q.Cursor = archive.EncodeCursor(*cursor)
+	}
+	var out []investv1.Order
+	for len(out) < n {
+		q.Limit = min(n-len(out), archive.MaxLimit)
+		page, err := s.deps.Archive.List(ctx, ns, q)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, page.Orders...)
+		if page.Next == "" {
+			break
+		}
+		q.Cursor = page.Next
+	}
+	return out, nil
+}
+
+// mergeNewestFirst merges two newest-first lists into one; an order in both (archived
+// and not yet deleted from the cluster) appears once, as the live copy.
+func mergeNewestFirst(live, archived []investv1.Order) []investv1.Order {
+	inLive := make(map[string]bool, len(live))
+	for i := range live {
+		inLive[live[i].Namespace+"/"+live[i].Name] = true
+	}
+	out := make([]investv1.Order, 0, len(live)+len(archived))
+	i, j := 0, 0
+	for i < len(live) || j < len(archived) {
+		if j < len(archived) && inLive[archived[j].Namespace+"/"+archived[j].Name] {
+			j++
+			continue
+		}
+		if j >= len(archived) || (i < len(live) && comparePositions(positionOf(&live[i]), positionOf(&archived[j])) <= 0) {
+			out = append(out, live[i])
+			i++
+			continue
+		}
+		out = append(out, archived[j])
+		j++
+	}
+	return out
+}
+
+// comparePositions orders positions newest first.
+func comparePositions(a, b orderPosition) int {
+	switch {
+	case a.before(b):
+		return -1
+	case b.before(a):
+		return 1
+	}
+	return 0
 }
 
 // order reads the tenant's order of the path; it answers 404 itself and returns nil when
@@ -132,6 +284,14 @@ func (s *Server) order(w http.ResponseWriter, r *http.Request) *investv1.Order {
 	id := chi.URLParam(r, "order_id")
 	var o investv1.Order
 	err := s.get(r.Context(), tenantOf(r), id, &o, gvkOrder)
+	if apierrors.IsNotFound(err) && err != errNoSuchID { //nolint:errorlint // the sentinel itself
+		// Not in the cluster: the order may have been archived. The cache was read
+		// first, so an order deleted from the cluster is archived already.
+		var archived *investv1.Order
+		if archived, err = s.archivedOrder(r.Context(), tenantOf(r), id); err == nil {
+			return archived
+		}
+	}
 	switch {
 	case apierrors.IsNotFound(err):
 		writeNotFound(w, resOrder, id)
@@ -141,6 +301,19 @@ func (s *Server) order(w http.ResponseWriter, r *http.Request) *investv1.Order {
 		return nil
 	}
 	return &o
+}
+
+// archivedOrder reads the tenant's archived order id; a NotFound error (as from the API
+// server) when there is no archive or it has no such order.
+func (s *Server) archivedOrder(ctx context.Context, ns, id string) (*investv1.Order, error) {
+	if s.deps.Archive == nil {
+		return nil, apierrors.NewNotFound(investv1.GroupVersion.WithResource("orders").GroupResource(), id)
+	}
+	o, err := s.deps.Archive.Get(ctx, ns, id)
+	if errors.Is(err, archive.ErrNotFound) {
+		return nil, apierrors.NewNotFound(investv1.GroupVersion.WithResource("orders").GroupResource(), id)
+	}
+	return o, err
 }
 
 // GET /v1/orders/{order_id} (extension): the full order.
@@ -183,7 +356,7 @@ func (s *Server) createOrder(w http.ResponseWriter, r *http.Request) {
 		s.writeAPIError(w, r, err, nil)
 		return
 	}
-	res, err := placement.Place(ctx, placement.Readers{Cache: s.deps.Reader, Live: s.deps.APIReader}, o, s.deps.Now())
+	res, err := placement.Place(ctx, placement.Readers{Cache: s.deps.Reader, Live: s.deps.APIReader, Archive: s.placementArchive()}, o, s.deps.Now())
 	if err != nil {
 		s.writeAPIError(w, r, err, nil)
 		return
@@ -209,6 +382,7 @@ func (s *Server) createOrder(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	s.tracker.Written(o)
+	s.liveIndex.add(o)
 	w.Header().Set("Location", "/v1/orders/"+o.Name)
 	writeJSON(w, http.StatusCreated, orderView(o))
 }
@@ -295,6 +469,16 @@ func (s *Server) replayOrder(w http.ResponseWriter, r *http.Request, idem *idemp
 	}
 	o := &investv1.Order{}
 	m, found, err := s.existing(r.Context(), idem, o, tenantOf(r), name)
+	if err == nil && !found {
+		// The order may have been archived since: its retry is answered from there, and
+		// never placed again. Read after the API server: one deleted between is archived.
+		switch archived, aerr := s.archivedOrder(r.Context(), tenantOf(r), name); {
+		case aerr == nil:
+			o, m, found = archived, idem.match(archived), true
+		case !apierrors.IsNotFound(aerr):
+			err = aerr
+		}
+	}
 	switch {
 	case err != nil:
 		s.writeAPIError(w, r, err, nil)
@@ -339,7 +523,16 @@ func (s *Server) cancelOrder(w http.ResponseWriter, r *http.Request) {
 		cur := &investv1.Order{}
 		if err := s.deps.APIReader.Get(ctx, key, cur); err != nil {
 			if apierrors.IsNotFound(err) {
-				writeNotFound(w, resOrder, id)
+				// An archived order is done: refused like any terminal order.
+				switch archived, err := s.archivedOrder(ctx, key.Namespace, id); {
+				case err == nil:
+					_, _, reason := investv1.Cancellable(archived)
+					writeNotCancellable(w, archived, reason)
+				case apierrors.IsNotFound(err):
+					writeNotFound(w, resOrder, id)
+				default:
+					s.writeAPIError(w, r, err, nil)
+				}
 			} else {
 				s.writeAPIError(w, r, err, nil)
 			}
@@ -481,7 +674,7 @@ func (s *Server) getPortfolio(w http.ResponseWriter, r *http.Request) {
 		}
 		return
 	}
-	positions, err := placement.Positions(ctx, s.deps.Reader, live, s.deps.Now())
+	positions, err := placement.Positions(ctx, s.deps.Reader, s.placementArchive(), live, s.deps.Now())
 	if err != nil {
 		s.writeAPIError(w, r, err, nil)
 		return
@@ -496,4 +689,12 @@ func (s *Server) getPortfolio(w http.ResponseWriter, r *http.Request) {
 		byISIN[classes.Items[i].Spec.ISIN] = &classes.Items[i]
 	}
 	writeJSON(w, http.StatusOK, portfolioView(a.Name, positions, byISIN))
+}
+
+// placementArchive is the archive as holdings read it; nil when there is none.
+func (s *Server) placementArchive() placement.Archive {
+	if s.deps.Archive == nil {
+		return nil
+	}
+	return s.deps.Archive
 }

@@ -13,6 +13,7 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	"github.com/fundshare/fundshare-operator/apiserver/auth"
+	"github.com/fundshare/fundshare-operator/internal/archive"
 )
 
 // Deps are what the facade needs from the manager.
@@ -41,12 +42,18 @@ type Deps struct {
 	Log logr.Logger
 	// Now is the clock for validation (dates of birth must be in the past).
 	Now func() time.Time
+	// Archive holds the orders that left the cluster (controllers/retention): order reads,
+	// the order list, cancellation answers and portfolios include them. Nil: none.
+	Archive archive.Store
 }
 
 // Server is the REST facade.
 type Server struct {
 	deps    Deps
 	tracker *WriteTracker
+	// liveIndex names the live orders per tenant newest first, for the unfiltered list;
+	// nil (or not yet synced) when the Reader has no informers: the list sorts instead.
+	liveIndex *liveOrderIndex
 	// cancelWait bounds how long DELETE /v1/orders/{id} waits for the controller;
 	// defaultCancelWait when zero.
 	cancelWait time.Duration
@@ -72,6 +79,7 @@ func NewServer(d Deps) *Server {
 	}
 	s := &Server{deps: d, tracker: NewWriteTracker(d.Reader, d.Writer.Scheme(), d.Log.WithName("tracker")),
 		openAPI: openAPIJSON(d.Issuer.IssuerURL())}
+	s.liveIndex = watchLiveOrders(d.Reader, d.Log)
 	s.Handler = s.routes()
 	return s
 }

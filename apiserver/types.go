@@ -282,6 +282,9 @@ type OrderListItem struct {
 // OrderList is the answer of GET /v1/orders.
 type OrderList struct {
 	Data []OrderListItem `json:"data"`
+	// NextCursor continues the list after this page (the cursor query parameter); absent
+	// on the last page.
+	NextCursor string `json:"next_cursor,omitempty"`
 }
 
 // OrderFundDetails name the fund and share class of an order, as fixed at placement.

@@ -52,6 +52,10 @@ const (
 // Reconciler reconciles Accounts.
 type Reconciler struct {
 	Client client.Client
+	// Archive holds the account's orders that left the cluster (controllers/retention):
+	// their lots count. Nil: no archive. While it cannot be read, holdings are left as
+	// they were and the account is not released from deletion.
+	Archive placement.Archive
 	// Now is the clock for lock-ups; time.Now when nil.
 	Now func() time.Time
 }
@@ -149,13 +153,13 @@ func logConditionChanges(ctx context.Context, before, after []metav1.Condition) 
 // of orders that reached a terminal state (a completed sell is counted as sold instead).
 // The result asks to come back when the next locked lot unlocks.
 func (r *Reconciler) setHoldings(ctx context.Context, acct *investv1.Account) (ctrl.Result, error) {
-	var orders investv1.OrderList
-	if err := r.Client.List(ctx, &orders, client.InNamespace(acct.Namespace), client.MatchingFields{index.OrderAccount: acct.Name}); err != nil {
+	orders, err := placement.AccountOrders(ctx, r.Client, r.Archive, acct.Namespace, acct.Name)
+	if err != nil {
 		return ctrl.Result{}, err
 	}
 	terminal := map[string]bool{}
-	for i := range orders.Items {
-		terminal[orders.Items[i].Name] = orders.Items[i].Status.State.Terminal()
+	for i := range orders {
+		terminal[orders[i].Name] = orders[i].Status.State.Terminal()
 	}
 	kept := acct.Status.Reservations[:0:0]
 	for _, res := range acct.Status.Reservations {
@@ -164,7 +168,7 @@ func (r *Reconciler) setHoldings(ctx context.Context, acct *investv1.Account) (c
 		}
 	}
 	acct.Status.Reservations = kept
-	positions, err := placement.Positions(ctx, r.Client, acct, r.now())
+	positions, err := placement.PositionsOf(ctx, r.Client, orders, acct, r.now())
 	if err != nil {
 		return ctrl.Result{}, err
 	}
@@ -274,11 +278,11 @@ func (r *Reconciler) reconcileDelete(ctx context.Context, acct *investv1.Account
 	// past it (made before the rule, or racing an order's placement) removes nothing here
 	// while the account holds units or live orders: its wallets and bank accounts are
 	// where deliveries and payouts go. It says so in the Stalled condition.
-	var orders investv1.OrderList
-	if err := r.Client.List(ctx, &orders, client.InNamespace(acct.Namespace), client.MatchingFields{index.OrderAccount: acct.Name}); err != nil {
+	orders, err := placement.AccountOrders(ctx, r.Client, r.Archive, acct.Namespace, acct.Name)
+	if err != nil {
 		return ctrl.Result{}, err
 	}
-	if held := webhooks.AccountHoldings(orders.Items, acct.Status.Reservations); len(held) > 0 {
+	if held := webhooks.AccountHoldings(orders, acct.Status.Reservations); len(held) > 0 {
 		before := acct.DeepCopy()
 		meta.SetStatusCondition(&acct.Status.Conditions, metav1.Condition{
 			Type: ConditionStalled, Status: metav1.ConditionTrue, Reason: ReasonDeletionBlocked, ObservedGeneration: acct.Generation,

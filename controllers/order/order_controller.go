@@ -48,6 +48,9 @@ type Reconciler struct {
 	Live     client.Reader
 	Recorder events.EventRecorder
 	Now      func() time.Time
+	// Archive holds the orders that left the cluster: a sell's reservation counts the
+	// archived buys and sells of its account. Nil: no archive.
+	Archive placement.Archive
 	// MaxConcurrentReconciles defaults to 4.
 	MaxConcurrentReconciles int
 }
@@ -199,7 +202,7 @@ func (r *Reconciler) reserve(ctx context.Context, o *investv1.Order) (bool, stri
 		ctrl.LoggerFrom(ctx).V(1).Info("units already reserved", "account", klog.KObj(acct))
 		return true, "", nil
 	}
-	positions, err := placement.Positions(ctx, r.Client, acct, r.Now())
+	positions, err := placement.Positions(ctx, r.Client, r.Archive, acct, r.Now())
 	if err != nil {
 		return false, "", err
 	}

@@ -181,3 +181,37 @@ func ToStatus(positions map[investv1.ISIN]*Position) []investv1.Holding {
 	sort.Slice(out, func(i, j int) bool { return out[i].ISIN < out[j].ISIN })
 	return out
 }
+
+// Merge joins an account's live orders with its archived ones (internal/archive) into the
+// one list Compute takes. An order is in both while the retention controller has written
+// it to the archive and not yet deleted it from the cluster, or while a cache still shows
+// an order that was deleted: it counts once, by UID (the live copy wins; both are the same
+// terminal order). An archived order whose name a live order with another UID now bears is
+// kept too: they are two orders.
+func Merge(live, archived []investv1.Order) []investv1.Order {
+	if len(archived) == 0 {
+		return live
+	}
+	seen := make(map[string]bool, len(live))
+	for i := range live {
+		seen[orderKey(&live[i])] = true
+	}
+	out := make([]investv1.Order, 0, len(live)+len(archived))
+	out = append(out, live...)
+	for i := range archived {
+		if !seen[orderKey(&archived[i])] {
+			seen[orderKey(&archived[i])] = true
+			out = append(out, archived[i])
+		}
+	}
+	return out
+}
+
+// orderKey identifies an order across the cluster and the archive: its UID, or its
+// namespace and name when it has none (orders built by hand in tests).
+func orderKey(o *investv1.Order) string {
+	if o.UID != "" {
+		return "uid:" + string(o.UID)
+	}
+	return "name:" + o.Namespace + "/" + o.Name
+}

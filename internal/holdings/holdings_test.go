@@ -5,6 +5,7 @@ import (
 	"time"
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/types"
 
 	investv1 "github.com/fundshare/fundshare-operator/api/v1alpha1"
 )
@@ -117,5 +118,48 @@ func TestToStatusIsSortedAndOmitsEmptyPositions(t *testing.T) {
 	}
 	if got := ToStatus(Compute(Input{Orders: orders, Now: t0.AddDate(0, 1, 0)})); len(got) != 0 {
 		t.Fatalf("a sold-out position must not show: %+v", got)
+	}
+}
+
+func withUID(o investv1.Order, uid string) investv1.Order {
+	o.UID = types.UID(uid)
+	return o
+}
+
+func TestAnArchivedOrderCountsOnceWhetherOrNotItIsStillLive(t *testing.T) {
+	buy := withUID(order("b", investv1.SideBuy, 100, investv1.StateCompleted, t0), "u-b")
+	sell := withUID(order("s", investv1.SideSell, 30, investv1.StateCompleted, t0.AddDate(0, 0, 1)), "u-s")
+	newBuy := withUID(order("n", investv1.SideBuy, 5, investv1.StateCompleted, t0.AddDate(0, 0, 2)), "u-n")
+	for _, tc := range []struct {
+		name           string
+		live, archived []investv1.Order
+	}{
+		{"all live", []investv1.Order{buy, sell, newBuy}, nil},
+		{"archived and still live (written, not yet deleted)", []investv1.Order{buy, sell, newBuy}, []investv1.Order{buy, sell}},
+		{"archived and deleted", []investv1.Order{newBuy}, []investv1.Order{buy, sell}},
+		{"a lagging cache still shows one deleted", []investv1.Order{sell, newBuy}, []investv1.Order{buy, sell}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			p := Compute(Input{Orders: Merge(tc.live, tc.archived), LockUpDays: lockUp(0), Now: t0.AddDate(0, 1, 0)})[isin]
+			if p.Units != 75 || len(p.Lots) != 2 || p.Lots[0].Units != 70 {
+				t.Fatalf("got units %d lots %+v, want 75 in lots of 70 and 5", p.Units, p.Lots)
+			}
+		})
+	}
+}
+
+func TestArchivedBuysKeepTheirLockUp(t *testing.T) {
+	buy := withUID(order("b", investv1.SideBuy, 100, investv1.StateCompleted, t0), "u-b")
+	p := Compute(Input{Orders: Merge(nil, []investv1.Order{buy}), LockUpDays: lockUp(365), Now: t0.AddDate(0, 4, 0)})[isin]
+	if p.Units != 100 || p.Locked != 100 || p.Redeemable() != 0 {
+		t.Fatalf("got units %d locked %d, want 100 locked for a year", p.Units, p.Locked)
+	}
+}
+
+func TestMergeKeepsAnArchivedOrderWhoseNameALiveOrderOfAnotherUIDBears(t *testing.T) {
+	old := withUID(order("x", investv1.SideBuy, 10, investv1.StateCompleted, t0), "u-old")
+	reused := withUID(order("x", investv1.SideBuy, 20, investv1.StateCompleted, t0.AddDate(0, 0, 1)), "u-new")
+	if got := Merge([]investv1.Order{reused}, []investv1.Order{old}); len(got) != 2 {
+		t.Fatalf("got %d orders, want both", len(got))
 	}
 }

@@ -106,7 +106,7 @@ func Gather(ctx context.Context, r Readers, o *investv1.Order, now time.Time) (I
 	}
 
 	if o.Spec.Side == investv1.SideSell {
-		positions, err := Positions(ctx, r.Cache, acct, now)
+		positions, err := Positions(ctx, r.Cache, r.Archive, acct, now)
 		if err != nil {
 			return in, err
 		}

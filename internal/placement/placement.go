@@ -19,7 +19,6 @@ import (
 
 	investv1 "github.com/fundshare/fundshare-operator/api/v1alpha1"
 	"github.com/fundshare/fundshare-operator/internal/holdings"
-	"github.com/fundshare/fundshare-operator/internal/index"
 	"github.com/fundshare/fundshare-operator/internal/validation"
 )
 
@@ -50,6 +49,9 @@ const CodeNotRedeemable = "Fund not redeemable"
 type Readers struct {
 	Cache client.Reader
 	Live  client.Reader
+	// Archive holds the orders that left the cluster; a sell's holdings count them. Nil:
+	// no archive.
+	Archive Archive
 }
 
 func (r Readers) live() client.Reader {
@@ -126,18 +128,26 @@ func Latest(h *investv1.NAVHistory) *investv1.NAVPrice {
 	return latest
 }
 
-// Positions computes an account's holdings from its orders in the cache.
-func Positions(ctx context.Context, c client.Reader, acct *investv1.Account, now time.Time) (map[investv1.ISIN]*holdings.Position, error) {
-	var orders investv1.OrderList
-	if err := c.List(ctx, &orders, client.InNamespace(acct.Namespace), client.MatchingFields{index.OrderAccount: acct.Name}); err != nil {
+// Positions computes an account's holdings at now from its orders: the live ones in c
+// and the archived ones in a (AccountOrders). When the archive cannot be read the error
+// wraps ErrArchiveUnavailable and there are no positions.
+func Positions(ctx context.Context, c client.Reader, a Archive, acct *investv1.Account, now time.Time) (map[investv1.ISIN]*holdings.Position, error) {
+	orders, err := AccountOrders(ctx, c, a, acct.Namespace, acct.Name)
+	if err != nil {
 		return nil, err
 	}
+	return PositionsOf(ctx, c, orders, acct, now)
+}
+
+// PositionsOf computes an account's holdings at now from orders, every order of the
+// account (AccountOrders), with the share classes' lock-ups read from c.
+func PositionsOf(ctx context.Context, c client.Reader, orders []investv1.Order, acct *investv1.Account, now time.Time) (map[investv1.ISIN]*holdings.Position, error) {
 	lockUps, err := LockUps(ctx, c)
 	if err != nil {
 		return nil, err
 	}
 	return holdings.Compute(holdings.Input{
-		Orders: orders.Items, Reservations: acct.Status.Reservations, Now: now,
+		Orders: orders, Reservations: acct.Status.Reservations, Now: now,
 		LockUpDays: func(isin investv1.ISIN) int32 { return lockUps[isin] },
 	}), nil
 }

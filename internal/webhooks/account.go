@@ -18,6 +18,7 @@ import (
 	"github.com/fundshare/fundshare-operator/internal/holdings"
 	"github.com/fundshare/fundshare-operator/internal/index"
 	"github.com/fundshare/fundshare-operator/internal/refusal"
+	"github.com/fundshare/fundshare-operator/internal/placement"
 	"github.com/fundshare/fundshare-operator/internal/rules"
 	"github.com/fundshare/fundshare-operator/internal/tenant"
 )
@@ -105,17 +106,27 @@ func (h *accountWebhook) ValidateUpdate(ctx context.Context, old, a *investv1.Ac
 // a customer owns may vanish with a kubectl delete; the account finalizer checks the same
 // before it removes anything (controllers/account).
 func (h *accountWebhook) ValidateDelete(ctx context.Context, a *investv1.Account) (admission.Warnings, error) {
-	var orders investv1.OrderList
-	if err := h.r.cache.List(ctx, &orders, client.InNamespace(a.Namespace), client.MatchingFields{index.OrderAccount: a.Name}); err != nil {
+	// Archived orders count (their lots are units the customer owns): live orders first,
+	// then the archive (placement.AccountOrders says why in that order). While the archive
+	// cannot be read the deletion is refused with the error.
+	orders, err := placement.AccountOrders(ctx, h.r.cache, h.r.archive, a.Namespace, a.Name)
+	if err != nil {
 		return nil, err
 	}
-	held := AccountHoldings(orders.Items, a.Status.Reservations)
+	held := AccountHoldings(orders, a.Status.Reservations)
 	if len(held) == 0 {
 		// The cache may lag behind an order placed or completed a moment ago: confirm
 		// with the API server before letting the account go.
 		confirmed, err := confirmedOrders(ctx, h.r, a.Namespace, func(o *investv1.Order) bool { return o.Spec.AccountID == investv1.ObjectID(a.Name) })
 		if err != nil {
 			return nil, err
+		}
+		if h.r.archive != nil {
+			archived, err := h.r.archive.CompletedOrders(ctx, a.Namespace, a.Name, "")
+			if err != nil {
+				return nil, fmt.Errorf("%w: %w", placement.ErrArchiveUnavailable, err)
+			}
+			confirmed = holdings.Merge(confirmed, archived)
 		}
 		held = AccountHoldings(confirmed, a.Status.Reservations)
 	}

@@ -39,7 +39,7 @@ type orderWebhook struct {
 // latest NAV. A value of spec.quote supplied by the client is replaced. Refusals are
 // answered here, with field paths, so kubectl users read what REST users read.
 func (h *orderWebhook) Default(ctx context.Context, o *investv1.Order) error {
-	res, err := placement.Place(ctx, placement.Readers{Cache: h.r.cache, Live: h.r.live}, o, h.now())
+	res, err := placement.Place(ctx, placement.Readers{Cache: h.r.cache, Live: h.r.live, Archive: h.r.archive}, o, h.now())
 	if err != nil {
 		return err
 	}

@@ -18,6 +18,7 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/webhook/admission"
 
 	investv1 "github.com/fundshare/fundshare-operator/api/v1alpha1"
+	"github.com/fundshare/fundshare-operator/internal/placement"
 	"github.com/fundshare/fundshare-operator/internal/refusal"
 	"github.com/fundshare/fundshare-operator/internal/rules"
 	"github.com/fundshare/fundshare-operator/internal/tenant"
@@ -29,19 +30,31 @@ import (
 type reader struct {
 	cache client.Reader
 	live  client.Reader
+	// archive holds the orders that left the cluster (holdings count them); nil: none.
+	archive placement.Archive
 }
 
 // tenant is r for the lookups of internal/tenant.
 func (r reader) tenant() tenant.Readers { return tenant.Readers{Cache: r.cache, Live: r.live} }
 
+// Option configures Setup.
+type Option func(*reader)
+
+// WithArchive makes the checks that need an account's holdings (a sell's placement, an
+// account's deletion) count its archived orders too.
+func WithArchive(a placement.Archive) Option { return func(r *reader) { r.archive = a } }
+
 // Setup registers every webhook with the manager's webhook server. claimNamespace holds
 // the cluster-wide uniqueness claims (client ids): the operator's namespace, or
 // DefaultClaimNamespace when empty.
-func Setup(mgr ctrl.Manager, claimNamespace string) error {
+func Setup(mgr ctrl.Manager, claimNamespace string, opts ...Option) error {
 	if claimNamespace == "" {
 		claimNamespace = DefaultClaimNamespace
 	}
 	r := reader{cache: mgr.GetClient(), live: mgr.GetAPIReader()}
+	for _, o := range opts {
+		o(&r)
+	}
 	mgr.GetWebhookServer().Register(TenancyPath, &admission.Webhook{Handler: &tenancyWebhook{r: r}})
 	a := &accountWebhook{r: r, c: mgr.GetClient()}
 	if err := ctrl.NewWebhookManagedBy(mgr, &investv1.Account{}).WithDefaulter(a).WithValidator(a).Complete(); err != nil {

@@ -10,8 +10,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/fundshare/fundshare-operator/internal/controlplane"
 	"github.com/fundshare/fundshare-operator/cmd/devrun/devenv"
+	"github.com/fundshare/fundshare-operator/internal/controlplane"
 )
 
 // The guides that run, in docs/. Adding one is one line.

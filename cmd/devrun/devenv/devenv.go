@@ -64,7 +64,7 @@ type Env struct {
 	// Config reaches the API server as the control plane's admin.
 	Config *rest.Config
 
-	local *controlplane.Local
+	local  *controlplane.Local
 	cancel context.CancelFunc
 	errc   chan error
 	out    io.Writer

@@ -24,9 +24,12 @@ import (
 	"github.com/fundshare/fundshare-operator/controllers/account"
 	"github.com/fundshare/fundshare-operator/controllers/apiclient"
 	"github.com/fundshare/fundshare-operator/controllers/order"
+	"github.com/fundshare/fundshare-operator/controllers/retention"
 	"github.com/fundshare/fundshare-operator/controllers/settlement"
+	"github.com/fundshare/fundshare-operator/internal/archive"
 	"github.com/fundshare/fundshare-operator/internal/index"
 	"github.com/fundshare/fundshare-operator/internal/ordercache"
+	"github.com/fundshare/fundshare-operator/internal/placement"
 	"github.com/fundshare/fundshare-operator/internal/scheme"
 	"github.com/fundshare/fundshare-operator/internal/webhooks"
 )
@@ -51,6 +54,12 @@ type Config struct {
 	// TrustedProxies are the reverse proxies whose X-Forwarded-For the token endpoint's
 	// throttle believes; empty: the TCP peer is the source.
 	TrustedProxies []netip.Prefix
+	// Archive is the order archive (internal/archive): reads, holdings and placement count
+	// the orders in it. Nil: none, and no retention.
+	Archive archive.Store
+	// OrderRetention is how long a done order stays in the cluster before the retention
+	// controller moves it to Archive; 0 or negative: orders stay.
+	OrderRetention time.Duration
 }
 
 // NewManager creates a manager whose cache drops managedFields (nothing here reads them)
@@ -82,7 +91,7 @@ func Setup(mgr ctrl.Manager, c Config) error {
 		return err
 	}
 	if c.Webhooks {
-		if err := webhooks.Setup(mgr, c.Namespace); err != nil {
+		if err := webhooks.Setup(mgr, c.Namespace, webhooks.WithArchive(placementArchive(c.Archive))); err != nil {
 			return fmt.Errorf("webhooks: %w", err)
 		}
 	}
@@ -123,6 +132,7 @@ func Setup(mgr ctrl.Manager, c Config) error {
 					Ready:    mgr.GetCache().WaitForCacheSync,
 					Log:      log,
 					Now:      time.Now,
+					Archive:  c.Archive,
 				}), nil
 			},
 		}); err != nil {
@@ -135,7 +145,7 @@ func Setup(mgr ctrl.Manager, c Config) error {
 // setupControllers registers the reconcilers; with leader election on, only the leader
 // runs them.
 func setupControllers(mgr ctrl.Manager, c Config) error {
-	if err := (&account.Reconciler{Client: mgr.GetClient()}).SetupWithManager(mgr); err != nil {
+	if err := (&account.Reconciler{Client: mgr.GetClient(), Archive: placementArchive(c.Archive)}).SetupWithManager(mgr); err != nil {
 		return fmt.Errorf("account controller: %w", err)
 	}
 	if err := (&apiclient.Reconciler{Client: mgr.GetClient(), Secrets: mgr.GetAPIReader()}).SetupWithManager(mgr); err != nil {
@@ -149,9 +159,18 @@ func setupControllers(mgr ctrl.Manager, c Config) error {
 	}
 	orders := &order.Reconciler{
 		Client: mgr.GetClient(), Live: mgr.GetAPIReader(), Recorder: mgr.GetEventRecorder("order-controller"), Now: time.Now,
+		Archive: placementArchive(c.Archive),
 	}
 	if err := orders.SetupWithManager(mgr); err != nil {
 		return fmt.Errorf("order controller: %w", err)
+	}
+	if c.Archive != nil && c.OrderRetention > 0 {
+		if err := (&retention.Reconciler{
+			Client: mgr.GetClient(), Live: mgr.GetAPIReader(), Store: c.Archive, Retention: c.OrderRetention,
+			Recorder: mgr.GetEventRecorder("retention-controller"),
+		}).SetupWithManager(mgr); err != nil {
+			return fmt.Errorf("retention controller: %w", err)
+		}
 	}
 	if c.SandboxSettlement >= 0 {
 		agent := &settlement.Reconciler{
@@ -163,4 +182,12 @@ func setupControllers(mgr ctrl.Manager, c Config) error {
 		}
 	}
 	return nil
+}
+
+// placementArchive is the archive as holdings read it: nil when there is none.
+func placementArchive(a archive.Store) placement.Archive {
+	if a == nil {
+		return nil
+	}
+	return a
 }
