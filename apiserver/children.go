@@ -101,11 +101,7 @@ func (k childKind[T, P, V]) page(items []T, a *investv1.Account, primary *bool, 
 			kept = append(kept, items[i])
 		}
 	}
-	out := []V{}
-	for _, item := range paginate[T, P](kept, pg) {
-		out = append(out, k.view(P(&item), a))
-	}
-	return out
+	return pageViews(kept, pg, func(obj P) V { return k.view(obj, a) })
 }
 
 // createRefused are the fields a POST of a child must not carry.

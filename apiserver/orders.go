@@ -119,11 +119,7 @@ func (s *Server) listOrders(w http.ResponseWriter, r *http.Request) {
 			items = append(items, o)
 		}
 	}
-	out := OrderList{Data: []OrderListItem{}}
-	for _, o := range paginate(items, p) {
-		out.Data = append(out.Data, orderListItemView(&o))
-	}
-	writeJSON(w, http.StatusOK, out)
+	writeJSON(w, http.StatusOK, OrderList{Data: pageViews(items, p, orderListItemView)})
 }
 
 // order reads the tenant's order of the path; it answers 404 itself and returns nil when
