@@ -70,11 +70,7 @@ func (s *Server) listAccounts(w http.ResponseWriter, r *http.Request) {
 			items = append(items, a)
 		}
 	}
-	out := AccountList{Data: []Account{}}
-	for _, a := range paginate(items, p) {
-		out.Data = append(out.Data, accountView(&a))
-	}
-	writeJSON(w, http.StatusOK, out)
+	writeJSON(w, http.StatusOK, AccountList{Data: pageViews(items, p, accountView)})
 }
 
 // POST /v1/accounts (extension). With an external_id the id is derived from it, so that

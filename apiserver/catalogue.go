@@ -46,11 +46,7 @@ func (s *Server) listFunds(w http.ResponseWriter, r *http.Request) {
 			items = append(items, f)
 		}
 	}
-	out := FundList{Data: []Fund{}}
-	for _, f := range paginate(items, p) {
-		out.Data = append(out.Data, fundView(&f))
-	}
-	writeJSON(w, http.StatusOK, out)
+	writeJSON(w, http.StatusOK, FundList{Data: pageViews(items, p, fundView)})
 }
 
 // resFund names a fund in 404 answers.
@@ -99,11 +95,7 @@ func (s *Server) listShareClasses(w http.ResponseWriter, r *http.Request) {
 			items = append(items, c)
 		}
 	}
-	out := ShareClassList{Data: []ShareClass{}}
-	for _, c := range paginate(items, p) {
-		out.Data = append(out.Data, shareClassView(&c))
-	}
-	writeJSON(w, http.StatusOK, out)
+	writeJSON(w, http.StatusOK, ShareClassList{Data: pageViews(items, p, shareClassView)})
 }
 
 // shareClass finds the share class of an ISIN (any letter case); it answers 404 itself

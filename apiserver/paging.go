@@ -30,3 +30,16 @@ func paginate[T any, PT interface {
 	}
 	return items
 }
+
+// pageViews is the page p of items (paginate) as views: never nil, so that an empty page
+// is written as [].
+func pageViews[T any, PT interface {
+	*T
+	client.Object
+}, V any](items []T, p page, view func(PT) V) []V {
+	out := []V{}
+	for _, item := range paginate[T, PT](items, p) {
+		out = append(out, view(PT(&item)))
+	}
+	return out
+}

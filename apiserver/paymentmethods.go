@@ -18,7 +18,7 @@ import (
 func (s *Server) createPaymentMethod(w http.ResponseWriter, r *http.Request) {
 	accountID := chi.URLParam(r, "account_id")
 	var req PaymentMethodDetailsCreateRequest
-	idem, fe, ok := decodeCreate(w, r, &req, createSpec{refused: map[string]string{"account_id": "is taken from the path", "id": "is assigned by the service"}})
+	idem, fe, ok := decodeCreate(w, r, &req, createSpec{refused: createRefused})
 	if !ok {
 		return
 	}
@@ -45,7 +45,7 @@ func (s *Server) createPaymentMethod(w http.ResponseWriter, r *http.Request) {
 	p := &investv1.PaymentMethodDetails{ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: name}, Spec: spec}
 	idem.annotate(p)
 	if err := s.deps.Writer.Create(ctx, p, fieldOwner); err != nil {
-		if apierrors.IsAlreadyExists(err) && s.replayPaymentMethod(w, r, idem, a, name) {
+		if apierrors.IsAlreadyExists(err) && paymentMethods.replay(s, w, r, idem, a, name) {
 			return
 		}
 		if hasCause(err, metav1.CauseTypeFieldValueNotFound, "spec.accountID") {
@@ -55,74 +55,37 @@ func (s *Server) createPaymentMethod(w http.ResponseWriter, r *http.Request) {
 		s.writeAPIError(w, r, err, nil)
 		return
 	}
-	s.tracker.Written(p)
-	// A new registration is not primary unless asked; is_primary false needs no write.
-	if deref(req.IsPrimary) {
-		if err := s.setPrimary(ctx, a, primaryPaymentMethod, p.Name); err != nil {
-			s.writeAPIError(w, r, err, nil)
-			return
-		}
-	}
-	w.Header().Set("Location", paymentMethodLocation(accountID, p.Name))
-	writeJSON(w, http.StatusCreated, paymentMethodView(p, a))
+	paymentMethods.created(s, w, r, a, p, req.IsPrimary)
 }
 
-// replayPaymentMethod answers a retry of a request whose payment method details exist
-// under name (replayNamed).
-func (s *Server) replayPaymentMethod(w http.ResponseWriter, r *http.Request, idem *idempotency, owner *investv1.Account, name string) bool {
-	return replayNamed(s, w, r, idem, name,
-		func(p *investv1.PaymentMethodDetails) string {
-			return paymentMethodLocation(string(p.Spec.AccountID), p.Name)
-		},
-		func(p *investv1.PaymentMethodDetails) any { return paymentMethodView(p, s.fresh(r, owner)) })
-}
-
-func paymentMethodLocation(accountID, id string) string {
-	return "/v1/accounts/" + accountID + "/payment-method-details/" + id
-}
-
-// GET /v1/accounts/{account_id}/payment-method-details (extension): skip, limit.
+// GET /v1/accounts/{account_id}/payment-method-details (extension): is_primary; skip,
+// limit.
 func (s *Server) listPaymentMethods(w http.ResponseWriter, r *http.Request) {
-	accountID := chi.URLParam(r, "account_id")
-	q := parseQuery(r, append([]string{"is_primary"}, pageParams...)...)
-	primary := q.boolean("is_primary")
-	pg := q.page()
-	if !q.fe.Empty() {
-		writeValidation(w, q.fe)
-		return
-	}
-	a := s.account(w, r, accountID, gvkPaymentMethod)
-	if a == nil {
-		return
-	}
 	var list investv1.PaymentMethodDetailsList
-	if err := s.deps.Reader.List(r.Context(), &list, client.InNamespace(tenantOf(r)),
-		client.MatchingFields{index.PaymentMethodAccount: accountID}); err != nil {
-		s.writeAPIError(w, r, err, nil)
-		return
+	match := func(accountID string, _ *query) client.MatchingFields {
+		return client.MatchingFields{index.PaymentMethodAccount: accountID}
 	}
-	writeJSON(w, http.StatusOK, PaymentMethodDetailsList{Data: primaryPage(list.Items, a.Spec.PrimaryPaymentMethodDetails, primary, pg,
-		func(p *investv1.PaymentMethodDetails) PaymentMethodDetails { return paymentMethodView(p, a) })})
+	if views, ok := paymentMethods.list(s, w, r, nil, match, &list, func() []investv1.PaymentMethodDetails { return list.Items }); ok {
+		writeJSON(w, http.StatusOK, PaymentMethodDetailsList{Data: views})
+	}
 }
 
-// paymentMethod reads payment method details of the account; it answers 404 itself and
-// returns nil when the account or the details do not exist in the tenant.
-func (s *Server) paymentMethod(w http.ResponseWriter, r *http.Request) (*investv1.Account, *investv1.PaymentMethodDetails) {
-	return accountChild(s, w, r, "payment_method_details_id", resPaymentMethod, gvkPaymentMethod,
-		func(p *investv1.PaymentMethodDetails) investv1.ObjectID { return p.Spec.AccountID })
+// paymentMethods are the payment method details of an account.
+var paymentMethods = childKind[investv1.PaymentMethodDetails, *investv1.PaymentMethodDetails, PaymentMethodDetails]{
+	param: "payment_method_details_id", resource: resPaymentMethod, path: "payment-method-details", gvk: gvkPaymentMethod,
+	primary: primaryPaymentMethod,
+	owner:   func(p *investv1.PaymentMethodDetails) investv1.ObjectID { return p.Spec.AccountID },
+	view:    paymentMethodView,
+	fixed:   []string{"type", "iban", "account_holder_name", "account_id"},
 }
 
 // GET /v1/accounts/{account_id}/payment-method-details/{payment_method_details_id}
 func (s *Server) getPaymentMethod(w http.ResponseWriter, r *http.Request) {
-	getChild(w, r, s.paymentMethod, paymentMethodView)
+	paymentMethods.get(s, w, r)
 }
 
 // PATCH /v1/accounts/{account_id}/payment-method-details/{payment_method_details_id}:
-// is_primary as for wallets.
+// is_primary (childKind.update).
 func (s *Server) updatePaymentMethod(w http.ResponseWriter, r *http.Request) {
-	var req PaymentMethodDetailsUpdateRequest
-	updateChildPrimary(s, w, r, &req, &req.IsPrimary, map[string]string{
-		"type": "cannot be changed", "iban": "cannot be changed", "account_holder_name": "cannot be changed",
-		"account_id": "cannot be changed",
-	}, s.paymentMethod, primaryPaymentMethod, paymentMethodView)
+	paymentMethods.update(s, w, r)
 }

@@ -5,9 +5,7 @@ import (
 	"fmt"
 	"net/http"
 
-	"github.com/go-chi/chi/v5"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
-	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/apimachinery/pkg/types"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
@@ -83,31 +81,6 @@ func (s *Server) applyPrimary(ctx context.Context, a *investv1.Account, f primar
 	}
 }
 
-// accountChild reads the object named by the URL parameter param, a child of the
-// account in the path; it answers 404 itself (for the account or the child, also when
-// the child belongs to another account) and returns nil then.
-func accountChild[T any, PT interface {
-	*T
-	client.Object
-}](s *Server, w http.ResponseWriter, r *http.Request, param, resource string, gvk schema.GroupVersionKind, owner func(PT) investv1.ObjectID) (*investv1.Account, PT) {
-	accountID, id := chi.URLParam(r, "account_id"), chi.URLParam(r, param)
-	a := s.account(w, r, accountID, gvk)
-	if a == nil {
-		return nil, nil
-	}
-	obj := PT(new(T))
-	err := s.get(r.Context(), tenantOf(r), id, obj)
-	switch {
-	case apierrors.IsNotFound(err) || err == nil && string(owner(obj)) != accountID:
-		writeNotFound(w, resource, id)
-		return nil, nil
-	case err != nil:
-		s.writeAPIError(w, r, err, nil)
-		return nil, nil
-	}
-	return a, obj
-}
-
 // patchPrimary applies is_primary from a PATCH body to the account's pointer and
 // answers the error itself; false means an answer was written.
 func (s *Server) patchPrimary(w http.ResponseWriter, r *http.Request, a *investv1.Account, f primaryField, id string, isPrimary *bool) bool {
@@ -121,58 +94,4 @@ func (s *Server) patchPrimary(w http.ResponseWriter, r *http.Request, a *investv
 		return false
 	}
 	return true
-}
-
-// primaryPage keeps the children whose is_primary (the account's pointer equals their
-// name) matches the filter, when one is given, and returns the views of one page.
-func primaryPage[T any, PT interface {
-	*T
-	client.Object
-}, V any](items []T, pointer string, primary *bool, pg page, view func(PT) V) []V {
-	kept := items[:0]
-	for i := range items {
-		if primary == nil || *primary == (pointer == PT(&items[i]).GetName()) {
-			kept = append(kept, items[i])
-		}
-	}
-	out := []V{}
-	for _, item := range paginate[T, PT](kept, pg) {
-		out = append(out, view(PT(&item)))
-	}
-	return out
-}
-
-// updateChildPrimary is the PATCH of an account's wallet or payment method details: only
-// is_primary may change (patchPrimary); refused names the fields that cannot. req is the
-// request struct and isPrimary its field.
-func updateChildPrimary[T any, P interface {
-	*T
-	client.Object
-}, V any](s *Server, w http.ResponseWriter, r *http.Request, req any, isPrimary **bool, refused map[string]string,
-	child func(http.ResponseWriter, *http.Request) (*investv1.Account, P), f primaryField, view func(P, *investv1.Account) V) {
-	fe, ok := decodeBody(w, r, req, refused, "application/json", "application/merge-patch+json")
-	if !ok {
-		return
-	}
-	if !fe.Empty() {
-		writeValidation(w, fe)
-		return
-	}
-	a, obj := child(w, r)
-	if obj == nil {
-		return
-	}
-	if s.patchPrimary(w, r, a, f, obj.GetName(), *isPrimary) {
-		writeJSON(w, http.StatusOK, view(obj, a))
-	}
-}
-
-// getChild is the GET of an account's wallet or payment method details.
-func getChild[T any, P interface {
-	*T
-	client.Object
-}, V any](w http.ResponseWriter, r *http.Request, child func(http.ResponseWriter, *http.Request) (*investv1.Account, P), view func(P, *investv1.Account) V) {
-	if a, obj := child(w, r); obj != nil {
-		writeJSON(w, http.StatusOK, view(obj, a))
-	}
 }

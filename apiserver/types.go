@@ -122,10 +122,14 @@ type WalletCreateRequest struct {
 	IsPrimary     *bool   `json:"is_primary"`
 }
 
-// WalletUpdateRequest is the body of PATCH /v1/accounts/{account_id}/wallets/{wallet_id}.
-type WalletUpdateRequest struct {
+// primaryUpdate is the body of the PATCH of an account's child: only is_primary.
+type primaryUpdate struct {
 	IsPrimary *bool `json:"is_primary"`
 }
+
+// WalletUpdateRequest is the body of PATCH /v1/accounts/{account_id}/wallets/{wallet_id}
+// (childKind.update reads it as its primaryUpdate).
+type WalletUpdateRequest struct{ primaryUpdate }
 
 // PaymentMethodDetails is a bank account of an account.
 type PaymentMethodDetails struct {
@@ -151,10 +155,9 @@ type PaymentMethodDetailsCreateRequest struct {
 	IsPrimary         *bool   `json:"is_primary"`
 }
 
-// PaymentMethodDetailsUpdateRequest is the body of PATCH .../payment-method-details/{id}.
-type PaymentMethodDetailsUpdateRequest struct {
-	IsPrimary *bool `json:"is_primary"`
-}
+// PaymentMethodDetailsUpdateRequest is the body of PATCH .../payment-method-details/{id}
+// (childKind.update reads it as its primaryUpdate).
+type PaymentMethodDetailsUpdateRequest struct{ primaryUpdate }
 
 // FundPaymentDetails is the fund's bank account.
 type FundPaymentDetails struct {

@@ -20,7 +20,7 @@ import (
 func (s *Server) createWallet(w http.ResponseWriter, r *http.Request) {
 	accountID := chi.URLParam(r, "account_id")
 	var req WalletCreateRequest
-	idem, fe, ok := decodeCreate(w, r, &req, createSpec{refused: map[string]string{"account_id": "is taken from the path", "id": "is assigned by the service"}})
+	idem, fe, ok := decodeCreate(w, r, &req, createSpec{refused: createRefused})
 	if !ok {
 		return
 	}
@@ -52,7 +52,7 @@ func (s *Server) createWallet(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	if len(same.Items) > 0 {
-		if !s.replayWallet(w, r, idem, a, name) {
+		if !wallets.replay(s, w, r, idem, a, name) {
 			writeWalletDuplicate(w, accountID, address)
 		}
 		return
@@ -61,7 +61,7 @@ func (s *Server) createWallet(w http.ResponseWriter, r *http.Request) {
 	idem.annotate(wal)
 	if err := s.deps.Writer.Create(ctx, wal, fieldOwner); err != nil {
 		switch {
-		case apierrors.IsAlreadyExists(err) && s.replayWallet(w, r, idem, a, name):
+		case apierrors.IsAlreadyExists(err) && wallets.replay(s, w, r, idem, a, name):
 		case apierrors.IsAlreadyExists(err), hasCause(err, metav1.CauseTypeFieldValueDuplicate, "spec.walletAddress"):
 			writeWalletDuplicate(w, accountID, address)
 		case hasCause(err, metav1.CauseTypeFieldValueNotFound, "spec.accountID"):
@@ -71,36 +71,13 @@ func (s *Server) createWallet(w http.ResponseWriter, r *http.Request) {
 		}
 		return
 	}
-	s.tracker.Written(wal)
-	// A new registration is not primary unless asked; is_primary false needs no write.
-	if deref(req.IsPrimary) {
-		if err := s.setPrimary(ctx, a, primaryWallet, wal.Name); err != nil {
-			s.writeAPIError(w, r, err, nil)
-			return
-		}
-	}
-	w.Header().Set("Location", "/v1/accounts/"+accountID+"/wallets/"+wal.Name)
-	writeJSON(w, http.StatusCreated, walletView(wal, a))
-}
-
-// replayWallet answers a retry of a request whose wallet exists under name (replayNamed).
-func (s *Server) replayWallet(w http.ResponseWriter, r *http.Request, idem *idempotency, owner *investv1.Account, name string) bool {
-	return replayNamed(s, w, r, idem, name, walletLocation, s.walletAny(r, owner))
+	wallets.created(s, w, r, a, wal, req.IsPrimary)
 }
 
 // replayWalletByKey answers when a wallet of the tenant already carries the key (a wallet's
 // id is derived from its address, so a key reused for another address names another id).
 func (s *Server) replayWalletByKey(w http.ResponseWriter, r *http.Request, idem *idempotency, owner *investv1.Account) bool {
-	return replayKeyHolder(s, w, r, idem, gvkWallet, &investv1.WalletList{}, walletLocation, s.walletAny(r, owner))
-}
-
-// walletAny is the replayed view of a wallet, with is_primary as the account has it now.
-func (s *Server) walletAny(r *http.Request, owner *investv1.Account) func(*investv1.Wallet) any {
-	return func(wal *investv1.Wallet) any { return walletView(wal, s.fresh(r, owner)) }
-}
-
-func walletLocation(wal *investv1.Wallet) string {
-	return "/v1/accounts/" + string(wal.Spec.AccountID) + "/wallets/" + wal.Name
+	return replayKeyHolder(s, w, r, idem, gvkWallet, &investv1.WalletList{}, wallets.location, wallets.anyView(s, r, owner))
 }
 
 func writeWalletDuplicate(w http.ResponseWriter, accountID, address string) {
@@ -111,50 +88,28 @@ func writeWalletDuplicate(w http.ResponseWriter, accountID, address string) {
 // GET /v1/accounts/{account_id}/wallets: filters wallet_address (any letter case),
 // is_primary; skip, limit.
 func (s *Server) listWallets(w http.ResponseWriter, r *http.Request) {
-	accountID := chi.URLParam(r, "account_id")
-	q := parseQuery(r, append([]string{"wallet_address", "is_primary"}, pageParams...)...)
-	address := q.str("wallet_address")
-	primary := q.boolean("is_primary")
-	p := q.page()
-	if !q.fe.Empty() {
-		writeValidation(w, q.fe)
-		return
-	}
-	a := s.account(w, r, accountID, gvkWallet)
-	if a == nil {
-		return
-	}
-	match := client.MatchingFields{index.WalletAccount: accountID}
-	if address != "" {
-		match = client.MatchingFields{index.WalletAddress: index.WalletAddressKey(accountID, address)}
-	}
 	var list investv1.WalletList
-	if err := s.deps.Reader.List(r.Context(), &list, client.InNamespace(tenantOf(r)), match); err != nil {
-		s.writeAPIError(w, r, err, nil)
-		return
+	match := func(accountID string, q *query) client.MatchingFields {
+		if address := q.str("wallet_address"); address != "" {
+			return client.MatchingFields{index.WalletAddress: index.WalletAddressKey(accountID, address)}
+		}
+		return client.MatchingFields{index.WalletAccount: accountID}
 	}
-	writeJSON(w, http.StatusOK, WalletList{Data: primaryPage(list.Items, a.Spec.PrimaryWallet, primary, p,
-		func(wal *investv1.Wallet) Wallet { return walletView(wal, a) })})
+	if views, ok := wallets.list(s, w, r, []string{"wallet_address"}, match, &list, func() []investv1.Wallet { return list.Items }); ok {
+		writeJSON(w, http.StatusOK, WalletList{Data: views})
+	}
 }
 
-// wallet reads a wallet of the account; it answers 404 itself and returns nil when the
-// account or the wallet does not exist in the tenant.
-func (s *Server) wallet(w http.ResponseWriter, r *http.Request) (*investv1.Account, *investv1.Wallet) {
-	return accountChild(s, w, r, "wallet_id", resWallet, gvkWallet,
-		func(wal *investv1.Wallet) investv1.ObjectID { return wal.Spec.AccountID })
+// wallets are the wallets of an account.
+var wallets = childKind[investv1.Wallet, *investv1.Wallet, Wallet]{
+	param: "wallet_id", resource: resWallet, path: "wallets", gvk: gvkWallet, primary: primaryWallet,
+	owner: func(wal *investv1.Wallet) investv1.ObjectID { return wal.Spec.AccountID },
+	view:  walletView,
+	fixed: []string{"chain", "wallet_address", "account_id"},
 }
 
 // GET /v1/accounts/{account_id}/wallets/{wallet_id} (extension).
-func (s *Server) getWallet(w http.ResponseWriter, r *http.Request) {
-	getChild(w, r, s.wallet, walletView)
-}
+func (s *Server) getWallet(w http.ResponseWriter, r *http.Request) { wallets.get(s, w, r) }
 
-// PATCH /v1/accounts/{account_id}/wallets/{wallet_id}: is_primary true makes this the
-// account's primary wallet (every other one loses the flag in the same write), false
-// clears it if this one is primary, null or absent changes nothing.
-func (s *Server) updateWallet(w http.ResponseWriter, r *http.Request) {
-	var req WalletUpdateRequest
-	updateChildPrimary(s, w, r, &req, &req.IsPrimary, map[string]string{
-		"chain": "cannot be changed", "wallet_address": "cannot be changed", "account_id": "cannot be changed",
-	}, s.wallet, primaryWallet, walletView)
-}
+// PATCH /v1/accounts/{account_id}/wallets/{wallet_id}: is_primary (childKind.update).
+func (s *Server) updateWallet(w http.ResponseWriter, r *http.Request) { wallets.update(s, w, r) }

@@ -1,12 +1,9 @@
 package deploy
 
 import (
-	"bufio"
 	"bytes"
 	"context"
-	"errors"
 	"fmt"
-	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -27,105 +24,36 @@ import (
 	"k8s.io/apimachinery/pkg/labels"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/util/intstr"
-	utilyaml "k8s.io/apimachinery/pkg/util/yaml"
-	"sigs.k8s.io/controller-runtime/pkg/client"
 	"sigs.k8s.io/yaml"
 
 	"github.com/fundshare/fundshare-operator/internal/controlplane"
 	"github.com/fundshare/fundshare-operator/internal/test/envtest"
+	"github.com/fundshare/fundshare-operator/internal/test/kubectl"
 )
 
 // namespace is the operator's namespace in config/default.
 const namespace = "fundshare-system"
 
 var (
-	root       = controlplane.Root()
-	kubectl    string // the machine's kubectl
-	kubeconfig string // admin kubeconfig of the control plane
-	k8s        client.Client
+	root  = controlplane.Root()
+	suite kubectl.Suite
 )
 
 // TestMain starts one control plane for the package: the project's CRDs (installed by
 // envtest) plus the cert-manager stand-ins, and an admin kubeconfig for kubectl.
 func TestMain(m *testing.M) {
-	os.Exit(run(m))
-}
-
-func run(m *testing.M) int {
-	var err error
-	if kubectl, err = exec.LookPath("kubectl"); err != nil {
-		fmt.Fprintln(os.Stderr, "FAIL: test/deploy needs kubectl on PATH (it builds config/default with `kubectl kustomize` "+
-			"and validates it with `kubectl apply --dry-run=server`):", err)
-		return 1
-	}
-	env, err := envtest.New(envtest.Options{
-		CRDPaths:       []string{filepath.Join(root, "hack", "test", "cert-manager-crds.yaml")},
-		KubeconfigUser: "deploy-test-admin",
-	})
-	if err != nil {
-		fmt.Fprintln(os.Stderr, "FAIL:", err)
-		return 1
-	}
-	defer func() {
-		if err := env.Close(); err != nil {
-			fmt.Fprintln(os.Stderr, "stop:", err)
-		}
-	}()
-	kubeconfig, k8s = env.Kubeconfig, env.Client
-	return m.Run()
-}
-
-// kubectlRun runs kubectl with stdin and returns stdout and stderr.
-func kubectlRun(t *testing.T, stdin []byte, args ...string) (stdout, stderr []byte, err error) {
-	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
-	defer cancel()
-	cmd := exec.CommandContext(ctx, kubectl, args...)
-	cmd.Dir = root
-	cmd.Stdin = bytes.NewReader(stdin)
-	var out, errOut bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &out, &errOut
-	err = cmd.Run()
-	return out.Bytes(), errOut.Bytes(), err
+	os.Exit(kubectl.Main(m, &suite, "it builds config/default with `kubectl kustomize` and validates it with `kubectl apply --dry-run=server`",
+		"deploy-test-admin", envtest.Options{CRDPaths: []string{filepath.Join(root, "hack", "test", "cert-manager-crds.yaml")}}))
 }
 
 // kustomizeDefault is `kubectl kustomize config/default`.
 func kustomizeDefault(t *testing.T) []byte {
 	t.Helper()
-	out, stderr, err := kubectlRun(t, nil, "kustomize", "config/default")
+	out, stderr, err := suite.Run(t, nil, "kustomize", "config/default")
 	if err != nil {
 		t.Fatalf("kubectl kustomize config/default: %v\n%s", err, stderr)
 	}
 	return out
-}
-
-// decodeStream reads a YAML or JSON stream of objects; Lists are flattened.
-func decodeStream(t *testing.T, data []byte) []*unstructured.Unstructured {
-	t.Helper()
-	dec := utilyaml.NewYAMLOrJSONDecoder(bufio.NewReader(bytes.NewReader(data)), 4096)
-	var objs []*unstructured.Unstructured
-	for {
-		u := &unstructured.Unstructured{}
-		if err := dec.Decode(&u.Object); err != nil {
-			if errors.Is(err, io.EOF) {
-				return objs
-			}
-			t.Fatalf("decode objects: %v", err)
-		}
-		if len(u.Object) == 0 {
-			continue
-		}
-		if u.IsList() {
-			if err := u.EachListItem(func(o runtime.Object) error {
-				objs = append(objs, o.(*unstructured.Unstructured))
-				return nil
-			}); err != nil {
-				t.Fatal(err)
-			}
-			continue
-		}
-		objs = append(objs, u)
-	}
 }
 
 // ensureNamespace creates the operator's namespace from the built Namespace object (so
@@ -143,7 +71,7 @@ func ensureNamespace(t *testing.T, built []*unstructured.Unstructured) {
 		ns := &corev1.Namespace{}
 		ns.Name = o.GetName()
 		ns.Labels = o.GetLabels()
-		if err := k8s.Create(context.Background(), ns); err != nil && !apierrors.IsAlreadyExists(err) {
+		if err := suite.Env.Client.Create(context.Background(), ns); err != nil && !apierrors.IsAlreadyExists(err) {
 			t.Fatalf("create namespace: %v", err)
 		}
 		return
@@ -155,18 +83,18 @@ func ensureNamespace(t *testing.T, built []*unstructured.Unstructured) {
 // the API server returned them (defaulted, admitted, validated) and kubectl's stderr.
 func dryRunApply(t *testing.T, manifests []byte) ([]*unstructured.Unstructured, string, error) {
 	t.Helper()
-	out, stderr, err := kubectlRun(t, manifests, "--kubeconfig", kubeconfig, "apply", "--dry-run=server", "-o", "yaml", "-f", "-")
+	out, stderr, err := suite.Run(t, manifests, "apply", "--dry-run=server", "-o", "yaml", "-f", "-")
 	if err != nil {
 		return nil, string(stderr), fmt.Errorf("%w\n%s", err, stderr)
 	}
-	return decodeStream(t, out), string(stderr), nil
+	return kubectl.Decode(t, out), string(stderr), nil
 }
 
 // TestManifestsPassServerSideDryRun is what the issue asks for: every manifest of
 // config/default is accepted by a real API server, and every expected object is there.
 func TestManifestsPassServerSideDryRun(t *testing.T) {
 	manifests := kustomizeDefault(t)
-	ensureNamespace(t, decodeStream(t, manifests))
+	ensureNamespace(t, kubectl.Decode(t, manifests))
 	objs, stderr, err := dryRunApply(t, manifests)
 	if err != nil {
 		t.Fatalf("kubectl apply --dry-run=server rejected config/default: %v", err)
@@ -234,7 +162,7 @@ func TestManifestsPassServerSideDryRun(t *testing.T) {
 // with one invalid field (a container port out of range) fails.
 func TestDryRunRejectsAnInvalidManifest(t *testing.T) {
 	manifests := kustomizeDefault(t)
-	built := decodeStream(t, manifests)
+	built := kubectl.Decode(t, manifests)
 	ensureNamespace(t, built)
 	var broken bytes.Buffer
 	for _, o := range built {
@@ -633,7 +561,7 @@ func TestDeploymentArgsAreManagerFlags(t *testing.T) {
 	}
 
 	var d appsv1.Deployment
-	for _, o := range decodeStream(t, kustomizeDefault(t)) {
+	for _, o := range kubectl.Decode(t, kustomizeDefault(t)) {
 		if o.GetKind() == "Deployment" {
 			if err := runtime.DefaultUnstructuredConverter.FromUnstructured(o.Object, &d); err != nil {
 				t.Fatal(err)

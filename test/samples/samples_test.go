@@ -1,22 +1,13 @@
 package samples
 
 import (
-	"bufio"
-	"bytes"
 	"context"
-	"errors"
-	"fmt"
-	"io"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"slices"
-	"strings"
 	"testing"
-	"time"
 
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
-	utilyaml "k8s.io/apimachinery/pkg/util/yaml"
 	ctrl "sigs.k8s.io/controller-runtime"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	"sigs.k8s.io/yaml"
@@ -25,83 +16,27 @@ import (
 	"github.com/fundshare/fundshare-operator/cmd/manager/app"
 	"github.com/fundshare/fundshare-operator/internal/controlplane"
 	"github.com/fundshare/fundshare-operator/internal/test/envtest"
+	"github.com/fundshare/fundshare-operator/internal/test/kubectl"
 )
 
 var (
-	root       = controlplane.Root()
-	kubectl    string // the machine's kubectl
-	kubeconfig string // admin kubeconfig of the control plane
-	k8s        client.Client
+	root  = controlplane.Root()
+	suite kubectl.Suite
 )
 
 // TestMain starts one control plane with the project's CRDs and webhook configurations,
 // an admin kubeconfig for kubectl, and the production manager (admission webhooks and
 // controllers) serving them.
 func TestMain(m *testing.M) {
-	os.Exit(run(m))
-}
-
-func run(m *testing.M) int {
-	var err error
-	if kubectl, err = exec.LookPath("kubectl"); err != nil {
-		fmt.Fprintln(os.Stderr, "FAIL: test/samples needs kubectl on PATH (it applies config/samples with `kubectl apply -k`):", err)
-		return 1
-	}
-	env, err := envtest.New(envtest.Options{
-		Webhooks:       true,
-		KubeconfigUser: "samples-test-admin",
+	os.Exit(kubectl.Main(m, &suite, "it applies config/samples with `kubectl apply -k`", "samples-test-admin", envtest.Options{
+		Webhooks: true,
 		Manager: &envtest.ManagerOptions{
 			New: app.NewManager,
 			Setup: func(mgr ctrl.Manager) error {
 				return app.Setup(mgr, app.Config{Webhooks: true, Controllers: true, SandboxSettlement: -1})
 			},
 		},
-	})
-	if err != nil {
-		fmt.Fprintln(os.Stderr, "FAIL:", err)
-		return 1
-	}
-	defer func() {
-		if err := env.Close(); err != nil {
-			fmt.Fprintln(os.Stderr, "stop:", err)
-		}
-	}()
-	kubeconfig, k8s = env.Kubeconfig, env.Client
-	return m.Run()
-}
-
-// kubectlRun runs kubectl in the repository's folder against the control plane.
-func kubectlRun(t *testing.T, args ...string) (stdout []byte, err error) {
-	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
-	defer cancel()
-	cmd := exec.CommandContext(ctx, kubectl, append([]string{"--kubeconfig", kubeconfig}, args...)...)
-	cmd.Dir = root
-	var out, errOut bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &out, &errOut
-	if err := cmd.Run(); err != nil {
-		return out.Bytes(), fmt.Errorf("kubectl %s: %w\n%s%s", strings.Join(args, " "), err, out.Bytes(), errOut.Bytes())
-	}
-	return out.Bytes(), nil
-}
-
-// decodeStream reads a YAML stream of objects.
-func decodeStream(t *testing.T, data []byte) []*unstructured.Unstructured {
-	t.Helper()
-	dec := utilyaml.NewYAMLOrJSONDecoder(bufio.NewReader(bytes.NewReader(data)), 4096)
-	var objs []*unstructured.Unstructured
-	for {
-		u := &unstructured.Unstructured{}
-		if err := dec.Decode(&u.Object); err != nil {
-			if errors.Is(err, io.EOF) {
-				return objs
-			}
-			t.Fatalf("decode objects: %v", err)
-		}
-		if len(u.Object) > 0 {
-			objs = append(objs, u)
-		}
-	}
+	}))
 }
 
 // TestSamplesHoldOneSamplePerKind: config/samples has invest_v1alpha1_<kind>.yaml for
@@ -127,7 +62,7 @@ func TestSamplesHoldOneSamplePerKind(t *testing.T) {
 			t.Errorf("no sample for %s: %v", r.Kind, err)
 			continue
 		}
-		if !slices.ContainsFunc(decodeStream(t, data), func(u *unstructured.Unstructured) bool { return u.GetKind() == r.Kind }) {
+		if !slices.ContainsFunc(kubectl.Decode(t, data), func(u *unstructured.Unstructured) bool { return u.GetKind() == r.Kind }) {
 			t.Errorf("config/samples/%s holds no %s", file, r.Kind)
 		}
 	}
@@ -149,12 +84,12 @@ func TestSamplesHoldOneSamplePerKind(t *testing.T) {
 // does on every sync) is accepted too. The sample catalogue of `make run` is applied the
 // same way.
 func TestEverySampleIsAcceptedByTheAPIServer(t *testing.T) {
-	built, err := kubectlRun(t, "kustomize", "config/samples")
+	built, err := suite.Output(t, "kustomize", "config/samples")
 	if err != nil {
 		t.Fatal(err)
 	}
-	objs := decodeStream(t, built)
-	if _, err := kubectlRun(t, "apply", "-k", "config/samples"); err != nil {
+	objs := kubectl.Decode(t, built)
+	if _, err := suite.Output(t, "apply", "-k", "config/samples"); err != nil {
 		t.Fatalf("the samples were refused: %v", err)
 	}
 	ctx := context.Background()
@@ -162,7 +97,7 @@ func TestEverySampleIsAcceptedByTheAPIServer(t *testing.T) {
 	for _, o := range objs {
 		got := &unstructured.Unstructured{}
 		got.SetGroupVersionKind(o.GroupVersionKind())
-		if err := k8s.Get(ctx, client.ObjectKeyFromObject(o), got); err != nil {
+		if err := suite.Env.Client.Get(ctx, client.ObjectKeyFromObject(o), got); err != nil {
 			t.Errorf("%s %s/%s not stored: %v", o.GetKind(), o.GetNamespace(), o.GetName(), err)
 		}
 		kinds[o.GetKind()] = true
@@ -176,7 +111,7 @@ func TestEverySampleIsAcceptedByTheAPIServer(t *testing.T) {
 	// The order was priced at admission from the sample NAV (101.20 EUR) with the tenant's
 	// offering (0.5%): 20 units.
 	order := &investv1.Order{}
-	if err := k8s.Get(ctx, client.ObjectKey{Namespace: "fundshare-sample", Name: "c43aa377-8061-4e12-b3c4-a74e96c0f7d0"}, order); err != nil {
+	if err := suite.Env.Client.Get(ctx, client.ObjectKey{Namespace: "fundshare-sample", Name: "c43aa377-8061-4e12-b3c4-a74e96c0f7d0"}, order); err != nil {
 		t.Fatal(err)
 	}
 	q := order.Spec.Quote
@@ -188,10 +123,10 @@ func TestEverySampleIsAcceptedByTheAPIServer(t *testing.T) {
 		t.Errorf("sample order quote %+v, want NAV 1012000, gross 20240000, OFFERING fee 50 = 101200, amount 20240000", *q)
 	}
 
-	if _, err := kubectlRun(t, "apply", "-k", "config/samples"); err != nil {
+	if _, err := suite.Output(t, "apply", "-k", "config/samples"); err != nil {
 		t.Errorf("applying the samples again was refused: %v", err)
 	}
-	if _, err := kubectlRun(t, "apply", "-f", "config/samples/catalogue.yaml"); err != nil {
+	if _, err := suite.Output(t, "apply", "-f", "config/samples/catalogue.yaml"); err != nil {
 		t.Errorf("the sample catalogue was refused: %v", err)
 	}
 }
