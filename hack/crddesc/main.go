@@ -29,7 +29,7 @@ func main() {
 			os.Exit(1)
 		}
 		if out := Reflow(string(data)); out != string(data) {
-			if err := os.WriteFile(path, []byte(out), 0o644); err != nil { //nolint:gosec // generated manifests, readable by all
+			if err := os.WriteFile(path, []byte(out), 0o644); err != nil {
 				fmt.Fprintln(os.Stderr, err)
 				os.Exit(1)
 			}

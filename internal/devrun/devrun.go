@@ -126,9 +126,11 @@ func Start(ctx context.Context, o Options) (_ *Env, err error) {
 		if err != nil {
 			cancel()
 			if started {
-				<-e.errc
+				if mgrErr := <-e.errc; mgrErr != nil && !errors.Is(mgrErr, context.Canceled) {
+					err = errors.Join(err, mgrErr)
+				}
 			}
-			e.stopControlPlane()
+			err = errors.Join(err, e.stopControlPlane())
 		}
 	}()
 	if err := writeKubeconfig(local.Env, local.Config, e.Kubeconfig); err != nil {
