@@ -39,11 +39,13 @@ generate: $(CONTROLLER_GEN) ## Generate deepcopy code from the API types.
 	$(CONTROLLER_GEN) object:headerFile=hack/boilerplate.go.txt paths=./api/...
 
 .PHONY: manifests
-manifests: $(CONTROLLER_GEN) ## Generate CRDs, RBAC and webhook configurations from markers.
+manifests: $(CONTROLLER_GEN) ## Generate CRDs (descriptions reflowed for kubectl explain), RBAC and webhook configurations from markers.
 	$(CONTROLLER_GEN) rbac:roleName=manager-role crd webhook paths=./... \
 		output:crd:artifacts:config=config/crd/bases \
 		output:rbac:artifacts:config=config/rbac \
 		output:webhook:artifacts:config=config/webhook
+	@# controller-gen keeps the doc comments' line breaks, which kubectl explain shows mid-sentence.
+	go run ./hack/crddesc config/crd/bases/*.yaml
 
 .PHONY: contracts
 contracts: $(ABIGEN) ## Compile contracts/src with the pinned solc-js into contracts/build and generate Go bindings (needs node, npm).

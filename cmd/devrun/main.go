@@ -47,10 +47,11 @@ func main() {
 
 func run(ctx context.Context, o devenv.Options) error {
 	env, err := devenv.Start(ctx, o)
-	if err != nil {
-		if ctx.Err() != nil {
-			return nil // interrupted while starting: a clean end
-		}
+	switch {
+	case err == nil:
+	case ctx.Err() != nil:
+		return nil //nolint:nilerr // Ctrl-C while starting is a clean end: Start stopped what it had started
+	default:
 		return err
 	}
 	printNextSteps(env)

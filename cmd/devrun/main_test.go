@@ -115,7 +115,8 @@ func TestMakeRunCtrlCPrintsNoError(t *testing.T) {
 	done := make(chan error, 1)
 	go func() { done <- cmd.Wait() }()
 	select {
-	case <-done:
+	case err := <-done: // make itself dies of the signal, as every make does (status 130)
+		t.Logf("make run after Ctrl-C: %v", err)
 	case <-time.After(time.Minute):
 		t.Fatalf("make run did not stop within a minute of Ctrl-C:\n%s", out.String())
 	}

@@ -30,7 +30,7 @@ func expectRuleMessages(err error, fe validation.FieldErrors, restFields ...stri
 		Expect(fe).To(HaveKey(f), "internal/rules has no message for %s", f)
 		path := rules.FieldPath(f).String()
 		for _, msg := range fe[f] {
-			Expect(got).To(HaveKeyWithValue(path, ContainElement("Invalid value: "+msg)), "field %s (REST %s)", path, f)
+			Expect(got).To(HaveKeyWithValue(path, ContainElement("Invalid value: "+rules.AdmissionMessage(msg))), "field %s (REST %s)", path, f)
 		}
 	}
 }
@@ -149,7 +149,7 @@ var _ = Describe("Validation through the API server (kubectl path)", func() {
 			Expect(causes(err)).To(HaveKey("spec.lastName"))
 			Expect(causes(err)).To(HaveKey("spec.placeOfBirth"))
 			Expect(causes(err)).To(HaveKeyWithValue("spec.dobDay",
-				ContainElement("Invalid value: date of birth is required (dob_day, dob_month, dob_year or birthdate)")))
+				ContainElement("Invalid value: date of birth is required (dobDay, dobMonth, dobYear)")))
 		})
 
 		It("rejects a business account without business_name", func() {

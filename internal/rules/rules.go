@@ -36,7 +36,24 @@ const (
 	msgRequired       = "is required"
 	msgIndividualOnly = "is only for individual accounts"
 	msgBusinessOnly   = "is only for business accounts"
+	// msgDateOfBirthRequired names the REST fields; admission answers with kubeMessages'.
+	msgDateOfBirthRequired = "date of birth is required (dob_day, dob_month, dob_year or birthdate)"
 )
+
+// kubeMessages are the admission wording of the messages whose words name fields: kubectl
+// users write the custom resource's fields (dobDay), integrators the REST fields (dob_day).
+var kubeMessages = map[string]string{
+	msgDateOfBirthRequired: "date of birth is required (dobDay, dobMonth, dobYear)",
+}
+
+// AdmissionMessage is msg as admission says it: with the custom resource's field names
+// where the REST message names REST fields.
+func AdmissionMessage(msg string) string {
+	if k, ok := kubeMessages[msg]; ok {
+		return k
+	}
+	return msg
+}
 
 // specPaths maps the REST field names to the CRD's JSON paths.
 var specPaths = map[string]string{
@@ -59,12 +76,13 @@ func FieldPath(restField string) *field.Path {
 	return field.NewPath("spec", restField)
 }
 
-// ToFieldErrors turns messages into an admission field.ErrorList with the CRD's paths.
+// ToFieldErrors turns messages into an admission field.ErrorList with the CRD's paths and
+// the admission wording of each message (AdmissionMessage).
 func ToFieldErrors(fe validation.FieldErrors) field.ErrorList {
 	var list field.ErrorList
 	for _, k := range slices.Sorted(maps.Keys(fe)) {
 		for _, msg := range fe[k] {
-			list = append(list, field.Invalid(FieldPath(k), field.OmitValueType{}, msg))
+			list = append(list, field.Invalid(FieldPath(k), field.OmitValueType{}, AdmissionMessage(msg)))
 		}
 	}
 	return list
@@ -135,7 +153,7 @@ func Account(s *investv1.AccountSpec, t TenantSettings, now time.Time) validatio
 		require("last_name", s.LastName)
 		require("place_of_birth", s.PlaceOfBirth)
 		if s.DobDay == 0 || s.DobMonth == 0 || s.DobYear == 0 {
-			fe.Add("birthdate", "date of birth is required (dob_day, dob_month, dob_year or birthdate)")
+			fe.Add("birthdate", msgDateOfBirthRequired)
 		} else {
 			fe.AddErr("birthdate", validation.ValidateDateOfBirth(int(s.DobDay), int(s.DobMonth), int(s.DobYear), now))
 		}

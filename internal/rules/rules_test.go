@@ -1,6 +1,7 @@
 package rules
 
 import (
+	"strings"
 	"testing"
 	"time"
 
@@ -83,5 +84,36 @@ func TestAccountRequirementsByTypeAndSettings(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestAdmissionMessagesNameTheCustomResourceFields: kubectl users read the custom
+// resource's field names (dobDay), never the REST names (dob_day, birthdate), while the
+// REST messages keep naming the REST fields.
+func TestAdmissionMessagesNameTheCustomResourceFields(t *testing.T) {
+	s := individual()
+	s.DobDay, s.DobMonth, s.DobYear = 0, 0, 0
+	s.BusinessName, s.TaxID, s.LEI = "Example", "LU1", "5493001KJTIIGC8Y1R12"
+	fe := Account(&s, TenantSettings{TaxReporting: true, LEIRequired: true, KYCDataRequired: true}, now)
+	if got := fe["birthdate"]; len(got) != 1 || got[0] != "date of birth is required (dob_day, dob_month, dob_year or birthdate)" {
+		t.Errorf("REST message for birthdate = %q", got)
+	}
+	list := ToFieldErrors(fe)
+	if len(list) == 0 {
+		t.Fatal("no admission errors")
+	}
+	found := false
+	for _, e := range list {
+		if e.Field == "spec.dobDay" && e.Detail == "date of birth is required (dobDay, dobMonth, dobYear)" {
+			found = true
+		}
+		for rest := range specPaths {
+			if strings.Contains(rest, "_") && strings.Contains(e.Detail, rest) || strings.Contains(e.Detail, "birthdate") {
+				t.Errorf("admission message for %s names the REST field %s: %q", e.Field, rest, e.Detail)
+			}
+		}
+	}
+	if !found {
+		t.Errorf("no admission message names dobDay, dobMonth, dobYear: %v", list)
 	}
 }

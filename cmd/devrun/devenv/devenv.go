@@ -21,8 +21,10 @@ import (
 	"time"
 
 	"k8s.io/client-go/rest"
+	"k8s.io/utils/ptr"
 	ctrl "sigs.k8s.io/controller-runtime"
 	"sigs.k8s.io/controller-runtime/pkg/client"
+	"sigs.k8s.io/controller-runtime/pkg/config"
 	"sigs.k8s.io/controller-runtime/pkg/envtest"
 	metricsserver "sigs.k8s.io/controller-runtime/pkg/metrics/server"
 	"sigs.k8s.io/controller-runtime/pkg/webhook"
@@ -46,6 +48,9 @@ type Options struct {
 	SandboxSettlementDelay time.Duration
 	// Out receives the progress lines (default os.Stdout).
 	Out io.Writer
+	// SkipControllerNameValidation lets a process run more than one environment (tests):
+	// controller-runtime refuses a second controller of the same name in a process.
+	SkipControllerNameValidation bool
 }
 
 // DefaultRESTAddr and DefaultSandboxSettlementDelay are the defaults of `make run`.
@@ -121,9 +126,11 @@ func Start(ctx context.Context, o Options) (_ *Env, err error) {
 		if err != nil {
 			cancel()
 			if started {
-				<-e.errc
+				if mgrErr := <-e.errc; mgrErr != nil && !errors.Is(mgrErr, context.Canceled) {
+					err = errors.Join(err, mgrErr)
+				}
 			}
-			e.stopControlPlane()
+			err = errors.Join(err, e.stopControlPlane())
 		}
 	}()
 	if err := writeKubeconfig(local.Env, local.Config, e.Kubeconfig); err != nil {
@@ -139,6 +146,7 @@ func Start(ctx context.Context, o Options) (_ *Env, err error) {
 	wio := local.Env.WebhookInstallOptions
 	mgr, err := app.NewManager(local.Config, ctrl.Options{
 		Metrics:                metricsserver.Options{BindAddress: "127.0.0.1:0"},
+		Controller:             config.Controller{SkipNameValidation: ptr.To(o.SkipControllerNameValidation)},
 		HealthProbeBindAddress: "0",
 		WebhookServer: webhook.NewServer(webhook.Options{
 			Host: wio.LocalServingHost, Port: wio.LocalServingPort, CertDir: wio.LocalServingCertDir,
