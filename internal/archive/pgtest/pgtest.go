@@ -173,7 +173,7 @@ func (c *Cluster) start() error {
 	if c.cmd != nil {
 		return errors.New("the server is running")
 	}
-	logf, err := os.OpenFile(c.log(), os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o644)
+	logf, err := os.OpenFile(c.log(), os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o600)
 	if err != nil {
 		return err
 	}
