@@ -2,6 +2,7 @@ package sqlstore
 
 import (
 	"context"
+	"database/sql"
 	"path/filepath"
 	"sync"
 	"testing"
@@ -68,4 +69,32 @@ func TestSQLiteReplicasOpeningOneDatabaseAtOnceMigrateItOnce(t *testing.T) {
 func TestPostgresReplicasOpeningOneDatabaseAtOnceMigrateItOnce(t *testing.T) {
 	pg := pgtest.Start(t)
 	openAtOnce(t, pg.NewDatabase(t), 6)
+}
+
+func TestSQLiteRunsInWALModeWithFullSync(t *testing.T) {
+	s, err := Open(context.Background(), "sqlite://"+filepath.Join(t.TempDir(), "archive.db"), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer func() { _ = s.Close() }()
+	db := s.(*instrumented).next.(*store).db
+	// Several connections: the pragmas hold on each one, not only the first.
+	conns := make([]*sql.Conn, 3)
+	for i := range conns {
+		if conns[i], err = db.Conn(context.Background()); err != nil {
+			t.Fatal(err)
+		}
+		defer func() { _ = conns[i].Close() }()
+		var mode string
+		var sync int
+		if err := conns[i].QueryRowContext(context.Background(), `PRAGMA journal_mode`).Scan(&mode); err != nil {
+			t.Fatal(err)
+		}
+		if err := conns[i].QueryRowContext(context.Background(), `PRAGMA synchronous`).Scan(&sync); err != nil {
+			t.Fatal(err)
+		}
+		if mode != "wal" || sync != 2 {
+			t.Fatalf("connection %d: journal_mode %s, synchronous %d; want wal and 2 (FULL)", i, mode, sync)
+		}
+	}
 }
