@@ -190,7 +190,7 @@ func testPutThenGet(t *testing.T, s archive.Store) {
 func testPutDropsManagedFields(t *testing.T, s archive.Store) {
 	o := Order("tenant-a", id(1), base, func(o *investv1.Order) {
 		o.ManagedFields = []metav1.ManagedFieldsEntry{{Manager: "fundshare-operator", Operation: metav1.ManagedFieldsOperationUpdate,
-			APIVersion: "invest.fundshare.io/v1alpha1", FieldsType: "FieldsV1", FieldsV1: &metav1.FieldsV1{Raw: []byte(`{"f:spec":{}}`)}}}
+			APIVersion: "invest.fundshare.io/v1alpha1", FieldsType: "FieldsV1", FieldsV1: metav1.NewFieldsV1(`{"f:spec":{}}`)}}
 	})
 	mustPut(t, s, o, investv1.AccountTypeIndividual)
 	got := mustGet(t, s, "tenant-a", id(1))
@@ -663,7 +663,7 @@ func testListStableUnderInserts(t *testing.T, s archive.Store) {
 		}
 	}
 	for o := range inserted {
-		if o.CreationTimestamp.Time.After(base.Add(time.Minute)) && seen[o.Name] > 0 {
+		if o.CreationTimestamp.After(base.Add(time.Minute)) && seen[o.Name] > 0 {
 			t.Fatalf("%s, newer than the first page, appeared on a later page", o.Name)
 		}
 	}
@@ -723,11 +723,8 @@ func testListInvalid(t *testing.T, s archive.Store) {
 }
 
 func testListBuiltCursor(t *testing.T, s archive.Store) {
-	var all []*investv1.Order
 	for i := range 9 {
-		o := Order("tenant-a", id(i), base.Add(time.Duration(i/3)*time.Second))
-		mustPut(t, s, o, investv1.AccountTypeIndividual)
-		all = append(all, o)
+		mustPut(t, s, Order("tenant-a", id(i), base.Add(time.Duration(i/3)*time.Second)), investv1.AccountTypeIndividual)
 	}
 	// After (base+1s, id(4)): id(3) in the same second, then the older ones.
 	cur := archive.EncodeCursor(archive.Position{Created: base.Add(time.Second + 500*time.Millisecond), ID: id(4)})

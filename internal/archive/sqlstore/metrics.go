@@ -48,7 +48,9 @@ type instrumented struct {
 	backend string
 }
 
-func instrument(s archive.Store, backend string) archive.Store { return &instrumented{next: s, backend: backend} }
+func instrument(s archive.Store, backend string) archive.Store {
+	return &instrumented{next: s, backend: backend}
+}
 
 func (m *instrumented) observe(op string, start time.Time, err error) {
 	opDuration.WithLabelValues(m.backend, op).Observe(time.Since(start).Seconds())

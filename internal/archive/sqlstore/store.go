@@ -76,6 +76,9 @@ func OpenDSN(ctx context.Context, d archive.DSN, opts Options) (archive.Store, e
 		return nil, fmt.Errorf("open the order archive %s: %w", d, err)
 	}
 	s := &store{db: db, dia: dia, opts: opts}
+	if dia.oneWriter() {
+		s.writers = make(chan struct{}, 1)
+	}
 	mctx, cancel := context.WithTimeout(ctx, opts.MigrateTimeout)
 	defer cancel()
 	if err := dia.migrate(mctx, db); err != nil {
@@ -90,6 +93,10 @@ type store struct {
 	db   *sql.DB
 	dia  dialect
 	opts Options
+	// writers, when not nil, lets one Put of this process write at a time: SQLite has one
+	// writer, and writers waiting on its lock poll with growing sleeps, so under
+	// concurrency one can starve past its timeout; queueing here is fair and cheap.
+	writers chan struct{}
 }
 
 // dialect is what differs between the databases.
@@ -104,6 +111,8 @@ type dialect interface {
 	// unavailable reports whether a driver error means the database cannot be reached or
 	// cannot serve now (as opposed to a bad statement or a bug).
 	unavailable(err error) bool
+	// oneWriter reports whether the database takes one writer at a time.
+	oneWriter() bool
 }
 
 // columns is the column list of an insert, in the order of insertArgs.
@@ -126,6 +135,14 @@ func (s *store) Put(ctx context.Context, o *investv1.Order, accountType investv1
 	}
 	ctx, cancel := s.op(ctx)
 	defer cancel()
+	if s.writers != nil {
+		select {
+		case s.writers <- struct{}{}:
+			defer func() { <-s.writers }()
+		case <-ctx.Done():
+			return s.classify(ctx, ctx.Err())
+		}
+	}
 	res, err := s.db.ExecContext(ctx, s.dia.rebind(`INSERT INTO archived_orders (`+columns+`)
 		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING`),
 		c.UID, c.Namespace, c.Name, c.AccountID, c.AccountType, c.ISIN, c.Side, c.Market, c.Currency, c.State,
@@ -210,37 +227,13 @@ func (s *store) Get(ctx context.Context, namespace, id string) (*investv1.Order,
 
 // List implements archive.Store.
 func (s *store) List(ctx context.Context, namespace string, q archive.Query) (archive.Page, error) {
-	if q.Limit < 1 || q.Limit > archive.MaxLimit {
-		return archive.Page{}, fmt.Errorf("%w: limit %d is not between 1 and %d", archive.ErrInvalid, q.Limit, archive.MaxLimit)
+	query, args, err := listQuery(namespace, q)
+	if err != nil {
+		return archive.Page{}, err
 	}
-	var where strings.Builder
-	args := []any{namespace}
-	where.WriteString("namespace = ?")
-	for _, f := range []struct{ col, val string }{
-		// The most selective filters first: the planner reads through one index and
-		// checks the others on the rows it reads.
-		{"account_id", string(q.AccountID)}, {"isin", string(q.ISIN)}, {"state", string(q.State)},
-		{"account_type", string(q.AccountType)}, {"currency", string(q.Currency)},
-		{"side", string(q.Side)}, {"market", string(q.Market)},
-	} {
-		if f.val != "" {
-			where.WriteString(" AND " + f.col + " = ?")
-			args = append(args, f.val)
-		}
-	}
-	if q.Cursor != "" {
-		pos, err := archive.DecodeCursor(q.Cursor)
-		if err != nil {
-			return archive.Page{}, err
-		}
-		where.WriteString(" AND (created_unix, name) < (?, ?)")
-		args = append(args, pos.Created.Unix(), pos.ID)
-	}
-	args = append(args, q.Limit+1)
 	ctx, cancel := s.op(ctx)
 	defer cancel()
-	rows, err := s.db.QueryContext(ctx, s.dia.rebind(`SELECT created_unix, name, order_json FROM archived_orders WHERE `+
-		where.String()+` ORDER BY created_unix DESC, name DESC LIMIT ?`), args...)
+	rows, err := s.db.QueryContext(ctx, s.dia.rebind(query), args...)
 	if err != nil {
 		return archive.Page{}, s.classify(ctx, err)
 	}
@@ -270,17 +263,57 @@ func (s *store) List(ctx context.Context, namespace string, q archive.Query) (ar
 	return page, nil
 }
 
-// CompletedOrders implements archive.Store.
-func (s *store) CompletedOrders(ctx context.Context, namespace, accountID string, isin investv1.ISIN) ([]investv1.Order, error) {
+// listQuery is the query of a List page: the filters, the keyset condition after the
+// cursor, newest first, one row more than the page to know whether another follows.
+func listQuery(namespace string, q archive.Query) (string, []any, error) {
+	if q.Limit < 1 || q.Limit > archive.MaxLimit {
+		return "", nil, fmt.Errorf("%w: limit %d is not between 1 and %d", archive.ErrInvalid, q.Limit, archive.MaxLimit)
+	}
+	var where strings.Builder
+	args := []any{namespace}
+	where.WriteString("namespace = ?")
+	for _, f := range []struct{ col, val string }{
+		// The most selective filters first: the planner reads through one index and
+		// checks the others on the rows it reads.
+		{"account_id", string(q.AccountID)}, {"isin", string(q.ISIN)}, {"state", string(q.State)},
+		{"account_type", string(q.AccountType)}, {"currency", string(q.Currency)},
+		{"side", string(q.Side)}, {"market", string(q.Market)},
+	} {
+		if f.val != "" {
+			where.WriteString(" AND " + f.col + " = ?")
+			args = append(args, f.val)
+		}
+	}
+	if q.Cursor != "" {
+		pos, err := archive.DecodeCursor(q.Cursor)
+		if err != nil {
+			return "", nil, err
+		}
+		where.WriteString(" AND (created_unix, name) < (?, ?)")
+		args = append(args, pos.Created.Unix(), pos.ID)
+	}
+	args = append(args, q.Limit+1)
+	return `SELECT created_unix, name, order_json FROM archived_orders WHERE ` + where.String() +
+		` ORDER BY created_unix DESC, name DESC LIMIT ?`, args, nil
+}
+
+// completedQuery is the query of CompletedOrders.
+func completedQuery(namespace, accountID string, isin investv1.ISIN) (string, []any) {
 	query := `SELECT order_json FROM archived_orders WHERE namespace = ? AND account_id = ? AND state = ?`
 	args := []any{namespace, accountID, string(investv1.StateCompleted)}
 	if isin != "" {
 		query += ` AND isin = ?`
 		args = append(args, string(isin))
 	}
+	return query + ` ORDER BY terminal_unix, name`, args
+}
+
+// CompletedOrders implements archive.Store.
+func (s *store) CompletedOrders(ctx context.Context, namespace, accountID string, isin investv1.ISIN) ([]investv1.Order, error) {
+	query, args := completedQuery(namespace, accountID, isin)
 	ctx, cancel := s.op(ctx)
 	defer cancel()
-	rows, err := s.db.QueryContext(ctx, s.dia.rebind(query+` ORDER BY terminal_unix, name`), args...)
+	rows, err := s.db.QueryContext(ctx, s.dia.rebind(query), args...)
 	if err != nil {
 		return nil, s.classify(ctx, err)
 	}
