@@ -1,0 +1,87 @@
+package sqlstore
+
+import (
+	"context"
+	"errors"
+	"time"
+
+	"github.com/prometheus/client_golang/prometheus"
+	"sigs.k8s.io/controller-runtime/pkg/metrics"
+
+	investv1 "github.com/fundshare/fundshare-operator/api/v1alpha1"
+	"github.com/fundshare/fundshare-operator/internal/archive"
+)
+
+var (
+	opDuration = prometheus.NewHistogramVec(prometheus.HistogramOpts{
+		Name:    "fundshare_archive_operation_duration_seconds",
+		Help:    "Latency of order archive store calls, by backend and operation (put, get, list, completed_orders, ping).",
+		Buckets: []float64{.0005, .001, .0025, .005, .01, .025, .05, .1, .25, .5, 1, 2.5, 5, 10},
+	}, []string{"backend", "operation"})
+	opErrors = prometheus.NewCounterVec(prometheus.CounterOpts{
+		Name: "fundshare_archive_operation_errors_total",
+		Help: "Order archive store calls that failed, by backend, operation and error: unavailable, conflict, invalid or " +
+			"internal (a not-found answer of get is not an error).",
+	}, []string{"backend", "operation", "error"})
+)
+
+func init() { metrics.Registry.MustRegister(opDuration, opErrors) }
+
+// errorKind is the error label of a failed call; "" for success and for not found.
+func errorKind(err error) string {
+	switch {
+	case err == nil, errors.Is(err, archive.ErrNotFound):
+		return ""
+	case errors.Is(err, archive.ErrUnavailable):
+		return "unavailable"
+	case errors.Is(err, archive.ErrConflict):
+		return "conflict"
+	case errors.Is(err, archive.ErrInvalid):
+		return "invalid"
+	}
+	return "internal"
+}
+
+// instrumented measures every call of a store.
+type instrumented struct {
+	next    archive.Store
+	backend string
+}
+
+func instrument(s archive.Store, backend string) archive.Store {
+	return &instrumented{next: s, backend: backend}
+}
+
+func (m *instrumented) observe(op string, start time.Time, err error) {
+	opDuration.WithLabelValues(m.backend, op).Observe(time.Since(start).Seconds())
+	if kind := errorKind(err); kind != "" {
+		opErrors.WithLabelValues(m.backend, op, kind).Inc()
+	}
+}
+
+func (m *instrumented) Put(ctx context.Context, o *investv1.Order, t investv1.AccountType) (err error) {
+	defer func(start time.Time) { m.observe("put", start, err) }(time.Now())
+	return m.next.Put(ctx, o, t)
+}
+
+func (m *instrumented) Get(ctx context.Context, namespace, id string) (o *investv1.Order, err error) {
+	defer func(start time.Time) { m.observe("get", start, err) }(time.Now())
+	return m.next.Get(ctx, namespace, id)
+}
+
+func (m *instrumented) List(ctx context.Context, namespace string, q archive.Query) (p archive.Page, err error) {
+	defer func(start time.Time) { m.observe("list", start, err) }(time.Now())
+	return m.next.List(ctx, namespace, q)
+}
+
+func (m *instrumented) CompletedOrders(ctx context.Context, namespace, accountID string, isin investv1.ISIN) (o []investv1.Order, err error) {
+	defer func(start time.Time) { m.observe("completed_orders", start, err) }(time.Now())
+	return m.next.CompletedOrders(ctx, namespace, accountID, isin)
+}
+
+func (m *instrumented) Ping(ctx context.Context) (err error) {
+	defer func(start time.Time) { m.observe("ping", start, err) }(time.Now())
+	return m.next.Ping(ctx)
+}
+
+func (m *instrumented) Close() error { return m.next.Close() }

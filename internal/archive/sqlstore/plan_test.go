@@ -1,0 +1,153 @@
+package sqlstore
+
+import (
+	"context"
+	"fmt"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	investv1 "github.com/fundshare/fundshare-operator/api/v1alpha1"
+	"github.com/fundshare/fundshare-operator/internal/archive"
+	"github.com/fundshare/fundshare-operator/internal/archive/archivetest"
+	"github.com/fundshare/fundshare-operator/internal/archive/pgtest"
+)
+
+// planFilters are the List requests whose plans are checked: no filter, each filter of
+// GET /v1/orders alone, combinations, each with and without a cursor.
+var planFilters = []archive.Filter{
+	{}, {Side: investv1.SideSell}, {Market: investv1.MarketSecondary}, {State: investv1.StateCancelled},
+	{AccountType: investv1.AccountTypeBusiness}, {AccountID: "aaaaaaaa-0000-4000-8000-000000000007"},
+	{Currency: "USD"}, {ISIN: "IE00B4L5Y983"},
+	{AccountID: "aaaaaaaa-0000-4000-8000-000000000007", ISIN: "IE00B4L5Y983", Side: investv1.SideBuy},
+	{State: investv1.StateCompleted, Currency: "EUR", Market: investv1.MarketPrimary},
+}
+
+// seed archives n orders of many accounts, ISINs, sides, markets, currencies and states
+// into two namespaces.
+func seed(t *testing.T, s archive.Store, n int) {
+	t.Helper()
+	isins := []investv1.ISIN{"LU0000000001", "IE00B4L5Y983", "DE0005140008", "US0378331005"}
+	var wg sync.WaitGroup
+	errs := make(chan error, 8)
+	for w := range 8 {
+		wg.Go(func() {
+			for i := w; i < n; i += 8 {
+				ns := "tenant-a"
+				if i%5 == 0 {
+					ns = "tenant-b"
+				}
+				o := archivetest.Order(ns, fmt.Sprintf("%08x-0000-4000-8000-%012x", i, i), time.Unix(1_760_000_000+int64(i/3), 0),
+					func(o *investv1.Order) {
+						o.Spec.AccountID = investv1.ObjectID(fmt.Sprintf("aaaaaaaa-0000-4000-8000-%012x", i%97))
+						o.Spec.ISIN = isins[i%4]
+						if i%2 == 0 {
+							o.Spec.Side = investv1.SideSell
+						}
+						if i%3 == 0 {
+							o.Spec.Market = investv1.MarketSecondary
+						}
+						if i%11 == 0 {
+							o.Spec.Currency = "USD"
+						}
+						if i%7 == 0 {
+							archivetest.Cancelled(o)
+						}
+					})
+				typ := investv1.AccountTypeIndividual
+				if i%97%4 == 0 {
+					typ = investv1.AccountTypeBusiness
+				}
+				if err := s.Put(context.Background(), o, typ); err != nil {
+					errs <- err
+					return
+				}
+			}
+		})
+	}
+	wg.Wait()
+	close(errs)
+	for err := range errs {
+		t.Fatal(err)
+	}
+}
+
+// plans returns the plan text of every checked List and CompletedOrders query.
+func plans(t *testing.T, s archive.Store, explain string) map[string]string {
+	t.Helper()
+	st := s.(*instrumented).next.(*store)
+	out := map[string]string{}
+	run := func(name, query string, args []any) {
+		rows, err := st.db.QueryContext(context.Background(), st.dia.rebind(explain+" "+query), args...)
+		if err != nil {
+			t.Fatalf("explain %s: %v", name, err)
+		}
+		defer func() { _ = rows.Close() }()
+		cols, _ := rows.Columns()
+		var lines []string
+		for rows.Next() {
+			vals := make([]any, len(cols))
+			ptrs := make([]any, len(cols))
+			for i := range vals {
+				ptrs[i] = &vals[i]
+			}
+			if err := rows.Scan(ptrs...); err != nil {
+				t.Fatal(err)
+			}
+			lines = append(lines, fmt.Sprint(vals...))
+		}
+		out[name] = strings.Join(lines, "\n")
+	}
+	cursor := archive.EncodeCursor(archive.Position{Created: time.Unix(1_760_000_300, 0), ID: "80000000"})
+	for _, f := range planFilters {
+		for _, cur := range []string{"", cursor} {
+			q, args, err := listQuery("tenant-a", archive.Query{Filter: f, Limit: 100, Cursor: cur})
+			if err != nil {
+				t.Fatal(err)
+			}
+			run(fmt.Sprintf("List %+v cursor=%v", f, cur != ""), q, args)
+		}
+	}
+	q, args := completedQuery("tenant-a", "aaaaaaaa-0000-4000-8000-000000000007", "")
+	run("CompletedOrders", q, args)
+	q, args = completedQuery("tenant-a", "aaaaaaaa-0000-4000-8000-000000000007", "IE00B4L5Y983")
+	run("CompletedOrders of an ISIN", q, args)
+	return out
+}
+
+func TestSQLiteEveryListFilterReadsThroughAnIndexWithoutSorting(t *testing.T) {
+	s, err := Open(context.Background(), "sqlite://"+filepath.Join(t.TempDir(), "archive.db"), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer func() { _ = s.Close() }()
+	seed(t, s, 2000)
+	if _, err := s.(*instrumented).next.(*store).db.Exec(`ANALYZE`); err != nil {
+		t.Fatal(err)
+	}
+	for name, plan := range plans(t, s, "EXPLAIN QUERY PLAN") {
+		if strings.Contains(plan, "TEMP B-TREE") || !strings.Contains(plan, "USING INDEX archived_orders_") {
+			t.Errorf("%s: the plan sorts or reads no index of the archive:\n%s", name, plan)
+		}
+	}
+}
+
+func TestPostgresEveryListFilterReadsThroughAnIndexWithoutSorting(t *testing.T) {
+	pg := pgtest.Start(t)
+	s, err := Open(context.Background(), pg.NewDatabase(t), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer func() { _ = s.Close() }()
+	seed(t, s, 6000)
+	if _, err := s.(*instrumented).next.(*store).db.Exec(`ANALYZE archived_orders`); err != nil {
+		t.Fatal(err)
+	}
+	for name, plan := range plans(t, s, "EXPLAIN") {
+		if strings.Contains(plan, "Sort") || strings.Contains(plan, "Seq Scan") || !strings.Contains(plan, "Index") {
+			t.Errorf("%s: the plan sorts or scans the table:\n%s", name, plan)
+		}
+	}
+}

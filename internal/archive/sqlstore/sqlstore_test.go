@@ -1,0 +1,35 @@
+package sqlstore_test
+
+import (
+	"context"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"github.com/fundshare/fundshare-operator/internal/archive"
+	"github.com/fundshare/fundshare-operator/internal/archive/archivetest"
+	"github.com/fundshare/fundshare-operator/internal/archive/pgtest"
+	"github.com/fundshare/fundshare-operator/internal/archive/sqlstore"
+)
+
+func openStore(t *testing.T, dsn string) archive.Store {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	s, err := sqlstore.Open(ctx, dsn, sqlstore.Options{})
+	if err != nil {
+		t.Fatalf("open %s: %v", archive.RedactURL(dsn), err)
+	}
+	return s
+}
+
+func sqliteDSN(t *testing.T) string { return "sqlite://" + filepath.Join(t.TempDir(), "archive.db") }
+
+func TestSQLiteConformance(t *testing.T) {
+	archivetest.Run(t, func(t *testing.T) archive.Store { return openStore(t, sqliteDSN(t)) })
+}
+
+func TestPostgresConformance(t *testing.T) {
+	pg := pgtest.Start(t)
+	archivetest.Run(t, func(t *testing.T) archive.Store { return openStore(t, pg.NewDatabase(t)) })
+}

@@ -1,0 +1,351 @@
+// Package sqlstore implements archive.Store on SQL databases: SQLite (the embedded default,
+// pure Go through modernc.org/sqlite, no cgo, no server) and PostgreSQL (pgx v5, with a
+// portable SQL subset so that Postgres-compatible engines work too). Both share the
+// queries below and differ only in their driver, placeholders, error classification and
+// schema migrations (goose v3, embedded, applied by Open under a lock, so two replicas
+// opening one database at once migrate it once).
+package sqlstore
+
+import (
+	"bytes"
+	"context"
+	"database/sql"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+
+	investv1 "github.com/fundshare/fundshare-operator/api/v1alpha1"
+	"github.com/fundshare/fundshare-operator/internal/archive"
+)
+
+// Options tune a store; the zero value is the default.
+type Options struct {
+	// OpTimeout bounds every store call (on top of the caller's context), so that a
+	// database that stops answering yields archive.ErrUnavailable instead of a hang.
+	// Default 5s.
+	OpTimeout time.Duration
+	// MigrateTimeout bounds Open's migration, including waiting for another replica's
+	// migration lock. Default 2 minutes.
+	MigrateTimeout time.Duration
+	// MaxOpenConns caps the connections (PostgreSQL default 10, SQLite default 4).
+	MaxOpenConns int
+	// Now is the clock of the archived_unix column. Default time.Now.
+	Now func() time.Time
+}
+
+const (
+	defaultOpTimeout      = 5 * time.Second
+	defaultMigrateTimeout = 2 * time.Minute
+)
+
+// Open opens (creating and migrating when needed) the archive named by an --archive-dsn
+// value (see archive.ParseDSN) and checks that it answers. The store is instrumented:
+// its calls are measured on controller-runtime's metrics registry.
+func Open(ctx context.Context, dsn string, opts Options) (archive.Store, error) {
+	d, err := archive.ParseDSN(dsn)
+	if err != nil {
+		return nil, err
+	}
+	return OpenDSN(ctx, d, opts)
+}
+
+// OpenDSN is Open with a parsed DSN.
+func OpenDSN(ctx context.Context, d archive.DSN, opts Options) (archive.Store, error) {
+	if opts.OpTimeout <= 0 {
+		opts.OpTimeout = defaultOpTimeout
+	}
+	if opts.MigrateTimeout <= 0 {
+		opts.MigrateTimeout = defaultMigrateTimeout
+	}
+	if opts.Now == nil {
+		opts.Now = time.Now
+	}
+	var dia dialect
+	switch d.Backend {
+	case archive.BackendSQLite:
+		dia = sqliteDialect{path: d.Path}
+	case archive.BackendPostgres:
+		dia = postgresDialect{url: d.URL}
+	default:
+		return nil, fmt.Errorf("%w: unknown archive backend %q", archive.ErrInvalid, d.Backend)
+	}
+	db, err := dia.open(opts)
+	if err != nil {
+		return nil, fmt.Errorf("open the order archive %s: %w", d, err)
+	}
+	s := &store{db: db, dia: dia, opts: opts}
+	mctx, cancel := context.WithTimeout(ctx, opts.MigrateTimeout)
+	defer cancel()
+	if err := dia.migrate(mctx, db); err != nil {
+		_ = db.Close()
+		return nil, fmt.Errorf("migrate the order archive %s: %w", d, s.classify(mctx, err))
+	}
+	return instrument(s, string(d.Backend)), nil
+}
+
+// store is the SQL archive.Store.
+type store struct {
+	db   *sql.DB
+	dia  dialect
+	opts Options
+}
+
+// dialect is what differs between the databases.
+type dialect interface {
+	// open returns the connection pool.
+	open(opts Options) (*sql.DB, error)
+	// migrate brings the schema to the newest version, under a lock shared by every
+	// process opening the same database.
+	migrate(ctx context.Context, db *sql.DB) error
+	// rebind turns ? placeholders into the database's own.
+	rebind(query string) string
+	// unavailable reports whether a driver error means the database cannot be reached or
+	// cannot serve now (as opposed to a bad statement or a bug).
+	unavailable(err error) bool
+}
+
+// columns is the column list of an insert, in the order of insertArgs.
+const columns = `uid, namespace, name, account_id, account_type, isin, side, market, currency, state,
+	wallet_id, payment_method_details_id, units, created_unix, terminal_unix, archived_unix, order_json`
+
+func (s *store) op(ctx context.Context) (context.Context, context.CancelFunc) {
+	return context.WithTimeout(ctx, s.opts.OpTimeout)
+}
+
+// Put implements archive.Store.
+func (s *store) Put(ctx context.Context, o *investv1.Order, accountType investv1.AccountType) error {
+	c, err := archive.ColumnsOf(o, accountType)
+	if err != nil {
+		return err
+	}
+	body, err := encode(o)
+	if err != nil {
+		return err
+	}
+	ctx, cancel := s.op(ctx)
+	defer cancel()
+	res, err := s.db.ExecContext(ctx, s.dia.rebind(`INSERT INTO archived_orders (`+columns+`)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING`),
+		c.UID, c.Namespace, c.Name, c.AccountID, c.AccountType, c.ISIN, c.Side, c.Market, c.Currency, c.State,
+		c.WalletID, c.PaymentMethodDetailsID, c.Units, c.Created.Unix(), c.Terminal.Unix(), s.opts.Now().Unix(), string(body))
+	if err != nil {
+		return s.classify(ctx, err)
+	}
+	if n, err := res.RowsAffected(); err != nil {
+		return s.classify(ctx, err)
+	} else if n == 1 {
+		return nil
+	}
+	// Nothing inserted: the UID or the (namespace, name) is archived already. The insert
+	// that won is committed (a unique violation waits for it), so it is read here.
+	rows, err := s.db.QueryContext(ctx, s.dia.rebind(`SELECT uid, account_type, order_json FROM archived_orders
+		WHERE uid = ? OR (namespace = ? AND name = ?)`), c.UID, c.Namespace, c.Name)
+	if err != nil {
+		return s.classify(ctx, err)
+	}
+	defer func() { _ = rows.Close() }()
+	conflict := &archive.ConflictError{UID: c.UID, Namespace: c.Namespace, Name: c.Name}
+	found := false
+	for rows.Next() {
+		var uid, typ, existing string
+		if err := rows.Scan(&uid, &typ, &existing); err != nil {
+			return s.classify(ctx, err)
+		}
+		found = true
+		switch {
+		case uid != c.UID:
+			conflict.ExistingUID, conflict.Reason = uid, "another order is archived under this namespace and name"
+			return conflict
+		case typ != c.AccountType:
+			conflict.ExistingUID, conflict.Reason = uid, fmt.Sprintf("archived with account type %q, not %q", typ, c.AccountType)
+			return conflict
+		case !bytes.Equal([]byte(existing), body):
+			conflict.ExistingUID, conflict.Reason = uid, "archived with other content"
+			return conflict
+		}
+	}
+	if err := rows.Err(); err != nil {
+		return s.classify(ctx, err)
+	}
+	if !found {
+		// Records are never deleted, so an insert that did nothing has a row to show.
+		return fmt.Errorf("archive: order %s/%s was neither inserted nor found", c.Namespace, c.Name)
+	}
+	return nil
+}
+
+// encode is the stored JSON of an order: apiVersion and kind set, managedFields dropped.
+func encode(o *investv1.Order) ([]byte, error) {
+	cp := o.DeepCopy()
+	cp.ManagedFields = nil
+	cp.APIVersion, cp.Kind = investv1.GroupVersion.String(), "Order"
+	return json.Marshal(cp)
+}
+
+func decode(body string) (*investv1.Order, error) {
+	o := &investv1.Order{}
+	if err := json.Unmarshal([]byte(body), o); err != nil {
+		return nil, fmt.Errorf("archive: decode an archived order: %w", err)
+	}
+	return o, nil
+}
+
+// Get implements archive.Store.
+func (s *store) Get(ctx context.Context, namespace, id string) (*investv1.Order, error) {
+	ctx, cancel := s.op(ctx)
+	defer cancel()
+	var body string
+	err := s.db.QueryRowContext(ctx, s.dia.rebind(`SELECT order_json FROM archived_orders WHERE namespace = ? AND name = ?`),
+		namespace, id).Scan(&body)
+	if errors.Is(err, sql.ErrNoRows) {
+		return nil, fmt.Errorf("%w: %s/%s", archive.ErrNotFound, namespace, id)
+	}
+	if err != nil {
+		return nil, s.classify(ctx, err)
+	}
+	return decode(body)
+}
+
+// List implements archive.Store.
+func (s *store) List(ctx context.Context, namespace string, q archive.Query) (archive.Page, error) {
+	query, args, err := listQuery(namespace, q)
+	if err != nil {
+		return archive.Page{}, err
+	}
+	ctx, cancel := s.op(ctx)
+	defer cancel()
+	rows, err := s.db.QueryContext(ctx, s.dia.rebind(query), args...)
+	if err != nil {
+		return archive.Page{}, s.classify(ctx, err)
+	}
+	defer func() { _ = rows.Close() }()
+	page := archive.Page{Orders: make([]investv1.Order, 0, min(q.Limit, 128))}
+	var last archive.Position
+	for rows.Next() {
+		var created int64
+		var name, body string
+		if err := rows.Scan(&created, &name, &body); err != nil {
+			return archive.Page{}, s.classify(ctx, err)
+		}
+		if len(page.Orders) == q.Limit {
+			page.Next = archive.EncodeCursor(last)
+			break
+		}
+		o, err := decode(body)
+		if err != nil {
+			return archive.Page{}, err
+		}
+		page.Orders = append(page.Orders, *o)
+		last = archive.Position{Created: time.Unix(created, 0).UTC(), ID: name}
+	}
+	if err := rows.Err(); err != nil {
+		return archive.Page{}, s.classify(ctx, err)
+	}
+	return page, nil
+}
+
+// listQuery is the query of a List page: the filters, the keyset condition after the
+// cursor, newest first, one row more than the page to know whether another follows.
+func listQuery(namespace string, q archive.Query) (string, []any, error) {
+	if q.Limit < 1 || q.Limit > archive.MaxLimit {
+		return "", nil, fmt.Errorf("%w: limit %d is not between 1 and %d", archive.ErrInvalid, q.Limit, archive.MaxLimit)
+	}
+	var where strings.Builder
+	args := []any{namespace}
+	where.WriteString("namespace = ?")
+	for _, f := range []struct{ col, val string }{
+		// The most selective filters first: the planner reads through one index and
+		// checks the others on the rows it reads.
+		{"account_id", string(q.AccountID)}, {"isin", string(q.ISIN)}, {"state", string(q.State)},
+		{"account_type", string(q.AccountType)}, {"currency", string(q.Currency)},
+		{"side", string(q.Side)}, {"market", string(q.Market)},
+	} {
+		if f.val != "" {
+			where.WriteString(" AND " + f.col + " = ?")
+			args = append(args, f.val)
+		}
+	}
+	if q.Cursor != "" {
+		pos, err := archive.DecodeCursor(q.Cursor)
+		if err != nil {
+			return "", nil, err
+		}
+		where.WriteString(" AND (created_unix, name) < (?, ?)")
+		args = append(args, pos.Created.Unix(), pos.ID)
+	}
+	args = append(args, q.Limit+1)
+	return `SELECT created_unix, name, order_json FROM archived_orders WHERE ` + where.String() +
+		` ORDER BY created_unix DESC, name DESC LIMIT ?`, args, nil
+}
+
+// completedQuery is the query of CompletedOrders.
+func completedQuery(namespace, accountID string, isin investv1.ISIN) (string, []any) {
+	query := `SELECT order_json FROM archived_orders WHERE namespace = ? AND account_id = ? AND state = ?`
+	args := []any{namespace, accountID, string(investv1.StateCompleted)}
+	if isin != "" {
+		query += ` AND isin = ?`
+		args = append(args, string(isin))
+	}
+	return query + ` ORDER BY terminal_unix, name`, args
+}
+
+// CompletedOrders implements archive.Store.
+func (s *store) CompletedOrders(ctx context.Context, namespace, accountID string, isin investv1.ISIN) ([]investv1.Order, error) {
+	query, args := completedQuery(namespace, accountID, isin)
+	ctx, cancel := s.op(ctx)
+	defer cancel()
+	rows, err := s.db.QueryContext(ctx, s.dia.rebind(query), args...)
+	if err != nil {
+		return nil, s.classify(ctx, err)
+	}
+	defer func() { _ = rows.Close() }()
+	var out []investv1.Order
+	for rows.Next() {
+		var body string
+		if err := rows.Scan(&body); err != nil {
+			return nil, s.classify(ctx, err)
+		}
+		o, err := decode(body)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, *o)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, s.classify(ctx, err)
+	}
+	return out, nil
+}
+
+// Ping implements archive.Store: one round trip through the pool.
+func (s *store) Ping(ctx context.Context) error {
+	ctx, cancel := s.op(ctx)
+	defer cancel()
+	var one int
+	if err := s.db.QueryRowContext(ctx, `SELECT 1`).Scan(&one); err != nil {
+		return s.classify(ctx, err)
+	}
+	return nil
+}
+
+// Close implements archive.Store.
+func (s *store) Close() error { return s.db.Close() }
+
+// classify turns a database error into the store's: ErrUnavailable for a database that
+// cannot be reached or did not answer in time (the cause kept in the chain), the error
+// itself otherwise.
+func (s *store) classify(ctx context.Context, err error) error {
+	switch {
+	case err == nil:
+		return nil
+	case ctx.Err() != nil && !errors.Is(err, ctx.Err()):
+		return fmt.Errorf("%w: %w (%w)", archive.ErrUnavailable, ctx.Err(), err)
+	case errors.Is(err, context.DeadlineExceeded), errors.Is(err, context.Canceled):
+		return fmt.Errorf("%w: %w", archive.ErrUnavailable, err)
+	case errors.Is(err, sql.ErrConnDone), s.dia.unavailable(err):
+		return fmt.Errorf("%w: %w", archive.ErrUnavailable, err)
+	}
+	return fmt.Errorf("archive: %w", err)
+}
