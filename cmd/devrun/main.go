@@ -30,6 +30,8 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/webhook"
 
 	"github.com/fundshare/fundshare-operator/internal/app"
+	"github.com/fundshare/fundshare-operator/internal/archive"
+	"github.com/fundshare/fundshare-operator/internal/archive/sqlstore"
 	"github.com/fundshare/fundshare-operator/internal/controlplane"
 	"github.com/fundshare/fundshare-operator/internal/devdata"
 	"github.com/fundshare/fundshare-operator/internal/scheme"
@@ -44,6 +46,8 @@ func main() {
 	flag.StringVar(&baseURL, "public-base-url", "", "public base URL (default: http://<rest-bind-address>)")
 	flag.StringVar(&localDir, "local-dir", ".local", "folder for etcd data, kubeconfig and the demo credentials")
 	flag.DurationVar(&sandboxDelay, "sandbox-settlement-delay", 3*time.Second, "delay of each sandbox settlement step (negative: off)")
+	archiveDSN = archive.BindDSNFlag(flag.CommandLine, "")
+	flag.DurationVar(&orderRetention, "order-retention", 90*24*time.Hour, "how long a done order stays in the cluster before it moves to the order archive (0 or negative: orders stay); e.g. 30s to watch it happen")
 	opts := zap.Options{Development: true}
 	opts.BindFlags(flag.CommandLine)
 	flag.Parse()
@@ -56,6 +60,13 @@ func main() {
 		os.Exit(1)
 	}
 }
+
+// The order archive: --archive-dsn (default: an SQLite file in the local folder) and
+// --order-retention.
+var (
+	archiveDSN     *string
+	orderRetention time.Duration
+)
 
 func run(restAddr, baseURL, localDir string, sandboxDelay time.Duration) error {
 	localDir, err := filepath.Abs(localDir)
@@ -113,10 +124,19 @@ func run(restAddr, baseURL, localDir string, sandboxDelay time.Duration) error {
 	if err != nil {
 		return err
 	}
+	dsn := *archiveDSN
+	if dsn == "" {
+		dsn = "sqlite://" + filepath.Join(localDir, "archive.db")
+	}
+	orders, err := sqlstore.Open(ctx, dsn, sqlstore.Options{})
+	if err != nil {
+		return fmt.Errorf("open the order archive: %w", err)
+	}
+	defer orders.Close()
 	if err := app.Setup(mgr, app.Config{
 		RESTAddr: restAddr, PublicBaseURL: baseURL, Namespace: devdata.OperatorNamespace,
 		SigningKeySecret: "fundshare-jwt-signing-key", Webhooks: true, Controllers: true,
-		SandboxSettlement: sandboxDelay,
+		SandboxSettlement: sandboxDelay, Archive: orders, OrderRetention: orderRetention,
 	}); err != nil {
 		return err
 	}
