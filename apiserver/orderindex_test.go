@@ -1,15 +1,20 @@
 package apiserver
 
 import (
+	"context"
+	"fmt"
 	"strings"
 	"testing"
 	"time"
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	toolscache "k8s.io/client-go/tools/cache"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+	"sigs.k8s.io/controller-runtime/pkg/client/fake"
 
 	investv1 "github.com/fundshare/fundshare-operator/api/v1alpha1"
 	"github.com/fundshare/fundshare-operator/internal/archive"
+	"github.com/fundshare/fundshare-operator/internal/scheme"
 )
 
 var indexT0 = time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
@@ -70,5 +75,61 @@ func TestMergingLiveAndArchivedOrdersIsNewestFirstAndShowsEachOnce(t *testing.T)
 	}
 	if s := strings.Join(names, ","); s != "l5,a4,both3,a3,l1,a0" {
 		t.Fatalf("merged: %s", s)
+	}
+}
+
+// readCounter counts the reads a list makes.
+type readCounter struct {
+	client.Reader
+	gets, lists int
+}
+
+func (c *readCounter) Get(ctx context.Context, key client.ObjectKey, obj client.Object, opts ...client.GetOption) error {
+	c.gets++
+	return c.Reader.Get(ctx, key, obj, opts...)
+}
+
+func (c *readCounter) List(ctx context.Context, list client.ObjectList, opts ...client.ListOption) error {
+	c.lists++
+	return c.Reader.List(ctx, list, opts...)
+}
+
+func TestTheUnfilteredOrderListReadsLimitOrdersNotTheTenantsEvery(t *testing.T) {
+	const n, limit = 5000, 10
+	objs := make([]client.Object, 0, n)
+	x := newLiveOrderIndex()
+	x.synced = func() bool { return true }
+	for i := range n {
+		o := indexedOrder("t", fmt.Sprintf("o%05d", i), i)
+		objs = append(objs, o)
+		x.add(o)
+	}
+	reader := &readCounter{Reader: fake.NewClientBuilder().WithScheme(scheme.New()).WithObjects(objs...).Build()}
+	s := &Server{deps: Deps{Reader: reader}, liveIndex: x}
+	got, err := s.liveOrders(context.Background(), "t", orderFilter{}, nil, limit+1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(got) != limit+1 || got[0].Name != "o04999" || got[limit].Name != "o04989" {
+		t.Fatalf("got %d orders from %s", len(got), got[0].Name)
+	}
+	if reader.lists != 0 || reader.gets != limit+1 {
+		t.Fatalf("the page read %d lists and %d gets; want no list and %d gets", reader.lists, reader.gets, limit+1)
+	}
+	// From a cursor: the same cost.
+	reader.gets = 0
+	cur := &archive.Position{Created: got[limit].CreationTimestamp.UTC(), ID: got[limit].Name}
+	next, err := s.liveOrders(context.Background(), "t", orderFilter{}, cur, limit)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(next) != limit || next[0].Name != "o04988" || reader.gets != limit || reader.lists != 0 {
+		t.Fatalf("next page from %s: %d orders, %d gets, %d lists", next[0].Name, len(next), reader.gets, reader.lists)
+	}
+	// Not synced yet: the list falls back to listing (and sorting) the tenant's orders.
+	x.synced = func() bool { return false }
+	reader.lists = 0
+	if _, err := s.liveOrders(context.Background(), "t", orderFilter{}, nil, limit); err != nil || reader.lists != 1 {
+		t.Fatalf("before the index synced: %d lists, err %v", reader.lists, err)
 	}
 }

@@ -9,6 +9,7 @@ import (
 	"net"
 	"net/http"
 	"net/url"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -26,6 +27,8 @@ import (
 	investv1 "github.com/fundshare/fundshare-operator/api/v1alpha1"
 	"github.com/fundshare/fundshare-operator/apiserver/auth"
 	"github.com/fundshare/fundshare-operator/cmd/manager/app"
+	"github.com/fundshare/fundshare-operator/internal/archive"
+	"github.com/fundshare/fundshare-operator/internal/archive/sqlstore"
 	"github.com/fundshare/fundshare-operator/internal/controlplane"
 	"github.com/fundshare/fundshare-operator/internal/fixtures"
 	"github.com/fundshare/fundshare-operator/internal/test/envtest"
@@ -55,6 +58,10 @@ var (
 	// lockedClass locks bought units for 30 days; closedClass's fund is not redeemable.
 	lockedClass, closedClass *investv1.ShareClass
 
+	// orderArchive is the order archive the facade reads (a real SQLite store);
+	// archiveOrder moves an order there as the retention controller does.
+	orderArchive archive.Store
+
 	// conform checks every exchange against /openapi.json and notes secrets (conformance_test.go).
 	conform *conformance
 	// logs captures everything the manager and the facade log.
@@ -77,6 +84,11 @@ var _ = BeforeSuite(func() {
 	k8s = env.Client
 	Expect(k8s.Create(ctx, &corev1.Namespace{ObjectMeta: metav1.ObjectMeta{Name: operatorNamespace}})).To(Succeed())
 
+	dir := GinkgoT().TempDir()
+	var err error
+	orderArchive, err = sqlstore.Open(ctx, "sqlite://"+filepath.Join(dir, "archive.db"), sqlstore.Options{})
+	Expect(err).NotTo(HaveOccurred())
+
 	addr := freeAddress()
 	baseURL = "http://" + addr
 	env.Manager = env.StartManager(env.Config, envtest.ManagerOptions{
@@ -85,7 +97,7 @@ var _ = BeforeSuite(func() {
 			return app.Setup(mgr, app.Config{
 				RESTAddr: addr, PublicBaseURL: baseURL, Namespace: operatorNamespace,
 				SigningKeySecret: "fundshare-jwt-signing-key", Webhooks: true, Controllers: true,
-				SandboxSettlement: -1,
+				SandboxSettlement: -1, Archive: orderArchive,
 			})
 		},
 	})

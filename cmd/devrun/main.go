@@ -15,11 +15,13 @@ import (
 	"os"
 	"os/signal"
 	"syscall"
+	"time"
 
 	ctrl "sigs.k8s.io/controller-runtime"
 	"sigs.k8s.io/controller-runtime/pkg/log/zap"
 
 	"github.com/fundshare/fundshare-operator/cmd/devrun/devenv"
+	"github.com/fundshare/fundshare-operator/internal/archive"
 )
 
 func main() {
@@ -29,6 +31,8 @@ func main() {
 	flag.StringVar(&o.LocalDir, "local-dir", ".local", "folder for etcd data, kubeconfig and the demo credentials")
 	flag.DurationVar(&o.SandboxSettlementDelay, "sandbox-settlement-delay", devenv.DefaultSandboxSettlementDelay,
 		"delay of each sandbox settlement step (negative: off); make it long enough to type the next command when a guide cancels an order by hand")
+	flag.StringVar(&o.ArchiveDSN, archive.FlagDSN, "", "the order archive: sqlite://<file> or postgres://… (see docs/archive.md; default: an SQLite file in the local folder)")
+	flag.DurationVar(&o.OrderRetention, "order-retention", 90*24*time.Hour, "how long a done order stays in the cluster before it moves to the order archive (0 or negative: orders stay); e.g. 30s to watch it happen")
 	opts := zap.Options{Development: true}
 	opts.BindFlags(flag.CommandLine)
 	flag.Parse()

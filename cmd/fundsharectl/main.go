@@ -1,7 +1,8 @@
-// Command fundsharectl is a small helper for platform teams. Its one command, `tenant`,
-// writes what onboards an integrator through GitOps: the tenant's Namespace, the Secret
-// with the argon2id hash of a freshly generated client secret, and the ApiClient. The
-// YAML goes to stdout; the client secret itself goes to stderr, once, and nowhere else.
+// Command fundsharectl is a small helper for platform teams. `tenant` writes what
+// onboards an integrator through GitOps: the tenant's Namespace, the Secret with the
+// argon2id hash of a freshly generated client secret, and the ApiClient. The YAML goes to
+// stdout; the client secret itself goes to stderr, once, and nowhere else. `orders` reads
+// the orders that the retention controller moved to the order archive.
 //
 //	fundsharectl tenant --namespace acme --client-id acme-prod > tenants/acme/tenant.yaml
 package main
@@ -26,6 +27,8 @@ const usage = `fundsharectl: helpers for platform teams running fundshare-operat
 Commands:
   tenant    print a tenant (Namespace, Secret with the client secret's hash, ApiClient)
             as YAML for GitOps; the client secret is printed once, to stderr
+  orders    read archived orders (moved out of the cluster by the retention
+            controller): "orders get" one as YAML, "orders list" a tenant's, newest first
   version   print the version
 
 Run "fundsharectl <command> -h" for the command's flags.
@@ -40,6 +43,8 @@ func run(args []string, stdout, stderr io.Writer) int {
 	switch args[0] {
 	case "tenant":
 		return runTenant(args[1:], stdout, stderr)
+	case "orders":
+		return runOrders(args[1:], stdout, stderr)
 	case "version", "--version":
 		fmt.Fprintln(stdout, version)
 		return 0

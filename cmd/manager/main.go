@@ -3,6 +3,7 @@
 package main
 
 import (
+	"context"
 	"crypto/tls"
 	"flag"
 	"net/netip"
@@ -17,6 +18,8 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/webhook"
 
 	"github.com/fundshare/fundshare-operator/cmd/manager/app"
+	"github.com/fundshare/fundshare-operator/internal/archive"
+	"github.com/fundshare/fundshare-operator/internal/archive/sqlstore"
 )
 
 // +kubebuilder:rbac:groups=authentication.k8s.io,resources=tokenreviews,verbs=create
@@ -59,6 +62,8 @@ func main() {
 		}
 		return nil
 	})
+	archiveDSN := archive.BindDSNFlag(flag.CommandLine, "")
+	flag.DurationVar(&c.OrderRetention, "order-retention", 90*24*time.Hour, "how long a done order stays in the cluster before it moves to the order archive (needs --archive-dsn; 0 or negative: orders stay)")
 	opts := zap.Options{Development: false}
 	opts.BindFlags(flag.CommandLine)
 	flag.Parse()
@@ -67,6 +72,17 @@ func main() {
 	log.Info("starting fundshare-operator", "version", version, "http2", f.enableHTTP2)
 
 	c.Webhooks, c.Controllers = true, true
+	if *archiveDSN != "" {
+		st, err := openArchive(*archiveDSN)
+		if err != nil {
+			log.Error(err, "unable to open the order archive")
+			os.Exit(1)
+		}
+		defer st.Close()
+		c.Archive = st
+	} else {
+		log.Info("no --archive-dsn: no order archive, and done orders stay in the cluster")
+	}
 	f.namespace = c.Namespace
 	mgr, err := app.NewManager(ctrl.GetConfigOrDie(), managerOptions(f))
 	if err != nil {
@@ -79,8 +95,20 @@ func main() {
 	}
 	if err := mgr.Start(ctrl.SetupSignalHandler()); err != nil {
 		log.Error(err, "manager stopped with an error")
-		os.Exit(1)
+		os.Exit(1) //nolint:gocritic // the archive's connections end with the process
 	}
+}
+
+// openArchive opens the order archive of a --archive-dsn value (migrating its schema).
+func openArchive(dsn string) (archive.Store, error) {
+	d, err := archive.ParseDSN(dsn)
+	if err != nil {
+		return nil, err
+	}
+	ctrl.Log.WithName("setup").Info("order archive", "dsn", d.String())
+	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
+	defer cancel()
+	return sqlstore.OpenDSN(ctx, d, sqlstore.Options{})
 }
 
 // managerOptions are the manager's options for the flags given.

@@ -30,6 +30,8 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/webhook"
 
 	"github.com/fundshare/fundshare-operator/cmd/manager/app"
+	"github.com/fundshare/fundshare-operator/internal/archive"
+	"github.com/fundshare/fundshare-operator/internal/archive/sqlstore"
 	"github.com/fundshare/fundshare-operator/internal/controlplane"
 	"github.com/fundshare/fundshare-operator/internal/devdata"
 	"github.com/fundshare/fundshare-operator/internal/scheme"
@@ -48,6 +50,11 @@ type Options struct {
 	SandboxSettlementDelay time.Duration
 	// Out receives the progress lines (default os.Stdout).
 	Out io.Writer
+	// ArchiveDSN is the order archive (internal/archive); empty: an SQLite file in LocalDir.
+	ArchiveDSN string
+	// OrderRetention is how long a done order stays in the cluster before it moves to the
+	// archive; 0 or negative: orders stay.
+	OrderRetention time.Duration
 	// SkipControllerNameValidation lets a process run more than one environment (tests):
 	// controller-runtime refuses a second controller of the same name in a process.
 	SkipControllerNameValidation bool
@@ -69,10 +76,11 @@ type Env struct {
 	// Config reaches the API server as the control plane's admin.
 	Config *rest.Config
 
-	local  *controlplane.Local
-	cancel context.CancelFunc
-	errc   chan error
-	out    io.Writer
+	local   *controlplane.Local
+	archive archive.Store
+	cancel  context.CancelFunc
+	errc    chan error
+	out     io.Writer
 }
 
 // Start starts everything and returns once the catalogue and the demo tenant are loaded
@@ -157,10 +165,17 @@ func Start(ctx context.Context, o Options) (_ *Env, err error) {
 	if err != nil {
 		return nil, err
 	}
+	dsn := o.ArchiveDSN
+	if dsn == "" {
+		dsn = "sqlite://" + filepath.Join(localDir, "archive.db")
+	}
+	if e.archive, err = sqlstore.Open(ctx, dsn, sqlstore.Options{}); err != nil {
+		return nil, fmt.Errorf("open the order archive: %w", err)
+	}
 	if err := app.Setup(mgr, app.Config{
 		RESTAddr: o.RESTAddr, PublicBaseURL: o.PublicBaseURL, Namespace: devdata.OperatorNamespace,
 		SigningKeySecret: "fundshare-jwt-signing-key", Webhooks: true, Controllers: true,
-		SandboxSettlement: o.SandboxSettlementDelay,
+		SandboxSettlement: o.SandboxSettlementDelay, Archive: e.archive, OrderRetention: o.OrderRetention,
 	}); err != nil {
 		return nil, err
 	}
@@ -199,11 +214,17 @@ func (e *Env) Wait() error {
 }
 
 func (e *Env) stopControlPlane() error {
+	var errs []error
+	if e.archive != nil {
+		if err := e.archive.Close(); err != nil {
+			errs = append(errs, fmt.Errorf("close the order archive: %w", err))
+		}
+	}
 	_, _ = fmt.Fprintln(e.out, "stopping the control plane (data kept in "+Rel(e.LocalDir)+")")
 	if err := e.local.Stop(); err != nil {
-		return fmt.Errorf("stop control plane: %w", err)
+		errs = append(errs, fmt.Errorf("stop control plane: %w", err))
 	}
-	return nil
+	return errors.Join(errs...)
 }
 
 func writeKubeconfig(env *envtest.Environment, cfg *rest.Config, path string) error {

@@ -1,0 +1,213 @@
+package retention_test
+
+import (
+	"context"
+	"strings"
+	"sync/atomic"
+	"time"
+
+	. "github.com/onsi/ginkgo/v2"
+	. "github.com/onsi/gomega"
+	eventsv1 "k8s.io/api/events/v1"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+	"sigs.k8s.io/controller-runtime/pkg/metrics"
+
+	investv1 "github.com/fundshare/fundshare-operator/api/v1alpha1"
+	"github.com/fundshare/fundshare-operator/controllers/retention"
+	"github.com/fundshare/fundshare-operator/internal/archive/pgtest"
+	"github.com/fundshare/fundshare-operator/internal/archive/sqlstore"
+)
+
+var _ = Describe("Retention: done orders leave the cluster for the archive", func() {
+	It("archives a done order older than the retention, verified, and only then deletes it; its holding stays whole", func() {
+		isin := newMarket(0)
+		a := newCustomer()
+		buy := mustPlace(a, investv1.SideBuy, isin, 100)
+		waitCompleted(buy)
+		Eventually(holding(a, isin)).WithTimeout(30 * time.Second).Should(Equal(int64(100)))
+		stop := watchHolding(a, isin, 100)
+		waitArchived(buy)
+		// The account controller sees the deletion and computes again: still 100.
+		Consistently(holding(a, isin)).WithTimeout(2 * time.Second).Should(Equal(int64(100)))
+		for _, v := range stop() {
+			Expect(v).To(Equal(int64(100)), "the holding never changes while the order moves to the archive")
+		}
+		archived, err := direct().Get(ctx, buy.Namespace, buy.Name)
+		Expect(err).NotTo(HaveOccurred())
+		Expect(archived.Status.State).To(Equal(investv1.StateCompleted))
+		Expect(archived.Spec.Quote).NotTo(BeNil(), "the full order is archived, not the cache's compact copy")
+		Expect(archived.Status.Conditions).NotTo(BeEmpty(), "the full order is archived, not the cache's compact copy")
+		Expect(time.Since(retention.DoneAt(archived))).To(BeNumerically(">=", retainFor), "not before the retention")
+		Expect(archivedOfAccount(a)).To(HaveLen(1))
+	})
+
+	It("lets a sell claim archived units, and refuses one beyond them", func() {
+		isin := newMarket(0)
+		a := newCustomer()
+		buy := mustPlace(a, investv1.SideBuy, isin, 100)
+		waitCompleted(buy)
+		waitArchived(buy)
+
+		_, err := place(a, investv1.SideSell, isin, 101)
+		Expect(err).To(MatchError(ContainSubstring("Insufficient holdings")))
+		sell := mustPlace(a, investv1.SideSell, isin, 60)
+		waitCompleted(sell)
+		Eventually(holding(a, isin)).WithTimeout(30 * time.Second).Should(Equal(int64(40)))
+		waitArchived(sell)
+		Consistently(holding(a, isin)).WithTimeout(2 * time.Second).Should(Equal(int64(40)))
+		_, err = place(a, investv1.SideSell, isin, 41)
+		Expect(err).To(MatchError(ContainSubstring("Insufficient holdings")), "an archived sell still consumes its units")
+		Expect(archivedOfAccount(a)).To(HaveLen(2))
+	})
+
+	It("keeps the lock-up of an archived buy", func() {
+		isin := newMarket(365)
+		a := newCustomer()
+		buy := mustPlace(a, investv1.SideBuy, isin, 100)
+		waitCompleted(buy)
+		waitArchived(buy)
+		_, err := place(a, investv1.SideSell, isin, 10)
+		Expect(err).To(MatchError(ContainSubstring("Shares locked")))
+	})
+
+	It("refuses to delete an account that holds archived units", func() {
+		isin := newMarket(0)
+		a := newCustomer()
+		buy := mustPlace(a, investv1.SideBuy, isin, 100)
+		waitCompleted(buy)
+		waitArchived(buy)
+		err := k8s.Delete(ctx, a)
+		Expect(apierrors.IsForbidden(err)).To(BeTrue(), "got %v", err)
+		Expect(err).To(MatchError(ContainSubstring("account holds 100 units of " + isin)))
+	})
+
+	for _, b := range backends {
+		It(b.name+": loses and duplicates nothing when the process dies between the archive write and the delete", func() {
+			b.setUp()
+			isin := newMarket(0)
+			a := newCustomer()
+			buy := mustPlace(a, investv1.SideBuy, isin, 100)
+			var hits atomic.Int32
+			setCrash(func(_ context.Context, o *investv1.Order) error {
+				if o.UID == buy.UID || o.Name == buy.Name {
+					hits.Add(1)
+					return errCrash
+				}
+				return nil
+			})
+			waitCompleted(buy)
+			Eventually(hits.Load).WithTimeout(time.Minute).Should(BeNumerically(">=", 1))
+			stopMgr() // the crash: the write is durable, the delete never happened
+			stopMgr = nil
+			setCrash(nil)
+
+			Expect(inCluster(buy)()).To(BeTrue(), "not deleted")
+			Expect(archivedOfAccount(a)).To(HaveLen(1), "archived")
+			Expect(holding(a, isin)()).To(Equal(int64(100)))
+
+			stopMgr = startManager()
+			waitArchived(buy)
+			orders := archivedOfAccount(a)
+			Expect(orders).To(HaveLen(1), "archived once")
+			Expect(orders[0].UID).To(Equal(buy.UID))
+			Consistently(holding(a, isin)).WithTimeout(2 * time.Second).Should(Equal(int64(100)))
+		})
+
+		It(b.name+": keeps orders in the cluster while the archive is down, goes on placing buys, and resumes archiving", func() {
+			down, up := b.setUp()
+			isin := newMarket(0)
+			a := newCustomer()
+			failuresBefore := archiveFailures()
+			down()
+			DeferCleanup(up)
+			var buys []*investv1.Order
+			for range 3 {
+				buys = append(buys, mustPlace(a, investv1.SideBuy, isin, 10))
+			}
+			for _, b := range buys {
+				waitCompleted(b)
+			}
+			// A sell needs the whole history, which cannot be read now: refused, never
+			// decided on part of it.
+			_, err := place(a, investv1.SideSell, isin, 5)
+			Expect(err).To(MatchError(ContainSubstring("the order archive is unavailable")))
+
+			Consistently(func() bool {
+				for _, b := range buys {
+					if !inCluster(b)() {
+						return false
+					}
+				}
+				return true
+			}).WithTimeout(retainFor+3*time.Second).Should(BeTrue(), "nothing leaves the cluster while the archive is down")
+			Expect(archiveFailures()).To(BeNumerically(">", failuresBefore))
+			Eventually(func() []string {
+				var list eventsv1.EventList
+				Expect(k8s.List(ctx, &list, client.InNamespace(a.Namespace))).To(Succeed())
+				var reasons []string
+				for _, e := range list.Items {
+					reasons = append(reasons, e.Reason)
+				}
+				return reasons
+			}).WithTimeout(10 * time.Second).Should(ContainElement(retention.ReasonArchiveUnavailable))
+
+			up()
+			for _, b := range buys {
+				waitArchived(b)
+			}
+			Expect(archivedOfAccount(a)).To(HaveLen(3), "each archived once")
+			Eventually(holding(a, isin)).WithTimeout(30 * time.Second).Should(Equal(int64(30)))
+			Expect(mustPlace(a, investv1.SideSell, isin, 30)).NotTo(BeNil(), "every archived unit can be sold")
+		})
+	}
+})
+
+// backends are the archive stores the crash and outage specs run on: the suite's SQLite
+// store, switched off as a database that stopped answering; and a throwaway PostgreSQL
+// server (Debian's postgresql package, internal/archive/pgtest), really stopped and
+// restarted.
+var backends = []struct {
+	name string
+	// setUp puts the backend's store behind the suite's switch for the spec and returns
+	// what takes the database down and brings it back.
+	setUp func() (down, up func())
+}{
+	{"SQLite", func() (func(), func()) {
+		return func() { store.setDown(true) }, func() { store.setDown(false) }
+	}},
+	{"PostgreSQL", func() (func(), func()) {
+		pg := pgtest.Start(specTB())
+		st, err := sqlstore.Open(ctx, pg.NewDatabase(specTB()), sqlstore.Options{OpTimeout: 2 * time.Second})
+		Expect(err).NotTo(HaveOccurred())
+		old := store.use(st)
+		DeferCleanup(func() {
+			store.use(old)
+			Expect(st.Close()).To(Succeed())
+		})
+		stopped := false
+		return func() { pg.Stop(specTB()); stopped = true }, func() {
+			if stopped {
+				pg.Restart(specTB())
+				stopped = false
+			}
+		}
+	}},
+}
+
+// archiveFailures reads fundshare_retention_archive_failures_total (every reason).
+func archiveFailures() float64 {
+	GinkgoHelper()
+	families, err := metrics.Registry.Gather()
+	Expect(err).NotTo(HaveOccurred())
+	total := 0.0
+	for _, f := range families {
+		if !strings.HasPrefix(f.GetName(), "fundshare_retention_archive_failures_total") {
+			continue
+		}
+		for _, m := range f.GetMetric() {
+			total += m.GetCounter().GetValue()
+		}
+	}
+	return total
+}

@@ -1,0 +1,364 @@
+package retention_test
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math/rand/v2"
+	"path/filepath"
+	"sync"
+	"testing"
+	"time"
+
+	. "github.com/onsi/ginkgo/v2"
+	. "github.com/onsi/gomega"
+	"k8s.io/client-go/rest"
+	ctrl "sigs.k8s.io/controller-runtime"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+
+	investv1 "github.com/fundshare/fundshare-operator/api/v1alpha1"
+	"github.com/fundshare/fundshare-operator/controllers/retention"
+	"github.com/fundshare/fundshare-operator/internal/app"
+	"github.com/fundshare/fundshare-operator/internal/archive"
+	"github.com/fundshare/fundshare-operator/internal/archive/sqlstore"
+	"github.com/fundshare/fundshare-operator/internal/controlplane"
+	"github.com/fundshare/fundshare-operator/internal/fixtures"
+	"github.com/fundshare/fundshare-operator/internal/test/envtest"
+	"github.com/fundshare/fundshare-operator/internal/validation"
+)
+
+// The retention suite runs the production manager (webhooks, account and order
+// controllers, the sandbox settlement agent with no delay, so orders complete at once)
+// with a real SQLite order archive, and the retention controller with a short retention
+// and a fail point between the archive write and the delete.
+var (
+	env   *envtest.Environment
+	cfg   *rest.Config
+	k8s   client.Client
+	ctx   = context.Background()
+	store *switchable
+	// crash, when set, is the fail point of the running retention controller.
+	crash     func(ctx context.Context, o *investv1.Order) error
+	crashMu   sync.Mutex
+	stopMgr   func()
+	retainFor = 2 * time.Second
+)
+
+// suiteT is the suite's *testing.T, for helpers that take a testing.TB (ginkgoTB).
+var suiteT *testing.T
+
+func TestRetention(t *testing.T) {
+	suiteT = t
+	RegisterFailHandler(Fail)
+	RunSpecs(t, "Retention suite")
+}
+
+var _ = BeforeSuite(func() {
+	env = envtest.Start(envtest.Options{Webhooks: true})
+	cfg, k8s = env.Config, env.Client
+	dir, err := filepath.Abs(GinkgoT().TempDir())
+	Expect(err).NotTo(HaveOccurred())
+	st, err := sqlstore.Open(ctx, "sqlite://"+filepath.Join(dir, "archive.db"), sqlstore.Options{})
+	Expect(err).NotTo(HaveOccurred())
+	store = &switchable{inner: st}
+	stopMgr = startManager()
+})
+
+var _ = AfterSuite(func() {
+	if stopMgr != nil {
+		stopMgr()
+	}
+	if store != nil {
+		Expect(store.Close()).To(Succeed())
+	}
+	env.Stop()
+})
+
+// startManager starts the production manager with the archive, and the retention
+// controller with the suite's fail point; it returns what stops it (a crash of the
+// process, as far as the cluster and the archive can tell).
+func startManager() func() {
+	GinkgoHelper()
+	return env.StartManager(cfg, envtest.ManagerOptions{
+		New: app.NewManager,
+		Setup: func(mgr ctrl.Manager) error {
+			if err := app.Setup(mgr, app.Config{Webhooks: true, Controllers: true, SandboxSettlement: 0, Archive: store}); err != nil {
+				return err
+			}
+			return (&retention.Reconciler{
+				Client: mgr.GetClient(), Live: mgr.GetAPIReader(), Store: store, Retention: retainFor,
+				Recorder: mgr.GetEventRecorder("retention-controller"),
+				AfterArchive: func(ctx context.Context, o *investv1.Order) error {
+					crashMu.Lock()
+					f := crash
+					crashMu.Unlock()
+					if f == nil {
+						return nil
+					}
+					return f(ctx, o)
+				},
+			}).SetupWithManager(mgr)
+		},
+		SkipNameValidation: true,
+	}).Stop
+}
+
+func setCrash(f func(ctx context.Context, o *investv1.Order) error) {
+	crashMu.Lock()
+	defer crashMu.Unlock()
+	crash = f
+}
+
+// switchable is the real store (SQLite, or PostgreSQL for the specs that swap one in),
+// which a spec can also make unavailable as a database that stopped answering does (every
+// call fails with archive.ErrUnavailable).
+type switchable struct {
+	mu    sync.Mutex
+	inner archive.Store
+	down  bool
+}
+
+var errDown = fmt.Errorf("%w: the test stopped the database", archive.ErrUnavailable)
+
+func (s *switchable) setDown(down bool) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.down = down
+}
+
+// use makes st the store behind the switch and returns the one it replaces.
+func (s *switchable) use(st archive.Store) archive.Store {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	old := s.inner
+	s.inner = st
+	return old
+}
+
+// current is the store behind the switch; errDown while it is switched off.
+func (s *switchable) current() (archive.Store, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.down {
+		return nil, errDown
+	}
+	return s.inner, nil
+}
+
+func (s *switchable) Put(ctx context.Context, o *investv1.Order, t investv1.AccountType) error {
+	st, err := s.current()
+	if err != nil {
+		return err
+	}
+	return st.Put(ctx, o, t)
+}
+
+func (s *switchable) Get(ctx context.Context, ns, id string) (*investv1.Order, error) {
+	st, err := s.current()
+	if err != nil {
+		return nil, err
+	}
+	return st.Get(ctx, ns, id)
+}
+
+func (s *switchable) List(ctx context.Context, ns string, q archive.Query) (archive.Page, error) {
+	st, err := s.current()
+	if err != nil {
+		return archive.Page{}, err
+	}
+	return st.List(ctx, ns, q)
+}
+
+func (s *switchable) CompletedOrders(ctx context.Context, ns, account string, isin investv1.ISIN) ([]investv1.Order, error) {
+	st, err := s.current()
+	if err != nil {
+		return nil, err
+	}
+	return st.CompletedOrders(ctx, ns, account, isin)
+}
+
+func (s *switchable) Ping(ctx context.Context) error {
+	st, err := s.current()
+	if err != nil {
+		return err
+	}
+	return st.Ping(ctx)
+}
+
+func (s *switchable) Close() error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.inner.Close()
+}
+
+// direct is the store behind the switch, for assertions (never switched off).
+func direct() archive.Store {
+	store.mu.Lock()
+	defer store.mu.Unlock()
+	return store.inner
+}
+
+// market is a fund with one share class (lock-up in days) and a NAV.
+func newMarket(lockUpDays int32) string {
+	GinkgoHelper()
+	body := fmt.Sprintf("XS%09d", rand.IntN(1_000_000_000))
+	d, err := validation.ISINCheckDigit(body)
+	Expect(err).NotTo(HaveOccurred())
+	isin := body + string(d)
+	fund := fixtures.Fund()
+	sc := fixtures.ShareClass(fund.Name, isin)
+	sc.Spec.MinInvestment, sc.Spec.LockUp = 0, lockUpDays
+	Expect(k8s.Create(ctx, fund)).To(Succeed())
+	Expect(k8s.Create(ctx, sc)).To(Succeed())
+	Expect(k8s.Create(ctx, fixtures.NAVHistory(isin, "EUR", investv1.NAVPrice{Date: "2026-10-31", NAVPerShare: 1_000_000}))).To(Succeed())
+	return isin
+}
+
+// newCustomer is a tenant namespace and an account with a primary wallet and payment
+// method.
+func newCustomer() *investv1.Account {
+	GinkgoHelper()
+	ns, err := controlplane.NewNamespace(ctx, k8s, "retention")
+	Expect(err).NotTo(HaveOccurred())
+	_, err = fixtures.MakeTenant(ctx, k8s, ns)
+	Expect(err).NotTo(HaveOccurred())
+	a := fixtures.IndividualAccount(ns)
+	Expect(k8s.Create(ctx, a)).To(Succeed())
+	w := fixtures.Wallet(ns, a.Name, fixtures.Address)
+	Expect(k8s.Create(ctx, w)).To(Succeed())
+	p := fixtures.PaymentMethodDetails(ns, a.Name, fixtures.IBAN)
+	Expect(k8s.Create(ctx, p)).To(Succeed())
+	patch := client.MergeFrom(a.DeepCopy())
+	a.Spec.PrimaryWallet, a.Spec.PrimaryPaymentMethodDetails = w.Name, p.Name
+	Expect(k8s.Patch(ctx, a, patch)).To(Succeed())
+	return a
+}
+
+// place creates an order as kubectl would (admission prices and checks it).
+func place(a *investv1.Account, side investv1.OrderSide, isin string, units int64) (*investv1.Order, error) {
+	o := fixtures.BuyOrder(a.Namespace, a.Name, isin, units)
+	o.Spec.Side = side
+	return o, k8s.Create(ctx, o)
+}
+
+func mustPlace(a *investv1.Account, side investv1.OrderSide, isin string, units int64) *investv1.Order {
+	GinkgoHelper()
+	o, err := place(a, side, isin, units)
+	Expect(err).NotTo(HaveOccurred())
+	return o
+}
+
+// inCluster reports whether the order is still in the cluster.
+func inCluster(o *investv1.Order) func() bool {
+	return func() bool {
+		err := k8s.Get(ctx, client.ObjectKeyFromObject(o), &investv1.Order{})
+		return err == nil
+	}
+}
+
+func waitArchived(o *investv1.Order) {
+	GinkgoHelper()
+	Eventually(inCluster(o)).WithTimeout(time.Minute).WithPolling(100*time.Millisecond).Should(BeFalse(), "order %s leaves the cluster", o.Name)
+	got, err := direct().Get(ctx, o.Namespace, o.Name)
+	Expect(err).NotTo(HaveOccurred(), "order %s is in the archive", o.Name)
+	Expect(got.UID).To(Equal(o.UID))
+}
+
+func waitCompleted(o *investv1.Order) {
+	GinkgoHelper()
+	Eventually(func() investv1.OrderState {
+		fresh := &investv1.Order{}
+		if err := k8s.Get(ctx, client.ObjectKeyFromObject(o), fresh); err != nil {
+			return ""
+		}
+		return fresh.Status.State
+	}).WithTimeout(30*time.Second).WithPolling(50*time.Millisecond).Should(Equal(investv1.StateCompleted), "order %s", o.Name)
+}
+
+// archivedOfAccount lists the account's archived orders, every page.
+func archivedOfAccount(a *investv1.Account) []investv1.Order {
+	GinkgoHelper()
+	var out []investv1.Order
+	q := archive.Query{Filter: archive.Filter{AccountID: investv1.ObjectID(a.Name)}, Limit: archive.MaxLimit}
+	for {
+		page, err := direct().List(ctx, a.Namespace, q)
+		Expect(err).NotTo(HaveOccurred())
+		out = append(out, page.Orders...)
+		if page.Next == "" {
+			return out
+		}
+		q.Cursor = page.Next
+	}
+}
+
+// holding is the account's status holding of isin (units), as the API server has it.
+func holding(a *investv1.Account, isin string) func() int64 {
+	return func() int64 {
+		fresh := &investv1.Account{}
+		if err := k8s.Get(ctx, client.ObjectKeyFromObject(a), fresh); err != nil {
+			return -1
+		}
+		for _, h := range fresh.Status.Holdings {
+			if string(h.ISIN) == isin {
+				return h.Units
+			}
+		}
+		return 0
+	}
+}
+
+// watchHolding samples the account's holding of isin until stop is called, and returns
+// every value seen after the first time it reached want.
+func watchHolding(a *investv1.Account, isin string, want int64) (stop func() []int64) {
+	var mu sync.Mutex
+	var seen []int64
+	reached := false
+	done := make(chan struct{})
+	finished := make(chan struct{})
+	go func() {
+		defer GinkgoRecover()
+		defer close(finished)
+		for {
+			v := holding(a, isin)()
+			mu.Lock()
+			if v == want {
+				reached = true
+			}
+			if reached {
+				seen = append(seen, v)
+			}
+			mu.Unlock()
+			select {
+			case <-done:
+				return
+			case <-time.After(10 * time.Millisecond):
+			}
+		}
+	}()
+	return func() []int64 {
+		close(done)
+		<-finished
+		mu.Lock()
+		defer mu.Unlock()
+		return seen
+	}
+}
+
+var errCrash = errors.New("fail point: the process dies between the archive write and the delete")
+
+// ginkgoTB is a testing.TB for the spec running now: failures fail the spec, cleanups run
+// after it (GinkgoT does not implement testing.TB since Go 1.26 added ArtifactDir).
+type ginkgoTB struct{ testing.TB }
+
+func specTB() ginkgoTB { return ginkgoTB{suiteT} }
+
+func (ginkgoTB) Helper()                      {}
+func (ginkgoTB) Fatal(args ...any)            { Fail(fmt.Sprint(args...), 1) }
+func (ginkgoTB) Fatalf(f string, args ...any) { Fail(fmt.Sprintf(f, args...), 1) }
+func (ginkgoTB) Error(args ...any)            { Fail(fmt.Sprint(args...), 1) }
+func (ginkgoTB) Errorf(f string, args ...any) { Fail(fmt.Sprintf(f, args...), 1) }
+func (ginkgoTB) Log(args ...any)              { GinkgoWriter.Println(args...) }
+func (ginkgoTB) Logf(f string, args ...any)   { GinkgoWriter.Printf(f+"\n", args...) }
+func (ginkgoTB) Cleanup(f func())             { DeferCleanup(f) }
+func (ginkgoTB) TempDir() string              { return GinkgoT().TempDir() }
+func (ginkgoTB) Name() string                 { return CurrentSpecReport().FullText() }
