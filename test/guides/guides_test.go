@@ -10,6 +10,10 @@ import (
 	"testing"
 	"time"
 
+	"go.uber.org/zap/zapcore"
+	ctrl "sigs.k8s.io/controller-runtime"
+	"sigs.k8s.io/controller-runtime/pkg/log/zap"
+
 	"github.com/fundshare/fundshare-operator/internal/controlplane"
 	"github.com/fundshare/fundshare-operator/internal/devrun"
 )
@@ -70,6 +74,8 @@ func TestGuidesRunAsWritten(t *testing.T) {
 			t.Fatalf("the guides need %s (the README lists the tools): %v", tool, err)
 		}
 	}
+	// The managers' errors (a reconcile that failed) go to the test's output.
+	ctrl.SetLogger(zap.New(zap.UseDevMode(true), zap.Level(zapcore.ErrorLevel)))
 	root := controlplane.Root()
 	bin := t.TempDir()
 	build := exec.Command("go", "build", "-o", filepath.Join(bin, "fundsharectl"), "./cmd/fundsharectl")
