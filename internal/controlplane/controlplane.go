@@ -2,8 +2,9 @@
 // and etcd built into bin/controlplane, run through envtest) with the project's CRDs and,
 // when asked, its admission webhooks installed. Every envtest suite and the local dev
 // runner (`make run`) use it, so tests and the newcomer's environment are the same thing.
-// It imports envtest, so only tests, cmd/devrun and hack/ may import it: the production
-// binary must not (cmd/manager's TestProductionBinariesDoNotLinkTheTestHarness checks).
+// It imports envtest, so only tests, cmd/devrun (through cmd/devrun/devenv) and hack/ may
+// import it: the production binary must not (cmd/manager's
+// TestProductionBinariesDoNotLinkTheTestHarness checks).
 package controlplane
 
 import (
