@@ -50,10 +50,13 @@ type recorder struct {
 	cleanups []func()
 }
 
-func (r *recorder) Helper()                           {}
-func (r *recorder) Cleanup(f func())                  { r.cleanups = append(r.cleanups, f) }
-func (r *recorder) Fatal(args ...any)                 { r.msg = fmt.Sprint(args...); runtime.Goexit() }
-func (r *recorder) Fatalf(format string, args ...any) { r.msg = fmt.Sprintf(format, args...); runtime.Goexit() }
+func (r *recorder) Helper()           {}
+func (r *recorder) Cleanup(f func())  { r.cleanups = append(r.cleanups, f) }
+func (r *recorder) Fatal(args ...any) { r.msg = fmt.Sprint(args...); runtime.Goexit() }
+func (r *recorder) Fatalf(format string, args ...any) {
+	r.msg = fmt.Sprintf(format, args...)
+	runtime.Goexit()
+}
 
 func TestAMissingServerFailsTheRunWithTheInstallCommand(t *testing.T) {
 	t.Setenv("PG_BINDIR", t.TempDir()) // a folder without the server
