@@ -60,22 +60,35 @@ type Cluster struct {
 	dbs  atomic.Int64
 }
 
+// installHint says how to get the server binaries.
+const installHint = "install them with `apt-get update && apt-get install -y postgresql` (or set PG_BINDIR)"
+
 // BinDir finds the server binaries: PG_BINDIR, else the newest
 // /usr/lib/postgresql/<version>/bin that has initdb and postgres.
 func BinDir() (string, error) {
+	has := func(dir string) bool {
+		for _, b := range []string{"initdb", "postgres"} {
+			if fi, err := os.Stat(filepath.Join(dir, b)); err != nil || fi.IsDir() { //nolint:gosec // G703: PG_BINDIR is the test runner's own choice
+				return false
+			}
+		}
+		return true
+	}
 	if d := os.Getenv("PG_BINDIR"); d != "" {
+		if !has(d) {
+			return "", fmt.Errorf("PG_BINDIR=%s has no initdb and postgres: %s", d, installHint)
+		}
 		return d, nil
 	}
 	matches, _ := filepath.Glob("/usr/lib/postgresql/*/bin/initdb")
 	var dirs []string
 	for _, m := range matches {
-		if _, err := os.Stat(filepath.Join(filepath.Dir(m), "postgres")); err == nil {
+		if has(filepath.Dir(m)) {
 			dirs = append(dirs, filepath.Dir(m))
 		}
 	}
 	if len(dirs) == 0 {
-		return "", errors.New("no PostgreSQL server binaries in /usr/lib/postgresql/*/bin: install them with " +
-			"`apt-get update && apt-get install -y postgresql` (or set PG_BINDIR)")
+		return "", errors.New("no PostgreSQL server binaries in /usr/lib/postgresql/*/bin: " + installHint)
 	}
 	version := func(d string) int {
 		v, _ := strconv.Atoi(filepath.Base(filepath.Dir(d)))

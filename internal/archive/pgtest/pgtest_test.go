@@ -2,6 +2,9 @@ package pgtest_test
 
 import (
 	"context"
+	"fmt"
+	"runtime"
+	"strings"
 	"testing"
 
 	"github.com/jackc/pgx/v5"
@@ -37,5 +40,39 @@ func TestStartGivesFreshDatabasesWithAPassword(t *testing.T) {
 	if bad, err := pgx.ConnectConfig(ctx, cfg); err == nil {
 		_ = bad.Close(ctx)
 		t.Fatal("the server accepts a wrong password")
+	}
+}
+
+// recorder is a TB whose Fatal stops the calling goroutine, as testing.T's does, and keeps
+// the message.
+type recorder struct {
+	msg      string
+	cleanups []func()
+}
+
+func (r *recorder) Helper()           {}
+func (r *recorder) Cleanup(f func())  { r.cleanups = append(r.cleanups, f) }
+func (r *recorder) Fatal(args ...any) { r.msg = fmt.Sprint(args...); runtime.Goexit() }
+func (r *recorder) Fatalf(format string, args ...any) {
+	r.msg = fmt.Sprintf(format, args...)
+	runtime.Goexit()
+}
+
+func TestAMissingServerFailsTheRunWithTheInstallCommand(t *testing.T) {
+	t.Setenv("PG_BINDIR", t.TempDir()) // a folder without the server
+	r := &recorder{}
+	done := make(chan *pgtest.Cluster)
+	go func() {
+		defer close(done)
+		done <- pgtest.Start(r)
+	}()
+	if c := <-done; c != nil {
+		t.Fatal("Start returned a cluster without server binaries")
+	}
+	for _, f := range r.cleanups {
+		f()
+	}
+	if !strings.Contains(r.msg, "apt-get install -y postgresql") {
+		t.Fatalf("Start failed with %q, which does not say how to install the server", r.msg)
 	}
 }

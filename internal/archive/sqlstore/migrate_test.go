@@ -3,6 +3,7 @@ package sqlstore
 import (
 	"context"
 	"database/sql"
+	"os"
 	"path/filepath"
 	"sync"
 	"testing"
@@ -95,6 +96,25 @@ func TestSQLiteRunsInWALModeWithFullSync(t *testing.T) {
 		}
 		if mode != "wal" || sync != 2 {
 			t.Fatalf("connection %d: journal_mode %s, synchronous %d; want wal and 2 (FULL)", i, mode, sync)
+		}
+	}
+}
+
+func TestSQLiteDSNWithARelativePathAndUnusualCharacters(t *testing.T) {
+	dir := t.TempDir()
+	t.Chdir(dir)
+	for _, rel := range []string{".local/archive.db", "with space/ärchiv 1.db"} {
+		s, err := Open(context.Background(), "sqlite://"+rel, Options{})
+		if err != nil {
+			t.Fatalf("Open sqlite://%s: %v", rel, err)
+		}
+		o := archivetest.Order("tenant-a", "00000000-0000-4000-8000-000000000001", time.Unix(1_760_000_000, 0))
+		if err := s.Put(context.Background(), o, investv1.AccountTypeIndividual); err != nil {
+			t.Fatal(err)
+		}
+		_ = s.Close()
+		if _, err := os.Stat(filepath.Join(dir, rel)); err != nil {
+			t.Fatalf("the database of sqlite://%s is not at %s: %v", rel, filepath.Join(dir, rel), err)
 		}
 	}
 }
