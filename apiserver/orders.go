@@ -38,18 +38,10 @@ var orderRenames = map[string]string{
 }
 
 // GET /v1/orders: filters side, market, order_status, account_type, account_id, currency,
-// isin; skip, limit. It reads through the most selective index the filters allow
-// (account, ISIN, status, or the accounts of the type) and applies the other filters to
-// what that returns.
+// isin; skip, limit.
 func (s *Server) listOrders(w http.ResponseWriter, r *http.Request) {
 	q := parseQuery(r, append([]string{"side", "market", "order_status", "account_type", "account_id", "currency", "isin"}, pageParams...)...)
-	side := q.enum("side", string(investv1.SideBuy), string(investv1.SideSell))
-	market := q.enum("market", string(investv1.MarketPrimary), string(investv1.MarketSecondary))
-	status := q.enum("order_status", orderStates...)
-	accountType := q.enum("account_type", string(investv1.AccountTypeIndividual), string(investv1.AccountTypeBusiness))
-	accountID := q.uuid("account_id")
-	currency := q.pattern("currency", currencyPattern, "three uppercase letters (^[A-Z]{3}$)")
-	isin := strings.ToUpper(q.str("isin"))
+	f := orderFilterOf(q)
 	p := q.page()
 	if !q.fe.Empty() {
 		writeValidation(w, q.fe)
@@ -60,23 +52,54 @@ func (s *Server) listOrders(w http.ResponseWriter, r *http.Request) {
 		s.writeAPIError(w, r, err, nil)
 		return
 	}
-	var ofType map[string]bool
-	if accountType != "" {
-		var accounts investv1.AccountList
-		if err := s.deps.Reader.List(ctx, &accounts, client.InNamespace(ns), client.MatchingFields{index.AccountType: accountType}); err != nil {
-			s.writeAPIError(w, r, err, nil)
-			return
-		}
-		ofType = make(map[string]bool, len(accounts.Items))
-		for _, a := range accounts.Items {
-			if string(a.Spec.Type) == accountType {
-				ofType[a.Name] = true
-			}
+	orders, err := s.ordersFor(ctx, ns, &f)
+	if err != nil {
+		s.writeAPIError(w, r, err, nil)
+		return
+	}
+	items := orders[:0]
+	for i := range orders {
+		if f.matches(&orders[i]) {
+			items = append(items, orders[i])
 		}
 	}
-	// The orders are only read (filtered, sorted by value and turned into views), so they
-	// are the cache's own, not deep copies: the list answers with one shallow copy per
-	// order instead of a deep one.
+	writeJSON(w, http.StatusOK, OrderList{Data: pageViews(items, p, orderListItemView)})
+}
+
+// orderFilter is what GET /v1/orders asks for; "" is no filter.
+type orderFilter struct {
+	side, market, status, accountType, accountID, currency, isin string
+	// ofType are the tenant's accounts of accountType (ordersFor reads them).
+	ofType map[string]bool
+}
+
+// orderFilterOf parses the filters of q; their problems go to q.fe.
+func orderFilterOf(q *query) orderFilter {
+	return orderFilter{
+		side:        q.enum("side", string(investv1.SideBuy), string(investv1.SideSell)),
+		market:      q.enum("market", string(investv1.MarketPrimary), string(investv1.MarketSecondary)),
+		status:      q.enum("order_status", orderStates...),
+		accountType: q.enum("account_type", string(investv1.AccountTypeIndividual), string(investv1.AccountTypeBusiness)),
+		accountID:   q.uuid("account_id"),
+		currency:    q.pattern("currency", currencyPattern, "three uppercase letters (^[A-Z]{3}$)"),
+		isin:        strings.ToUpper(q.str("isin")),
+	}
+}
+
+// matches reports whether o passes every filter.
+func (f *orderFilter) matches(o *investv1.Order) bool {
+	return (f.side == "" || string(o.Spec.Side) == f.side) && (f.market == "" || string(o.Spec.Market) == f.market) &&
+		(f.status == "" || index.OrderStateKey(o) == f.status) && (f.accountID == "" || string(o.Spec.AccountID) == f.accountID) &&
+		(f.currency == "" || string(o.Spec.Currency) == f.currency) && (f.isin == "" || string(o.Spec.ISIN) == f.isin) &&
+		(f.ofType == nil || f.ofType[string(o.Spec.AccountID)])
+}
+
+// ordersFor reads the tenant's orders through the most selective index f allows
+// (account, ISIN, status, or the accounts of the type, which it stores in f.ofType); the
+// caller applies the other filters to what it returns. The orders are only read
+// (filtered, sorted and turned into views), so they are the cache's own, not deep
+// copies: the list answers with one shallow copy per order instead of a deep one.
+func (s *Server) ordersFor(ctx context.Context, ns string, f *orderFilter) ([]investv1.Order, error) {
 	listBy := func(field, value string) ([]investv1.Order, error) {
 		var list investv1.OrderList
 		opts := []client.ListOption{client.InNamespace(ns), client.UnsafeDisableDeepCopy}
@@ -86,40 +109,38 @@ func (s *Server) listOrders(w http.ResponseWriter, r *http.Request) {
 		err := s.deps.Reader.List(ctx, &list, opts...)
 		return list.Items, err
 	}
-	var orders []investv1.Order
-	var err error
+	if f.accountType != "" {
+		var accounts investv1.AccountList
+		if err := s.deps.Reader.List(ctx, &accounts, client.InNamespace(ns), client.MatchingFields{index.AccountType: f.accountType}); err != nil {
+			return nil, err
+		}
+		f.ofType = make(map[string]bool, len(accounts.Items))
+		for _, a := range accounts.Items {
+			if string(a.Spec.Type) == f.accountType {
+				f.ofType[a.Name] = true
+			}
+		}
+	}
 	switch {
-	case accountID != "":
-		orders, err = listBy(index.OrderAccount, accountID)
-	case isin != "":
-		orders, err = listBy(index.OrderISIN, isin)
-	case status != "":
-		orders, err = listBy(index.OrderState, status)
-	case accountType != "":
-		for id := range ofType {
-			var more []investv1.Order
-			if more, err = listBy(index.OrderAccount, id); err != nil {
-				break
+	case f.accountID != "":
+		return listBy(index.OrderAccount, f.accountID)
+	case f.isin != "":
+		return listBy(index.OrderISIN, f.isin)
+	case f.status != "":
+		return listBy(index.OrderState, f.status)
+	case f.accountType != "":
+		var orders []investv1.Order
+		for id := range f.ofType {
+			more, err := listBy(index.OrderAccount, id)
+			if err != nil {
+				return nil, err
 			}
 			orders = append(orders, more...)
 		}
+		return orders, nil
 	default:
-		orders, err = listBy("", "")
+		return listBy("", "")
 	}
-	if err != nil {
-		s.writeAPIError(w, r, err, nil)
-		return
-	}
-	items := orders[:0]
-	for _, o := range orders {
-		if (side == "" || string(o.Spec.Side) == side) && (market == "" || string(o.Spec.Market) == market) &&
-			(status == "" || index.OrderStateKey(&o) == status) && (accountID == "" || string(o.Spec.AccountID) == accountID) &&
-			(currency == "" || string(o.Spec.Currency) == currency) && (isin == "" || string(o.Spec.ISIN) == isin) &&
-			(ofType == nil || ofType[string(o.Spec.AccountID)]) {
-			items = append(items, o)
-		}
-	}
-	writeJSON(w, http.StatusOK, OrderList{Data: pageViews(items, p, orderListItemView)})
 }
 
 // order reads the tenant's order of the path; it answers 404 itself and returns nil when
