@@ -83,33 +83,14 @@ func (s *Server) createAccount(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	ctx, ns := r.Context(), tenantOf(r)
-	now := s.deps.Now()
-	spec := investv1.AccountSpec{
-		ExternalID: deref(req.ExternalID), Type: investv1.AccountType(deref(req.Type)),
-		Country: deref(req.Country), City: deref(req.City), Line1: deref(req.Line1), Line2: deref(req.Line2),
-		PostalCode: deref(req.PostalCode), State: deref(req.State), FirstName: deref(req.FirstName),
-		LastName: deref(req.LastName), PlaceOfBirth: deref(req.PlaceOfBirth), BusinessName: deref(req.BusinessName),
-		LEI: deref(req.LEI), TaxID: deref(req.TaxID), TIN: deref(req.TIN), TaxResidencies: deref(req.TaxResidencies),
-		DobDay: deref(req.DobDay), DobMonth: deref(req.DobMonth), DobYear: deref(req.DobYear),
-	}
+	spec := req.spec()
 	renames := map[string]string(nil)
 	if req.Birthdate != nil {
 		renames = birthdateRenames
-		if !req.hasDobParts() {
-			fe.AddErr("birthdate", rules.ApplyBirthdate(&spec, *req.Birthdate, now))
-		}
 	}
-	if _, badType := fe["type"]; !badType {
-		settings, err := s.tenantSettings(r)
-		if err != nil {
-			s.writeAPIError(w, r, err, nil)
-			return
-		}
-		rfe := rules.Account(&spec, settings, now)
-		if req.dobOutOfRange() {
-			delete(rfe, "birthdate") // "required" or "not a real day": the part is named above
-		}
-		mergeNew(&fe, rfe)
+	if err := s.checkNewAccount(r, &req, &spec, &fe); err != nil {
+		s.writeAPIError(w, r, err, nil)
+		return
 	}
 	if !fe.Empty() {
 		writeValidation(w, fe)
@@ -151,6 +132,40 @@ func (s *Server) createAccount(w http.ResponseWriter, r *http.Request) {
 	s.tracker.Written(a)
 	w.Header().Set("Location", accountLocation(a))
 	writeJSON(w, http.StatusCreated, accountView(a))
+}
+
+// spec is the account the request asks for (birthdate aside: checkNewAccount applies it).
+func (req *AccountCreateRequest) spec() investv1.AccountSpec {
+	return investv1.AccountSpec{
+		ExternalID: deref(req.ExternalID), Type: investv1.AccountType(deref(req.Type)),
+		Country: deref(req.Country), City: deref(req.City), Line1: deref(req.Line1), Line2: deref(req.Line2),
+		PostalCode: deref(req.PostalCode), State: deref(req.State), FirstName: deref(req.FirstName),
+		LastName: deref(req.LastName), PlaceOfBirth: deref(req.PlaceOfBirth), BusinessName: deref(req.BusinessName),
+		LEI: deref(req.LEI), TaxID: deref(req.TaxID), TIN: deref(req.TIN), TaxResidencies: deref(req.TaxResidencies),
+		DobDay: deref(req.DobDay), DobMonth: deref(req.DobMonth), DobYear: deref(req.DobYear),
+	}
+}
+
+// checkNewAccount applies the request's birthdate to spec and adds to fe what the account
+// rules (with the tenant's settings) refuse; the error is a failed read of the settings.
+func (s *Server) checkNewAccount(r *http.Request, req *AccountCreateRequest, spec *investv1.AccountSpec, fe *validation.FieldErrors) error {
+	now := s.deps.Now()
+	if req.Birthdate != nil && !req.hasDobParts() {
+		fe.AddErr("birthdate", rules.ApplyBirthdate(spec, *req.Birthdate, now))
+	}
+	if _, badType := (*fe)["type"]; badType {
+		return nil
+	}
+	settings, err := s.tenantSettings(r)
+	if err != nil {
+		return err
+	}
+	rfe := rules.Account(spec, settings, now)
+	if req.dobOutOfRange() {
+		delete(rfe, "birthdate") // "required" or "not a real day": the part is named above
+	}
+	mergeNew(fe, rfe)
+	return nil
 }
 
 // replayAccount answers a retry of a request whose account exists under name (replayNamed).
@@ -224,15 +239,7 @@ func (s *Server) updateAccount(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	for attempt := 1; ; attempt++ {
-		spec := a.Spec
-		var fe validation.FieldErrors
-		applyAccountUpdate(&spec, &req)
-		if req.Birthdate != nil {
-			fe.AddErr("birthdate", rules.ApplyBirthdate(&spec, *req.Birthdate, s.deps.Now()))
-		}
-		// Only what the update breaks is refused, as in admission: a tenant that tightened
-		// its settings can still edit its existing accounts.
-		mergeNew(&fe, rules.AccountUpdate(&spec, &a.Spec, settings, s.deps.Now()))
+		spec, fe := s.updatedSpec(a, &req, settings)
 		if !fe.Empty() {
 			writeValidation(w, fe)
 			return
@@ -262,16 +269,9 @@ func (s *Server) updateAccount(w http.ResponseWriter, r *http.Request) {
 				s.writeAPIError(w, r, err, nil)
 				return
 			}
-			fresh := &investv1.Account{}
-			if err := s.deps.APIReader.Get(ctx, client.ObjectKeyFromObject(a), fresh); err != nil {
-				if apierrors.IsNotFound(err) {
-					writeNotFound(w, resAccount, id)
-				} else {
-					s.writeAPIError(w, r, err, nil)
-				}
+			if a = s.rereadAccount(w, r, a); a == nil {
 				return
 			}
-			a = fresh
 		case apierrors.IsNotFound(err):
 			writeNotFound(w, resAccount, id)
 			return
@@ -280,6 +280,36 @@ func (s *Server) updateAccount(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 	}
+}
+
+// updatedSpec is a's spec with req applied, and the problems the update brings: only
+// what it breaks is refused, as in admission, so a tenant that tightened its settings
+// can still edit its existing accounts.
+func (s *Server) updatedSpec(a *investv1.Account, req *AccountUpdateRequest, settings rules.TenantSettings) (investv1.AccountSpec, validation.FieldErrors) {
+	spec := a.Spec
+	var fe validation.FieldErrors
+	applyAccountUpdate(&spec, req)
+	if req.Birthdate != nil {
+		fe.AddErr("birthdate", rules.ApplyBirthdate(&spec, *req.Birthdate, s.deps.Now()))
+	}
+	mergeNew(&fe, rules.AccountUpdate(&spec, &a.Spec, settings, s.deps.Now()))
+	return spec, fe
+}
+
+// rereadAccount reads a again from the API server after a conflicting write; when it
+// cannot (deleted meanwhile: 404) it answers itself and returns nil.
+func (s *Server) rereadAccount(w http.ResponseWriter, r *http.Request, a *investv1.Account) *investv1.Account {
+	fresh := &investv1.Account{}
+	err := s.deps.APIReader.Get(r.Context(), client.ObjectKeyFromObject(a), fresh)
+	switch {
+	case apierrors.IsNotFound(err):
+		writeNotFound(w, resAccount, a.Name)
+		return nil
+	case err != nil:
+		s.writeAPIError(w, r, err, nil)
+		return nil
+	}
+	return fresh
 }
 
 // applyAccountUpdate copies the given fields; "" clears an optional field.
