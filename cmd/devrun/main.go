@@ -159,6 +159,10 @@ func run(restAddr, baseURL, localDir string, sandboxDelay time.Duration) error {
 	}
 
 	printNextSteps(kubeconfig, creds, localDir)
+	if d, err := archive.ParseDSN(dsn); err == nil && orderRetention > 0 {
+		fmt.Printf("Done orders move to the order archive (%s) %s after they are done (--order-retention);\n"+
+			"REST and `go run ./cmd/fundsharectl orders` still read them (docs/orders.md).\n\n", d.String(), orderRetention)
+	}
 	if err := <-errc; err != nil && !errors.Is(err, context.Canceled) {
 		return err
 	}
