@@ -31,11 +31,20 @@ import (
 	"sync"
 	"sync/atomic"
 	"syscall"
-	"testing"
 	"time"
 
 	"github.com/jackc/pgx/v5"
 )
+
+// TB is what the harness needs of a test: *testing.T and *testing.B satisfy it, and so
+// does Ginkgo's GinkgoT() (which is no testing.TB), so a Ginkgo suite can start a cluster
+// in its BeforeSuite with pgtest.Start(GinkgoT()).
+type TB interface {
+	Helper()
+	Fatal(args ...any)
+	Fatalf(format string, args ...any)
+	Cleanup(func())
+}
 
 // Cluster is a running throwaway PostgreSQL server.
 type Cluster struct {
@@ -51,22 +60,35 @@ type Cluster struct {
 	dbs  atomic.Int64
 }
 
+// installHint says how to get the server binaries.
+const installHint = "install them with `apt-get update && apt-get install -y postgresql` (or set PG_BINDIR)"
+
 // BinDir finds the server binaries: PG_BINDIR, else the newest
 // /usr/lib/postgresql/<version>/bin that has initdb and postgres.
 func BinDir() (string, error) {
+	has := func(dir string) bool {
+		for _, b := range []string{"initdb", "postgres"} {
+			if fi, err := os.Stat(filepath.Join(dir, b)); err != nil || fi.IsDir() { //nolint:gosec // G703: PG_BINDIR is the test runner's own choice
+				return false
+			}
+		}
+		return true
+	}
 	if d := os.Getenv("PG_BINDIR"); d != "" {
+		if !has(d) {
+			return "", fmt.Errorf("PG_BINDIR=%s has no initdb and postgres: %s", d, installHint)
+		}
 		return d, nil
 	}
 	matches, _ := filepath.Glob("/usr/lib/postgresql/*/bin/initdb")
 	var dirs []string
 	for _, m := range matches {
-		if _, err := os.Stat(filepath.Join(filepath.Dir(m), "postgres")); err == nil {
+		if has(filepath.Dir(m)) {
 			dirs = append(dirs, filepath.Dir(m))
 		}
 	}
 	if len(dirs) == 0 {
-		return "", errors.New("no PostgreSQL server binaries in /usr/lib/postgresql/*/bin: install them with " +
-			"`apt-get update && apt-get install -y postgresql` (or set PG_BINDIR)")
+		return "", errors.New("no PostgreSQL server binaries in /usr/lib/postgresql/*/bin: " + installHint)
 	}
 	version := func(d string) int {
 		v, _ := strconv.Atoi(filepath.Base(filepath.Dir(d)))
@@ -78,7 +100,7 @@ func BinDir() (string, error) {
 
 // Start initialises and starts a cluster; it is stopped and removed when tb ends. Any
 // failure fails tb.
-func Start(tb testing.TB) *Cluster {
+func Start(tb TB) *Cluster {
 	tb.Helper()
 	bin, err := BinDir()
 	if err != nil {
@@ -173,7 +195,7 @@ func (c *Cluster) start() error {
 	if c.cmd != nil {
 		return errors.New("the server is running")
 	}
-	logf, err := os.OpenFile(c.log(), os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o644)
+	logf, err := os.OpenFile(c.log(), os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o600)
 	if err != nil {
 		return err
 	}
@@ -245,7 +267,7 @@ func (c *Cluster) kill() {
 
 // Stop stops the server (an immediate shutdown: clients see their connections drop); the
 // data stays, and Restart starts it again on the same port.
-func (c *Cluster) Stop(tb testing.TB) {
+func (c *Cluster) Stop(tb TB) {
 	tb.Helper()
 	c.mu.Lock()
 	defer c.mu.Unlock()
@@ -258,18 +280,18 @@ func (c *Cluster) Stop(tb testing.TB) {
 // Pause freezes the server and all its backends (SIGSTOP to the postmaster, then to each
 // of its children: every backend is its own process group): clients stay connected and
 // get no answer, as from a database host that hangs. Resume undoes it.
-func (c *Cluster) Pause(tb testing.TB) {
+func (c *Cluster) Pause(tb TB) {
 	tb.Helper()
 	c.signalGroup(tb, syscall.SIGSTOP)
 }
 
 // Resume continues a paused server.
-func (c *Cluster) Resume(tb testing.TB) {
+func (c *Cluster) Resume(tb TB) {
 	tb.Helper()
 	c.signalGroup(tb, syscall.SIGCONT)
 }
 
-func (c *Cluster) signalGroup(tb testing.TB, sig syscall.Signal) {
+func (c *Cluster) signalGroup(tb TB, sig syscall.Signal) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if c.cmd == nil {
@@ -307,7 +329,7 @@ func childrenOf(pid int) []int {
 }
 
 // Restart starts a stopped server again.
-func (c *Cluster) Restart(tb testing.TB) {
+func (c *Cluster) Restart(tb TB) {
 	tb.Helper()
 	if err := c.start(); err != nil {
 		tb.Fatalf("pgtest: restart: %v\n%s", err, c.logTail())
@@ -326,7 +348,7 @@ func (c *Cluster) dsn(db string) string {
 
 // NewDatabase creates an empty database and returns its URL (with the superuser's
 // password: tests only).
-func (c *Cluster) NewDatabase(tb testing.TB) string {
+func (c *Cluster) NewDatabase(tb TB) string {
 	tb.Helper()
 	name := fmt.Sprintf("archive_%d", c.dbs.Add(1))
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)

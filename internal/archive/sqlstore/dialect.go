@@ -110,6 +110,8 @@ func (d sqliteDialect) migrate(ctx context.Context, db *sql.DB) error {
 
 func (sqliteDialect) rebind(query string) string { return query }
 
+func (sqliteDialect) oneWriter() bool { return true }
+
 func (sqliteDialect) unavailable(err error) bool {
 	var e *sqlite.Error
 	if !errors.As(err, &e) {
@@ -144,6 +146,8 @@ func (d postgresDialect) open(opts Options) (*sql.DB, error) {
 	db.SetConnMaxIdleTime(5 * time.Minute)
 	return db, nil
 }
+
+func (postgresDialect) oneWriter() bool { return false }
 
 func (postgresDialect) migrate(ctx context.Context, db *sql.DB) error {
 	locker, err := lock.NewPostgresTableLocker(

@@ -2,6 +2,8 @@ package sqlstore
 
 import (
 	"context"
+	"database/sql"
+	"os"
 	"path/filepath"
 	"sync"
 	"testing"
@@ -68,4 +70,51 @@ func TestSQLiteReplicasOpeningOneDatabaseAtOnceMigrateItOnce(t *testing.T) {
 func TestPostgresReplicasOpeningOneDatabaseAtOnceMigrateItOnce(t *testing.T) {
 	pg := pgtest.Start(t)
 	openAtOnce(t, pg.NewDatabase(t), 6)
+}
+
+func TestSQLiteRunsInWALModeWithFullSync(t *testing.T) {
+	s, err := Open(context.Background(), "sqlite://"+filepath.Join(t.TempDir(), "archive.db"), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer func() { _ = s.Close() }()
+	db := s.(*instrumented).next.(*store).db
+	// Several connections: the pragmas hold on each one, not only the first.
+	conns := make([]*sql.Conn, 3)
+	for i := range conns {
+		if conns[i], err = db.Conn(context.Background()); err != nil {
+			t.Fatal(err)
+		}
+		defer func() { _ = conns[i].Close() }()
+		var mode string
+		var sync int
+		if err := conns[i].QueryRowContext(context.Background(), `PRAGMA journal_mode`).Scan(&mode); err != nil {
+			t.Fatal(err)
+		}
+		if err := conns[i].QueryRowContext(context.Background(), `PRAGMA synchronous`).Scan(&sync); err != nil {
+			t.Fatal(err)
+		}
+		if mode != "wal" || sync != 2 {
+			t.Fatalf("connection %d: journal_mode %s, synchronous %d; want wal and 2 (FULL)", i, mode, sync)
+		}
+	}
+}
+
+func TestSQLiteDSNWithARelativePathAndUnusualCharacters(t *testing.T) {
+	dir := t.TempDir()
+	t.Chdir(dir)
+	for _, rel := range []string{".local/archive.db", "with space/ärchiv 1.db"} {
+		s, err := Open(context.Background(), "sqlite://"+rel, Options{})
+		if err != nil {
+			t.Fatalf("Open sqlite://%s: %v", rel, err)
+		}
+		o := archivetest.Order("tenant-a", "00000000-0000-4000-8000-000000000001", time.Unix(1_760_000_000, 0))
+		if err := s.Put(context.Background(), o, investv1.AccountTypeIndividual); err != nil {
+			t.Fatal(err)
+		}
+		_ = s.Close()
+		if _, err := os.Stat(filepath.Join(dir, rel)); err != nil {
+			t.Fatalf("the database of sqlite://%s is not at %s: %v", rel, filepath.Join(dir, rel), err)
+		}
+	}
 }

@@ -123,7 +123,7 @@ func TestSQLiteEveryListFilterReadsThroughAnIndexWithoutSorting(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer func() { _ = s.Close() }()
-	seed(t, s, 2000)
+	seed(t, s, 1000)
 	if _, err := s.(*instrumented).next.(*store).db.Exec(`ANALYZE`); err != nil {
 		t.Fatal(err)
 	}

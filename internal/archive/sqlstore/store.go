@@ -76,6 +76,9 @@ func OpenDSN(ctx context.Context, d archive.DSN, opts Options) (archive.Store, e
 		return nil, fmt.Errorf("open the order archive %s: %w", d, err)
 	}
 	s := &store{db: db, dia: dia, opts: opts}
+	if dia.oneWriter() {
+		s.writers = make(chan struct{}, 1)
+	}
 	mctx, cancel := context.WithTimeout(ctx, opts.MigrateTimeout)
 	defer cancel()
 	if err := dia.migrate(mctx, db); err != nil {
@@ -90,6 +93,10 @@ type store struct {
 	db   *sql.DB
 	dia  dialect
 	opts Options
+	// writers, when not nil, lets one Put of this process write at a time: SQLite has one
+	// writer, and writers waiting on its lock poll with growing sleeps, so under
+	// concurrency one can starve past its timeout; queueing here is fair and cheap.
+	writers chan struct{}
 }
 
 // dialect is what differs between the databases.
@@ -104,6 +111,8 @@ type dialect interface {
 	// unavailable reports whether a driver error means the database cannot be reached or
 	// cannot serve now (as opposed to a bad statement or a bug).
 	unavailable(err error) bool
+	// oneWriter reports whether the database takes one writer at a time.
+	oneWriter() bool
 }
 
 // columns is the column list of an insert, in the order of insertArgs.
@@ -126,6 +135,14 @@ func (s *store) Put(ctx context.Context, o *investv1.Order, accountType investv1
 	}
 	ctx, cancel := s.op(ctx)
 	defer cancel()
+	if s.writers != nil {
+		select {
+		case s.writers <- struct{}{}:
+			defer func() { <-s.writers }()
+		case <-ctx.Done():
+			return s.classify(ctx, ctx.Err())
+		}
+	}
 	res, err := s.db.ExecContext(ctx, s.dia.rebind(`INSERT INTO archived_orders (`+columns+`)
 		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING`),
 		c.UID, c.Namespace, c.Name, c.AccountID, c.AccountType, c.ISIN, c.Side, c.Market, c.Currency, c.State,

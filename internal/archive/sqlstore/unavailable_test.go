@@ -35,10 +35,11 @@ func everyOperation(s archive.Store, o *investv1.Order) map[string]error {
 
 // expectUnavailable checks that every operation fails with ErrUnavailable, each within
 // the operation timeout (and a margin), not hanging.
-func expectUnavailable(t *testing.T, s archive.Store, o *investv1.Order) {
+func expectUnavailable(t *testing.T, s archive.Store, o *investv1.Order) map[string]error {
 	t.Helper()
 	start := time.Now()
-	for op, err := range everyOperation(s, o) {
+	errs := everyOperation(s, o)
+	for op, err := range errs {
 		if !errors.Is(err, archive.ErrUnavailable) {
 			t.Errorf("%s while the database is down: got %v, want ErrUnavailable", op, err)
 		}
@@ -46,6 +47,7 @@ func expectUnavailable(t *testing.T, s archive.Store, o *investv1.Order) {
 	if d := time.Since(start); d > 5*(opTimeout+time.Second) {
 		t.Errorf("five operations on a down database took %v: more than their timeouts", d)
 	}
+	return errs
 }
 
 func TestPostgresUnavailableWhileTheServerIsDownAndAvailableAfterRestart(t *testing.T) {
@@ -98,8 +100,7 @@ func TestPostgresUnavailableWhileTheServerHangsAndAvailableWhenItResumes(t *test
 		t.Fatal(err)
 	}
 	pg.Pause(t)
-	expectUnavailable(t, s, o)
-	for op, err := range everyOperation(s, o) {
+	for op, err := range expectUnavailable(t, s, o) {
 		if !errors.Is(err, context.DeadlineExceeded) {
 			t.Errorf("%s on a hanging server: %v does not say the deadline passed", op, err)
 		}
