@@ -84,4 +84,8 @@ Get a token (see docs/rest-api.md for every endpoint):
 
 Ctrl-C stops everything; the data stays in %s for the next run (make clean-local forgets it).
 `, creds.BaseURL, creds.BaseURL, kc, local, creds.Namespace, kc, kc, kc, string(b[1:len(b)-1]), creds.ClientID, local, creds.Audience, local)
+	if d, err := archive.ParseDSN(env.ArchiveDSN); err == nil && env.OrderRetention > 0 {
+		fmt.Printf("Done orders move to the order archive (%s) %s after they are done (--order-retention);\n"+
+			"REST and `go run ./cmd/fundsharectl orders` still read them (docs/orders.md).\n\n", d.String(), env.OrderRetention)
+	}
 }

@@ -149,7 +149,8 @@ func logConditionChanges(ctx context.Context, before, after []metav1.Condition) 
 	}
 }
 
-// setHoldings derives the holdings from the account's orders and drops the reservations
+// setHoldings derives the holdings from the account's orders, live and archived (an
+// unreadable archive is an error: the status is left as it was), and drops the reservations
 // of orders that reached a terminal state (a completed sell is counted as sold instead).
 // The result asks to come back when the next locked lot unlocks.
 func (r *Reconciler) setHoldings(ctx context.Context, acct *investv1.Account) (ctrl.Result, error) {

@@ -82,6 +82,31 @@ var _ = Describe("Retention: done orders leave the cluster for the archive", fun
 		Expect(err).To(MatchError(ContainSubstring("account holds 100 units of " + isin)))
 	})
 
+	It("keeps an order in the cluster when the archive holds another order under its id", func() {
+		isin := newMarket(0)
+		a := newCustomer()
+		setCrash(func(context.Context, *investv1.Order) error { return errCrash }) // hold it back until the impostor is in
+		buy := mustPlace(a, investv1.SideBuy, isin, 100)
+		waitCompleted(buy)
+		impostor := &investv1.Order{}
+		Expect(k8s.Get(ctx, client.ObjectKeyFromObject(buy), impostor)).To(Succeed())
+		impostor.UID = "another-order-under-the-same-id"
+		impostor.ResourceVersion = ""
+		Expect(direct().Put(ctx, impostor, investv1.AccountTypeIndividual)).To(Succeed())
+		setCrash(nil)
+
+		Eventually(func() []string {
+			var list eventsv1.EventList
+			Expect(k8s.List(ctx, &list, client.InNamespace(a.Namespace))).To(Succeed())
+			var reasons []string
+			for _, e := range list.Items {
+				reasons = append(reasons, e.Reason)
+			}
+			return reasons
+		}).WithTimeout(time.Minute).Should(ContainElement(retention.ReasonArchiveConflict))
+		Consistently(inCluster(buy)).WithTimeout(retainFor+time.Second).Should(BeTrue(), "never deleted on another order's record")
+	})
+
 	for _, b := range backends {
 		It(b.name+": loses and duplicates nothing when the process dies between the archive write and the delete", func() {
 			b.setUp()

@@ -1,7 +1,8 @@
 // Package holdings computes what an account owns per ISIN from its orders, as a pure
 // function: units come from completed buys (one lot per order, locked for the share
 // class's lock-up in days after completion), completed sells consume the oldest lots
-// first, and units reserved for live sells are not available again. The account
+// first, and units reserved for live sells are not available again. The orders are the
+// account's live ones and its archived ones (Merge counts each once). The account
 // controller writes the result into the account's status, placement checks sells with it,
 // and the order controller reserves units against it.
 package holdings

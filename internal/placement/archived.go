@@ -27,7 +27,8 @@ type Archive interface {
 var ErrArchiveUnavailable = errors.New("the order archive is unavailable")
 
 // AccountOrders lists the orders of the account that holdings need: the live ones from c
-// (by the account index), then the archived completed ones, merged so that each counts once (holdings.Merge).
+// (by the account index), then the archived completed ones, merged so that each counts
+// once (holdings.Merge).
 //
 // The order of the two reads is what makes a lagging cache harmless. The retention
 // controller deletes an order from the cluster only after its archive write is durable

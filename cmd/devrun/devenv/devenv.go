@@ -71,6 +71,10 @@ type Env struct {
 	// LocalDir is the absolute local folder; Kubeconfig is LocalDir/kubeconfig, a
 	// system:masters user's kubeconfig.
 	LocalDir, Kubeconfig string
+	// ArchiveDSN is the order archive the manager uses (a password in it is never printed:
+	// show it with archive.ParseDSN(...).String()); OrderRetention its retention.
+	ArchiveDSN     string
+	OrderRetention time.Duration
 	// Credentials are the demo tenant's (also in LocalDir/demo-client.json).
 	Credentials devdata.Credentials
 	// Config reaches the API server as the control plane's admin.
@@ -169,6 +173,7 @@ func Start(ctx context.Context, o Options) (_ *Env, err error) {
 	if dsn == "" {
 		dsn = "sqlite://" + filepath.Join(localDir, "archive.db")
 	}
+	e.ArchiveDSN, e.OrderRetention = dsn, o.OrderRetention
 	if e.archive, err = sqlstore.Open(ctx, dsn, sqlstore.Options{}); err != nil {
 		return nil, fmt.Errorf("open the order archive: %w", err)
 	}
