@@ -15,8 +15,8 @@ import (
 	investv1 "github.com/fundshare/fundshare-operator/api/v1alpha1"
 	ordercontroller "github.com/fundshare/fundshare-operator/controllers/order"
 	"github.com/fundshare/fundshare-operator/controllers/settlement"
-	"github.com/fundshare/fundshare-operator/internal/index"
 	"github.com/fundshare/fundshare-operator/internal/fixtures"
+	"github.com/fundshare/fundshare-operator/internal/index"
 	"github.com/fundshare/fundshare-operator/internal/test/envtest"
 	"github.com/fundshare/fundshare-operator/internal/validation"
 )
