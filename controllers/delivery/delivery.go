@@ -544,20 +544,31 @@ func (r *Reconciler) SetupWithManager(mgr ctrl.Manager) error {
 }
 
 // OrdersSource is the outbox Source of orders: the highest nonce any order's
-// status.chain.transaction records, read uncached.
+// status.chain.transaction records, read uncached, 500 orders a page.
 func OrdersSource(reader client.Reader) outbox.Source {
 	return outbox.SourceFunc(func(ctx context.Context, from common.Address, chainID int64) (int64, bool, error) {
-		var list investv1.OrderList
-		if err := reader.List(ctx, &list); err != nil {
-			return 0, false, fmt.Errorf("list orders: %w", err)
-		}
-		txs := make([]*investv1.ChainTransaction, 0, len(list.Items))
-		for i := range list.Items {
-			if c := list.Items[i].Status.Chain; c != nil {
-				txs = append(txs, c.Transaction)
+		var (
+			best  int64
+			found bool
+			cont  string
+		)
+		for {
+			var list investv1.OrderList
+			if err := reader.List(ctx, &list, client.Limit(500), client.Continue(cont)); err != nil {
+				return 0, false, fmt.Errorf("list orders: %w", err)
+			}
+			txs := make([]*investv1.ChainTransaction, 0, len(list.Items))
+			for i := range list.Items {
+				if c := list.Items[i].Status.Chain; c != nil {
+					txs = append(txs, c.Transaction)
+				}
+			}
+			if n, ok := outbox.HighestNonce(from, chainID, txs...); ok && (!found || n > best) {
+				best, found = n, true
+			}
+			if cont = list.Continue; cont == "" {
+				return best, found, nil
 			}
 		}
-		n, ok := outbox.HighestNonce(from, chainID, txs...)
-		return n, ok, nil
 	})
 }
