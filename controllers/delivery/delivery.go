@@ -37,6 +37,7 @@ import (
 	"github.com/fundshare/fundshare-operator/internal/chain/contracts"
 	"github.com/fundshare/fundshare-operator/internal/chain/outbox"
 	"github.com/fundshare/fundshare-operator/internal/index"
+	"github.com/fundshare/fundshare-operator/internal/placement"
 )
 
 // Name is the agent's name: recordedBy of its evidence, and the controller "settlement-chain".
@@ -85,6 +86,9 @@ type Reconciler struct {
 	Client client.Client
 	// Live reads the account's orders uncached when planning a burn.
 	Live client.Reader
+	// Archive holds the orders the retention controller moved out of the cluster; a burn
+	// plan counts the account's archived mints and burns. Nil: no archive.
+	Archive placement.Archive
 	// Outbox signs, has the order record, and broadcasts.
 	Outbox *outbox.Outbox
 	// Tokens finds a share class's token.
@@ -380,6 +384,16 @@ func (r *Reconciler) planBurns(ctx context.Context, o *investv1.Order, tok Token
 			mine = append(mine, list.Items[i])
 		}
 	}
+	if r.Archive != nil {
+		// Orders older than the retention period are only in the archive: their mints
+		// hold units too, and their burns took some. An unreadable archive stops the plan
+		// (the reconcile retries) rather than burning from part of the history.
+		archived, err := r.Archive.CompletedOrders(ctx, o.Namespace, string(o.Spec.AccountID), "")
+		if err != nil {
+			return nil, fmt.Errorf("read the account's archived orders: %w", err)
+		}
+		mine = WithArchived(mine, archived)
+	}
 	var preferred string
 	if id := deliveryWallet(o); id != "" {
 		if addr, err := r.walletAddress(ctx, o.Namespace, id); err == nil {
@@ -387,6 +401,22 @@ func (r *Reconciler) planBurns(ctx context.Context, o *investv1.Order, tok Token
 		}
 	}
 	return BurnPlan(mine, o, tok.Address.Hex(), preferred)
+}
+
+// WithArchived returns the live orders and the archived ones that are not live any more:
+// an order archived but not yet deleted from the cluster counts once, as its live copy.
+func WithArchived(live, archived []investv1.Order) []investv1.Order {
+	seen := make(map[string]bool, len(live))
+	for i := range live {
+		seen[live[i].Namespace+"/"+live[i].Name] = true
+	}
+	out := append([]investv1.Order(nil), live...)
+	for i := range archived {
+		if !seen[archived[i].Namespace+"/"+archived[i].Name] {
+			out = append(out, archived[i])
+		}
+	}
+	return out
 }
 
 // BurnPlan decides which wallets a SELL burns its units from: the wallets the account's

@@ -135,3 +135,28 @@ func TestParseTokens(t *testing.T) {
 		t.Fatal("bad address accepted")
 	}
 }
+
+func TestABurnPlanCountsTheMintsOfArchivedBuysOnce(t *testing.T) {
+	ok := investv1.ChainReceiptSucceeded
+	archivedBuy := minted("b1", tokenA, w1, 10, 0, ok) // only in the archive now
+	stillLive := minted("b2", tokenA, w2, 5, 1, ok)    // archived, not yet deleted from the cluster
+	orders := WithArchived([]investv1.Order{stillLive}, []investv1.Order{archivedBuy, stillLive})
+	if len(orders) != 2 {
+		t.Fatalf("WithArchived gave %d orders, want 2 (the live copy once, the archived buy once)", len(orders))
+	}
+	plan, err := BurnPlan(orders, sellOf(12), tokenA, "")
+	if err != nil {
+		t.Fatalf("a sell of 12 units from 10 archived + 5 live delivered units: %v", err)
+	}
+	var total int64
+	for _, b := range plan {
+		total += b.Units
+	}
+	if total != 12 {
+		t.Fatalf("plan %v burns %d units, want 12", plan, total)
+	}
+	// Without the archive the same sell is short: the archived buy's units are not seen.
+	if _, err := BurnPlan([]investv1.Order{stillLive}, sellOf(12), tokenA, ""); err == nil {
+		t.Fatal("without the archived buy the plan must be short")
+	}
+}

@@ -19,6 +19,7 @@ import (
 	investv1 "github.com/fundshare/fundshare-operator/api/v1alpha1"
 	"github.com/fundshare/fundshare-operator/internal/chain"
 	"github.com/fundshare/fundshare-operator/internal/chain/outbox"
+	"github.com/fundshare/fundshare-operator/internal/placement"
 )
 
 // DefaultConfirmations is how many blocks (its own included) a mint or burn needs before
@@ -51,6 +52,10 @@ type Options struct {
 	// TokenList is "ISIN=0xADDRESS,…": the tokens of the share classes, until share classes
 	// report their own.
 	TokenList string
+	// Archive holds the orders that left the cluster (internal/archive through the
+	// placement view); a SELL's burn plan counts the archived mints and burns of its
+	// account. Nil: no archive.
+	Archive placement.Archive
 }
 
 // BindFlags registers the chain agent's flags on fs.
@@ -70,6 +75,8 @@ type Runtime struct {
 	Backend       outbox.Backend
 	ChainID       *big.Int
 	Confirmations uint64
+	// Archive is Options.Archive: the burn plans count archived orders.
+	Archive placement.Archive
 }
 
 // Network is the named network of a chain id: polygon (137), amoy (80002), or local.
@@ -119,6 +126,7 @@ func Setup(ctx context.Context, mgr ctrl.Manager, o Options, namespace string) (
 	if err != nil {
 		return nil, err
 	}
+	rt.Archive = o.Archive
 	if err := rt.SetupAgent(mgr, o.Tokens); err != nil {
 		return nil, err
 	}
@@ -150,7 +158,7 @@ func NewRuntime(backend outbox.Backend, signer chain.Signer, chainID *big.Int, c
 func (rt *Runtime) SetupAgent(mgr ctrl.Manager, tokens TokenLookup) error {
 	r := &Reconciler{
 		Client: mgr.GetClient(), Live: mgr.GetAPIReader(), Outbox: rt.Outbox, Tokens: tokens,
-		Confirmations: rt.Confirmations,
+		Confirmations: rt.Confirmations, Archive: rt.Archive,
 	}
 	if err := r.SetupWithManager(mgr); err != nil {
 		return fmt.Errorf("chain agent: %w", err)

@@ -176,6 +176,7 @@ func setupControllers(mgr ctrl.Manager, c Config) error {
 			return fmt.Errorf("retention controller: %w", err)
 		}
 	}
+	c.Chain.Archive = placementArchive(c.Archive)
 	rt, err := delivery.Setup(context.Background(), mgr, c.Chain, c.Namespace)
 	if err != nil {
 		return err
