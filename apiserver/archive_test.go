@@ -1,10 +1,13 @@
 package apiserver_test
 
 import (
+	"context"
+	"fmt"
 	"net/http"
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	. "github.com/onsi/ginkgo/v2"
@@ -14,6 +17,7 @@ import (
 
 	investv1 "github.com/fundshare/fundshare-operator/api/v1alpha1"
 	"github.com/fundshare/fundshare-operator/controllers/retention"
+	"github.com/fundshare/fundshare-operator/internal/archive"
 	"github.com/fundshare/fundshare-operator/internal/fixtures"
 )
 
@@ -232,9 +236,67 @@ var _ = Describe("Orders in the archive: reads stay whole", func() {
 		Expect(listIDs(alpha, "account_id="+account)).To(Equal([]string{id}), "placed once")
 	})
 
+	It("while the archive cannot be read, answers a SELL and the portfolio with 503, and places a BUY", func() {
+		account := alpha.buyer()
+		alpha.settleBuy(alpha.place("BUY", fixtures.ISIN, account, 100))
+		archiveSwitch.setDown(true)
+		defer archiveSwitch.setDown(false)
+		r := alpha.post("/v1/orders", orderBody("SELL", fixtures.ISIN, account, 10))
+		Expect(r.code).To(Equal(http.StatusServiceUnavailable), r.String())
+		Expect(r.json()["error"]).To(Equal("Service unavailable"))
+		r = alpha.get("/v1/accounts/" + account + "/portfolio")
+		Expect(r.code).To(Equal(http.StatusServiceUnavailable), r.String())
+		alpha.place("BUY", fixtures.ISIN, account, 100)
+		Expect(alpha.get("/v1/orders/"+fixturesID()).code).To(Equal(http.StatusServiceUnavailable), "an unknown id cannot be told from an archived one")
+	})
+
 	It("refuses a cursor it did not issue with 422 naming the parameter", func() {
 		r := alpha.get("/v1/orders?cursor=not-a-cursor")
 		Expect(r.code).To(Equal(http.StatusUnprocessableEntity), r.String())
 		Expect(r.details()).To(HaveKey("cursor"))
 	})
 })
+
+// switchedArchive is the suite's real archive, which a spec can switch off: every call
+// then fails with archive.ErrUnavailable, as with a database that stopped answering.
+type switchedArchive struct {
+	archive.Store
+	mu   sync.Mutex
+	down bool
+}
+
+func (s *switchedArchive) setDown(down bool) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.down = down
+}
+
+func (s *switchedArchive) err() error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.down {
+		return fmt.Errorf("%w: switched off by the spec", archive.ErrUnavailable)
+	}
+	return nil
+}
+
+func (s *switchedArchive) Get(ctx context.Context, ns, id string) (*investv1.Order, error) {
+	if err := s.err(); err != nil {
+		return nil, err
+	}
+	return s.Store.Get(ctx, ns, id)
+}
+
+func (s *switchedArchive) List(ctx context.Context, ns string, q archive.Query) (archive.Page, error) {
+	if err := s.err(); err != nil {
+		return archive.Page{}, err
+	}
+	return s.Store.List(ctx, ns, q)
+}
+
+func (s *switchedArchive) CompletedOrders(ctx context.Context, ns, account string, isin investv1.ISIN) ([]investv1.Order, error) {
+	if err := s.err(); err != nil {
+		return nil, err
+	}
+	return s.Store.CompletedOrders(ctx, ns, account, isin)
+}

@@ -61,6 +61,8 @@ var (
 	// orderArchive is the order archive the facade reads (a real SQLite store);
 	// archiveOrder moves an order there as the retention controller does.
 	orderArchive archive.Store
+	// archiveSwitch turns the archive off, as a database that stopped answering.
+	archiveSwitch *switchedArchive
 
 	// conform checks every exchange against /openapi.json and notes secrets (conformance_test.go).
 	conform *conformance
@@ -85,9 +87,10 @@ var _ = BeforeSuite(func() {
 	Expect(k8s.Create(ctx, &corev1.Namespace{ObjectMeta: metav1.ObjectMeta{Name: operatorNamespace}})).To(Succeed())
 
 	dir := GinkgoT().TempDir()
-	var err error
-	orderArchive, err = sqlstore.Open(ctx, "sqlite://"+filepath.Join(dir, "archive.db"), sqlstore.Options{})
+	st, err := sqlstore.Open(ctx, "sqlite://"+filepath.Join(dir, "archive.db"), sqlstore.Options{})
 	Expect(err).NotTo(HaveOccurred())
+	archiveSwitch = &switchedArchive{Store: st}
+	orderArchive = archiveSwitch
 
 	addr := freeAddress()
 	baseURL = "http://" + addr
