@@ -17,8 +17,8 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	investv1 "github.com/fundshare/fundshare-operator/api/v1alpha1"
+	"github.com/fundshare/fundshare-operator/cmd/manager/app"
 	"github.com/fundshare/fundshare-operator/controllers/retention"
-	"github.com/fundshare/fundshare-operator/internal/app"
 	"github.com/fundshare/fundshare-operator/internal/archive"
 	"github.com/fundshare/fundshare-operator/internal/archive/sqlstore"
 	"github.com/fundshare/fundshare-operator/internal/controlplane"
