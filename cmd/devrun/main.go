@@ -30,6 +30,7 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/webhook"
 
 	"github.com/fundshare/fundshare-operator/internal/app"
+	"github.com/fundshare/fundshare-operator/internal/chain/localchain"
 	"github.com/fundshare/fundshare-operator/internal/controlplane"
 	"github.com/fundshare/fundshare-operator/internal/devdata"
 	"github.com/fundshare/fundshare-operator/internal/scheme"
@@ -39,11 +40,14 @@ func main() {
 	var (
 		restAddr, baseURL, localDir string
 		sandboxDelay                time.Duration
+		localChain                  devdata.LocalChainConfig
 	)
 	flag.StringVar(&restAddr, "rest-bind-address", "127.0.0.1:8080", "address of the REST facade")
 	flag.StringVar(&baseURL, "public-base-url", "", "public base URL (default: http://<rest-bind-address>)")
 	flag.StringVar(&localDir, "local-dir", ".local", "folder for etcd data, kubeconfig and the demo credentials")
 	flag.DurationVar(&sandboxDelay, "sandbox-settlement-delay", 3*time.Second, "delay of each sandbox settlement step (negative: off)")
+	flag.IntVar(&localChain.Port, "chain-rpc-port", localchain.DefaultPort, "JSON-RPC port of the local chain on 127.0.0.1")
+	flag.DurationVar(&localChain.BlockInterval, "chain-block-interval", localchain.DefaultBlockInterval, "time between two blocks of the local chain")
 	opts := zap.Options{Development: true}
 	opts.BindFlags(flag.CommandLine)
 	flag.Parse()
@@ -51,13 +55,13 @@ func main() {
 	if baseURL == "" {
 		baseURL = "http://" + restAddr
 	}
-	if err := run(restAddr, baseURL, localDir, sandboxDelay); err != nil {
+	if err := run(restAddr, baseURL, localDir, sandboxDelay, localChain); err != nil {
 		fmt.Fprintln(os.Stderr, "make run:", err)
 		os.Exit(1)
 	}
 }
 
-func run(restAddr, baseURL, localDir string, sandboxDelay time.Duration) error {
+func run(restAddr, baseURL, localDir string, sandboxDelay time.Duration, localChain devdata.LocalChainConfig) error {
 	localDir, err := filepath.Abs(localDir)
 	if err != nil {
 		return err
@@ -100,6 +104,15 @@ func run(restAddr, baseURL, localDir string, sandboxDelay time.Duration) error {
 	if err := devdata.EnsureNamespace(ctx, c, devdata.OperatorNamespace); err != nil {
 		return err
 	}
+	// The local chain (in memory: a restart starts it anew; see docs/tokens.md).
+	localChain.LocalDir = localDir
+	localChain.Catalogue = filepath.Join(controlplane.Root(), "config", "samples", "catalogue.yaml")
+	lc, err := devdata.StartLocalChain(ctx, c, localChain)
+	if err != nil {
+		return fmt.Errorf("local chain: %w", err)
+	}
+	defer func() { _ = lc.Close() }()
+	fmt.Printf("local chain: JSON-RPC %s, chain id %d (contracts in %s/chain.json)\n", lc.RPCURL, lc.ChainID, rel(localDir))
 	wio := env.WebhookInstallOptions
 	mgr, err := app.NewManager(cfg, ctrl.Options{
 		Metrics:                metricsserver.Options{BindAddress: "127.0.0.1:0"},
