@@ -1,0 +1,75 @@
+package token
+
+import (
+	"errors"
+	"math/big"
+	"time"
+
+	"github.com/ethereum/go-ethereum/common"
+	ctrl "sigs.k8s.io/controller-runtime"
+)
+
+// +kubebuilder:rbac:groups=invest.fundshare.io,resources=shareclasses,verbs=get;list;watch
+// +kubebuilder:rbac:groups=invest.fundshare.io,resources=shareclasses/status,verbs=get;update;patch
+// +kubebuilder:rbac:groups=invest.fundshare.io,resources=accounts,verbs=get;list;watch
+// +kubebuilder:rbac:groups=invest.fundshare.io,resources=accounts/status,verbs=get;update;patch
+// +kubebuilder:rbac:groups=invest.fundshare.io,resources=wallets,verbs=get;list;watch;update;patch
+// +kubebuilder:rbac:groups=invest.fundshare.io,resources=wallets/status,verbs=get;update;patch
+// +kubebuilder:rbac:groups=invest.fundshare.io,resources=wallets/finalizers,verbs=update
+// +kubebuilder:rbac:groups=invest.fundshare.io,resources=orders,verbs=get;list;watch
+// +kubebuilder:rbac:groups=events.k8s.io,resources=events,verbs=create;patch
+
+// Config connects the controllers to the token chain.
+type Config struct {
+	// Chain is the chain's JSON-RPC client (ethclient.Client, or the simulated backend's).
+	Chain Reader
+	// ChainID is the verified chain id (chain.VerifyChainID).
+	ChainID *big.Int
+	// Registry is the identity registry every token must use.
+	Registry common.Address
+	// Operator is the operator signer's address, which must hold AGENT_ROLE.
+	Operator common.Address
+	// LedgerInterval is how often on-chain balances are compared with holdings; zero means
+	// one minute, negative turns the reconciliation off.
+	LedgerInterval time.Duration
+	// Recheck is how often a usable token is verified again; zero means ten minutes.
+	Recheck time.Duration
+}
+
+// Setup adds the share-class token controller and the ledger reconciliation to mgr and
+// returns the Lookup the delivery agent asks for token addresses.
+func Setup(mgr ctrl.Manager, c Config) (*Lookup, error) {
+	switch {
+	case c.Chain == nil:
+		return nil, errors.New("token: Chain must be set")
+	case c.ChainID == nil || c.ChainID.Sign() <= 0 || !c.ChainID.IsInt64():
+		return nil, errors.New("token: ChainID must be set")
+	case c.Registry == (common.Address{}) || c.Operator == (common.Address{}):
+		return nil, errors.New("token: Registry and Operator must be set")
+	}
+	if c.LedgerInterval == 0 {
+		c.LedgerInterval = time.Minute
+	}
+	if c.Recheck <= 0 {
+		c.Recheck = 10 * time.Minute
+	}
+	sc := &ShareClassReconciler{
+		Client:   mgr.GetClient(),
+		Verifier: &Verifier{Chain: c.Chain, Registry: c.Registry, Operator: c.Operator},
+		ChainID:  c.ChainID,
+		Recheck:  c.Recheck,
+	}
+	if err := sc.SetupWithManager(mgr); err != nil {
+		return nil, err
+	}
+	if c.LedgerInterval > 0 {
+		if err := mgr.Add(&LedgerReconciler{
+			Client: mgr.GetClient(), Chain: c.Chain, Interval: c.LedgerInterval,
+			Recorder: mgr.GetEventRecorder("ledger-reconciliation"),
+			Log:      mgr.GetLogger().WithName("ledger"),
+		}); err != nil {
+			return nil, err
+		}
+	}
+	return &Lookup{Reader: mgr.GetClient(), ChainID: c.ChainID}, nil
+}
