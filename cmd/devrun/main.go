@@ -142,6 +142,11 @@ func run(restAddr, baseURL, localDir string, sandboxDelay time.Duration, localCh
 	if err := devdata.ApplyFile(ctx, c, filepath.Join(controlplane.Root(), "config", "samples", "catalogue.yaml")); err != nil {
 		return fmt.Errorf("load sample catalogue: %w", err)
 	}
+	if differing, err := devdata.AdoptLocalTokens(ctx, c, lc.Tokens); err != nil {
+		return err
+	} else if len(differing) > 0 {
+		fmt.Printf("warning: share classes %v keep a token the local chain does not have (make clean-local starts afresh)\n", differing)
+	}
 	u, err := url.Parse(baseURL)
 	if err != nil {
 		return fmt.Errorf("public base URL: %w", err)

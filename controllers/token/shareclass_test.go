@@ -15,6 +15,7 @@ import (
 	"github.com/fundshare/fundshare-operator/internal/chain"
 	"github.com/fundshare/fundshare-operator/internal/chain/contracts"
 	"github.com/fundshare/fundshare-operator/internal/controlplane"
+	"github.com/fundshare/fundshare-operator/internal/devdata"
 	"github.com/fundshare/fundshare-operator/internal/fixtures"
 )
 
@@ -121,6 +122,19 @@ var _ = Describe("Share class token", func() {
 		send(addr, contracts.NewShareToken().PackGrantRole(AgentRole, operator.Address()))
 		condition(sc.Name, TypeTokenReady, metav1.ConditionTrue, ReasonAdopted)
 		Expect(meta.FindStatusCondition(getShareClass(sc.Name).Status.Conditions, TypeStalled)).To(BeNil())
+	})
+
+	It("make run's sample share classes adopt the local chain's tokens (devdata.AdoptLocalTokens) and become TokenReady", func() {
+		sc := adoptingClass(devrunISIN, nil)
+		differing, err := devdata.AdoptLocalTokens(ctx, k8s, lc.Tokens)
+		Expect(err).NotTo(HaveOccurred())
+		Expect(differing).NotTo(ContainElement(devrunISIN))
+		condition(sc.Name, TypeTokenReady, metav1.ConditionTrue, ReasonAdopted)
+		Expect(getShareClass(sc.Name).Status.Token.Address).To(Equal(lc.Tokens[devrunISIN].Hex()))
+		// Again (a second make run): nothing changes.
+		differing, err = devdata.AdoptLocalTokens(ctx, k8s, lc.Tokens)
+		Expect(err).NotTo(HaveOccurred())
+		Expect(differing).NotTo(ContainElement(devrunISIN))
 	})
 
 	It("admission refuses an adopted address with a bad EIP-55 checksum, on spec.token.address", func() {

@@ -55,6 +55,7 @@ const (
 const (
 	sampleISIN      = "LU000FSHA019"
 	otherSampleISIN = "IE000FSHD018"
+	devrunISIN      = "LU000FSHI012"
 )
 
 func TestToken(t *testing.T) {
@@ -69,7 +70,7 @@ var _ = BeforeSuite(func() {
 	Expect(ln.Close()).To(Succeed())
 	lc, err = localchain.Start(ctx, localchain.Config{
 		Dir: GinkgoT().TempDir(), Port: port, BlockInterval: 100 * time.Millisecond,
-		ShareClasses: []localchain.ShareClass{{ISIN: sampleISIN, Name: "Class A EUR Acc"}, {ISIN: otherSampleISIN, Name: "Class D EUR Dis"}},
+		ShareClasses: []localchain.ShareClass{{ISIN: sampleISIN, Name: "Class A EUR Acc"}, {ISIN: otherSampleISIN, Name: "Class D EUR Dis"}, {ISIN: devrunISIN, Name: "Class I EUR Acc"}},
 	})
 	Expect(err).NotTo(HaveOccurred())
 	DeferCleanup(func() { _ = lc.Close() })

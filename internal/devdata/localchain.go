@@ -8,7 +8,10 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"strings"
 	"time"
+
+	"github.com/ethereum/go-ethereum/common"
 
 	corev1 "k8s.io/api/core/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
@@ -112,4 +115,35 @@ func ensureSignerSecret(ctx context.Context, c client.Client, keyHex string) err
 		return fmt.Errorf("chain signer secret %s: %w", key, err)
 	}
 	return nil
+}
+
+// AdoptLocalTokens gives each share class whose ISIN has a token on the local chain that
+// token (spec.token mode Adopt), unless it has a token already. A share class whose token
+// is another address (the local folder's keys were replaced while etcd's data was kept) is
+// left alone and returned, so the caller can say so; its status then tells what is wrong.
+func AdoptLocalTokens(ctx context.Context, c client.Client, tokens map[string]common.Address) ([]string, error) {
+	var list investv1.ShareClassList
+	if err := c.List(ctx, &list); err != nil {
+		return nil, err
+	}
+	var differing []string
+	for i := range list.Items {
+		sc := &list.Items[i]
+		addr, ok := tokens[string(sc.Spec.ISIN)]
+		if !ok {
+			continue
+		}
+		if sc.Spec.Token != nil {
+			if sc.Spec.Token.Mode != investv1.TokenModeAdopt || !strings.EqualFold(sc.Spec.Token.Address, addr.Hex()) {
+				differing = append(differing, string(sc.Spec.ISIN))
+			}
+			continue
+		}
+		before := sc.DeepCopy()
+		sc.Spec.Token = &investv1.ShareClassToken{Mode: investv1.TokenModeAdopt, Address: addr.Hex()}
+		if err := c.Patch(ctx, sc, client.MergeFrom(before), client.FieldOwner(fieldOwner)); err != nil {
+			return nil, fmt.Errorf("share class %s: adopt token %s: %w", sc.Spec.ISIN, addr.Hex(), err)
+		}
+	}
+	return differing, nil
 }
