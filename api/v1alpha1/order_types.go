@@ -250,6 +250,7 @@ type SettlementRecord struct {
 // +kubebuilder:validation:XValidation:rule="!has(oldSelf.paymentCompleted) || (has(self.paymentCompleted) && self.paymentCompleted == oldSelf.paymentCompleted)",message="recorded evidence is immutable",fieldPath=".paymentCompleted"
 // +kubebuilder:validation:XValidation:rule="!has(oldSelf.refundSent) || (has(self.refundSent) && self.refundSent == oldSelf.refundSent)",message="recorded evidence is immutable",fieldPath=".refundSent"
 // +kubebuilder:validation:XValidation:rule="!has(oldSelf.refundCompleted) || (has(self.refundCompleted) && self.refundCompleted == oldSelf.refundCompleted)",message="recorded evidence is immutable",fieldPath=".refundCompleted"
+// +kubebuilder:validation:XValidation:rule="!has(oldSelf.tokensBurned) || (has(self.tokensBurned) && self.tokensBurned == oldSelf.tokensBurned)",message="recorded evidence is immutable",fieldPath=".tokensBurned"
 type SettlementEvidence struct {
 	// PaymentReceived (buy): the customer's payment arrived; reference required.
 	// +kubebuilder:validation:XValidation:rule="has(self.reference)",message="a payment reference is required"
@@ -262,6 +263,11 @@ type SettlementEvidence struct {
 	// DeliveryCompleted (buy): the token transfer is final.
 	// +optional
 	DeliveryCompleted *SettlementRecord `json:"deliveryCompleted,omitempty"`
+	// TokensBurned (sell): the units sold were burned from the holder's wallet(s) and the
+	// burn is final; transaction hash required. The payout follows it.
+	// +kubebuilder:validation:XValidation:rule="has(self.transactionHash)",message="a transaction hash is required"
+	// +optional
+	TokensBurned *SettlementRecord `json:"tokensBurned,omitempty"`
 	// PaymentSent (sell): the payout was sent; reference required.
 	// +kubebuilder:validation:XValidation:rule="has(self.reference)",message="a payment reference is required"
 	// +optional
@@ -277,6 +283,52 @@ type SettlementEvidence struct {
 	// RefundCompleted (cancelled buy with a refund): the refund arrived.
 	// +optional
 	RefundCompleted *SettlementRecord `json:"refundCompleted,omitempty"`
+}
+
+// OrderChainStatus is what the chain agent did for the order on the token chain.
+// +kubebuilder:validation:XValidation:rule="!has(oldSelf.transaction) || has(self.transaction)",message="a recorded transaction cannot be removed",fieldPath=".transaction"
+// +kubebuilder:validation:XValidation:rule="!has(oldSelf.burns) || (has(self.burns) && self.burns == oldSelf.burns)",message="the burns of a recorded transaction are immutable",fieldPath=".burns"
+type OrderChainStatus struct {
+	// Token is the share class's token contract the transaction calls.
+	// +kubebuilder:validation:Pattern=`^0x[0-9a-fA-F]{40}$`
+	// +optional
+	Token string `json:"token,omitempty"`
+	// Transaction is the mint (BUY: the units to the order's wallet) or the burn (SELL:
+	// the units from the holder's wallets), signed and recorded before it was broadcast.
+	// +optional
+	Transaction *ChainTransaction `json:"transaction,omitempty"`
+	// Burns (SELL) are the wallets the units are burned from, fixed with the transaction.
+	// +listType=atomic
+	// +kubebuilder:validation:MaxItems=64
+	// +optional
+	Burns []OrderBurn `json:"burns,omitempty"`
+	// Refused is set while the chain refuses the transaction before anything is sent (its
+	// gas estimate reverts, e.g. NotVerified(wallet) or EnforcedPause()); the agent checks
+	// again later and clears it once the transaction is recorded.
+	// +optional
+	Refused *ChainRefusal `json:"refused,omitempty"`
+}
+
+// OrderBurn is the units a SELL burns from one wallet.
+type OrderBurn struct {
+	// WalletID is the Wallet the units were delivered to.
+	// +optional
+	WalletID ObjectID `json:"walletID,omitempty"`
+	// Address is the wallet's address.
+	// +kubebuilder:validation:Pattern=`^0x[0-9a-fA-F]{40}$`
+	Address string `json:"address"`
+	// Units burned from it.
+	// +kubebuilder:validation:Minimum=1
+	Units int64 `json:"units"`
+}
+
+// ChainRefusal is why the chain refused a transaction before it was sent.
+type ChainRefusal struct {
+	// Reason is the decoded revert, e.g. NotVerified(0x…).
+	// +kubebuilder:validation:MaxLength=1024
+	Reason string `json:"reason"`
+	// At is when it was last checked.
+	At metav1.Time `json:"at"`
 }
 
 // OrderRefund is the obligation to pay a customer back what they paid for a buy that was
@@ -382,6 +434,11 @@ type OrderStatus struct {
 	// Settlement is the evidence recorded by settlement agents.
 	// +optional
 	Settlement SettlementEvidence `json:"settlement,omitempty"`
+
+	// Chain is the order's token transaction on the chain (the mint of a BUY, the burn of
+	// a SELL), recorded by the chain agent before it is broadcast.
+	// +optional
+	Chain *OrderChainStatus `json:"chain,omitempty"`
 
 	// Refund is the money owed back to the customer of a buy cancelled after its payment
 	// arrived; set once, when the order is cancelled, and settled with the evidence
