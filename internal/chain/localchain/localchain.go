@@ -1,14 +1,17 @@
-// Package localchain is the EVM chain of `make run`: go-ethereum's simulated backend in
-// process, mining a block every interval and serving JSON-RPC over HTTP on 127.0.0.1, with the
-// identity registry and one share token per sample share class deployed at start.
+// Package localchain is the EVM chain of `make run`: go-ethereum's simulated backend (the
+// same pieces: an in-process node, the eth service and the simulated beacon that seals
+// blocks) mining a block every interval and serving JSON-RPC over HTTP on 127.0.0.1, with
+// the identity registry and one share token per sample share class deployed.
 //
-// The chain lives in memory: a restart starts a new chain from genesis. The keys are kept in
-// the local folder (mode 0600) and the contracts are deployed in a fixed way (the registry by
-// the admin key's first transaction, each token by a deployer key derived from the admin key
-// and the token's ISIN), so a restart gives every contract the same address again: what
-// `.local/chain.json` says, and what the sample share classes adopt, stays true. What the
-// previous chain held (registered wallets, minted units) is gone; the operator registers the
-// wallets again and the reconciliation reports the holdings the new chain does not show.
+// The chain is kept on disk (Config.Dir/geth), like etcd's data: a restart continues the same
+// chain, so what the operator recorded (transactions, nonces, registered wallets, minted
+// units) stays true. go-ethereum flushes its state on a clean stop; after a crash it may come
+// back some blocks behind, and the operator re-broadcasts the transactions it recorded
+// (the same bytes), as after a reorganisation. The keys are kept in Config.Dir too (mode
+// 0600). The contracts are deployed once, in a fixed way (the registry by the admin key's
+// first transaction, each token by a deployer key derived from the admin key and the ISIN),
+// so every contract keeps its address, and a share class added to the samples later gets
+// its token on the next start.
 //
 // Development only: the keys are plain files and the chain id is the simulated backend's
 // (1337), which the operator refuses to confuse with a public chain.
@@ -22,6 +25,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"maps"
 	"math/big"
 	"net"
 	"os"
@@ -33,11 +37,18 @@ import (
 	"time"
 
 	"github.com/ethereum/go-ethereum/common"
+	"github.com/ethereum/go-ethereum/core"
 	"github.com/ethereum/go-ethereum/core/types"
 	"github.com/ethereum/go-ethereum/crypto"
+	"github.com/ethereum/go-ethereum/eth"
+	"github.com/ethereum/go-ethereum/eth/catalyst"
 	"github.com/ethereum/go-ethereum/eth/ethconfig"
-	"github.com/ethereum/go-ethereum/ethclient/simulated"
+	"github.com/ethereum/go-ethereum/eth/filters"
+	"github.com/ethereum/go-ethereum/ethclient"
 	"github.com/ethereum/go-ethereum/node"
+	"github.com/ethereum/go-ethereum/p2p"
+	"github.com/ethereum/go-ethereum/params"
+	gethrpc "github.com/ethereum/go-ethereum/rpc"
 
 	"github.com/fundshare/fundshare-operator/internal/chain"
 )
@@ -95,7 +106,7 @@ type Info struct {
 type Chain struct {
 	Info
 
-	backend     *simulated.Backend
+	node        *gethNode
 	operatorKey string
 	stop        chan struct{}
 	done        chan struct{}
@@ -142,30 +153,26 @@ func Start(ctx context.Context, cfg Config) (_ *Chain, err error) {
 	}
 	_ = ln.Close()
 
-	deployers := make([]*ecdsa.PrivateKey, len(classes))
-	ether := new(big.Int).Exp(big.NewInt(10), big.NewInt(18), nil)
+	// The genesis funds the two keys only, so it stays the same when share classes are
+	// added (a stored chain refuses another genesis).
 	funds := new(big.Int).Mul(ether, big.NewInt(1_000_000))
-	alloc := types.GenesisAlloc{}
-	alloc[crypto.PubkeyToAddress(operator.PublicKey)] = types.Account{Balance: funds}
-	alloc[crypto.PubkeyToAddress(admin.PublicKey)] = types.Account{Balance: funds}
-	for i, sc := range classes {
-		deployers[i] = deployerKey(admin, sc.ISIN)
-		alloc[crypto.PubkeyToAddress(deployers[i].PublicKey)] = types.Account{Balance: ether}
+	alloc := types.GenesisAlloc{
+		crypto.PubkeyToAddress(operator.PublicKey): {Balance: funds},
+		crypto.PubkeyToAddress(admin.PublicKey):    {Balance: funds},
 	}
-
-	backend, err := newBackend(alloc, cfg.Port)
+	n, err := startNode(filepath.Join(cfg.Dir, "geth"), alloc, cfg.Port)
 	if err != nil {
 		return nil, err
 	}
 	c := &Chain{
-		backend:     backend,
+		node:        n,
 		operatorKey: operatorHex,
 		stop:        make(chan struct{}),
 		done:        make(chan struct{}),
 	}
 	defer func() {
 		if err != nil {
-			_ = backend.Close()
+			_ = n.close()
 		}
 	}()
 	c.RPCURL = "http://" + addr
@@ -174,43 +181,132 @@ func Start(ctx context.Context, cfg Config) (_ *Chain, err error) {
 	c.Admin = crypto.PubkeyToAddress(admin.PublicKey)
 	c.Tokens = map[string]common.Address{}
 
-	client := backend.Client()
-	chainID, err := chain.VerifyChainID(ctx, client, chain.NetworkLocal, 0)
-	if err != nil {
-		return nil, err
-	}
-	adminSigner := keySigner(admin)
-	reg, err := chain.DeployIdentityRegistry(ctx, client, adminSigner, chainID, c.Admin, c.Operator)
-	if err != nil {
-		return nil, err
-	}
-	c.Registry = reg.Address
-	// A token's constructor checks that the registry is a contract: mine the registry first.
-	if err := c.mined(ctx, reg.Tx); err != nil {
-		return nil, err
-	}
-	var txs []*types.Transaction
-	for i, sc := range classes {
-		tok, err := chain.DeployShareToken(ctx, client, keySigner(deployers[i]), chainID, chain.ShareTokenParams{
-			Name: sc.Name, Symbol: sc.ISIN, IdentityRegistry: reg.Address, Admin: c.Admin, Agent: c.Operator,
-		})
-		if err != nil {
-			return nil, err
-		}
-		txs = append(txs, tok.Tx)
-		c.Tokens[sc.ISIN] = tok.Address
-	}
-	if err := c.mined(ctx, txs...); err != nil {
+	if err := c.deploy(ctx, admin, classes); err != nil {
 		return nil, err
 	}
 	go c.mine(cfg.BlockInterval)
 	return c, nil
 }
 
-// mined mines a block and checks that each deployment in it succeeded.
+// deploy deploys what the chain does not have yet: the registry (the admin's first
+// transaction) and each share class's token (its deployer's first transaction; the admin
+// funds the deployer first).
+func (c *Chain) deploy(ctx context.Context, admin *ecdsa.PrivateKey, classes []ShareClass) error {
+	client := c.node.client
+	chainID, err := chain.VerifyChainID(ctx, client, chain.NetworkLocal, 0)
+	if err != nil {
+		return err
+	}
+	adminSigner := keySigner(admin)
+	c.Registry = crypto.CreateAddress(c.Admin, 0)
+	has, err := c.hasCode(ctx, c.Registry)
+	if err != nil {
+		return err
+	}
+	if !has {
+		nonce, err := client.NonceAt(ctx, c.Admin, nil)
+		if err != nil {
+			return err
+		}
+		if nonce != 0 {
+			return fmt.Errorf("local chain: the admin key has sent %d transactions but there is no registry at %s", nonce, c.Registry.Hex())
+		}
+		reg, err := chain.DeployIdentityRegistry(ctx, client, adminSigner, chainID, c.Admin, c.Operator)
+		if err != nil {
+			return err
+		}
+		// A token's constructor checks that the registry is a contract: mine the registry first.
+		if err := c.mined(ctx, reg.Tx); err != nil {
+			return err
+		}
+	}
+
+	var funding, deployments []*types.Transaction
+	var missing []ShareClass
+	deployers := map[string]*ecdsa.PrivateKey{}
+	for _, sc := range classes {
+		k := deployerKey(admin, sc.ISIN)
+		from := crypto.PubkeyToAddress(k.PublicKey)
+		c.Tokens[sc.ISIN] = crypto.CreateAddress(from, 0)
+		has, err := c.hasCode(ctx, c.Tokens[sc.ISIN])
+		if err != nil {
+			return err
+		}
+		if has {
+			continue
+		}
+		bal, err := client.BalanceAt(ctx, from, nil)
+		if err != nil {
+			return err
+		}
+		if bal.Cmp(ether) < 0 {
+			tx, err := c.transfer(ctx, adminSigner, chainID, from, ether)
+			if err != nil {
+				return err
+			}
+			funding = append(funding, tx)
+		}
+		deployers[sc.ISIN] = k
+		missing = append(missing, sc)
+	}
+	if err := c.mined(ctx, funding...); err != nil {
+		return err
+	}
+	for _, sc := range missing {
+		tok, err := chain.DeployShareToken(ctx, client, keySigner(deployers[sc.ISIN]), chainID, chain.ShareTokenParams{
+			Name: sc.Name, Symbol: sc.ISIN, IdentityRegistry: c.Registry, Admin: c.Admin, Agent: c.Operator,
+		})
+		if err != nil {
+			return err
+		}
+		if tok.Address != c.Tokens[sc.ISIN] {
+			return fmt.Errorf("local chain: token of %s deployed at %s, want %s", sc.ISIN, tok.Address.Hex(), c.Tokens[sc.ISIN].Hex())
+		}
+		deployments = append(deployments, tok.Tx)
+	}
+	return c.mined(ctx, deployments...)
+}
+
+func (c *Chain) hasCode(ctx context.Context, addr common.Address) (bool, error) {
+	code, err := c.node.client.CodeAt(ctx, addr, nil)
+	if err != nil {
+		return false, fmt.Errorf("local chain: code at %s: %w", addr.Hex(), err)
+	}
+	return len(code) > 0, nil
+}
+
+// transfer sends wei from signer to to (a plain EIP-1559 value transfer).
+func (c *Chain) transfer(ctx context.Context, signer chain.Signer, chainID *big.Int, to common.Address, wei *big.Int) (*types.Transaction, error) {
+	client := c.node.client
+	nonce, err := client.PendingNonceAt(ctx, signer.Address())
+	if err != nil {
+		return nil, err
+	}
+	tip, err := client.SuggestGasTipCap(ctx)
+	if err != nil {
+		return nil, err
+	}
+	head, err := client.HeaderByNumber(ctx, nil)
+	if err != nil {
+		return nil, err
+	}
+	feeCap := new(big.Int).Add(new(big.Int).Mul(head.BaseFee, big.NewInt(2)), tip)
+	tx, err := signer.SignTx(ctx, types.NewTx(&types.DynamicFeeTx{
+		ChainID: chainID, Nonce: nonce, GasTipCap: tip, GasFeeCap: feeCap, Gas: 21_000, To: &to, Value: wei,
+	}), chainID)
+	if err != nil {
+		return nil, err
+	}
+	return tx, client.SendTransaction(ctx, tx)
+}
+
+// mined mines a block and checks that each transaction in it succeeded.
 func (c *Chain) mined(ctx context.Context, txs ...*types.Transaction) error {
-	c.backend.Commit()
-	client := c.backend.Client()
+	if len(txs) == 0 {
+		return nil
+	}
+	c.node.beacon.Commit()
+	client := c.node.client
 	for _, tx := range txs {
 		r, err := client.TransactionReceipt(ctx, tx.Hash())
 		if err != nil {
@@ -227,22 +323,68 @@ func (c *Chain) mined(ctx context.Context, txs ...*types.Transaction) error {
 	return nil
 }
 
-// newBackend starts the simulated backend with JSON-RPC over HTTP on 127.0.0.1:port.
-func newBackend(alloc types.GenesisAlloc, port int) (b *simulated.Backend, err error) {
-	// simulated.NewBackend panics when the node does not start (the port was taken since the
-	// check above): turn it into an error.
-	defer func() {
-		if r := recover(); r != nil {
-			err = fmt.Errorf("local chain: start node: %v", r)
-		}
-	}()
-	return simulated.NewBackend(alloc, func(n *node.Config, _ *ethconfig.Config) {
-		n.HTTPHost = "127.0.0.1"
-		n.HTTPPort = port
-		n.HTTPModules = []string{"eth", "net", "web3"}
-		// Host names besides IP addresses (which are always accepted) that may name the node.
-		n.HTTPVirtualHosts = []string{"localhost"}
-	}), nil
+var ether = new(big.Int).Exp(big.NewInt(10), big.NewInt(18), nil)
+
+// gethNode is go-ethereum's simulated backend (ethclient/simulated) kept on disk: the same
+// node, eth service, filter API and simulated beacon, with a data folder, without the
+// rewind to genesis that the simulated backend does on start.
+type gethNode struct {
+	stack  *node.Node
+	beacon *catalyst.SimulatedBeacon
+	client *ethclient.Client
+}
+
+// startNode starts the node with its data in dataDir and JSON-RPC over HTTP on
+// 127.0.0.1:port; alloc is the genesis of a new chain (a stored chain keeps its own).
+func startNode(dataDir string, alloc types.GenesisAlloc, port int) (*gethNode, error) {
+	nodeConf := node.DefaultConfig
+	nodeConf.Name = "fundshare-localchain"
+	nodeConf.DataDir = dataDir
+	nodeConf.IPCPath = ""
+	nodeConf.P2P = p2p.Config{NoDiscovery: true, MaxPeers: 0, ListenAddr: ""}
+	nodeConf.HTTPHost = "127.0.0.1"
+	nodeConf.HTTPPort = port
+	nodeConf.HTTPModules = []string{"eth", "net", "web3"}
+	// Host names besides IP addresses (which are always accepted) that may name the node.
+	nodeConf.HTTPVirtualHosts = []string{"localhost"}
+	nodeConf.WSHost = ""
+
+	genesisAlloc := core.SystemContractAllocs()
+	maps.Copy(genesisAlloc, alloc)
+	ethConf := ethconfig.Defaults
+	ethConf.Genesis = &core.Genesis{
+		Config:   params.AllDevChainProtocolChanges,
+		GasLimit: ethconfig.Defaults.Miner.GasCeil,
+		Alloc:    genesisAlloc,
+	}
+	ethConf.SyncMode = ethconfig.FullSync
+	ethConf.TxPool.NoLocals = true
+
+	stack, err := node.New(&nodeConf)
+	if err != nil {
+		return nil, fmt.Errorf("local chain: node: %w", err)
+	}
+	backend, err := eth.New(stack, &ethConf)
+	if err != nil {
+		_ = stack.Close()
+		return nil, fmt.Errorf("local chain: eth service (is %s a chain of another genesis? make clean-local starts afresh): %w", dataDir, err)
+	}
+	stack.RegisterAPIs([]gethrpc.API{{Namespace: "eth", Service: filters.NewFilterAPI(filters.NewFilterSystem(backend.APIBackend, filters.Config{}))}})
+	if err := stack.Start(); err != nil {
+		_ = stack.Close()
+		return nil, fmt.Errorf("local chain: start node: %w", err)
+	}
+	beacon, err := catalyst.NewSimulatedBeacon(0, common.Address{}, backend)
+	if err != nil {
+		_ = stack.Close()
+		return nil, fmt.Errorf("local chain: beacon: %w", err)
+	}
+	return &gethNode{stack: stack, beacon: beacon, client: ethclient.NewClient(stack.Attach())}, nil
+}
+
+func (n *gethNode) close() error {
+	n.client.Close()
+	return errors.Join(n.beacon.Stop(), n.stack.Close())
 }
 
 func (c *Chain) mine(interval time.Duration) {
@@ -254,16 +396,13 @@ func (c *Chain) mine(interval time.Duration) {
 		case <-c.stop:
 			return
 		case <-t.C:
-			c.backend.Commit()
+			c.node.beacon.Commit()
 		}
 	}
 }
 
 // Client is an in-process client of the chain.
-func (c *Chain) Client() simulated.Client { return c.backend.Client() }
-
-// Backend is the simulated backend itself, for tests that fork the chain or mine on demand.
-func (c *Chain) Backend() *simulated.Backend { return c.backend }
+func (c *Chain) Client() *ethclient.Client { return c.node.client }
 
 // OperatorKeyHex is the operator's private key as the chain signer's Secret holds it (64 hex
 // characters). It is for that Secret only: never log it.
@@ -275,7 +414,7 @@ func (c *Chain) Close() error {
 	c.closeOnce.Do(func() {
 		close(c.stop)
 		<-c.done
-		err = c.backend.Close()
+		err = c.node.close()
 	})
 	return err
 }

@@ -168,10 +168,10 @@ func TestLocalChainMinesContinuously(t *testing.T) {
 	}
 }
 
-// A delivery the operator's key makes over JSON-RPC is visible to any tool: the receipt
-// succeeds and balanceOf shows the units.
-func TestLocalChainDeliveryVerifiableWithPlainJSONRPC(t *testing.T) {
-	c := start(t, t.TempDir(), freePort(t))
+// deliver registers a new wallet and mints units to it on the ISIN's token, as the operator,
+// over JSON-RPC; it returns the wallet and the mint's receipt.
+func deliver(t *testing.T, c *Chain, isin string, units int64) (common.Address, *types.Receipt) {
+	t.Helper()
 	ctx := context.Background()
 	client, err := ethclient.Dial(c.RPCURL)
 	if err != nil {
@@ -185,8 +185,6 @@ func TestLocalChainDeliveryVerifiableWithPlainJSONRPC(t *testing.T) {
 	chainID := new(big.Int).SetUint64(c.ChainID)
 	wallet := crypto.PubkeyToAddress(mustKey(t).PublicKey)
 	reg, tok := contracts.NewIdentityRegistry(), contracts.NewShareToken()
-	token := c.Tokens["LU000FSHA019"]
-
 	send := func(to *bind.BoundContract, data []byte) *types.Receipt {
 		t.Helper()
 		tx, err := bind.Transact(to, chain.TransactOpts(ctx, operator, chainID), data)
@@ -202,7 +200,15 @@ func TestLocalChainDeliveryVerifiableWithPlainJSONRPC(t *testing.T) {
 		return r
 	}
 	send(reg.Instance(client, c.Registry), reg.PackRegisterWallet(wallet))
-	mint := send(tok.Instance(client, token), tok.PackMint(wallet, big.NewInt(7)))
+	return wallet, send(tok.Instance(client, c.Tokens[isin]), tok.PackMint(wallet, big.NewInt(units)))
+}
+
+// A delivery the operator's key makes over JSON-RPC is visible to any tool: the receipt
+// succeeds and balanceOf shows the units.
+func TestLocalChainDeliveryVerifiableWithPlainJSONRPC(t *testing.T) {
+	c := start(t, t.TempDir(), freePort(t))
+	token := c.Tokens["LU000FSHA019"]
+	wallet, mint := deliver(t, c, "LU000FSHA019", 7)
 
 	var receipt struct {
 		Status string         `json:"status"`
@@ -222,17 +228,20 @@ func TestLocalChainDeliveryVerifiableWithPlainJSONRPC(t *testing.T) {
 	}
 }
 
-func TestLocalChainRestartKeepsKeysAndAddresses(t *testing.T) {
+// The chain is kept on disk: a restart continues it (same contracts, balances, receipts),
+// and a share class added meanwhile gets its token.
+func TestLocalChainRestartContinuesTheChain(t *testing.T) {
 	dir := t.TempDir()
 	port := freePort(t)
 	c := start(t, dir, port)
 	first := c.Info
+	wallet, mint := deliver(t, c, "LU000FSHA019", 7)
 	if err := c.Close(); err != nil {
 		t.Fatal(err)
 	}
 	// One share class more, listed first: the others' tokens keep their addresses.
 	more := append([]ShareClass{{ISIN: "DE000FSHC037", Name: "Class C"}}, samples...)
-	c2, err := Start(context.Background(), Config{Dir: dir, Port: port, BlockInterval: time.Second, ShareClasses: more})
+	c2, err := Start(context.Background(), Config{Dir: dir, Port: port, BlockInterval: 100 * time.Millisecond, ShareClasses: more})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -245,6 +254,20 @@ func TestLocalChainRestartKeepsKeysAndAddresses(t *testing.T) {
 			t.Fatalf("token of %s moved from %s to %s", sc.ISIN, first.Tokens[sc.ISIN].Hex(), c2.Tokens[sc.ISIN].Hex())
 		}
 	}
+	if code := rpcString(t, c2.RPCURL, "eth_getCode", c2.Tokens["DE000FSHC037"].Hex(), "latest"); len(code) <= 2 {
+		t.Fatal("no token for the share class added before the restart")
+	}
+	if got := hexInt(t, rpcString(t, c2.RPCURL, "eth_call", balanceOfCall(c2.Tokens["LU000FSHA019"], wallet), "latest")); got.Int64() != 7 {
+		t.Fatalf("balanceOf after restart %s, want 7", got)
+	}
+	var receipt struct {
+		Status string `json:"status"`
+	}
+	if err := json.Unmarshal(rpc(t, c2.RPCURL, "eth_getTransactionReceipt", mint.TxHash.Hex()), &receipt); err != nil || receipt.Status != "0x1" {
+		t.Fatalf("receipt of the mint after restart: %v %+v", err, receipt)
+	}
+	// And the chain goes on: another delivery with the operator's next nonce.
+	deliver(t, c2, "DE000FSHC037", 1)
 	fi, err := os.Stat(filepath.Join(dir, operatorKeyFile))
 	if err != nil || fi.Mode().Perm() != 0o600 {
 		t.Fatalf("operator key file: %v, mode %v, want 0600", err, fi.Mode())
