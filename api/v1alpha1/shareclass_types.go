@@ -109,6 +109,7 @@ type ShareClassToken struct {
 }
 
 // ShareClassStatus is what the token controller observed.
+// +kubebuilder:validation:XValidation:rule="!has(oldSelf.token) || has(self.token)",message="a recorded token cannot be removed",fieldPath=".token"
 type ShareClassStatus struct {
 	// ObservedGeneration is the generation this status describes.
 	// +optional
@@ -126,6 +127,7 @@ type ShareClassStatus struct {
 }
 
 // ShareClassTokenStatus is a share class's token on the chain.
+// +kubebuilder:validation:XValidation:rule="!has(oldSelf.deployment) || has(self.deployment)",message="a recorded transaction cannot be removed",fieldPath=".deployment"
 type ShareClassTokenStatus struct {
 	// Address of the token (EIP-55). For a deployment it is known before the transaction
 	// is mined: the address follows from the sender and its nonce.
@@ -141,6 +143,10 @@ type ShareClassTokenStatus struct {
 	// IdentityRegistry is the registry the token checks wallets against.
 	// +optional
 	IdentityRegistry string `json:"identityRegistry,omitempty"`
+	// Deployment is the token's creation transaction (Deploy mode), recorded before it is
+	// broadcast.
+	// +optional
+	Deployment *ChainTransaction `json:"deployment,omitempty"`
 }
 
 // ShareClass is a share class of a feeder fund. Cluster-scoped; its name is its REST id,

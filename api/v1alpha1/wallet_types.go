@@ -40,6 +40,7 @@ type WalletSpec struct {
 }
 
 // WalletStatus is what the controllers observed about the wallet.
+// +kubebuilder:validation:XValidation:rule="!has(oldSelf.registration) || has(self.registration)",message="a recorded registration cannot be removed",fieldPath=".registration"
 type WalletStatus struct {
 	// ObservedGeneration is the generation this status describes.
 	// +optional
@@ -83,6 +84,8 @@ const (
 )
 
 // WalletRegistration is a wallet's entry in the identity registry.
+// +kubebuilder:validation:XValidation:rule="!has(oldSelf.registerTransaction) || has(self.registerTransaction)",message="a recorded transaction cannot be removed",fieldPath=".registerTransaction"
+// +kubebuilder:validation:XValidation:rule="!has(oldSelf.removeTransaction) || has(self.removeTransaction)",message="a recorded transaction cannot be removed",fieldPath=".removeTransaction"
 type WalletRegistration struct {
 	// State of the registration.
 	State RegistrationState `json:"state"`
@@ -97,6 +100,14 @@ type WalletRegistration struct {
 	// registry is a set).
 	// +optional
 	TransactionHash string `json:"transactionHash,omitempty"`
+	// RegisterTransaction is the registerWallet transaction, recorded before it is
+	// broadcast; absent when the address was already registered.
+	// +optional
+	RegisterTransaction *ChainTransaction `json:"registerTransaction,omitempty"`
+	// RemoveTransaction is the removeWallet transaction of the wallet's deletion, recorded
+	// before it is broadcast; absent when another Wallet still registers the address.
+	// +optional
+	RemoveTransaction *ChainTransaction `json:"removeTransaction,omitempty"`
 }
 
 // Wallet is a blockchain wallet registered for an account. Its name is its REST id, a

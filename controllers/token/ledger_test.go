@@ -3,6 +3,7 @@ package token
 import (
 	"math/big"
 
+	"github.com/ethereum/go-ethereum/accounts/abi/bind/v2"
 	"github.com/ethereum/go-ethereum/common"
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
@@ -35,6 +36,8 @@ func readyToken() (string, common.Address) {
 	GinkgoHelper()
 	isin := newISIN()
 	addr := deployToken(isin, lc.Registry, operator.Address())
+	// The specs mint and burn outside the operator with the admin key.
+	send(addr, contracts.NewShareToken().PackGrantRole(AgentRole, admin.Address()))
 	sc := adoptingClass(isin, &addr)
 	condition(sc.Name, TypeTokenReady, metav1.ConditionTrue, ReasonAdopted)
 	return isin, addr
@@ -102,7 +105,7 @@ var _ = Describe("Ledger reconciliation", func() {
 		Expect(k8s.Create(ctx, acct)).To(Succeed())
 		wallet := newWalletAddress()
 		Expect(k8s.Create(ctx, fixtures.Wallet(ns, acct.Name, wallet.Hex()))).To(Succeed())
-		registerOnChain(wallet)
+		Eventually(func() (bool, error) { return isVerified(wallet) }, settle, poll).Should(BeTrue(), "the wallet controller registers the wallet")
 		setHoldings(acct, isin, 10)
 		tok := contracts.NewShareToken()
 		send(token, tok.PackMint(wallet, big.NewInt(10)))
@@ -156,8 +159,8 @@ func gaugeISIN(name, isin string) float64 {
 	return -1
 }
 
-// registerOnChain puts a wallet in the registry directly, as the operator.
-func registerOnChain(w common.Address) {
-	GinkgoHelper()
-	send(lc.Registry, contracts.NewIdentityRegistry().PackRegisterWallet(w))
+// isVerified asks the registry.
+func isVerified(w common.Address) (bool, error) {
+	reg := contracts.NewIdentityRegistry()
+	return bind.Call(reg.Instance(eth, lc.Registry), &bind.CallOpts{Context: ctx}, reg.PackIsVerified(w), reg.UnpackIsVerified)
 }

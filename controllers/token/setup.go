@@ -1,12 +1,17 @@
 package token
 
 import (
+	"context"
 	"errors"
 	"math/big"
 	"time"
 
 	"github.com/ethereum/go-ethereum/common"
 	ctrl "sigs.k8s.io/controller-runtime"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+
+	investv1 "github.com/fundshare/fundshare-operator/api/v1alpha1"
+	"github.com/fundshare/fundshare-operator/internal/chain/outbox"
 )
 
 // +kubebuilder:rbac:groups=invest.fundshare.io,resources=shareclasses,verbs=get;list;watch
@@ -34,6 +39,40 @@ type Config struct {
 	LedgerInterval time.Duration
 	// Recheck is how often a usable token is verified again; zero means ten minutes.
 	Recheck time.Duration
+	// Outbox is the shared transaction outbox of the operator's key (the delivery agent's);
+	// it deploys tokens and registers wallets. Nil: tokens are adopted only and wallets are
+	// not registered (the registry is then kept by other means).
+	Outbox *outbox.Outbox
+	// Confirmations a deployment or (de)registration needs to be final (at least 1).
+	Confirmations uint64
+}
+
+// Source reports to the outbox the highest nonce recorded by share classes (token
+// deployments) and wallets (registrations and removals), read from the API server.
+func Source(r client.Reader) outbox.Source {
+	return outbox.SourceFunc(func(ctx context.Context, from common.Address, chainID int64) (int64, bool, error) {
+		var txs []*investv1.ChainTransaction
+		var classes investv1.ShareClassList
+		if err := r.List(ctx, &classes); err != nil {
+			return 0, false, err
+		}
+		for i := range classes.Items {
+			if t := classes.Items[i].Status.Token; t != nil {
+				txs = append(txs, t.Deployment)
+			}
+		}
+		var wallets investv1.WalletList
+		if err := r.List(ctx, &wallets); err != nil {
+			return 0, false, err
+		}
+		for i := range wallets.Items {
+			if reg := wallets.Items[i].Status.Registration; reg != nil {
+				txs = append(txs, reg.RegisterTransaction, reg.RemoveTransaction)
+			}
+		}
+		n, ok := outbox.HighestNonce(from, chainID, txs...)
+		return n, ok, nil
+	})
 }
 
 // Setup adds the share-class token controller and the ledger reconciliation to mgr and
@@ -58,6 +97,20 @@ func Setup(mgr ctrl.Manager, c Config) (*Lookup, error) {
 		Verifier: &Verifier{Chain: c.Chain, Registry: c.Registry, Operator: c.Operator},
 		ChainID:  c.ChainID,
 		Recheck:  c.Recheck,
+	}
+	if c.Outbox != nil {
+		if c.Outbox.From() != c.Operator || c.Outbox.ChainID() != c.ChainID.Int64() {
+			return nil, errors.New("token: the outbox signs for another key or chain than Operator and ChainID")
+		}
+		c.Outbox.AddSource(Source(mgr.GetAPIReader()))
+		sc.Deployer = &OutboxDeployer{Client: mgr.GetClient(), Outbox: c.Outbox, Registry: c.Registry, Confirmations: c.Confirmations}
+		wr := &WalletReconciler{
+			Client: mgr.GetClient(), APIReader: mgr.GetAPIReader(), Chain: c.Chain,
+			Outbox: c.Outbox, Registry: c.Registry, Confirmations: c.Confirmations,
+		}
+		if err := wr.SetupWithManager(mgr); err != nil {
+			return nil, err
+		}
 	}
 	if err := sc.SetupWithManager(mgr); err != nil {
 		return nil, err

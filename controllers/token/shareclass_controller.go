@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/ethereum/go-ethereum/common"
+	"k8s.io/apimachinery/pkg/api/equality"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -75,7 +76,11 @@ func (r *ShareClassReconciler) Reconcile(ctx context.Context, req ctrl.Request) 
 		case err != nil:
 			return ctrl.Result{}, err
 		case a == (common.Address{}):
-			return ctrl.Result{RequeueAfter: wait}, nil
+			msg := "deploying the ShareToken"
+			if t := sc.Status.Token; t != nil && t.DeploymentTransaction != "" {
+				msg = fmt.Sprintf("deployment %s to %s recorded and sent; waiting for it to be final", t.DeploymentTransaction, t.Address)
+			}
+			return ctrl.Result{RequeueAfter: wait}, r.setStatus(ctx, sc, nil, &Problem{ReasonDeploying, msg})
 		}
 		addr = a
 	default:
@@ -153,22 +158,7 @@ func (r *ShareClassReconciler) setStatus(ctx context.Context, sc *investv1.Share
 }
 
 func equalStatus(a, b *investv1.ShareClass) bool {
-	if a.Status.ObservedGeneration != b.Status.ObservedGeneration || (a.Status.Token == nil) != (b.Status.Token == nil) {
-		return false
-	}
-	if a.Status.Token != nil && *a.Status.Token != *b.Status.Token {
-		return false
-	}
-	if len(a.Status.Conditions) != len(b.Status.Conditions) {
-		return false
-	}
-	for _, c := range b.Status.Conditions {
-		o := meta.FindStatusCondition(a.Status.Conditions, c.Type)
-		if o == nil || o.Status != c.Status || o.Reason != c.Reason || o.Message != c.Message || o.ObservedGeneration != c.ObservedGeneration {
-			return false
-		}
-	}
-	return true
+	return equality.Semantic.DeepEqual(a.Status, b.Status)
 }
 
 // SetupWithManager watches share classes.

@@ -48,12 +48,12 @@ func condition(name, typ string, status metav1.ConditionStatus, reason string) m
 	return got
 }
 
-// deployToken deploys a ShareToken signed by the operator (its admin), with the given
+// deployToken deploys a ShareToken signed by the admin key (its admin), with the given
 // registry and agent.
 func deployToken(isin string, registry, agent common.Address) common.Address {
 	GinkgoHelper()
-	d, err := chain.DeployShareToken(ctx, eth, operator, chainID, chain.ShareTokenParams{
-		Name: "Test " + isin, Symbol: isin, IdentityRegistry: registry, Admin: operator.Address(), Agent: agent,
+	d, err := chain.DeployShareToken(ctx, eth, admin, chainID, chain.ShareTokenParams{
+		Name: "Test " + isin, Symbol: isin, IdentityRegistry: registry, Admin: admin.Address(), Agent: agent,
 	})
 	Expect(err).NotTo(HaveOccurred())
 	mined(d.Tx)
@@ -101,7 +101,7 @@ var _ = Describe("Share class token", func() {
 	})
 
 	It("stalls naming what is wrong: the token uses another identity registry", func() {
-		reg, err := chain.DeployIdentityRegistry(ctx, eth, operator, chainID, operator.Address(), operator.Address())
+		reg, err := chain.DeployIdentityRegistry(ctx, eth, admin, chainID, admin.Address(), operator.Address())
 		Expect(err).NotTo(HaveOccurred())
 		mined(reg.Tx)
 		isin := newISIN()

@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"math/big"
 	"net"
+	"os"
+	"path/filepath"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -25,6 +27,7 @@ import (
 	"github.com/fundshare/fundshare-operator/internal/chain"
 	"github.com/fundshare/fundshare-operator/internal/chain/contracts"
 	"github.com/fundshare/fundshare-operator/internal/chain/localchain"
+	"github.com/fundshare/fundshare-operator/internal/chain/outbox"
 	"github.com/fundshare/fundshare-operator/internal/test/envtest"
 	"github.com/fundshare/fundshare-operator/internal/validation"
 )
@@ -42,8 +45,13 @@ var (
 	lc       *localchain.Chain
 	eth      *ethclient.Client
 	operator *chain.KeySigner
-	chainID  *big.Int
-	lookup   *Lookup
+	// admin is the local chain's admin key, the specs' own signer: the operator's key
+	// belongs to the outbox alone (a transaction signed with it beside the outbox would take
+	// a nonce the outbox allocates).
+	admin   *chain.KeySigner
+	chainID *big.Int
+	lookup  *Lookup
+	ob      *outbox.Outbox
 )
 
 const (
@@ -68,8 +76,9 @@ var _ = BeforeSuite(func() {
 	Expect(err).NotTo(HaveOccurred())
 	port := ln.Addr().(*net.TCPAddr).Port
 	Expect(ln.Close()).To(Succeed())
+	dir := GinkgoT().TempDir()
 	lc, err = localchain.Start(ctx, localchain.Config{
-		Dir: GinkgoT().TempDir(), Port: port, BlockInterval: 100 * time.Millisecond,
+		Dir: dir, Port: port, BlockInterval: 100 * time.Millisecond,
 		ShareClasses: []localchain.ShareClass{{ISIN: sampleISIN, Name: "Class A EUR Acc"}, {ISIN: otherSampleISIN, Name: "Class D EUR Dis"}, {ISIN: devrunISIN, Name: "Class I EUR Acc"}},
 	})
 	Expect(err).NotTo(HaveOccurred())
@@ -80,6 +89,15 @@ var _ = BeforeSuite(func() {
 	chainID, err = chain.VerifyChainID(ctx, eth, chain.NetworkLocal, 0)
 	Expect(err).NotTo(HaveOccurred())
 	operator, err = chain.NewKeySigner(lc.OperatorKeyHex())
+	Expect(err).NotTo(HaveOccurred())
+	adminKey, err := os.ReadFile(filepath.Join(dir, "admin.key"))
+	Expect(err).NotTo(HaveOccurred())
+	admin, err = chain.NewKeySigner(string(adminKey))
+	Expect(err).NotTo(HaveOccurred())
+	Expect(admin.Address()).To(Equal(lc.Admin))
+	// The specs register wallets and mint outside the operator with the admin key.
+	send(lc.Registry, contracts.NewIdentityRegistry().PackGrantRole(AgentRole, admin.Address()))
+	ob, err = outbox.New(outbox.Config{Backend: eth, Signer: operator, ChainID: chainID, StuckAfter: time.Minute})
 	Expect(err).NotTo(HaveOccurred())
 
 	env = envtest.Start(envtest.Options{Webhooks: true})
@@ -93,8 +111,12 @@ var _ = BeforeSuite(func() {
 			lookup, err = Setup(mgr, Config{
 				Chain: eth, ChainID: chainID, Registry: lc.Registry, Operator: operator.Address(),
 				LedgerInterval: 300 * time.Millisecond, Recheck: time.Second,
+				Outbox: ob, Confirmations: 2,
 			})
-			return err
+			if err != nil {
+				return err
+			}
+			return mgr.Add(ob)
 		},
 	})
 })
@@ -115,12 +137,13 @@ func newISIN() string {
 	return body + string(d)
 }
 
-// send signs data as the operator, sends it to the contract and waits for a successful receipt.
+// send signs data with the admin key, sends it to the contract and waits for a successful
+// receipt.
 func send(to common.Address, data []byte) *types.Receipt {
 	GinkgoHelper()
 	// bind.Transact sends the packed calldata as is: any binding's instance serves.
 	inst := contracts.NewShareToken().Instance(eth, to)
-	tx, err := bind.Transact(inst, chain.TransactOpts(ctx, operator, chainID), data)
+	tx, err := bind.Transact(inst, chain.TransactOpts(ctx, admin, chainID), data)
 	Expect(chain.DecodeError(err)).NotTo(HaveOccurred())
 	return mined(tx)
 }
