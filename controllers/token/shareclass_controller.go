@@ -80,7 +80,7 @@ func (r *ShareClassReconciler) Reconcile(ctx context.Context, req ctrl.Request) 
 			if t := sc.Status.Token; t != nil && t.DeploymentTransaction != "" {
 				msg = fmt.Sprintf("deployment %s to %s recorded and sent; waiting for it to be final", t.DeploymentTransaction, t.Address)
 			}
-			return ctrl.Result{RequeueAfter: wait}, r.setStatus(ctx, sc, nil, &Problem{ReasonDeploying, msg})
+			return requeue(wait, r.setStatus(ctx, sc, nil, &Problem{ReasonDeploying, msg}))
 		}
 		addr = a
 	default:
@@ -98,11 +98,19 @@ func (r *ShareClassReconciler) Reconcile(ctx context.Context, req ctrl.Request) 
 	switch {
 	case errors.As(err, &p):
 		// The chain may change (a role granted, a contract deployed): look again later.
-		return ctrl.Result{RequeueAfter: r.Recheck}, r.setStatus(ctx, sc, nil, p)
+		return requeue(r.Recheck, r.setStatus(ctx, sc, nil, p))
 	case err != nil:
 		return ctrl.Result{}, err
 	}
-	return ctrl.Result{RequeueAfter: r.Recheck}, r.setStatus(ctx, sc, &addr, nil)
+	return requeue(r.Recheck, r.setStatus(ctx, sc, &addr, nil))
+}
+
+// requeue asks to come back after d, unless err (then the controller's backoff applies).
+func requeue(d time.Duration, err error) (ctrl.Result, error) {
+	if err != nil {
+		return ctrl.Result{}, err
+	}
+	return ctrl.Result{RequeueAfter: d}, nil
 }
 
 // tokenOfAnother returns the share class (ISIN) that already reports addr as its token.

@@ -94,7 +94,7 @@ func (r *WalletReconciler) register(ctx context.Context, w *investv1.Wallet) (ct
 	if errors.Is(err, outbox.ErrNotSynced) {
 		return ctrl.Result{RequeueAfter: pollWhilePending}, nil
 	}
-	return ctrl.Result{RequeueAfter: pollWhilePending}, err
+	return requeue(pollWhilePending, err)
 }
 
 // track follows a recorded registerWallet (removal false) or removeWallet transaction until
@@ -188,7 +188,7 @@ func (r *WalletReconciler) remove(ctx context.Context, w *investv1.Wallet) (ctrl
 	if errors.Is(err, outbox.ErrNotSynced) {
 		return ctrl.Result{RequeueAfter: pollWhilePending}, nil
 	}
-	return ctrl.Result{RequeueAfter: pollWhilePending}, err
+	return requeue(pollWhilePending, err)
 }
 
 // othersWithAddress lists the other Wallets, in any namespace and not being deleted, with the
