@@ -150,11 +150,12 @@ func orderStatus(o *investv1.Order) string {
 	return string(o.Status.State)
 }
 
-// settlementTransactionHash is the token transfer's transaction: recorded when the
-// delivery was initiated (or, failing that, with its completion).
+// settlementTransactionHash is the token transfer's transaction: the one mined, recorded
+// with the delivery's completion, else the one broadcast when it was initiated (they differ
+// only when a stuck transaction was replaced with a higher fee).
 func settlementTransactionHash(o *investv1.Order) *string {
 	ev := &o.Status.Settlement
-	for _, rec := range []*investv1.SettlementRecord{ev.DeliveryInitiated, ev.DeliveryCompleted} {
+	for _, rec := range []*investv1.SettlementRecord{ev.DeliveryCompleted, ev.DeliveryInitiated} {
 		if rec != nil && rec.TransactionHash != "" {
 			return optString(rec.TransactionHash)
 		}

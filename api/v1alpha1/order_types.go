@@ -288,11 +288,18 @@ type SettlementEvidence struct {
 // OrderChainStatus is what the chain agent did for the order on the token chain.
 // +kubebuilder:validation:XValidation:rule="!has(oldSelf.transaction) || has(self.transaction)",message="a recorded transaction cannot be removed",fieldPath=".transaction"
 // +kubebuilder:validation:XValidation:rule="!has(oldSelf.burns) || (has(self.burns) && self.burns == oldSelf.burns)",message="the burns of a recorded transaction are immutable",fieldPath=".burns"
+// +kubebuilder:validation:XValidation:rule="!has(oldSelf.recipient) || (has(self.recipient) && self.recipient == oldSelf.recipient)",message="the recipient of a recorded transaction is immutable",fieldPath=".recipient"
+// +kubebuilder:validation:XValidation:rule="!has(oldSelf.token) || (has(self.token) && self.token == oldSelf.token)",message="the token of a recorded transaction is immutable",fieldPath=".token"
 type OrderChainStatus struct {
 	// Token is the share class's token contract the transaction calls.
 	// +kubebuilder:validation:Pattern=`^0x[0-9a-fA-F]{40}$`
 	// +optional
 	Token string `json:"token,omitempty"`
+	// Recipient (BUY) is the wallet address the units are minted to, fixed with the
+	// transaction.
+	// +kubebuilder:validation:Pattern=`^0x[0-9a-fA-F]{40}$`
+	// +optional
+	Recipient string `json:"recipient,omitempty"`
 	// Transaction is the mint (BUY: the units to the order's wallet) or the burn (SELL:
 	// the units from the holder's wallets), signed and recorded before it was broadcast.
 	// +optional

@@ -16,6 +16,7 @@ import (
 	metricsserver "sigs.k8s.io/controller-runtime/pkg/metrics/server"
 	"sigs.k8s.io/controller-runtime/pkg/webhook"
 
+	"github.com/fundshare/fundshare-operator/controllers/delivery"
 	"github.com/fundshare/fundshare-operator/internal/app"
 )
 
@@ -49,6 +50,7 @@ func main() {
 	flag.StringVar(&c.Namespace, "namespace", envOr("POD_NAMESPACE", "fundshare-system"), "namespace of the operator's own Secrets")
 	flag.StringVar(&c.SigningKeySecret, "signing-key-secret", "fundshare-jwt-signing-key", "Secret holding the JWT signing key (created when missing)")
 	flag.DurationVar(&c.SandboxSettlement, "sandbox-settlement-delay", -1, "run the sandbox settlement agent with this delay per step (negative: off)")
+	delivery.BindFlags(flag.CommandLine, &c.Chain)
 	flag.Func("rest-trusted-proxies", "comma-separated CIDRs of reverse proxies whose X-Forwarded-For the token endpoint's throttle believes (default none: the TCP peer is the source)", func(v string) error {
 		for _, part := range strings.Split(v, ",") {
 			p, err := netip.ParsePrefix(strings.TrimSpace(part))

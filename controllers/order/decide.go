@@ -184,12 +184,18 @@ func nextBuy(o *investv1.Order, f Facts) Decision {
 			fmt.Sprintf("executed on the %s market", o.Spec.Market))
 	case investv1.StateExecuted:
 		if ev.DeliveryInitiated == nil {
+			if w := chainProblem(o, "mint"); w != nil {
+				return Decision{Wait: w}
+			}
 			return wait(WaitAwaitingDeliveryEvidence, "waiting for the token transfer to be submitted")
 		}
 		return move(investv1.StateDeliveryInitiated, ReasonDeliveryInitiated,
 			"token transfer submitted in transaction "+quoted(ev.DeliveryInitiated.TransactionHash))
 	case investv1.StateDeliveryInitiated:
 		if ev.DeliveryCompleted == nil {
+			if w := chainProblem(o, "mint"); w != nil {
+				return Decision{Wait: w}
+			}
 			return wait(WaitAwaitingDeliveryEvidence, "waiting for the token transfer to be final")
 		}
 		msg := "token transfer is final"
@@ -243,6 +249,12 @@ func nextSell(o *investv1.Order, f Facts) Decision {
 			fmt.Sprintf("the redemption gate lifted; executed on the %s market", o.Spec.Market))
 	case investv1.StateExecuted:
 		if ev.PaymentSent == nil {
+			if w := chainProblem(o, "burn"); w != nil {
+				return Decision{Wait: w}
+			}
+			if ev.TokensBurned == nil && o.Status.Chain != nil {
+				return wait(WaitAwaitingBurnEvidence, "waiting for the units sold to be burned")
+			}
 			return wait(WaitAwaitingPayoutEvidence, "waiting for the payout to be sent")
 		}
 		return move(investv1.StatePaymentSent, ReasonPaymentSent,
@@ -260,6 +272,25 @@ func nextSell(o *investv1.Order, f Facts) Decision {
 		return move(investv1.StateCompleted, ReasonSettled, "the order is settled")
 	}
 	return invalidState(o)
+}
+
+// chainProblem is the Stalled wait of an order whose token transaction (what: mint or
+// burn) the chain refused before it was sent, or that was mined and reverted; nil
+// otherwise.
+func chainProblem(o *investv1.Order, what string) *Wait {
+	c := o.Status.Chain
+	if c == nil {
+		return nil
+	}
+	if t := c.Transaction; t != nil && t.Receipt != nil && t.Receipt.Status == investv1.ChainReceiptReverted {
+		return &Wait{Reason: WaitTokenTransactionReverted, Message: truncate(fmt.Sprintf(
+			"the %s transaction %s reverted in block %d: %s; it is not re-sent", what, t.Receipt.Hash, t.Receipt.BlockNumber, t.Receipt.RevertReason))}
+	}
+	if c.Transaction == nil && c.Refused != nil {
+		return &Wait{Reason: WaitTokenTransactionRefused, Message: truncate(fmt.Sprintf(
+			"the chain refuses the %s: %s; nothing was sent", what, c.Refused.Reason))}
+	}
+	return nil
 }
 
 // marketClosed returns a MarketClosed wait when the flag the order needs is false (or an

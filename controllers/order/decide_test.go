@@ -9,6 +9,7 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
 	investv1 "github.com/fundshare/fundshare-operator/api/v1alpha1"
@@ -860,5 +861,44 @@ func TestReservationStateString(t *testing.T) {
 		if r.String() != want {
 			t.Errorf("%d: %q, want %q", int(r), r.String(), want)
 		}
+	}
+}
+
+func TestATokenTransactionRevertedOrRefusedStallsTheOrderWithTheReason(t *testing.T) {
+	reverted := &investv1.OrderChainStatus{Transaction: &investv1.ChainTransaction{
+		Nonce: 3, Attempts: []investv1.ChainTransactionAttempt{{Hash: "0xaa"}},
+		Receipt: &investv1.ChainReceipt{Hash: "0xaa", BlockNumber: 7, Status: investv1.ChainReceiptReverted, RevertReason: "EnforcedPause()"},
+	}}
+	refused := &investv1.OrderChainStatus{Refused: &investv1.ChainRefusal{Reason: "NotVerified(0x00000000000000000000000000000000000000b0)"}}
+	for _, tc := range []struct {
+		side   investv1.OrderSide
+		state  investv1.OrderState
+		chain  *investv1.OrderChainStatus
+		reason string
+		says   string
+	}{
+		{investv1.SideBuy, investv1.StateExecuted, refused, WaitTokenTransactionRefused, "NotVerified(0x00000000000000000000000000000000000000b0)"},
+		{investv1.SideBuy, investv1.StateDeliveryInitiated, reverted, WaitTokenTransactionReverted, "EnforcedPause()"},
+		{investv1.SideBuy, investv1.StateExecuted, reverted, WaitTokenTransactionReverted, "not re-sent"},
+		{investv1.SideSell, investv1.StateExecuted, refused, WaitTokenTransactionRefused, "burn"},
+		{investv1.SideSell, investv1.StateExecuted, reverted, WaitTokenTransactionReverted, "EnforcedPause()"},
+	} {
+		o := newOrder(tc.side, investv1.MarketPrimary, tc.state)
+		o.Status.Chain = tc.chain
+		d := Next(o, openFacts())
+		if d.Wait == nil || d.Wait.Reason != tc.reason || !strings.Contains(d.Wait.Message, tc.says) {
+			t.Errorf("%s %s: %+v, want wait %s saying %q", tc.side, tc.state, d.Wait, tc.reason, tc.says)
+			continue
+		}
+		conds := StatusConditions(o, d.Wait)
+		if c := meta.FindStatusCondition(conds, ConditionStalled); c == nil || c.Status != metav1.ConditionTrue || c.Reason != tc.reason {
+			t.Errorf("%s %s: Stalled = %+v, want True with reason %s", tc.side, tc.state, c, tc.reason)
+		}
+	}
+	// A sell whose chain agent recorded a burn in flight waits for the burn, not the payout.
+	o := newOrder(investv1.SideSell, investv1.MarketPrimary, investv1.StateExecuted)
+	o.Status.Chain = &investv1.OrderChainStatus{Transaction: &investv1.ChainTransaction{Attempts: []investv1.ChainTransactionAttempt{{Hash: "0xbb"}}}}
+	if d := Next(o, openFacts()); d.Wait == nil || d.Wait.Reason != WaitAwaitingBurnEvidence {
+		t.Errorf("burn in flight: %+v, want AwaitingBurnEvidence", d.Wait)
 	}
 }

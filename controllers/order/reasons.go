@@ -80,6 +80,15 @@ const (
 	ReasonProgressing = "Progressing"
 	// ReasonRefundCompleted: the Event of a cancelled order whose refund arrived.
 	ReasonRefundCompleted = "RefundCompleted"
+	// WaitTokenTransactionRefused: the chain refuses the order's mint or burn before it is
+	// sent (its gas estimate reverts, e.g. NotVerified(wallet), EnforcedPause()); nothing
+	// was sent; the chain agent checks again. Stalled: a person must fix the cause.
+	WaitTokenTransactionRefused = "TokenTransactionRefused"
+	// WaitTokenTransactionReverted: the order's mint or burn was mined and reverted. It is
+	// never re-sent as a new transaction. Stalled: a person must look at the order.
+	WaitTokenTransactionReverted = "TokenTransactionReverted"
+	// WaitAwaitingBurnEvidence: a sell waits for its units to be burned before the payout.
+	WaitAwaitingBurnEvidence = "AwaitingBurnEvidence"
 	// WaitAwaitingRefundEvidence: a cancelled buy waits for refundSent or refundCompleted.
 	WaitAwaitingRefundEvidence = "AwaitingRefundEvidence"
 )

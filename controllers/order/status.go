@@ -27,7 +27,10 @@ const (
 
 // stalledReasons are the waits that no fact of the outside world ends by itself: an
 // operator must look at the order.
-var stalledReasons = map[string]bool{WaitInvalidState: true, WaitShareClassNotFound: true}
+var stalledReasons = map[string]bool{
+	WaitInvalidState: true, WaitShareClassNotFound: true,
+	WaitTokenTransactionRefused: true, WaitTokenTransactionReverted: true,
+}
 
 // StateReason is a state in CamelCase, e.g. AwaitingPayment for AWAITING_PAYMENT;
 // Pending for an order not yet accepted.

@@ -74,7 +74,11 @@ func startSandbox(ns string) func() {
 			o.Cache = cache.Options{DefaultNamespaces: map[string]cache.Config{ns: {}}}
 		},
 		Setup: func(mgr ctrl.Manager) error {
-			return (&settlement.Reconciler{Client: mgr.GetClient(), Agent: &settlement.Sandbox{}, Name: "sandbox-" + ns[len(ns)-5:]}).SetupWithManager(mgr)
+			if err := (&settlement.Reconciler{Client: mgr.GetClient(), Agent: &settlement.Sandbox{}, Name: "sandbox-" + ns[len(ns)-5:]}).SetupWithManager(mgr); err != nil {
+				return err
+			}
+			return (&settlement.Reconciler{Client: mgr.GetClient(), Agent: &settlement.NoChainTokenSandbox{}, Side: settlement.TokenSide,
+				Name: "tokens-" + ns[len(ns)-5:]}).SetupWithManager(mgr)
 		},
 		NoWebhookServer:    true,
 		SkipNameValidation: true,

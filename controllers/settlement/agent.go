@@ -1,7 +1,10 @@
-// Package settlement connects orders to the outside world: an Agent (the built-in
-// sandbox, later a bank or chain integration) settles the steps that need it and the
-// Reconciler records the evidence on the order, where the order controller advances the
-// lifecycle on it.
+// Package settlement connects orders to the outside world. The steps split into two sides:
+// the money side (the customer's payment, the payout, refunds: a bank; today the built-in
+// Sandbox) and the token side (the delivery of a BUY's tokens, the burn of a SELL's: the
+// chain agent of controllers/delivery when a chain is configured; NoChainTokenSandbox,
+// which is not real, otherwise). An Agent settles the steps of its side and the Reconciler
+// records the evidence on the order, where the order controller advances the lifecycle on
+// it.
 package settlement
 
 import (
@@ -22,6 +25,9 @@ const (
 	StepDeliveryInitiated Step = "DeliveryInitiated"
 	// StepDeliveryCompleted (buy): the token transfer is final.
 	StepDeliveryCompleted Step = "DeliveryCompleted"
+	// StepTokensBurned (sell): the units sold were burned and the burn is final; the
+	// payout follows it.
+	StepTokensBurned Step = "TokensBurned"
 	// StepPaymentSent (sell): the payout was sent.
 	StepPaymentSent Step = "PaymentSent"
 	// StepPaymentCompleted (sell): the payout arrived.
@@ -31,6 +37,27 @@ const (
 	// StepRefundCompleted (cancelled buy with a refund): the refund arrived.
 	StepRefundCompleted Step = "RefundCompleted"
 )
+
+// Side is the part of the outside world a step belongs to.
+type Side string
+
+const (
+	// MoneySide is the fiat steps: payment received, payout sent and completed, refund
+	// sent and completed.
+	MoneySide Side = "Money"
+	// TokenSide is the token steps: delivery initiated and completed (BUY), tokens burned
+	// (SELL).
+	TokenSide Side = "Token"
+)
+
+// Side says which side settles the step.
+func (s Step) Side() Side {
+	switch s {
+	case StepDeliveryInitiated, StepDeliveryCompleted, StepTokensBurned:
+		return TokenSide
+	}
+	return MoneySide
+}
 
 // Agent settles orders with the outside world and reports evidence. The Reconciler asks
 // NextStep which evidence an order waits for and calls Settle for it.
@@ -61,7 +88,8 @@ func (e *NotReadyError) Error() string {
 
 // NextStep says which evidence the order waits for now: AWAITING_PAYMENT (buy) →
 // PaymentReceived, EXECUTED (buy) → DeliveryInitiated, DELIVERY_INITIATED (buy) →
-// DeliveryCompleted, EXECUTED (sell) → PaymentSent, PAYMENT_SENT (sell) →
+// DeliveryCompleted, EXECUTED (sell) → TokensBurned, then PaymentSent (the payout
+// follows the burn), PAYMENT_SENT (sell) →
 // PaymentCompleted; a CANCELLED order with a refund (status.refund) → RefundSent, then
 // RefundCompleted. It is false when that evidence is already recorded, when the state
 // needs none, and when a cancellation is requested on a live order (no money or tokens
@@ -92,7 +120,10 @@ func NextStep(o *investv1.Order) (Step, bool) {
 	case investv1.SideSell:
 		switch o.Status.State {
 		case investv1.StateExecuted:
-			step = StepPaymentSent
+			step = StepTokensBurned
+			if Recorded(o, step) != nil {
+				step = StepPaymentSent
+			}
 		case investv1.StatePaymentSent:
 			step = StepPaymentCompleted
 		}
@@ -132,6 +163,8 @@ func field(o *investv1.Order, step Step) **investv1.SettlementRecord {
 		return &ev.DeliveryInitiated
 	case StepDeliveryCompleted:
 		return &ev.DeliveryCompleted
+	case StepTokensBurned:
+		return &ev.TokensBurned
 	case StepPaymentSent:
 		return &ev.PaymentSent
 	case StepPaymentCompleted:
@@ -162,4 +195,23 @@ func EnteredAt(o *investv1.Order) time.Time {
 		return o.Status.History[n-1].At.Time
 	}
 	return o.CreationTimestamp.Time
+}
+
+// Sides is an Agent that hands each step to the agent of its side; a side without an
+// agent refuses its steps. Reconcilers run one side each (Reconciler.Side); Sides is for
+// code that walks a whole lifecycle in one place (simulations, benchmarks).
+type Sides struct {
+	Money, Token Agent
+}
+
+// Settle implements Agent.
+func (s Sides) Settle(ctx context.Context, o *investv1.Order, step Step) (investv1.SettlementRecord, error) {
+	a := s.Money
+	if step.Side() == TokenSide {
+		a = s.Token
+	}
+	if a == nil {
+		return investv1.SettlementRecord{}, fmt.Errorf("no agent settles the %s side (step %s)", step.Side(), step)
+	}
+	return a.Settle(ctx, o, step)
 }

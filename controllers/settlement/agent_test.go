@@ -41,7 +41,7 @@ func TestNextStep(t *testing.T) {
 			investv1.StateDeliveryInitiated: StepDeliveryCompleted,
 		},
 		investv1.SideSell: {
-			investv1.StateExecuted:    StepPaymentSent,
+			investv1.StateExecuted:    StepTokensBurned,
 			investv1.StatePaymentSent: StepPaymentCompleted,
 		},
 	}
@@ -58,7 +58,7 @@ func TestNextStep(t *testing.T) {
 			}
 			// Recorded evidence is not asked for again.
 			Record(o, w, investv1.SettlementRecord{Reference: "R", At: metav1.NewTime(t0)})
-			if step, ok := NextStep(o); ok {
+			if step, ok := NextStep(o); ok && step == w {
 				t.Errorf("%s %q with evidence: NextStep = %q", side, state, step)
 			}
 			// Nor is anything asked for an order about to be cancelled.
@@ -123,6 +123,7 @@ func TestRecordSetsTheStepsFieldOnce(t *testing.T) {
 
 func TestSandboxEvidenceIsWellFormed(t *testing.T) {
 	sb := &Sandbox{Name: "sbx-test", Now: func() time.Time { return t0.Add(time.Minute) }}
+	tokens := &NoChainTokenSandbox{Now: func() time.Time { return t0.Add(time.Minute) }}
 	ctx := context.Background()
 	seen := map[string]bool{}
 	for i := 0; i < 50; i++ {
@@ -139,7 +140,7 @@ func TestSandboxEvidenceIsWellFormed(t *testing.T) {
 			t.Fatalf("PaymentReceived recordedBy %q at %v", pay.RecordedBy, pay.At)
 		}
 
-		di, err := sb.Settle(ctx, buy, StepDeliveryInitiated)
+		di, err := tokens.Settle(ctx, buy, StepDeliveryInitiated)
 		if err != nil || !hashRE.MatchString(di.TransactionHash) || di.Reference != "" {
 			t.Fatalf("DeliveryInitiated = %+v, %v", di, err)
 		}
@@ -148,7 +149,7 @@ func TestSandboxEvidenceIsWellFormed(t *testing.T) {
 		}
 		seen[di.TransactionHash] = true
 		buy.Status.Settlement.DeliveryInitiated = &di
-		dc, err := sb.Settle(ctx, buy, StepDeliveryCompleted)
+		dc, err := tokens.Settle(ctx, buy, StepDeliveryCompleted)
 		if err != nil || dc.TransactionHash != di.TransactionHash {
 			t.Fatalf("DeliveryCompleted = %+v, %v; want the hash of the initiated transfer", dc, err)
 		}
@@ -165,7 +166,7 @@ func TestSandboxEvidenceIsWellFormed(t *testing.T) {
 		}
 	}
 	// Completions without their start still get well-formed evidence.
-	if dc, _ := sb.Settle(ctx, order(investv1.SideBuy, investv1.StateDeliveryInitiated), StepDeliveryCompleted); !hashRE.MatchString(dc.TransactionHash) {
+	if dc, _ := tokens.Settle(ctx, order(investv1.SideBuy, investv1.StateDeliveryInitiated), StepDeliveryCompleted); !hashRE.MatchString(dc.TransactionHash) {
 		t.Errorf("DeliveryCompleted alone = %+v", dc)
 	}
 	if pc, _ := sb.Settle(ctx, order(investv1.SideSell, investv1.StatePaymentSent), StepPaymentCompleted); !payoutRE.MatchString(pc.Reference) {
@@ -176,6 +177,45 @@ func TestSandboxEvidenceIsWellFormed(t *testing.T) {
 	}
 	if rec, _ := (&Sandbox{}).Settle(ctx, order(investv1.SideBuy, investv1.StateAwaitingPayment), StepPaymentReceived); rec.RecordedBy != "sandbox" {
 		t.Errorf("default recordedBy %q", rec.RecordedBy)
+	}
+}
+
+func TestStepsSplitIntoTheMoneySideAndTheTokenSide(t *testing.T) {
+	want := map[Step]Side{
+		StepPaymentReceived: MoneySide, StepPaymentSent: MoneySide, StepPaymentCompleted: MoneySide,
+		StepRefundSent: MoneySide, StepRefundCompleted: MoneySide,
+		StepDeliveryInitiated: TokenSide, StepDeliveryCompleted: TokenSide, StepTokensBurned: TokenSide,
+	}
+	ctx := context.Background()
+	sb := &Sandbox{Now: func() time.Time { return t0.Add(time.Hour) }}
+	tokens := &NoChainTokenSandbox{Now: func() time.Time { return t0.Add(time.Hour) }}
+	for step, side := range want {
+		if step.Side() != side {
+			t.Errorf("%s is on the %s side, want %s", step, step.Side(), side)
+		}
+		o := order(investv1.SideBuy, investv1.StateExecuted)
+		_, moneyErr := sb.Settle(ctx, o, step)
+		_, tokenErr := tokens.Settle(ctx, o, step)
+		if (moneyErr == nil) != (side == MoneySide) || (tokenErr == nil) != (side == TokenSide) {
+			t.Errorf("%s: sandbox error %v, no-chain token sandbox error %v: each settles its own side only", step, moneyErr, tokenErr)
+		}
+		if got, err := (Sides{Money: sb, Token: tokens}).Settle(ctx, o, step); err != nil || got.RecordedBy == "" {
+			t.Errorf("Sides.Settle(%s) = %+v, %v", step, got, err)
+		}
+	}
+	if rec, _ := tokens.Settle(ctx, order(investv1.SideSell, investv1.StateExecuted), StepTokensBurned); rec.RecordedBy != NoChainTokenName || !hashRE.MatchString(rec.TransactionHash) {
+		t.Errorf("no-chain TokensBurned = %+v: want an invented hash recorded by %s", rec, NoChainTokenName)
+	}
+}
+
+func TestASellIsPaidOutOnlyAfterItsTokensAreBurned(t *testing.T) {
+	o := order(investv1.SideSell, investv1.StateExecuted)
+	if step, _ := NextStep(o); step != StepTokensBurned {
+		t.Fatalf("EXECUTED sell: NextStep = %q, want TokensBurned before any payout", step)
+	}
+	Record(o, StepTokensBurned, investv1.SettlementRecord{TransactionHash: "0x" + strings.Repeat("ab", 32), At: metav1.NewTime(t0)})
+	if step, ok := NextStep(o); !ok || step != StepPaymentSent {
+		t.Fatalf("burned sell: NextStep = %q, %v; want PaymentSent", step, ok)
 	}
 }
 

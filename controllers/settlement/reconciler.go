@@ -29,6 +29,9 @@ type Reconciler struct {
 	Client client.Client
 	// Agent settles steps with the outside world.
 	Agent Agent
+	// Side is the side whose steps this Reconciler settles; empty means MoneySide. Steps of
+	// the other side are left to its own agent.
+	Side Side
 	// Delay is the least time an order spends in a state before the agent is asked.
 	Delay time.Duration
 	// Name names the agent: recordedBy when the agent leaves it empty, and the controller
@@ -58,7 +61,7 @@ func (r *Reconciler) Reconcile(ctx context.Context, req ctrl.Request) (ctrl.Resu
 		return ctrl.Result{}, nil // nothing moves for an order on its way out
 	}
 	step, ok := NextStep(o)
-	if !ok {
+	if !ok || step.Side() != r.side() {
 		return ctrl.Result{}, nil
 	}
 	log = log.WithValues("step", step)
@@ -136,6 +139,13 @@ func (r *Reconciler) name() string {
 		return "sandbox"
 	}
 	return r.Name
+}
+
+func (r *Reconciler) side() Side {
+	if r.Side == "" {
+		return MoneySide
+	}
+	return r.Side
 }
 
 func (r *Reconciler) now() time.Time {

@@ -85,6 +85,7 @@ var _ = Describe("the sandbox settlement agent in a manager", func() {
 			g.Expect(ev.DeliveryInitiated).NotTo(BeNil())
 		}, timeout, interval).Should(Succeed())
 		Expect(ev.DeliveryInitiated.TransactionHash).To(MatchRegexp(`^0x[0-9a-f]{64}$`))
+		Expect(ev.DeliveryInitiated.RecordedBy).To(Equal(NoChainTokenName), "the token side is the no-chain sandbox, named as not real")
 		Expect(ev.DeliveryCompleted).To(BeNil(), "held until the order is DELIVERY_INITIATED")
 		Expect(ev.PaymentSent).To(BeNil())
 		Expect(ev.PaymentCompleted).To(BeNil())
@@ -142,7 +143,7 @@ var _ = Describe("the sandbox settlement agent in a manager", func() {
 		Expect(k8s.Status().Update(ctx, cur)).To(MatchError(ContainSubstring("a refund is immutable once fixed")))
 	})
 
-	It("records payout evidence for an executed sell", func() {
+	It("records payout evidence for an executed sell after its tokens are burned", func() {
 		o := newOrder(managedNS, investv1.SideSell)
 		moveTo(o, investv1.StatePlaced, investv1.StateExecuted)
 
@@ -151,6 +152,9 @@ var _ = Describe("the sandbox settlement agent in a manager", func() {
 			ev = evidenceOf(o)(g)
 			g.Expect(ev.PaymentSent).NotTo(BeNil())
 		}, timeout, interval).Should(Succeed())
+		Expect(ev.TokensBurned).NotTo(BeNil(), "the payout follows the burn")
+		Expect(ev.TokensBurned.TransactionHash).To(MatchRegexp(`^0x[0-9a-f]{64}$`))
+		Expect(ev.TokensBurned.At.Time).NotTo(BeTemporally(">", ev.PaymentSent.At.Time))
 		Expect(ev.PaymentSent.Reference).To(MatchRegexp(`^SBX-OUT-[A-Z2-7]{12}$`))
 		Expect(ev.PaymentReceived).To(BeNil())
 		Expect(ev.DeliveryInitiated).To(BeNil())
@@ -192,6 +196,19 @@ var _ = Describe("Reconcile, called directly outside the manager's namespace", f
 		return ctrl.Request{NamespacedName: client.ObjectKeyFromObject(o)}
 	}
 
+	It("settles the steps of its own side only: a money-side agent leaves an executed buy's delivery to the token side", func() {
+		o := newOrder(ns, investv1.SideBuy)
+		moveTo(o, investv1.StatePlaced, investv1.StateAwaitingPayment, investv1.StatePaymentReceived, investv1.StateExecuted)
+		money := &Reconciler{Client: k8s, Agent: &Sandbox{}}
+		_, err := money.Reconcile(ctx, request(o))
+		Expect(err).NotTo(HaveOccurred())
+		Expect(evidenceOf(o)(Default)).To(BeZero())
+		tokens := &Reconciler{Client: k8s, Agent: &NoChainTokenSandbox{}, Side: TokenSide}
+		_, err = tokens.Reconcile(ctx, request(o))
+		Expect(err).NotTo(HaveOccurred())
+		Expect(evidenceOf(o)(Default).DeliveryInitiated).NotTo(BeNil())
+	})
+
 	It("waits for the delay after the order entered its state", func() {
 		o := newOrder(ns, investv1.SideBuy)
 		moveTo(o, investv1.StateAwaitingPayment)
@@ -211,8 +228,8 @@ var _ = Describe("Reconcile, called directly outside the manager's namespace", f
 	})
 
 	It("requeues when the agent is not ready yet", func() {
-		o := newOrder(ns, investv1.SideSell)
-		moveTo(o, investv1.StatePlaced, investv1.StateExecuted)
+		o := newOrder(ns, investv1.SideBuy)
+		moveTo(o, investv1.StatePlaced, investv1.StateAwaitingPayment)
 		r := &Reconciler{Client: k8s, Agent: &Sandbox{Delay: time.Hour}}
 
 		res, err := r.Reconcile(ctx, request(o))

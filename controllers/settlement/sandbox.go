@@ -23,9 +23,11 @@ const (
 	SandboxRefundPrefix = "SBX-RFD-"
 )
 
-// Sandbox is the built-in Agent of the local dev run: every step succeeds after Delay,
-// with well-formed, random evidence, so orders walk their whole lifecycle without a bank
-// or a chain.
+// Sandbox is the built-in money-side Agent of the local dev run: every fiat step
+// (payment received, payout sent and completed, refund sent and completed) succeeds after
+// Delay with well-formed, random references, so orders walk their lifecycle without a
+// bank. It settles no token step: those belong to the chain agent (controllers/delivery)
+// or, where no chain is configured, to NoChainTokenSandbox.
 type Sandbox struct {
 	// Delay is how long the simulated outside world takes: Settle reports NotReadyError
 	// until the order has been in its state that long.
@@ -38,38 +40,20 @@ type Sandbox struct {
 
 var _ Agent = (*Sandbox)(nil)
 
-// Settle returns the evidence of the step: payment references SBX-PAY-/SBX-OUT-/SBX-RFD- followed
-// by 12 random base32 characters, transaction hashes 0x and 64 random hex digits. The
-// evidence of a completion repeats that of its start (the same transfer or payout).
+// Settle returns the evidence of a money step: references SBX-PAY-/SBX-OUT-/SBX-RFD-
+// followed by 12 random base32 characters; the evidence of a completion repeats that of
+// its start (the same payout or refund). A token step is refused.
 func (s *Sandbox) Settle(ctx context.Context, o *investv1.Order, step Step) (investv1.SettlementRecord, error) {
-	if err := ctx.Err(); err != nil {
-		return investv1.SettlementRecord{}, err
+	if step.Side() != MoneySide {
+		return investv1.SettlementRecord{}, fmt.Errorf("sandbox: %s is a token step; the sandbox settles money only", step)
 	}
-	now := time.Now
-	if s.Now != nil {
-		now = s.Now
+	rec, err := sandboxRecord(ctx, o, step, s.Delay, s.Now, s.Name, "sandbox")
+	if err != nil {
+		return rec, err
 	}
-	t := now()
-	if left := s.Delay - t.Sub(StartedAt(o, step)); left > 0 {
-		return investv1.SettlementRecord{}, &NotReadyError{Step: step, RetryAfter: left}
-	}
-	name := s.Name
-	if name == "" {
-		name = "sandbox"
-	}
-	rec := investv1.SettlementRecord{At: metav1.NewTime(t.UTC().Truncate(time.Second)), RecordedBy: name}
-	var err error
 	switch step {
 	case StepPaymentReceived:
 		rec.Reference, err = reference(SandboxPaymentPrefix)
-	case StepDeliveryInitiated:
-		rec.TransactionHash, err = transactionHash()
-	case StepDeliveryCompleted:
-		if prev := o.Status.Settlement.DeliveryInitiated; prev != nil && prev.TransactionHash != "" {
-			rec.TransactionHash = prev.TransactionHash
-		} else {
-			rec.TransactionHash, err = transactionHash()
-		}
 	case StepPaymentSent:
 		rec.Reference, err = reference(SandboxPayoutPrefix)
 	case StepPaymentCompleted:
@@ -93,6 +77,64 @@ func (s *Sandbox) Settle(ctx context.Context, o *investv1.Order, step Step) (inv
 		return investv1.SettlementRecord{}, fmt.Errorf("sandbox: %s: %w", step, err)
 	}
 	return rec, nil
+}
+
+// NoChainTokenName is what NoChainTokenSandbox records as recordedBy by default: its
+// transaction hashes name no transaction on any chain.
+const NoChainTokenName = "sandbox-no-chain-not-real"
+
+// NoChainTokenSandbox is NOT a token delivery: it invents transaction hashes for the token
+// steps (delivery initiated and completed, tokens burned) that no chain has ever seen. It
+// exists for the tests of other packages and for a run where no chain is configured, so
+// that orders still walk their lifecycle; the manager runs it only when no chain is
+// configured, and the chain agent (controllers/delivery) otherwise.
+type NoChainTokenSandbox struct {
+	// Delay is how long each step takes, as for Sandbox.
+	Delay time.Duration
+	// Now is the clock; nil means time.Now.
+	Now func() time.Time
+	// Name is recorded as recordedBy; empty means NoChainTokenName.
+	Name string
+}
+
+var _ Agent = (*NoChainTokenSandbox)(nil)
+
+// Settle returns invented evidence of a token step: a transaction hash of 0x and 64 random
+// hex digits; DeliveryCompleted repeats DeliveryInitiated's hash. A money step is refused.
+func (s *NoChainTokenSandbox) Settle(ctx context.Context, o *investv1.Order, step Step) (investv1.SettlementRecord, error) {
+	if step.Side() != TokenSide {
+		return investv1.SettlementRecord{}, fmt.Errorf("no-chain token sandbox: %s is a money step", step)
+	}
+	rec, err := sandboxRecord(ctx, o, step, s.Delay, s.Now, s.Name, NoChainTokenName)
+	if err != nil {
+		return rec, err
+	}
+	if prev := o.Status.Settlement.DeliveryInitiated; step == StepDeliveryCompleted && prev != nil && prev.TransactionHash != "" {
+		rec.TransactionHash = prev.TransactionHash
+		return rec, nil
+	}
+	if rec.TransactionHash, err = transactionHash(); err != nil {
+		return investv1.SettlementRecord{}, fmt.Errorf("no-chain token sandbox: %s: %w", step, err)
+	}
+	return rec, nil
+}
+
+// sandboxRecord checks the context and the delay and returns the record's time and name.
+func sandboxRecord(ctx context.Context, o *investv1.Order, step Step, delay time.Duration, clock func() time.Time, name, def string) (investv1.SettlementRecord, error) {
+	if err := ctx.Err(); err != nil {
+		return investv1.SettlementRecord{}, err
+	}
+	if clock == nil {
+		clock = time.Now
+	}
+	t := clock()
+	if left := delay - t.Sub(StartedAt(o, step)); left > 0 {
+		return investv1.SettlementRecord{}, &NotReadyError{Step: step, RetryAfter: left}
+	}
+	if name == "" {
+		name = def
+	}
+	return investv1.SettlementRecord{At: metav1.NewTime(t.UTC().Truncate(time.Second)), RecordedBy: name}, nil
 }
 
 // reference is prefix and 12 characters of the base32 alphabet (A–Z, 2–7) from 60 random bits.

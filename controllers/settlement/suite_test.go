@@ -15,7 +15,8 @@ import (
 	"github.com/fundshare/fundshare-operator/internal/test/envtest"
 )
 
-// The settlement suite runs the sandbox Reconciler in a manager against the real control
+// The settlement suite runs the sandbox Reconcilers (money side, and the no-chain token
+// side) in a manager against the real control
 // plane. The manager only watches managedNS, so specs in other namespaces can call
 // Reconcile directly without the manager racing them.
 var (
@@ -44,8 +45,8 @@ var _ = BeforeSuite(func() {
 			o.Cache = cache.Options{DefaultNamespaces: map[string]cache.Config{managedNS: {}}}
 		},
 		Setup: func(mgr ctrl.Manager) error {
-			r := &Reconciler{Client: mgr.GetClient(), Agent: &Sandbox{Name: "sandbox"}, Delay: 0, Name: "sandbox"}
-			return r.SetupWithManager(mgr)
+			return SetupSandbox(mgr, 0, true) // money side and the not-real token side
+
 		},
 	})
 })

@@ -227,7 +227,10 @@ func historicalOrder(rng *rand.Rand, ns string, acct accountRef, sc shareClassQu
 	// Walk the lifecycle on a clock that starts up to a year ago, an hour per step.
 	clock := now.Add(-time.Duration(rng.Int64N(int64(365 * 24 * time.Hour))))
 	tick := func() time.Time { clock = clock.Add(time.Hour); return clock }
-	sandbox := &settlement.Sandbox{Name: "sandbox", Now: func() time.Time { return clock }}
+	sandbox := settlement.Sides{
+		Money: &settlement.Sandbox{Name: "sandbox", Now: func() time.Time { return clock }},
+		Token: &settlement.NoChainTokenSandbox{Now: func() time.Time { return clock }},
+	}
 	facts := order.Facts{FundFound: true, Subscribable: true, Redeemable: true, Tradeable: true, Priced: true}
 	work := o.DeepCopy()
 	for range 32 {

@@ -26,6 +26,7 @@ import (
 	"github.com/fundshare/fundshare-operator/apiserver/auth"
 	"github.com/fundshare/fundshare-operator/controllers/account"
 	"github.com/fundshare/fundshare-operator/controllers/apiclient"
+	"github.com/fundshare/fundshare-operator/controllers/delivery"
 	"github.com/fundshare/fundshare-operator/controllers/order"
 	"github.com/fundshare/fundshare-operator/controllers/settlement"
 	"github.com/fundshare/fundshare-operator/internal/index"
@@ -50,6 +51,9 @@ type Config struct {
 	// SandboxSettlement runs the built-in sandbox settlement agent with this delay per
 	// step; negative turns it off.
 	SandboxSettlement time.Duration
+	// Chain configures the chain agent (controllers/delivery); no RPC URL: no chain, and
+	// the sandbox's not-real token side settles the token steps.
+	Chain delivery.Options
 	// TrustedProxies are the reverse proxies whose X-Forwarded-For the token endpoint's
 	// throttle believes; empty: the TCP peer is the source.
 	TrustedProxies []netip.Prefix
@@ -216,13 +220,13 @@ func setupControllers(mgr ctrl.Manager, c Config) error {
 	if err := orders.SetupWithManager(mgr); err != nil {
 		return fmt.Errorf("order controller: %w", err)
 	}
+	rt, err := delivery.Setup(context.Background(), mgr, c.Chain, c.Namespace)
+	if err != nil {
+		return err
+	}
 	if c.SandboxSettlement >= 0 {
-		agent := &settlement.Reconciler{
-			Client: mgr.GetClient(), Agent: &settlement.Sandbox{Delay: c.SandboxSettlement, Now: time.Now, Name: "sandbox"},
-			Delay: c.SandboxSettlement, Name: "sandbox", Recorder: mgr.GetEventRecorder("settlement-sandbox"),
-		}
-		if err := agent.SetupWithManager(mgr); err != nil {
-			return fmt.Errorf("sandbox settlement agent: %w", err)
+		if err := settlement.SetupSandbox(mgr, c.SandboxSettlement, rt == nil); err != nil {
+			return err
 		}
 	}
 	return nil

@@ -364,11 +364,14 @@ func TestCheckIsFinalOnlyAfterTheConfiguredConfirmations(t *testing.T) {
 	}
 }
 
-func TestSendBeforeSyncIsRefused(t *testing.T) {
+func TestSendBeforeSyncIsRefusedAndOnlyTheLeaderSyncs(t *testing.T) {
 	c := chaintest.New(t)
 	ob, err := New(Config{Backend: c.Client, Signer: c.Agent, ChainID: c.ChainID})
 	if err != nil {
 		t.Fatal(err)
+	}
+	if !ob.NeedLeaderElection() {
+		t.Fatal("the outbox must start on the leader only: two replicas would allocate the same nonces")
 	}
 	if _, err := ob.Send(c.Ctx, mintCall(c, c.NewWallet(), 1), newStore().record("x")); !errors.Is(err, ErrNotSynced) {
 		t.Fatalf("error %v, want ErrNotSynced", err)

@@ -1,0 +1,574 @@
+// Package delivery is the chain agent: the token side of settlement on a real EVM chain.
+// For a BUY at EXECUTED it mints the units to the order's wallet, for a SELL at EXECUTED
+// it burns them from the holder's wallets, each through the transaction outbox
+// (internal/chain/outbox): the signed transaction is recorded in the order's status.chain
+// before it is broadcast, the same bytes are broadcast again after a restart, and the
+// evidence (deliveryInitiated with the mint's hash, deliveryCompleted once it has the
+// configured confirmations, tokensBurned once the burn has them) is recorded as any
+// settlement agent records it. A transaction the chain refuses (before sending) or reverts
+// is reported on the order (the order controller marks it Stalled) and never re-sent as a
+// new transaction.
+package delivery
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math/big"
+	"sort"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/ethereum/go-ethereum/common"
+	corev1 "k8s.io/api/core/v1"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/client-go/tools/events"
+	ctrl "sigs.k8s.io/controller-runtime"
+	"sigs.k8s.io/controller-runtime/pkg/builder"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+
+	investv1 "github.com/fundshare/fundshare-operator/api/v1alpha1"
+	ordercontroller "github.com/fundshare/fundshare-operator/controllers/order"
+	"github.com/fundshare/fundshare-operator/controllers/settlement"
+	"github.com/fundshare/fundshare-operator/internal/chain"
+	"github.com/fundshare/fundshare-operator/internal/chain/contracts"
+	"github.com/fundshare/fundshare-operator/internal/chain/outbox"
+	"github.com/fundshare/fundshare-operator/internal/index"
+)
+
+// Name is the agent's name: recordedBy of its evidence, and the controller "settlement-chain".
+const Name = "chain"
+
+// Event reasons of the chain agent (besides the settlement evidence events).
+const (
+	ReasonTransactionRecorded = "TokenTransactionRecorded"
+	ReasonTransactionRefused  = "TokenTransactionRefused"
+	ReasonTransactionReverted = "TokenTransactionReverted"
+	ReasonTransactionReplaced = "TokenTransactionReplaced"
+	ReasonNonceTaken          = "TokenTransactionNonceTaken"
+)
+
+// Token is a share class's token contract on a chain.
+type Token struct {
+	Address common.Address
+	ChainID int64
+}
+
+// ErrNoToken says the share class has no token (yet) on the chain.
+var ErrNoToken = errors.New("the share class has no token")
+
+// TokenLookup finds the token of the share class with an ISIN, for orders in namespace.
+// It returns an error wrapping ErrNoToken while there is none (not deployed yet).
+type TokenLookup interface {
+	Token(ctx context.Context, namespace string, isin investv1.ISIN) (Token, error)
+}
+
+// StaticTokens is a TokenLookup from a fixed map (tests, and a configuration that names
+// the tokens).
+type StaticTokens map[investv1.ISIN]Token
+
+// Token implements TokenLookup.
+func (s StaticTokens) Token(_ context.Context, _ string, isin investv1.ISIN) (Token, error) {
+	t, ok := s[isin]
+	if !ok {
+		return Token{}, fmt.Errorf("%w: %s", ErrNoToken, isin)
+	}
+	return t, nil
+}
+
+// Reconciler is the chain agent.
+type Reconciler struct {
+	// Client reads orders and wallets from the cache and patches order status.
+	Client client.Client
+	// Live reads the account's orders uncached when planning a burn.
+	Live client.Reader
+	// Outbox signs, has the order record, and broadcasts.
+	Outbox *outbox.Outbox
+	// Tokens finds a share class's token.
+	Tokens TokenLookup
+	// Confirmations a mint or burn needs before it is final (at least 1).
+	Confirmations uint64
+	// Poll is how often an order waiting for blocks is looked at again; zero means 2s.
+	Poll time.Duration
+	// RetryRefused is how soon a refused transaction is checked again; zero means 1 minute.
+	RetryRefused time.Duration
+	// Recorder emits Events; nil emits none (SetupWithManager fills it).
+	Recorder events.EventRecorder
+	// Now is the clock; nil means time.Now.
+	Now func() time.Time
+
+	accounts sync.Map // account key → *sync.Mutex: one burn plan at a time per account
+}
+
+// +kubebuilder:rbac:groups=invest.fundshare.io,resources=orders,verbs=get;list;watch
+// +kubebuilder:rbac:groups=invest.fundshare.io,resources=orders/status,verbs=get;update;patch
+// +kubebuilder:rbac:groups=invest.fundshare.io,resources=wallets,verbs=get;list;watch
+// +kubebuilder:rbac:groups=events.k8s.io,resources=events,verbs=create;patch
+
+// Reconcile settles the token step the order waits for.
+func (r *Reconciler) Reconcile(ctx context.Context, req ctrl.Request) (ctrl.Result, error) {
+	o := &investv1.Order{}
+	if err := r.Client.Get(ctx, req.NamespacedName, o); err != nil {
+		return ctrl.Result{}, client.IgnoreNotFound(err)
+	}
+	if !o.DeletionTimestamp.IsZero() {
+		return ctrl.Result{}, nil
+	}
+	step, ok := settlement.NextStep(o)
+	if !ok || step.Side() != settlement.TokenSide {
+		return ctrl.Result{}, nil
+	}
+	ctx = ctrl.LoggerInto(ctx, ctrl.LoggerFrom(ctx).WithValues("step", step))
+	var tx *investv1.ChainTransaction
+	if o.Status.Chain != nil {
+		tx = o.Status.Chain.Transaction
+	}
+	if tx == nil {
+		if step == settlement.StepDeliveryCompleted {
+			// Delivery initiated by someone else (by hand, or before a chain was
+			// configured): there is no transaction of ours to confirm.
+			ctrl.LoggerFrom(ctx).Info("delivery initiated without a recorded chain transaction; not settled by the chain agent")
+			return ctrl.Result{}, nil
+		}
+		return r.send(ctx, o, step)
+	}
+	if tx.Receipt != nil {
+		// Final: a success recorded its evidence with the receipt; a revert stays (Stalled).
+		return ctrl.Result{}, nil
+	}
+	return r.track(ctx, o, step, tx)
+}
+
+// send builds the order's mint or burn and has the outbox record and broadcast it.
+func (r *Reconciler) send(ctx context.Context, o *investv1.Order, step settlement.Step) (ctrl.Result, error) {
+	log := ctrl.LoggerFrom(ctx)
+	tok, err := r.Tokens.Token(ctx, o.Namespace, o.Spec.ISIN)
+	if err != nil {
+		if errors.Is(err, ErrNoToken) {
+			return r.refuse(ctx, o, fmt.Sprintf("NoToken: the share class %s has no token on chain %d", o.Spec.ISIN, r.Outbox.ChainID()))
+		}
+		return ctrl.Result{}, fmt.Errorf("token of %s: %w", o.Spec.ISIN, err)
+	}
+	if tok.ChainID != r.Outbox.ChainID() {
+		return ctrl.Result{}, fmt.Errorf("the token of %s is on chain %d, the agent signs for chain %d", o.Spec.ISIN, tok.ChainID, r.Outbox.ChainID())
+	}
+	abi := contracts.NewShareToken()
+	var (
+		data      []byte
+		recipient string
+		burns     []investv1.OrderBurn
+	)
+	switch step {
+	case settlement.StepDeliveryInitiated:
+		addr, err := r.walletAddress(ctx, o.Namespace, deliveryWallet(o))
+		if err != nil {
+			return r.refuse(ctx, o, err.Error())
+		}
+		recipient = addr.Hex()
+		data = abi.PackMint(addr, big.NewInt(o.Spec.AmountOfUnits))
+	case settlement.StepTokensBurned:
+		unlock := r.lockAccount(o)
+		defer unlock()
+		burns, err = r.planBurns(ctx, o, tok)
+		if err != nil {
+			var short *shortError
+			if errors.As(err, &short) {
+				return r.refuse(ctx, o, short.Error())
+			}
+			return ctrl.Result{}, err
+		}
+		data = packBurns(abi, burns)
+	default:
+		return ctrl.Result{}, nil
+	}
+
+	before := o.DeepCopy()
+	rec, err := r.Outbox.Send(ctx, outbox.Call{To: &tok.Address, Data: data}, func(ctx context.Context, tx *investv1.ChainTransaction) error {
+		o.Status.Chain = &investv1.OrderChainStatus{Token: tok.Address.Hex(), Recipient: recipient, Transaction: tx, Burns: burns}
+		return r.Client.Status().Patch(ctx, o, client.MergeFromWithOptions(before, client.MergeFromWithOptimisticLock{}))
+	})
+	if rev, isRevert := chain.AsRevert(err); isRevert {
+		return r.refuse(ctx, o, rev.Reason())
+	}
+	switch {
+	case errors.Is(err, outbox.ErrNotSynced):
+		return ctrl.Result{RequeueAfter: time.Second}, nil
+	case rec == nil && (apierrors.IsConflict(err) || apierrors.IsNotFound(err)):
+		return ctrl.Result{RequeueAfter: settlement.ConflictRetry}, nil // read the order fresh; the nonce was freed
+	case rec == nil && err != nil:
+		return ctrl.Result{}, fmt.Errorf("send %s: %w", step, err)
+	}
+	r.event(o, corev1.EventTypeNormal, ReasonTransactionRecorded, "Record",
+		"recorded %s transaction %s (nonce %d) on token %s before broadcasting", what(step), rec.Attempts[0].Hash, rec.Nonce, tok.Address.Hex())
+	if err != nil {
+		log.Error(err, "broadcast failed; the recorded transaction is broadcast again", "hash", rec.Attempts[0].Hash)
+		return ctrl.Result{RequeueAfter: r.poll()}, nil
+	}
+	if step == settlement.StepDeliveryInitiated {
+		return r.record(ctx, o, step, rec.Attempts[0].Hash, nil)
+	}
+	return ctrl.Result{RequeueAfter: r.poll()}, nil
+}
+
+// track follows a recorded transaction until it is final, broadcasting it again (same
+// bytes) while it is not mined, and replacing it with higher fees when it is stuck.
+func (r *Reconciler) track(ctx context.Context, o *investv1.Order, step settlement.Step, tx *investv1.ChainTransaction) (ctrl.Result, error) {
+	log := ctrl.LoggerFrom(ctx)
+	n := len(tx.Attempts)
+	obs, cur, err := r.Outbox.Track(ctx, tx, r.Confirmations, func(ctx context.Context, next *investv1.ChainTransaction) error {
+		before := o.DeepCopy()
+		o.Status.Chain.Transaction = next
+		return r.Client.Status().Patch(ctx, o, client.MergeFromWithOptions(before, client.MergeFromWithOptimisticLock{}))
+	})
+	if cur != nil && len(cur.Attempts) > n {
+		last := cur.Attempts[len(cur.Attempts)-1]
+		r.event(o, corev1.EventTypeNormal, ReasonTransactionReplaced, "Replace",
+			"%s transaction (nonce %d) not mined after %s: replaced by %s with maxFeePerGas %s wei", what(step), cur.Nonce, r.Outbox.StuckAfter(), last.Hash, last.MaxFeePerGas)
+	}
+	if err != nil {
+		if apierrors.IsConflict(err) {
+			return ctrl.Result{RequeueAfter: settlement.ConflictRetry}, nil
+		}
+		log.Error(err, "tracking the recorded transaction; trying again", "nonce", tx.Nonce)
+		return ctrl.Result{RequeueAfter: r.poll()}, nil
+	}
+	if step == settlement.StepDeliveryInitiated {
+		// Recorded and (again) broadcast: the delivery is initiated with the first attempt.
+		return r.record(ctx, o, step, tx.Attempts[0].Hash, nil)
+	}
+	switch obs.State {
+	case outbox.Pending, outbox.Mined:
+		log.V(1).Info("waiting for confirmations", "state", obs.State, "confirmations", obs.Confirmations)
+		return ctrl.Result{RequeueAfter: r.poll()}, nil
+	case outbox.NonceTaken:
+		r.event(o, corev1.EventTypeWarning, ReasonNonceTaken, "Track",
+			"nonce %d of the %s transaction was mined by a transaction not recorded here: was the agent key used elsewhere? Nothing is re-sent", tx.Nonce, what(step))
+		return ctrl.Result{RequeueAfter: r.retryRefused()}, nil
+	}
+	// Final.
+	if obs.Receipt.Status == investv1.ChainReceiptReverted {
+		before := o.DeepCopy()
+		o.Status.Chain.Transaction.Receipt = obs.Receipt
+		if err := r.Client.Status().Patch(ctx, o, client.MergeFromWithOptions(before, client.MergeFromWithOptimisticLock{})); err != nil {
+			return r.patchFailed(err, "record the reverted receipt")
+		}
+		r.event(o, corev1.EventTypeWarning, ReasonTransactionReverted, "Track",
+			"%s transaction %s reverted in block %d: %s; it is not re-sent", what(step), obs.Receipt.Hash, obs.Receipt.BlockNumber, obs.Receipt.RevertReason)
+		return ctrl.Result{}, nil
+	}
+	return r.record(ctx, o, step, obs.Receipt.Hash, obs.Receipt)
+}
+
+// record writes the step's evidence (and the final receipt, when given) in one patch.
+func (r *Reconciler) record(ctx context.Context, o *investv1.Order, step settlement.Step, hash string, receipt *investv1.ChainReceipt) (ctrl.Result, error) {
+	before := o.DeepCopy()
+	rec := investv1.SettlementRecord{TransactionHash: hash, At: metav1.NewTime(r.now().UTC().Truncate(time.Second)), RecordedBy: Name}
+	if !settlement.Record(o, step, rec) {
+		return ctrl.Result{}, nil
+	}
+	if receipt != nil {
+		o.Status.Chain.Transaction.Receipt = receipt
+	}
+	if err := r.Client.Status().Patch(ctx, o, client.MergeFromWithOptions(before, client.MergeFromWithOptimisticLock{})); err != nil {
+		return r.patchFailed(err, "record "+string(step)+" evidence")
+	}
+	ctrl.LoggerFrom(ctx).Info("recorded settlement evidence", "transactionHash", hash)
+	r.event(o, corev1.EventTypeNormal, settlement.EvidenceReason(step), "RecordSettlement",
+		"%s recorded %s evidence in transaction %s", Name, step, hash)
+	if step == settlement.StepDeliveryInitiated {
+		return ctrl.Result{RequeueAfter: r.poll()}, nil
+	}
+	return ctrl.Result{}, nil
+}
+
+// refuse records that the chain refuses the order's transaction before anything was sent
+// (the order controller reports it as Stalled) and looks again after RetryRefused.
+func (r *Reconciler) refuse(ctx context.Context, o *investv1.Order, reason string) (ctrl.Result, error) {
+	reason = truncate(reason)
+	ctrl.LoggerFrom(ctx).Info("the chain refuses the order's transaction; nothing was sent", "reason", reason)
+	if c := o.Status.Chain; c == nil || c.Refused == nil || c.Refused.Reason != reason {
+		before := o.DeepCopy()
+		if o.Status.Chain == nil {
+			o.Status.Chain = &investv1.OrderChainStatus{}
+		}
+		o.Status.Chain.Refused = &investv1.ChainRefusal{Reason: reason, At: metav1.NewTime(r.now().UTC().Truncate(time.Second))}
+		if err := r.Client.Status().Patch(ctx, o, client.MergeFromWithOptions(before, client.MergeFromWithOptimisticLock{})); err != nil {
+			return r.patchFailed(err, "record the refusal")
+		}
+		r.event(o, corev1.EventTypeWarning, ReasonTransactionRefused, "Send", "the chain refuses the transaction: %s; nothing was sent", reason)
+	}
+	return ctrl.Result{RequeueAfter: r.retryRefused()}, nil
+}
+
+func (r *Reconciler) patchFailed(err error, what string) (ctrl.Result, error) {
+	switch {
+	case apierrors.IsNotFound(err):
+		return ctrl.Result{}, nil
+	case apierrors.IsConflict(err):
+		return ctrl.Result{RequeueAfter: settlement.ConflictRetry}, nil
+	}
+	return ctrl.Result{}, fmt.Errorf("%s: %w", what, err)
+}
+
+// deliveryWallet is the wallet a BUY delivers to: its own choice, else the one resolved at
+// placement.
+func deliveryWallet(o *investv1.Order) investv1.ObjectID {
+	if o.Spec.WalletID != "" {
+		return o.Spec.WalletID
+	}
+	if o.Spec.Quote != nil {
+		return o.Spec.Quote.WalletID
+	}
+	return ""
+}
+
+func (r *Reconciler) walletAddress(ctx context.Context, ns string, id investv1.ObjectID) (common.Address, error) {
+	if id == "" {
+		return common.Address{}, errors.New("the order names no wallet")
+	}
+	w := &investv1.Wallet{}
+	if err := r.Client.Get(ctx, client.ObjectKey{Namespace: ns, Name: string(id)}, w); err != nil {
+		if apierrors.IsNotFound(err) {
+			return common.Address{}, fmt.Errorf("wallet %s not found", id)
+		}
+		return common.Address{}, err
+	}
+	if !common.IsHexAddress(w.Spec.WalletAddress) {
+		return common.Address{}, fmt.Errorf("wallet %s has no valid address", id)
+	}
+	return common.HexToAddress(w.Spec.WalletAddress), nil
+}
+
+func (r *Reconciler) lockAccount(o *investv1.Order) func() {
+	m, _ := r.accounts.LoadOrStore(o.Namespace+"/"+string(o.Spec.AccountID), &sync.Mutex{})
+	mu := m.(*sync.Mutex)
+	mu.Lock()
+	return mu.Unlock
+}
+
+// shortError says the account's wallets hold fewer delivered units than the sell burns.
+type shortError struct{ want, have int64 }
+
+func (e *shortError) Error() string {
+	return fmt.Sprintf("InsufficientTokens: the sell burns %d units, the account's wallets hold %d delivered units not already being burned", e.want, e.have)
+}
+
+// planBurns decides the wallets a SELL burns from (see BurnPlan), from the account's
+// orders read uncached.
+func (r *Reconciler) planBurns(ctx context.Context, o *investv1.Order, tok Token) ([]investv1.OrderBurn, error) {
+	var list investv1.OrderList
+	reader := r.Live
+	if reader == nil {
+		reader = r.Client
+	}
+	opts := []client.ListOption{client.InNamespace(o.Namespace)}
+	if reader == r.Client {
+		opts = append(opts, client.MatchingFields{index.OrderAccount: string(o.Spec.AccountID)})
+	}
+	if err := reader.List(ctx, &list, opts...); err != nil {
+		return nil, fmt.Errorf("list the account's orders: %w", err)
+	}
+	var mine []investv1.Order
+	for i := range list.Items {
+		if list.Items[i].Spec.AccountID == o.Spec.AccountID {
+			mine = append(mine, list.Items[i])
+		}
+	}
+	var preferred string
+	if id := deliveryWallet(o); id != "" {
+		if addr, err := r.walletAddress(ctx, o.Namespace, id); err == nil {
+			preferred = addr.Hex()
+		}
+	}
+	return BurnPlan(mine, o, tok.Address.Hex(), preferred)
+}
+
+// BurnPlan decides which wallets a SELL burns its units from: the wallets the account's
+// BUYs of the same token were minted to (final, successful mints), less what other SELLs
+// have already recorded burning from them (unless their burn reverted). The sell's own
+// wallet (its walletID, or the account's primary wallet at placement) is used first, then
+// the other wallets in the order of their first delivery (oldest first, as holdings
+// consume lots), so a sell empties as few wallets as possible. It fails with an
+// InsufficientTokens error when the wallets hold fewer units than the sell.
+func BurnPlan(orders []investv1.Order, sell *investv1.Order, token, preferred string) ([]investv1.OrderBurn, error) {
+	type wallet struct {
+		id    investv1.ObjectID
+		units int64
+		first time.Time
+	}
+	held := map[string]*wallet{}
+	for i := range orders {
+		b := &orders[i]
+		c := b.Status.Chain
+		if b.Name == sell.Name || c == nil || c.Transaction == nil || !strings.EqualFold(c.Token, token) {
+			continue
+		}
+		switch b.Spec.Side {
+		case investv1.SideBuy:
+			rc := c.Transaction.Receipt
+			if rc == nil || rc.Status != investv1.ChainReceiptSucceeded || c.Recipient == "" {
+				continue
+			}
+			addr := common.HexToAddress(c.Recipient).Hex()
+			w := held[addr]
+			if w == nil {
+				w = &wallet{id: deliveryWallet(b), first: rc.At.Time}
+				held[addr] = w
+			}
+			w.units += b.Spec.AmountOfUnits
+			if rc.At.Time.Before(w.first) {
+				w.first = rc.At.Time
+			}
+		case investv1.SideSell:
+			if rc := c.Transaction.Receipt; rc != nil && rc.Status == investv1.ChainReceiptReverted {
+				continue
+			}
+			for _, burn := range c.Burns {
+				addr := common.HexToAddress(burn.Address).Hex()
+				w := held[addr]
+				if w == nil {
+					w = &wallet{id: burn.WalletID}
+					held[addr] = w
+				}
+				w.units -= burn.Units
+			}
+		}
+	}
+	addrs := make([]string, 0, len(held))
+	var total int64
+	for a, w := range held {
+		if w.units > 0 {
+			addrs = append(addrs, a)
+			total += w.units
+		}
+	}
+	if preferred != "" {
+		preferred = common.HexToAddress(preferred).Hex()
+	}
+	sort.Slice(addrs, func(i, j int) bool {
+		a, b := addrs[i], addrs[j]
+		if (a == preferred) != (b == preferred) {
+			return a == preferred
+		}
+		if !held[a].first.Equal(held[b].first) {
+			return held[a].first.Before(held[b].first)
+		}
+		return a < b
+	})
+	want := sell.Spec.AmountOfUnits
+	if total < want {
+		return nil, &shortError{want: want, have: total}
+	}
+	var plan []investv1.OrderBurn
+	for _, a := range addrs {
+		if want == 0 {
+			break
+		}
+		take := min(held[a].units, want)
+		want -= take
+		plan = append(plan, investv1.OrderBurn{WalletID: held[a].id, Address: a, Units: take})
+	}
+	return plan, nil
+}
+
+func packBurns(abi *contracts.ShareToken, burns []investv1.OrderBurn) []byte {
+	if len(burns) == 1 {
+		return abi.PackBurn(common.HexToAddress(burns[0].Address), big.NewInt(burns[0].Units))
+	}
+	addrs := make([]common.Address, len(burns))
+	units := make([]*big.Int, len(burns))
+	for i, b := range burns {
+		addrs[i], units[i] = common.HexToAddress(b.Address), big.NewInt(b.Units)
+	}
+	return abi.PackBatchBurn(addrs, units)
+}
+
+func what(step settlement.Step) string {
+	if step == settlement.StepTokensBurned {
+		return "burn"
+	}
+	return "mint"
+}
+
+func truncate(s string) string {
+	if len(s) > 1024 {
+		return s[:1021] + "..."
+	}
+	return s
+}
+
+func (r *Reconciler) event(o *investv1.Order, typ, reason, action, format string, args ...any) {
+	if r.Recorder != nil {
+		r.Recorder.Eventf(o, nil, typ, reason, action, format, args...)
+	}
+}
+
+func (r *Reconciler) now() time.Time {
+	if r.Now != nil {
+		return r.Now()
+	}
+	return time.Now()
+}
+
+func (r *Reconciler) poll() time.Duration {
+	if r.Poll > 0 {
+		return r.Poll
+	}
+	return 2 * time.Second
+}
+
+func (r *Reconciler) retryRefused() time.Duration {
+	if r.RetryRefused > 0 {
+		return r.RetryRefused
+	}
+	return time.Minute
+}
+
+// SetupWithManager registers the controller "settlement-chain" on live Orders.
+func (r *Reconciler) SetupWithManager(mgr ctrl.Manager) error {
+	switch {
+	case mgr == nil:
+		return errors.New("chain agent: nil manager")
+	case r.Client == nil || r.Outbox == nil || r.Tokens == nil:
+		return errors.New("chain agent: Client, Outbox and Tokens must be set")
+	}
+	if r.Recorder == nil {
+		r.Recorder = mgr.GetEventRecorder("settlement-" + Name)
+	}
+	return ctrl.NewControllerManagedBy(mgr).
+		For(&investv1.Order{}, builder.WithPredicates(ordercontroller.LiveOrders())).
+		Named("settlement-" + Name).
+		Complete(r)
+}
+
+// OrdersSource is the outbox Source of orders: the highest nonce any order's
+// status.chain.transaction records, read uncached, 500 orders a page.
+func OrdersSource(reader client.Reader) outbox.Source {
+	return outbox.SourceFunc(func(ctx context.Context, from common.Address, chainID int64) (int64, bool, error) {
+		var (
+			best  int64
+			found bool
+			cont  string
+		)
+		for {
+			var list investv1.OrderList
+			if err := reader.List(ctx, &list, client.Limit(500), client.Continue(cont)); err != nil {
+				return 0, false, fmt.Errorf("list orders: %w", err)
+			}
+			txs := make([]*investv1.ChainTransaction, 0, len(list.Items))
+			for i := range list.Items {
+				if c := list.Items[i].Status.Chain; c != nil {
+					txs = append(txs, c.Transaction)
+				}
+			}
+			if n, ok := outbox.HighestNonce(from, chainID, txs...); ok && (!found || n > best) {
+				best, found = n, true
+			}
+			if cont = list.Continue; cont == "" {
+				return best, found, nil
+			}
+		}
+	})
+}

@@ -1,0 +1,246 @@
+package delivery
+
+import (
+	"context"
+	"errors"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/ethereum/go-ethereum/common"
+	"github.com/ethereum/go-ethereum/core/types"
+	. "github.com/onsi/ginkgo/v2"
+	. "github.com/onsi/gomega"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/watch"
+	ctrl "sigs.k8s.io/controller-runtime"
+	"sigs.k8s.io/controller-runtime/pkg/cache"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+	"sigs.k8s.io/controller-runtime/pkg/client/interceptor"
+
+	investv1 "github.com/fundshare/fundshare-operator/api/v1alpha1"
+	"github.com/fundshare/fundshare-operator/internal/chain/outbox"
+	"github.com/fundshare/fundshare-operator/internal/controlplane"
+	"github.com/fundshare/fundshare-operator/internal/fixtures"
+	"github.com/fundshare/fundshare-operator/internal/test/chaintest"
+	"github.com/fundshare/fundshare-operator/internal/test/envtest"
+)
+
+// The delivery suite runs the chain agent (the outbox and the reconciler, in a manager of
+// their own per spec, watching one namespace) against the real control plane and a real
+// EVM (go-ethereum's simulated backend, mined when the spec commits blocks). "Killing the
+// agent" stops its manager at a fail point (a broadcast or a status write that fails);
+// a new manager then starts from what is recorded.
+var (
+	env *envtest.Environment
+	k8s client.Client
+	ctx = context.Background()
+)
+
+const (
+	timeout  = 30 * time.Second
+	interval = 50 * time.Millisecond
+)
+
+func TestDelivery(t *testing.T) {
+	RegisterFailHandler(Fail)
+	RunSpecs(t, "Chain delivery suite")
+}
+
+var _ = BeforeSuite(func() {
+	env = envtest.Start(envtest.Options{})
+	k8s = env.Client
+})
+
+var _ = AfterSuite(func() { env.Stop() })
+
+// world is one spec's namespace, chain and account.
+type world struct {
+	ns      string
+	chain   *chaintest.Chain
+	account string
+	isin    investv1.ISIN
+}
+
+func newWorld() *world {
+	GinkgoHelper()
+	ns, err := controlplane.NewNamespace(ctx, k8s, "delivery")
+	Expect(err).NotTo(HaveOccurred())
+	return &world{ns: ns, chain: chaintest.New(GinkgoT()), account: controlplane.NewID(), isin: fixtures.ISIN}
+}
+
+// wallet creates a Wallet of the account with a fresh address; registered puts it in the
+// identity registry.
+func (w *world) wallet(registered bool) (*investv1.Wallet, common.Address) {
+	GinkgoHelper()
+	addr := w.chain.NewWallet()
+	wal := fixtures.Wallet(w.ns, w.account, addr.Hex())
+	Expect(k8s.Create(ctx, wal)).To(Succeed())
+	if registered {
+		w.chain.Register(addr)
+	}
+	return wal, addr
+}
+
+// order creates an order of the account for units, delivered to wallet, and moves it to
+// EXECUTED (as the order controller would).
+func (w *world) order(side investv1.OrderSide, units int64, wallet *investv1.Wallet) *investv1.Order {
+	GinkgoHelper()
+	o := fixtures.BuyOrder(w.ns, w.account, string(w.isin), units)
+	o.Spec.Side = side
+	o.Spec.WalletID = investv1.ObjectID(wallet.Name)
+	Expect(k8s.Create(ctx, o)).To(Succeed())
+	if side == investv1.SideBuy {
+		moveTo(o, investv1.StatePlaced, investv1.StateAwaitingPayment, investv1.StatePaymentReceived, investv1.StateExecuted)
+	} else {
+		moveTo(o, investv1.StatePlaced, investv1.StateExecuted)
+	}
+	return o
+}
+
+// moveTo appends states to the order's history, as the order controller would.
+func moveTo(o *investv1.Order, states ...investv1.OrderState) {
+	GinkgoHelper()
+	Eventually(func(g Gomega) {
+		g.Expect(k8s.Get(ctx, client.ObjectKeyFromObject(o), o)).To(Succeed())
+		for _, s := range states {
+			o.Status.State = s
+			o.Status.History = append(o.Status.History, investv1.OrderTransition{State: s, At: metav1.Now(), Reason: "SetByTest"})
+		}
+		g.Expect(k8s.Status().Update(ctx, o)).To(Succeed())
+	}, timeout, interval).Should(Succeed())
+}
+
+func get(o *investv1.Order) *investv1.Order {
+	GinkgoHelper()
+	cur := &investv1.Order{}
+	Expect(k8s.Get(ctx, client.ObjectKeyFromObject(o), cur)).To(Succeed())
+	return cur
+}
+
+func recordedTx(g Gomega, o *investv1.Order) *investv1.ChainTransaction {
+	cur := &investv1.Order{}
+	g.Expect(k8s.Get(ctx, client.ObjectKeyFromObject(o), cur)).To(Succeed())
+	g.Expect(cur.Status.Chain).NotTo(BeNil())
+	g.Expect(cur.Status.Chain.Transaction).NotTo(BeNil())
+	return cur.Status.Chain.Transaction
+}
+
+// agentOptions vary the agent a spec starts.
+type agentOptions struct {
+	backend       outbox.Backend           // nil: the chain's client
+	intercept     func(patch []byte) error // a status patch fails when it returns an error
+	fees          outbox.FeePolicy         // nil: the default
+	stuckAfter    time.Duration            // zero: the outbox's default
+	confirmations uint64                   // zero: 1
+	tokens        TokenLookup              // nil: the chain's token for w.isin
+}
+
+// startAgent starts the outbox and the chain agent in a manager of their own.
+func (w *world) startAgent(opts agentOptions) *envtest.Manager {
+	GinkgoHelper()
+	backend := opts.backend
+	if backend == nil {
+		backend = w.chain.Client
+	}
+	tokens := opts.tokens
+	if tokens == nil {
+		tokens = StaticTokens{w.isin: {Address: w.chain.Token, ChainID: w.chain.ChainID.Int64()}}
+	}
+	conf := opts.confirmations
+	if conf == 0 {
+		conf = 1
+	}
+	return env.StartManager(env.Config, envtest.ManagerOptions{
+		Options: func(o *ctrl.Options) {
+			o.Cache = cache.Options{DefaultNamespaces: map[string]cache.Config{w.ns: {}}}
+		},
+		Setup: func(mgr ctrl.Manager) error {
+			ob, err := outbox.New(outbox.Config{
+				Backend: backend, Signer: w.chain.Agent, ChainID: w.chain.ChainID,
+				Fees: opts.fees, StuckAfter: opts.stuckAfter, Log: mgr.GetLogger().WithName("outbox"),
+			})
+			if err != nil {
+				return err
+			}
+			ob.AddSource(OrdersSource(mgr.GetAPIReader()))
+			if err := mgr.Add(ob); err != nil {
+				return err
+			}
+			c := mgr.GetClient()
+			if opts.intercept != nil {
+				c = interceptor.NewClient(noWatch{c}, interceptor.Funcs{
+					SubResourcePatch: func(ctx context.Context, cl client.Client, sub string, obj client.Object, p client.Patch, o ...client.SubResourcePatchOption) error {
+						data, err := p.Data(obj)
+						if err != nil {
+							return err
+						}
+						if err := opts.intercept(data); err != nil {
+							return err
+						}
+						return cl.SubResource(sub).Patch(ctx, obj, p, o...)
+					},
+				})
+			}
+			r := &Reconciler{
+				Client: c, Live: mgr.GetAPIReader(), Outbox: ob, Tokens: tokens, Confirmations: conf,
+				Poll: 100 * time.Millisecond, RetryRefused: 300 * time.Millisecond,
+			}
+			return r.SetupWithManager(mgr)
+		},
+		SkipNameValidation: true,
+	})
+}
+
+// deadBroadcast is the chain client of an agent killed right after recording: nothing it
+// broadcasts reaches the node.
+type deadBroadcast struct {
+	outbox.Backend
+	mu   sync.Mutex
+	sent []common.Hash
+}
+
+func (d *deadBroadcast) SendTransaction(_ context.Context, tx *types.Transaction) error {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	d.sent = append(d.sent, tx.Hash())
+	return errors.New("agent killed before the broadcast reached the node")
+}
+
+// noWatch lets the manager's client be intercepted (interceptor wants a WithWatch).
+type noWatch struct{ client.Client }
+
+func (noWatch) Watch(context.Context, client.ObjectList, ...client.ListOption) (watch.Interface, error) {
+	return nil, errors.New("not watched")
+}
+
+// errKilled is a status write that never happened: the agent died just before it.
+var errKilled = errors.New("agent killed before this write")
+
+// miner commits a block every period until stopped.
+func miner(c *chaintest.Chain, period time.Duration) (stop func()) {
+	done := make(chan struct{})
+	var wg sync.WaitGroup
+	wg.Add(1)
+	go func() {
+		defer wg.Done()
+		t := time.NewTicker(period)
+		defer t.Stop()
+		for {
+			select {
+			case <-done:
+				return
+			case <-t.C:
+				c.Backend.Commit()
+			}
+		}
+	}()
+	return func() { close(done); wg.Wait() }
+}
+
+func pendingNonce(c *chaintest.Chain) uint64 {
+	GinkgoHelper()
+	n, err := c.Client.PendingNonceAt(ctx, c.Agent.Address())
+	Expect(err).NotTo(HaveOccurred())
+	return n
+}
