@@ -2,8 +2,9 @@
 // the local control plane (kube-apiserver and etcd built into bin/controlplane; etcd's data
 // kept in .local/etcd with fsync on, so a restart keeps it; processes a killed earlier run
 // left behind are stopped first), installs the CRDs and webhooks, loads the
-// sample catalogue and a demo tenant, and runs the manager with the REST facade and the
-// sandbox settlement agent. Ctrl-C stops everything; running it again reuses the data.
+// sample catalogue and a demo tenant, starts the local EVM chain (JSON-RPC on 127.0.0.1:8545,
+// data in .local/chain, contracts in .local/chain.json), and runs the manager with the REST
+// facade, the chain agent and the sandbox's money side. Ctrl-C stops everything; running it again reuses the data.
 package main
 
 import (
@@ -29,6 +30,8 @@ import (
 	metricsserver "sigs.k8s.io/controller-runtime/pkg/metrics/server"
 	"sigs.k8s.io/controller-runtime/pkg/webhook"
 
+	"github.com/fundshare/fundshare-operator/controllers/delivery"
+	"github.com/fundshare/fundshare-operator/controllers/token"
 	"github.com/fundshare/fundshare-operator/internal/app"
 	"github.com/fundshare/fundshare-operator/internal/chain/localchain"
 	"github.com/fundshare/fundshare-operator/internal/controlplane"
@@ -104,7 +107,7 @@ func run(restAddr, baseURL, localDir string, sandboxDelay time.Duration, localCh
 	if err := devdata.EnsureNamespace(ctx, c, devdata.OperatorNamespace); err != nil {
 		return err
 	}
-	// The local chain (in memory: a restart starts it anew; see docs/tokens.md).
+	// The local chain (kept in .local/chain like etcd's data; see docs/tokens.md).
 	localChain.LocalDir = localDir
 	localChain.Catalogue = filepath.Join(controlplane.Root(), "config", "samples", "catalogue.yaml")
 	lc, err := devdata.StartLocalChain(ctx, c, localChain)
@@ -130,6 +133,8 @@ func run(restAddr, baseURL, localDir string, sandboxDelay time.Duration, localCh
 		RESTAddr: restAddr, PublicBaseURL: baseURL, Namespace: devdata.OperatorNamespace,
 		SigningKeySecret: "fundshare-jwt-signing-key", Webhooks: true, Controllers: true,
 		SandboxSettlement: sandboxDelay,
+		Chain:             delivery.Options{RPCURL: lc.RPCURL, ChainID: lc.ChainID, SignerSecret: devdata.ChainSignerSecret},
+		Token:             token.Options{Registry: lc.Registry.Hex(), LedgerInterval: time.Minute},
 	}); err != nil {
 		return err
 	}

@@ -10,7 +10,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/ethereum/go-ethereum/accounts/abi/bind/v2"
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/go-logr/logr"
 	"github.com/prometheus/client_golang/prometheus"
@@ -275,18 +274,17 @@ func (r *LedgerReconciler) Round(ctx context.Context) (err error) {
 	if err != nil {
 		return fmt.Errorf("block number: %w", err)
 	}
-	opts := &bind.CallOpts{Context: ctx, BlockNumber: new(big.Int).SetUint64(head)}
+	block := new(big.Int).SetUint64(head)
 	tok := contracts.NewShareToken()
 	balances := map[common.Address]map[common.Address]*big.Int{}
 	for _, addr := range tokens {
-		inst := tok.Instance(r.Chain, addr)
 		balances[addr] = map[common.Address]*big.Int{}
 		for _, la := range inputs {
 			for _, w := range la.Wallets {
 				if _, done := balances[addr][w]; done {
 					continue
 				}
-				b, err := bind.Call(inst, opts, tok.PackBalanceOf(w), tok.UnpackBalanceOf)
+				b, err := call(ctx, r.Chain, addr, block, tok.PackBalanceOf(w), tok.UnpackBalanceOf)
 				if err != nil {
 					return fmt.Errorf("balanceOf(%s) on %s: %w", w.Hex(), addr.Hex(), err)
 				}

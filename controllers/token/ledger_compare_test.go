@@ -1,10 +1,12 @@
-package token
+package token_test
 
 import (
 	"math/big"
 	"testing"
 
 	"github.com/ethereum/go-ethereum/common"
+
+	. "github.com/fundshare/fundshare-operator/controllers/token"
 )
 
 func TestCompareLedger(t *testing.T) {

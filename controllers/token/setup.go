@@ -3,6 +3,8 @@ package token
 import (
 	"context"
 	"errors"
+	"flag"
+	"fmt"
 	"math/big"
 	"time"
 
@@ -11,6 +13,7 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	investv1 "github.com/fundshare/fundshare-operator/api/v1alpha1"
+	"github.com/fundshare/fundshare-operator/controllers/delivery"
 	"github.com/fundshare/fundshare-operator/internal/chain/outbox"
 )
 
@@ -125,4 +128,38 @@ func Setup(mgr ctrl.Manager, c Config) (*Lookup, error) {
 		}
 	}
 	return &Lookup{Reader: mgr.GetClient(), ChainID: c.ChainID}, nil
+}
+
+// Options are the token controllers' settings on the manager's command line.
+type Options struct {
+	// Registry is the identity registry's address on the chain.
+	Registry string
+	// LedgerInterval is how often balances are reconciled with holdings (negative: off).
+	LedgerInterval time.Duration
+}
+
+// BindFlags registers the token controllers' flags on fs.
+func BindFlags(fs *flag.FlagSet, o *Options) {
+	fs.StringVar(&o.Registry, "chain-registry", "", "address of the identity registry on the token chain (required with --chain-rpc-url)")
+	fs.DurationVar(&o.LedgerInterval, "ledger-reconcile-interval", time.Minute, "how often on-chain balances are compared with account holdings (negative: off)")
+}
+
+// SetupWithRuntime adds the token controllers on the chain the delivery agent connected
+// (rt, from delivery.Setup), sharing its outbox, and makes lookup (given to the agent as its
+// TokenLookup before) answer for that chain.
+func SetupWithRuntime(mgr ctrl.Manager, o Options, rt *delivery.Runtime, lookup *Lookup) error {
+	if !common.IsHexAddress(o.Registry) {
+		return fmt.Errorf("token: --chain-registry %q: want the identity registry's address (0x and 40 hex digits)", o.Registry)
+	}
+	l, err := Setup(mgr, Config{
+		Chain: rt.Backend, ChainID: rt.ChainID, Registry: common.HexToAddress(o.Registry), Operator: rt.Outbox.From(),
+		LedgerInterval: o.LedgerInterval, Outbox: rt.Outbox, Confirmations: rt.Confirmations,
+	})
+	if err != nil {
+		return err
+	}
+	if lookup != nil {
+		*lookup = *l
+	}
+	return nil
 }

@@ -19,6 +19,7 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/predicate"
 
 	investv1 "github.com/fundshare/fundshare-operator/api/v1alpha1"
+	"github.com/fundshare/fundshare-operator/controllers/delivery"
 	"github.com/fundshare/fundshare-operator/internal/index"
 )
 
@@ -177,39 +178,43 @@ func (r *ShareClassReconciler) SetupWithManager(mgr ctrl.Manager) error {
 		Complete(r)
 }
 
-// Lookup answers which token carries a share class's units: the delivery agent's view of
-// the catalogue. It reads the manager's cache.
+// Lookup answers which token carries a share class's units: the delivery agent's
+// delivery.TokenLookup, read from the manager's cache. A share class's token is usable once
+// TokenReady is True on the configured chain.
 type Lookup struct {
 	Reader  client.Reader
 	ChainID *big.Int
 }
 
-// ErrNoToken says the share class has no usable token (none asked for, not deployed yet,
-// or stalled); the message says which.
-var ErrNoToken = errors.New("no usable token")
+var _ delivery.TokenLookup = (*Lookup)(nil)
 
-// Token returns the token address of the share class with the ISIN, when its token is
-// ready on the configured chain.
-func (l *Lookup) Token(ctx context.Context, isin string) (common.Address, error) {
+// ErrNoToken says the share class has no usable token (none asked for, not deployed yet,
+// or stalled); the message says which. It is the delivery agent's ErrNoToken.
+var ErrNoToken = delivery.ErrNoToken
+
+// Token returns the token of the share class with the ISIN (share classes are
+// cluster-scoped: namespace does not matter), when its token is ready on the configured
+// chain.
+func (l *Lookup) Token(ctx context.Context, _ string, isin investv1.ISIN) (delivery.Token, error) {
 	var list investv1.ShareClassList
-	if err := l.Reader.List(ctx, &list, client.MatchingFields{index.ShareClassISIN: isin}); err != nil {
-		return common.Address{}, err
+	if err := l.Reader.List(ctx, &list, client.MatchingFields{index.ShareClassISIN: string(isin)}); err != nil {
+		return delivery.Token{}, err
 	}
 	if len(list.Items) == 0 {
-		return common.Address{}, fmt.Errorf("share class %s: %w: no such share class", isin, ErrNoToken)
+		return delivery.Token{}, fmt.Errorf("share class %s: %w: no such share class", isin, ErrNoToken)
 	}
 	sc := &list.Items[0]
 	switch {
 	case sc.Spec.Token == nil:
-		return common.Address{}, fmt.Errorf("share class %s: %w: spec.token is not set", isin, ErrNoToken)
+		return delivery.Token{}, fmt.Errorf("share class %s: %w: spec.token is not set", isin, ErrNoToken)
 	case !tokenReady(sc):
 		msg := "not ready yet"
 		if c := meta.FindStatusCondition(sc.Status.Conditions, TypeTokenReady); c != nil {
 			msg = c.Reason + ": " + c.Message
 		}
-		return common.Address{}, fmt.Errorf("share class %s: %w: %s", isin, ErrNoToken, msg)
+		return delivery.Token{}, fmt.Errorf("share class %s: %w: %s", isin, ErrNoToken, msg)
 	case sc.Status.Token.ChainID != l.ChainID.Int64():
-		return common.Address{}, fmt.Errorf("share class %s: %w: token on chain %d, operator on chain %s", isin, ErrNoToken, sc.Status.Token.ChainID, l.ChainID)
+		return delivery.Token{}, fmt.Errorf("share class %s: %w: token on chain %d, operator on chain %s", isin, ErrNoToken, sc.Status.Token.ChainID, l.ChainID)
 	}
-	return common.HexToAddress(sc.Status.Token.Address), nil
+	return delivery.Token{Address: common.HexToAddress(sc.Status.Token.Address), ChainID: sc.Status.Token.ChainID}, nil
 }

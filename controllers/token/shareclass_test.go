@@ -1,4 +1,4 @@
-package token
+package token_test
 
 import (
 	"strings"
@@ -12,6 +12,7 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	investv1 "github.com/fundshare/fundshare-operator/api/v1alpha1"
+	. "github.com/fundshare/fundshare-operator/controllers/token"
 	"github.com/fundshare/fundshare-operator/internal/chain"
 	"github.com/fundshare/fundshare-operator/internal/chain/contracts"
 	"github.com/fundshare/fundshare-operator/internal/controlplane"
@@ -72,14 +73,14 @@ var _ = Describe("Share class token", func() {
 		Expect(got.Status.Token.ChainID).To(Equal(int64(1337)))
 		Expect(got.Status.Token.IdentityRegistry).To(Equal(lc.Registry.Hex()))
 		Expect(meta.FindStatusCondition(got.Status.Conditions, TypeStalled)).To(BeNil())
-		Eventually(func() (common.Address, error) { return lookup.Token(ctx, sampleISIN) }, settle, poll).Should(Equal(addr))
+		Eventually(func() (common.Address, error) { t, err := lookup.Token(ctx, "", sampleISIN); return t.Address, err }, settle, poll).Should(Equal(addr))
 	})
 
 	It("a share class without spec.token has no token: the lookup says so", func() {
 		isin := newISIN()
 		adoptingClass(isin, nil)
-		Eventually(func() error { _, err := lookup.Token(ctx, isin); return err }, settle, poll).Should(MatchError(ContainSubstring("spec.token is not set")))
-		_, err := lookup.Token(ctx, "XS0000000000")
+		Eventually(func() error { _, err := lookup.Token(ctx, "", investv1.ISIN(isin)); return err }, settle, poll).Should(MatchError(ContainSubstring("spec.token is not set")))
+		_, err := lookup.Token(ctx, "", "XS0000000000")
 		Expect(err).To(MatchError(ErrNoToken))
 	})
 
@@ -89,7 +90,7 @@ var _ = Describe("Share class token", func() {
 		c := condition(sc.Name, TypeStalled, metav1.ConditionTrue, ReasonNoContract)
 		Expect(c.Message).To(ContainSubstring("no contract at " + addr.Hex()))
 		condition(sc.Name, TypeTokenReady, metav1.ConditionFalse, ReasonNoContract)
-		_, err := lookup.Token(ctx, string(sc.Spec.ISIN))
+		_, err := lookup.Token(ctx, "", sc.Spec.ISIN)
 		Expect(err).To(MatchError(ContainSubstring("NoContract")))
 	})
 

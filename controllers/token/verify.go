@@ -7,21 +7,33 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"math/big"
 	"sync"
 
 	"github.com/ethereum/go-ethereum"
-	"github.com/ethereum/go-ethereum/accounts/abi/bind/v2"
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/ethereum/go-ethereum/crypto"
 
+	"github.com/fundshare/fundshare-operator/internal/chain"
 	"github.com/fundshare/fundshare-operator/internal/chain/contracts"
 )
 
 // Reader is what reading the chain needs: contract code and calls (go-ethereum's
-// ethclient.Client and the simulated backend's client implement it).
+// ethclient.Client, the simulated backend's client and outbox.Backend implement it).
 type Reader interface {
-	bind.ContractBackend
+	ethereum.ContractCaller
+	ethereum.ChainStateReader
 	ethereum.BlockNumberReader
+}
+
+// call runs a read-only call of to at block (nil: latest) and unpacks its result.
+func call[T any](ctx context.Context, r Reader, to common.Address, block *big.Int, data []byte, unpack func([]byte) (T, error)) (T, error) {
+	var zero T
+	out, err := r.CallContract(ctx, ethereum.CallMsg{To: &to, Data: data}, block)
+	if err != nil {
+		return zero, chain.DecodeError(err)
+	}
+	return unpack(out)
 }
 
 // AgentRole is the role the operator's key must hold on a token (keccak256("AGENT_ROLE")).
@@ -87,16 +99,14 @@ func (v *Verifier) Verify(ctx context.Context, addr common.Address) error {
 			addr.Hex(), crypto.Keccak256Hash(code).Hex(), crypto.Keccak256Hash(want).Hex())}
 	}
 	tok := contracts.NewShareToken()
-	inst := tok.Instance(v.Chain, addr)
-	opts := &bind.CallOpts{Context: ctx}
-	reg, err := bind.Call(inst, opts, tok.PackIdentityRegistry(), tok.UnpackIdentityRegistry)
+	reg, err := call(ctx, v.Chain, addr, nil, tok.PackIdentityRegistry(), tok.UnpackIdentityRegistry)
 	if err != nil {
 		return fmt.Errorf("identityRegistry of %s: %w", addr.Hex(), err)
 	}
 	if reg != v.Registry {
 		return &Problem{ReasonWrongRegistry, fmt.Sprintf("the token at %s uses identity registry %s, the operator is configured with %s", addr.Hex(), reg.Hex(), v.Registry.Hex())}
 	}
-	ok, err := bind.Call(inst, opts, tok.PackHasRole(AgentRole, v.Operator), tok.UnpackHasRole)
+	ok, err := call(ctx, v.Chain, addr, nil, tok.PackHasRole(AgentRole, v.Operator), tok.UnpackHasRole)
 	if err != nil {
 		return fmt.Errorf("hasRole on %s: %w", addr.Hex(), err)
 	}

@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/ethereum/go-ethereum/accounts/abi/bind/v2"
 	"github.com/ethereum/go-ethereum/common"
 	"k8s.io/apimachinery/pkg/api/equality"
 	"k8s.io/apimachinery/pkg/api/meta"
@@ -209,7 +208,7 @@ func (r *WalletReconciler) othersWithAddress(ctx context.Context, w *investv1.Wa
 
 func (r *WalletReconciler) isVerified(ctx context.Context, addr common.Address) (bool, error) {
 	reg := contracts.NewIdentityRegistry()
-	ok, err := bind.Call(reg.Instance(r.Chain, r.Registry), &bind.CallOpts{Context: ctx}, reg.PackIsVerified(addr), reg.UnpackIsVerified)
+	ok, err := call(ctx, r.Chain, r.Registry, nil, reg.PackIsVerified(addr), reg.UnpackIsVerified)
 	if err != nil {
 		return false, fmt.Errorf("isVerified(%s): %w", addr.Hex(), err)
 	}

@@ -1,4 +1,4 @@
-package token
+package token_test
 
 import (
 	"math/big"
@@ -15,6 +15,7 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/controller/controllerutil"
 
 	investv1 "github.com/fundshare/fundshare-operator/api/v1alpha1"
+	. "github.com/fundshare/fundshare-operator/controllers/token"
 	"github.com/fundshare/fundshare-operator/internal/chain"
 	"github.com/fundshare/fundshare-operator/internal/chain/contracts"
 	"github.com/fundshare/fundshare-operator/internal/fixtures"
@@ -169,6 +170,9 @@ var _ = Describe("Share class token deployment", func() {
 		sym, err := bind.Call(tok.Instance(eth, addr), &bind.CallOpts{Context: ctx}, tok.PackSymbol(), tok.UnpackSymbol)
 		Expect(err).NotTo(HaveOccurred())
 		Expect(sym).To(Equal(isin))
-		Eventually(func() (common.Address, error) { return lookup.Token(ctx, isin) }, settle, poll).Should(Equal(addr))
+		Eventually(func() (common.Address, error) {
+			t, err := lookup.Token(ctx, "", investv1.ISIN(isin))
+			return t.Address, err
+		}, settle, poll).Should(Equal(addr))
 	})
 })

@@ -29,6 +29,7 @@ import (
 	"github.com/fundshare/fundshare-operator/controllers/delivery"
 	"github.com/fundshare/fundshare-operator/controllers/order"
 	"github.com/fundshare/fundshare-operator/controllers/settlement"
+	"github.com/fundshare/fundshare-operator/controllers/token"
 	"github.com/fundshare/fundshare-operator/internal/index"
 	"github.com/fundshare/fundshare-operator/internal/scheme"
 	"github.com/fundshare/fundshare-operator/internal/webhooks"
@@ -54,6 +55,9 @@ type Config struct {
 	// Chain configures the chain agent (controllers/delivery); no RPC URL: no chain, and
 	// the sandbox's not-real token side settles the token steps.
 	Chain delivery.Options
+	// Token configures the share-class token, wallet registration and ledger controllers
+	// (controllers/token) on the chain of Chain.
+	Token token.Options
 	// TrustedProxies are the reverse proxies whose X-Forwarded-For the token endpoint's
 	// throttle believes; empty: the TCP peer is the source.
 	TrustedProxies []netip.Prefix
@@ -220,9 +224,18 @@ func setupControllers(mgr ctrl.Manager, c Config) error {
 	if err := orders.SetupWithManager(mgr); err != nil {
 		return fmt.Errorf("order controller: %w", err)
 	}
+	tokens := &token.Lookup{} // share classes report their tokens (unless --chain-tokens names them)
+	if c.Chain.Tokens == nil && c.Chain.TokenList == "" {
+		c.Chain.Tokens = tokens
+	}
 	rt, err := delivery.Setup(context.Background(), mgr, c.Chain, c.Namespace)
 	if err != nil {
 		return err
+	}
+	if rt != nil {
+		if err := token.SetupWithRuntime(mgr, c.Token, rt, tokens); err != nil {
+			return err
+		}
 	}
 	if c.SandboxSettlement >= 0 {
 		if err := settlement.SetupSandbox(mgr, c.SandboxSettlement, rt == nil); err != nil {
