@@ -133,7 +133,7 @@ func run(restAddr, baseURL, localDir string, sandboxDelay time.Duration, localCh
 		RESTAddr: restAddr, PublicBaseURL: baseURL, Namespace: devdata.OperatorNamespace,
 		SigningKeySecret: "fundshare-jwt-signing-key", Webhooks: true, Controllers: true,
 		SandboxSettlement: sandboxDelay,
-		Chain:             delivery.Options{RPCURL: lc.RPCURL, ChainID: lc.ChainID, SignerSecret: devdata.ChainSignerSecret},
+		Chain:             delivery.Options{RPCURL: lc.RPCURL, ChainID: lc.ChainID, SignerSecret: devdata.ChainSignerSecret, Confirmations: 3},
 		Token:             token.Options{Registry: lc.Registry.Hex(), LedgerInterval: time.Minute},
 	}); err != nil {
 		return err
