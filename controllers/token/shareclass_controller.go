@@ -73,7 +73,9 @@ func (r *ShareClassReconciler) Reconcile(ctx context.Context, req ctrl.Request) 
 		var p *Problem
 		switch {
 		case errors.As(err, &p):
-			return ctrl.Result{}, r.setStatus(ctx, sc, nil, p)
+			// A refused pre-flight (nothing sent) may pass later; a reverted deployment stays
+			// recorded and is only reported again.
+			return requeue(r.Recheck, r.setStatus(ctx, sc, nil, p))
 		case err != nil:
 			return ctrl.Result{}, err
 		case a == (common.Address{}):

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"time"
 
 	"github.com/ethereum/go-ethereum/common"
 	"k8s.io/apimachinery/pkg/api/equality"
@@ -19,6 +20,10 @@ import (
 	"github.com/fundshare/fundshare-operator/internal/chain/contracts"
 	"github.com/fundshare/fundshare-operator/internal/chain/outbox"
 )
+
+// preflightRetry is when a transaction whose pre-flight check reverted (nothing was sent)
+// is checked again.
+const preflightRetry = time.Minute
 
 // RegistrationFinalizer keeps a deleted Wallet until its address is out of the identity
 // registry (or another Wallet still registers it).
@@ -87,8 +92,9 @@ func (r *WalletReconciler) register(ctx context.Context, w *investv1.Wallet) (ct
 		if rev.Name == "WalletAlreadyRegistered" {
 			return ctrl.Result{RequeueAfter: pollWhilePending}, nil // registered meanwhile: the next look sees it
 		}
-		return ctrl.Result{}, r.setState(ctx, w, investv1.RegistrationFailed, metav1.ConditionFalse, ReasonRegistrationFailed,
-			"registerWallet would revert: "+rev.Reason())
+		// Nothing was sent: try the pre-flight again later (a role may be granted meanwhile).
+		return requeue(preflightRetry, r.setState(ctx, w, investv1.RegistrationFailed, metav1.ConditionFalse, ReasonRegistrationFailed,
+			"registerWallet would revert: "+rev.Reason()))
 	}
 	if errors.Is(err, outbox.ErrNotSynced) {
 		return ctrl.Result{RequeueAfter: pollWhilePending}, nil
@@ -181,8 +187,8 @@ func (r *WalletReconciler) remove(ctx context.Context, w *investv1.Wallet) (ctrl
 		if rev.Name == "WalletNotRegistered" {
 			return ctrl.Result{RequeueAfter: pollWhilePending}, nil // removed meanwhile
 		}
-		return ctrl.Result{}, r.setState(ctx, w, investv1.RegistrationFailed, metav1.ConditionFalse, ReasonRemovalFailed,
-			"removeWallet would revert: "+rev.Reason()+"; the wallet is kept until the address is out of the registry")
+		return requeue(preflightRetry, r.setState(ctx, w, investv1.RegistrationFailed, metav1.ConditionFalse, ReasonRemovalFailed,
+			"removeWallet would revert: "+rev.Reason()+"; the wallet is kept until the address is out of the registry"))
 	}
 	if errors.Is(err, outbox.ErrNotSynced) {
 		return ctrl.Result{RequeueAfter: pollWhilePending}, nil
