@@ -28,6 +28,7 @@ import (
 	ctrl "sigs.k8s.io/controller-runtime"
 	"sigs.k8s.io/controller-runtime/pkg/builder"
 	"sigs.k8s.io/controller-runtime/pkg/client"
+	"sigs.k8s.io/controller-runtime/pkg/controller"
 
 	investv1 "github.com/fundshare/fundshare-operator/api/v1alpha1"
 	ordercontroller "github.com/fundshare/fundshare-operator/controllers/order"
@@ -94,6 +95,9 @@ type Reconciler struct {
 	Poll time.Duration
 	// RetryRefused is how soon a refused transaction is checked again; zero means 1 minute.
 	RetryRefused time.Duration
+	// MaxConcurrentReconciles is how many orders are handled at once; zero means 4. The
+	// outbox serialises only nonce allocation, signing and recording.
+	MaxConcurrentReconciles int
 	// Recorder emits Events; nil emits none (SetupWithManager fills it).
 	Recorder events.EventRecorder
 	// Now is the clock; nil means time.Now.
@@ -537,9 +541,14 @@ func (r *Reconciler) SetupWithManager(mgr ctrl.Manager) error {
 	if r.Recorder == nil {
 		r.Recorder = mgr.GetEventRecorder("settlement-" + Name)
 	}
+	workers := r.MaxConcurrentReconciles
+	if workers <= 0 {
+		workers = 4
+	}
 	return ctrl.NewControllerManagedBy(mgr).
 		For(&investv1.Order{}, builder.WithPredicates(ordercontroller.LiveOrders())).
 		Named("settlement-" + Name).
+		WithOptions(controller.Options{MaxConcurrentReconciles: workers}).
 		Complete(r)
 }
 

@@ -235,7 +235,8 @@ func miner(c *chaintest.Chain, period time.Duration) (stop func()) {
 			}
 		}
 	}()
-	return func() { close(done); wg.Wait() }
+	var once sync.Once
+	return func() { once.Do(func() { close(done); wg.Wait() }) }
 }
 
 func pendingNonce(c *chaintest.Chain) uint64 {

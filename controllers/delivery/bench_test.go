@@ -1,0 +1,178 @@
+package delivery
+
+import (
+	"context"
+	"fmt"
+	"math/rand/v2"
+	"sync"
+	"testing"
+	"time"
+
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/client-go/rest"
+	ctrl "sigs.k8s.io/controller-runtime"
+	"sigs.k8s.io/controller-runtime/pkg/cache"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+
+	investv1 "github.com/fundshare/fundshare-operator/api/v1alpha1"
+	ordercontroller "github.com/fundshare/fundshare-operator/controllers/order"
+	"github.com/fundshare/fundshare-operator/internal/controlplane"
+	"github.com/fundshare/fundshare-operator/internal/fixtures"
+	"github.com/fundshare/fundshare-operator/internal/index"
+	"github.com/fundshare/fundshare-operator/internal/test/chaintest"
+	"github.com/fundshare/fundshare-operator/internal/test/envtest"
+	"github.com/fundshare/fundshare-operator/internal/validation"
+)
+
+// BenchmarkDeliveryThroughput is the delivery row of `make bench`: orders delivered per
+// second on the simulated chain, one mint per order (no batching). benchOrders BUY orders
+// are created EXECUTED; the order controller and the chain agent (1 confirmation) then
+// run them to COMPLETED while the chain mines a block every 200 ms. Reported: orders/s
+// from the agent's start to the last COMPLETED, and the mints per block.
+func BenchmarkDeliveryThroughput(b *testing.B) {
+	const benchOrders = 200
+	e, err := envtest.New(envtest.Options{})
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer func() { _ = e.Close() }()
+	ctx := context.Background()
+	for i := 0; i < b.N; i++ {
+		rate, perBlock, sent := deliverOnce(b, ctx, e, benchOrders)
+		b.ReportMetric(rate, "orders/s")
+		b.ReportMetric(sent, "mints-sent/s")
+		b.ReportMetric(perBlock, "mints/block")
+	}
+}
+
+func deliverOnce(b *testing.B, ctx context.Context, e *envtest.Environment, n int) (rate, perBlock, sentRate float64) {
+	b.Helper()
+	b.StopTimer()
+	k := e.Client
+	ns, err := controlplane.NewNamespace(ctx, k, "delivery-bench")
+	if err != nil {
+		b.Fatal(err)
+	}
+	c := chaintest.New(b)
+	body := fmt.Sprintf("XS%09d", rand.IntN(1_000_000_000))
+	d, err := validation.ISINCheckDigit(body)
+	if err != nil {
+		b.Fatal(err)
+	}
+	isin := investv1.ISIN(body + string(d))
+	fund := fixtures.Fund()
+	sc := fixtures.ShareClass(fund.Name, string(isin))
+	account := controlplane.NewID()
+	addr := c.NewWallet()
+	wal := fixtures.Wallet(ns, account, addr.Hex())
+	for _, obj := range []client.Object{fund, sc, wal} {
+		if err := k.Create(ctx, obj); err != nil {
+			b.Fatal(err)
+		}
+	}
+	c.Register(addr)
+	orders := make([]*investv1.Order, n)
+	var wg sync.WaitGroup
+	errs := make(chan error, n)
+	for i := range n {
+		o := fixtures.BuyOrder(ns, account, string(isin), int64(1+i%10))
+		o.Spec.WalletID = investv1.ObjectID(wal.Name)
+		orders[i] = o
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			if err := k.Create(ctx, o); err != nil {
+				errs <- err
+				return
+			}
+			now := metav1.Now()
+			for _, s := range []investv1.OrderState{investv1.StatePlaced, investv1.StateAwaitingPayment, investv1.StatePaymentReceived, investv1.StateExecuted} {
+				o.Status.History = append(o.Status.History, investv1.OrderTransition{State: s, At: now, Reason: "Bench"})
+			}
+			o.Status.State = investv1.StateExecuted
+			o.Status.Settlement.PaymentReceived = &investv1.SettlementRecord{Reference: "BENCH", At: now}
+			if err := k.Status().Update(ctx, o); err != nil {
+				errs <- err
+			}
+		}()
+	}
+	wg.Wait()
+	close(errs)
+	for err := range errs {
+		b.Fatal(err)
+	}
+
+	b.StartTimer()
+	start := time.Now()
+	// As in production (ctrl.GetConfig) and hack/bench: no client-side rate limit; the API
+	// server's priority and fairness limits the manager.
+	cfg := rest.CopyConfig(e.Config)
+	cfg.QPS = -1
+	mgr, err := e.RunManager(cfg, envtest.ManagerOptions{
+		New: func(cfg *rest.Config, opts ctrl.Options) (ctrl.Manager, error) {
+			m, err := ctrl.NewManager(cfg, opts)
+			if err != nil {
+				return nil, err
+			}
+			return m, index.Register(ctx, m.GetFieldIndexer())
+		},
+		Options: func(o *ctrl.Options) {
+			o.Cache = cache.Options{DefaultNamespaces: map[string]cache.Config{ns: {}}}
+		},
+		Setup: func(mgr ctrl.Manager) error {
+			if err := (&ordercontroller.Reconciler{Client: mgr.GetClient(), Live: mgr.GetAPIReader(), Recorder: mgr.GetEventRecorder("order-controller"), Now: time.Now}).SetupWithManager(mgr); err != nil {
+				return err
+			}
+			rt, err := NewRuntime(c.Client, c.Agent, c.ChainID, 1, 0, mgr)
+			if err != nil {
+				return err
+			}
+			return rt.SetupAgent(mgr, StaticTokens{isin: {Address: c.Token, ChainID: c.ChainID.Int64()}})
+		},
+		SkipNameValidation: true,
+	})
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer func() { _ = mgr.Close() }()
+	stop := miner(c, 200*time.Millisecond)
+	defer stop()
+	deadline := time.Now().Add(5 * time.Minute)
+	for {
+		var list investv1.OrderList
+		if err := k.List(ctx, &list, client.InNamespace(ns)); err != nil {
+			b.Fatal(err)
+		}
+		done, initiated := 0, 0
+		for i := range list.Items {
+			if list.Items[i].Status.State == investv1.StateCompleted {
+				done++
+			}
+			if list.Items[i].Status.Settlement.DeliveryInitiated != nil {
+				initiated++
+			}
+		}
+		if initiated == n && sentRate == 0 {
+			sentRate = float64(n) / time.Since(start).Seconds()
+		}
+		if done == n {
+			break
+		}
+		if time.Now().After(deadline) {
+			b.Fatalf("%d of %d orders completed in 5 minutes", done, n)
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	elapsed := time.Since(start)
+	b.StopTimer()
+	stop()
+	mints := c.Mints(c.Token, addr)
+	if len(mints) != n {
+		b.Fatalf("%d mints for %d orders", len(mints), n)
+	}
+	blocks := map[uint64]bool{}
+	for _, m := range mints {
+		blocks[m.Block] = true
+	}
+	return float64(n) / elapsed.Seconds(), float64(n) / float64(len(blocks)), sentRate
+}
