@@ -220,6 +220,13 @@ func (c *Chain) deploy(ctx context.Context, admin *ecdsa.PrivateKey, classes []S
 			return err
 		}
 	}
+	// Gas estimates run on the pending state, which follows a new block a moment later.
+	if err := waitPending(ctx, func() (bool, error) {
+		code, err := client.PendingCodeAt(ctx, c.Registry)
+		return len(code) > 0, err
+	}); err != nil {
+		return err
+	}
 
 	var funding, deployments []*types.Transaction
 	var missing []ShareClass
@@ -253,8 +260,27 @@ func (c *Chain) deploy(ctx context.Context, admin *ecdsa.PrivateKey, classes []S
 		return err
 	}
 	for _, sc := range missing {
-		tok, err := chain.DeployShareToken(ctx, client, keySigner(deployers[sc.ISIN]), chainID, chain.ShareTokenParams{
-			Name: sc.Name, Symbol: sc.ISIN, IdentityRegistry: c.Registry, Admin: c.Admin, Agent: c.Operator,
+		from := crypto.PubkeyToAddress(deployers[sc.ISIN].PublicKey)
+		if err := waitPending(ctx, func() (bool, error) {
+			bal, err := client.PendingBalanceAt(ctx, from)
+			return err == nil && bal.Cmp(ether) >= 0, err
+		}); err != nil {
+			return err
+		}
+	}
+	for _, sc := range missing {
+		var tok chain.Deployment
+		// The node's transaction pool takes up a new block's state a moment after it is
+		// mined: a deployer funded in it may still look empty there.
+		err := waitPending(ctx, func() (bool, error) {
+			var err error
+			tok, err = chain.DeployShareToken(ctx, client, keySigner(deployers[sc.ISIN]), chainID, chain.ShareTokenParams{
+				Name: sc.Name, Symbol: sc.ISIN, IdentityRegistry: c.Registry, Admin: c.Admin, Agent: c.Operator,
+			})
+			if err != nil && strings.Contains(err.Error(), "insufficient funds") {
+				return false, nil
+			}
+			return err == nil, err
 		})
 		if err != nil {
 			return err
@@ -265,6 +291,28 @@ func (c *Chain) deploy(ctx context.Context, admin *ecdsa.PrivateKey, classes []S
 		deployments = append(deployments, tok.Tx)
 	}
 	return c.mined(ctx, deployments...)
+}
+
+// waitPending polls cond until it holds (at most ten seconds).
+func waitPending(ctx context.Context, cond func() (bool, error)) error {
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		ok, err := cond()
+		if err != nil {
+			return fmt.Errorf("local chain: %w", err)
+		}
+		if ok {
+			return nil
+		}
+		if time.Now().After(deadline) {
+			return errors.New("local chain: the node's pending state did not follow the mined block")
+		}
+		select {
+		case <-ctx.Done():
+			return ctx.Err()
+		case <-time.After(20 * time.Millisecond):
+		}
+	}
 }
 
 func (c *Chain) hasCode(ctx context.Context, addr common.Address) (bool, error) {
