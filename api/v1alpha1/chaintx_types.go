@@ -16,7 +16,7 @@ import (
 // a receipt, once recorded, is final (it is recorded after the configured confirmations).
 // The internal/chain/outbox package builds, signs and broadcasts these; its next nonce on
 // start is above every nonce recorded here.
-// +kubebuilder:validation:XValidation:rule="self.chainID == oldSelf.chainID && self.from == oldSelf.from && self.to == oldSelf.to && self.nonce == oldSelf.nonce",message="chainID, from, to and nonce of a recorded transaction are immutable"
+// +kubebuilder:validation:XValidation:rule="self.chainID == oldSelf.chainID && self.from == oldSelf.from && has(self.to) == has(oldSelf.to) && (!has(self.to) || self.to == oldSelf.to) && self.nonce == oldSelf.nonce",message="chainID, from, to and nonce of a recorded transaction are immutable"
 // +kubebuilder:validation:XValidation:rule="oldSelf.attempts.all(a, a in self.attempts)",message="recorded attempts are immutable and only appended",fieldPath=".attempts"
 // +kubebuilder:validation:XValidation:rule="!has(oldSelf.receipt) || (has(self.receipt) && self.receipt == oldSelf.receipt)",message="a final receipt is immutable",fieldPath=".receipt"
 type ChainTransaction struct {

@@ -287,6 +287,35 @@ var _ = Describe("CRD schemas", func() {
 		}, "spec.clientID", ""),
 	)
 
+	Describe("share class token", func() {
+		newClass := func(tok *investv1.ShareClassToken) *investv1.ShareClass {
+			sc := fixtures.ShareClass(controlplane.NewID(), fixtures.ISIN)
+			sc.Name = controlplane.NewID()
+			sc.Spec.Token = tok
+			return sc
+		}
+		adopt := &investv1.ShareClassToken{Mode: investv1.TokenModeAdopt, Address: "0x" + strings.Repeat("ab", 20)}
+
+		It("requires an address to adopt a token and refuses one to deploy", func() {
+			expectInvalid(k8s.Create(ctx, newClass(&investv1.ShareClassToken{Mode: investv1.TokenModeAdopt})), "spec.token", "address is required when mode is Adopt")
+			expectInvalid(k8s.Create(ctx, newClass(&investv1.ShareClassToken{Mode: investv1.TokenModeDeploy, Address: adopt.Address})), "spec.token", "not allowed when mode is Deploy")
+			expectInvalid(k8s.Create(ctx, newClass(&investv1.ShareClassToken{Mode: "Mint"})), "spec.token.mode", "Unsupported value")
+			expectInvalid(k8s.Create(ctx, newClass(&investv1.ShareClassToken{Mode: investv1.TokenModeAdopt, Address: "0x12"})), "spec.token.address", "")
+		})
+
+		It("keeps the token immutable once set and refuses to remove it, but allows setting it later", func() {
+			sc := newClass(nil)
+			Expect(k8s.Create(ctx, sc)).To(Succeed())
+			DeferCleanup(func() { Expect(client.IgnoreNotFound(k8s.Delete(ctx, sc))).To(Succeed()) })
+			sc.Spec.Token = adopt.DeepCopy()
+			Expect(k8s.Update(ctx, sc)).To(Succeed())
+			sc.Spec.Token.Address = "0x" + strings.Repeat("cd", 20)
+			expectInvalid(k8s.Update(ctx, sc), "spec.token", "token is immutable once set")
+			sc.Spec.Token = nil
+			expectInvalid(k8s.Update(ctx, sc), "spec", "token cannot be removed once set")
+		})
+	})
+
 	Describe("immutability", func() {
 		It("rejects a change of the account type", func() {
 			a := fixtures.IndividualAccount(ns)

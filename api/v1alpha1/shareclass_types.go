@@ -72,18 +72,96 @@ type ShareClassSpec struct {
 	// FeederFundID is the id of the Fund the share class belongs to. Immutable.
 	// +kubebuilder:validation:XValidation:rule="self == oldSelf",message="feederFundID is immutable"
 	FeederFundID ObjectID `json:"feederFundID"`
+	// Token is the share class's token on the operator's chain: deploy a new one or adopt
+	// an existing address. Absent: the share class has no token and its orders deliver
+	// nothing on a chain. Once set it can neither change nor be removed.
+	// +kubebuilder:validation:XValidation:rule="self == oldSelf",message="token is immutable once set"
+	// +optional
+	Token *ShareClassToken `json:"token,omitempty"`
+}
+
+// TokenMode says where a share class's token comes from.
+// +kubebuilder:validation:Enum=Deploy;Adopt
+type TokenMode string
+
+// The token modes.
+const (
+	// TokenModeDeploy: the operator deploys a new ShareToken for the share class, its name
+	// the share class's name and its symbol the ISIN.
+	TokenModeDeploy TokenMode = "Deploy"
+	// TokenModeAdopt: the operator uses the ShareToken at spec.token.address.
+	TokenModeAdopt TokenMode = "Adopt"
+)
+
+// ShareClassToken names a share class's token.
+// +kubebuilder:validation:XValidation:rule="self.mode == 'Adopt' ? has(self.address) : !has(self.address)",message="address is required when mode is Adopt and not allowed when mode is Deploy"
+type ShareClassToken struct {
+	// Mode is Deploy (the operator deploys a token) or Adopt (the token at address).
+	// +required
+	Mode TokenMode `json:"mode"`
+	// Address of the ShareToken to adopt: 0x and 40 hexadecimal digits; a mixed-case
+	// address must pass its EIP-55 checksum. The operator checks that the code there is
+	// this release's ShareToken, that it uses the configured identity registry and that
+	// the operator's key holds its AGENT_ROLE. Only with mode Adopt.
+	// +kubebuilder:validation:Pattern=`^0x[0-9a-fA-F]{40}$`
+	// +optional
+	Address string `json:"address,omitempty"`
+}
+
+// ShareClassStatus is what the token controller observed.
+// +kubebuilder:validation:XValidation:rule="!has(oldSelf.token) || has(self.token)",message="a recorded token cannot be removed",fieldPath=".token"
+type ShareClassStatus struct {
+	// ObservedGeneration is the generation this status describes.
+	// +optional
+	ObservedGeneration int64 `json:"observedGeneration,omitempty"`
+	// Token is the share class's token on the chain, once known.
+	// +optional
+	Token *ShareClassTokenStatus `json:"token,omitempty"`
+	// Conditions: TokenReady (the token is deployed or adopted and usable); Stalled
+	// (kstatus) with the reason when it cannot be (e.g. NotAShareToken, WrongRegistry,
+	// NotAgent, DeploymentFailed).
+	// +listType=map
+	// +listMapKey=type
+	// +optional
+	Conditions []metav1.Condition `json:"conditions,omitempty"`
+}
+
+// ShareClassTokenStatus is a share class's token on the chain.
+// +kubebuilder:validation:XValidation:rule="!has(oldSelf.deployment) || has(self.deployment)",message="a recorded transaction cannot be removed",fieldPath=".deployment"
+type ShareClassTokenStatus struct {
+	// Address of the token (EIP-55). For a deployment it is known before the transaction
+	// is mined: the address follows from the sender and its nonce.
+	// +optional
+	Address string `json:"address,omitempty"`
+	// ChainID of the chain the token lives on.
+	// +optional
+	ChainID int64 `json:"chainId,omitempty"`
+	// DeploymentTransaction is the hash of the transaction that created the token (Deploy
+	// mode), recorded before it is broadcast.
+	// +optional
+	DeploymentTransaction string `json:"deploymentTransaction,omitempty"`
+	// IdentityRegistry is the registry the token checks wallets against.
+	// +optional
+	IdentityRegistry string `json:"identityRegistry,omitempty"`
+	// Deployment is the token's creation transaction (Deploy mode), recorded before it is
+	// broadcast.
+	// +optional
+	Deployment *ChainTransaction `json:"deployment,omitempty"`
 }
 
 // ShareClass is a share class of a feeder fund. Cluster-scoped; its name is its REST id,
 // a lowercase UUID.
 //
 // +kubebuilder:object:root=true
+// +kubebuilder:subresource:status
 // +kubebuilder:resource:scope=Cluster,shortName=sc,categories=fundshare
 // +kubebuilder:printcolumn:name="ISIN",type=string,JSONPath=`.spec.isin`
 // +kubebuilder:printcolumn:name="Name",type=string,JSONPath=`.spec.name`
 // +kubebuilder:printcolumn:name="Currency",type=string,JSONPath=`.spec.currency`
 // +kubebuilder:printcolumn:name="Fund",type=string,JSONPath=`.spec.feederFundID`
 // +kubebuilder:printcolumn:name="Lock-up",type=integer,JSONPath=`.spec.lockUp`
+// +kubebuilder:printcolumn:name="Token",type=string,JSONPath=`.status.token.address`,priority=1
+// +kubebuilder:printcolumn:name="Token Ready",type=string,JSONPath=`.status.conditions[?(@.type=="TokenReady")].status`,priority=1
 // +kubebuilder:printcolumn:name="Age",type=date,JSONPath=`.metadata.creationTimestamp`
 // +kubebuilder:validation:XValidation:rule="self.metadata.name.matches('^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$')",message="metadata.name must be a lowercase UUID (it is the share class's REST id), e.g. 123e4567-e89b-42d3-a456-426614174000"
 type ShareClass struct {
@@ -91,8 +169,12 @@ type ShareClass struct {
 	metav1.ObjectMeta `json:"metadata,omitempty"`
 
 	// Spec describes the share class.
+	// +kubebuilder:validation:XValidation:rule="!has(oldSelf.token) || has(self.token)",message="token cannot be removed once set"
 	// +required
 	Spec ShareClassSpec `json:"spec"`
+	// Status is observed by the token controller.
+	// +optional
+	Status ShareClassStatus `json:"status,omitempty"`
 }
 
 // ShareClassList is a list of ShareClass.

@@ -40,6 +40,7 @@ type WalletSpec struct {
 }
 
 // WalletStatus is what the controllers observed about the wallet.
+// +kubebuilder:validation:XValidation:rule="!has(oldSelf.registration) || has(self.registration)",message="a recorded registration cannot be removed",fieldPath=".registration"
 type WalletStatus struct {
 	// ObservedGeneration is the generation this status describes.
 	// +optional
@@ -50,11 +51,63 @@ type WalletStatus struct {
 	// +optional
 	IsPrimary bool `json:"isPrimary"`
 
-	// Conditions: Ready (the owning account exists); Stalled (kstatus) while it does not.
+	// Registration is the wallet's entry in the identity registry of the operator's chain,
+	// when a chain is configured.
+	// +optional
+	Registration *WalletRegistration `json:"registration,omitempty"`
+
+	// Conditions: Ready (the owning account exists); Stalled (kstatus) while it does not;
+	// Registered (the address is in the chain's identity registry, when a chain is configured).
 	// +listType=map
 	// +listMapKey=type
 	// +optional
 	Conditions []metav1.Condition `json:"conditions,omitempty"`
+}
+
+// RegistrationState is where a wallet stands in the chain's identity registry.
+// +kubebuilder:validation:Enum=Pending;Registered;Removing;Failed
+type RegistrationState string
+
+// The registration states.
+const (
+	// RegistrationPending: the registerWallet transaction is recorded or sent, not yet
+	// confirmed.
+	RegistrationPending RegistrationState = "Pending"
+	// RegistrationRegistered: the registry verifies the address.
+	RegistrationRegistered RegistrationState = "Registered"
+	// RegistrationRemoving: the wallet is being deleted and its removeWallet transaction is
+	// recorded or sent.
+	RegistrationRemoving RegistrationState = "Removing"
+	// RegistrationFailed: the transaction reverted; the reason is in the Registered
+	// condition. Never re-sent as a new transaction by itself.
+	RegistrationFailed RegistrationState = "Failed"
+)
+
+// WalletRegistration is a wallet's entry in the identity registry.
+// +kubebuilder:validation:XValidation:rule="!has(oldSelf.registerTransaction) || has(self.registerTransaction)",message="a recorded transaction cannot be removed",fieldPath=".registerTransaction"
+// +kubebuilder:validation:XValidation:rule="!has(oldSelf.removeTransaction) || has(self.removeTransaction)",message="a recorded transaction cannot be removed",fieldPath=".removeTransaction"
+type WalletRegistration struct {
+	// State of the registration.
+	State RegistrationState `json:"state"`
+	// Registry is the identity registry's address.
+	// +optional
+	Registry string `json:"registry,omitempty"`
+	// ChainID of the registry's chain.
+	// +optional
+	ChainID int64 `json:"chainId,omitempty"`
+	// TransactionHash of the last registerWallet or removeWallet transaction this wallet
+	// caused; empty when the address was already registered through another Wallet (the
+	// registry is a set).
+	// +optional
+	TransactionHash string `json:"transactionHash,omitempty"`
+	// RegisterTransaction is the registerWallet transaction, recorded before it is
+	// broadcast; absent when the address was already registered.
+	// +optional
+	RegisterTransaction *ChainTransaction `json:"registerTransaction,omitempty"`
+	// RemoveTransaction is the removeWallet transaction of the wallet's deletion, recorded
+	// before it is broadcast; absent when another Wallet still registers the address.
+	// +optional
+	RemoveTransaction *ChainTransaction `json:"removeTransaction,omitempty"`
 }
 
 // Wallet is a blockchain wallet registered for an account. Its name is its REST id, a
@@ -68,6 +121,7 @@ type WalletStatus struct {
 // +kubebuilder:printcolumn:name="Chain",type=string,JSONPath=`.spec.chain`
 // +kubebuilder:printcolumn:name="Address",type=string,JSONPath=`.spec.walletAddress`
 // +kubebuilder:printcolumn:name="Primary",type=boolean,JSONPath=`.status.isPrimary`
+// +kubebuilder:printcolumn:name="Registration",type=string,JSONPath=`.status.registration.state`
 // +kubebuilder:printcolumn:name="Age",type=date,JSONPath=`.metadata.creationTimestamp`
 // +kubebuilder:validation:XValidation:rule="self.metadata.name.matches('^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$')",message="metadata.name must be a lowercase UUID (it is the wallet's REST id), e.g. 123e4567-e89b-42d3-a456-426614174000"
 type Wallet struct {

@@ -2,9 +2,10 @@
 // the local control plane (kube-apiserver and etcd built into bin/controlplane; etcd's data
 // kept in .local/etcd with fsync on, so a restart keeps it; processes a killed earlier run
 // left behind are stopped first), installs the CRDs and webhooks, loads the
-// sample catalogue and a demo tenant, and runs the manager with the REST facade and the
-// sandbox settlement agent (cmd/devrun/devenv does all that). Ctrl-C stops everything and
-// exits 0; running it again reuses the data.
+// sample catalogue and a demo tenant, starts the local EVM chain (JSON-RPC on 127.0.0.1:8545,
+// data in .local/chain, contracts in .local/chain.json), and runs the manager with the REST
+// facade, the chain agent and the sandbox's money side (cmd/devrun/devenv does all that).
+// Ctrl-C stops everything and exits 0; running it again reuses the data.
 package main
 
 import (
@@ -22,6 +23,7 @@ import (
 
 	"github.com/fundshare/fundshare-operator/cmd/devrun/devenv"
 	"github.com/fundshare/fundshare-operator/internal/archive"
+	"github.com/fundshare/fundshare-operator/internal/chain/localchain"
 )
 
 func main() {
@@ -32,6 +34,8 @@ func main() {
 	flag.DurationVar(&o.SandboxSettlementDelay, "sandbox-settlement-delay", devenv.DefaultSandboxSettlementDelay,
 		"delay of each sandbox settlement step (negative: off); make it long enough to type the next command when a guide cancels an order by hand")
 	flag.StringVar(&o.ArchiveDSN, archive.FlagDSN, "", "the order archive: sqlite://<file> or postgres://… (see docs/archive.md; default: an SQLite file in the local folder)")
+	flag.IntVar(&o.ChainRPCPort, "chain-rpc-port", localchain.DefaultPort, "JSON-RPC port of the local chain on 127.0.0.1")
+	flag.DurationVar(&o.ChainBlockInterval, "chain-block-interval", localchain.DefaultBlockInterval, "time between two blocks of the local chain")
 	flag.DurationVar(&o.OrderRetention, "order-retention", 90*24*time.Hour, "how long a done order stays in the cluster before it moves to the order archive (0 or negative: orders stay); e.g. 30s to watch it happen")
 	opts := zap.Options{Development: true}
 	opts.BindFlags(flag.CommandLine)

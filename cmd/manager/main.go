@@ -21,6 +21,7 @@ import (
 	"github.com/fundshare/fundshare-operator/controllers/delivery"
 	"github.com/fundshare/fundshare-operator/internal/archive"
 	"github.com/fundshare/fundshare-operator/internal/archive/sqlstore"
+	"github.com/fundshare/fundshare-operator/controllers/token"
 )
 
 // +kubebuilder:rbac:groups=authentication.k8s.io,resources=tokenreviews,verbs=create
@@ -54,6 +55,7 @@ func main() {
 	flag.StringVar(&c.SigningKeySecret, "signing-key-secret", "fundshare-jwt-signing-key", "Secret holding the JWT signing key (created when missing)")
 	flag.DurationVar(&c.SandboxSettlement, "sandbox-settlement-delay", -1, "run the sandbox settlement agent with this delay per step (negative: off)")
 	delivery.BindFlags(flag.CommandLine, &c.Chain)
+	token.BindFlags(flag.CommandLine, &c.Token)
 	flag.Func("rest-trusted-proxies", "comma-separated CIDRs of reverse proxies whose X-Forwarded-For the token endpoint's throttle believes (default none: the TCP peer is the source)", func(v string) error {
 		for _, part := range strings.Split(v, ",") {
 			p, err := netip.ParsePrefix(strings.TrimSpace(part))

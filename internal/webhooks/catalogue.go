@@ -2,6 +2,7 @@ package webhooks
 
 import (
 	"context"
+	"strings"
 
 	"k8s.io/apimachinery/pkg/util/validation/field"
 	"sigs.k8s.io/controller-runtime/pkg/client"
@@ -33,7 +34,58 @@ func (h *shareClassWebhook) validate(ctx context.Context, sc *investv1.ShareClas
 			break
 		}
 	}
+	if tok := sc.Spec.Token; tok != nil && tok.Mode == investv1.TokenModeAdopt {
+		tokErrs, err := h.validateTokenAddress(ctx, sc)
+		if err != nil {
+			return nil, err
+		}
+		errs = append(errs, tokErrs...)
+	}
 	return nil, invalid("ShareClass", sc.Name, errs)
+}
+
+// validateTokenAddress checks the EIP-55 checksum of an adopted token's address, and that no
+// other share class adopts it: one token carries one share class's units.
+func (h *shareClassWebhook) validateTokenAddress(ctx context.Context, sc *investv1.ShareClass) (field.ErrorList, error) {
+	path := field.NewPath("spec", "token", "address")
+	addr, err := validation.NormalizeEVMAddress(sc.Spec.Token.Address)
+	if err != nil {
+		return field.ErrorList{field.Invalid(path, sc.Spec.Token.Address, err.Error())}, nil
+	}
+	if addr == "0x0000000000000000000000000000000000000000" {
+		return field.ErrorList{field.Invalid(path, sc.Spec.Token.Address, "must not be the zero address")}, nil
+	}
+	var all investv1.ShareClassList
+	if err := h.r.cache.List(ctx, &all); err != nil {
+		return nil, err
+	}
+	for _, other := range all.Items {
+		if other.Name == sc.Name {
+			continue
+		}
+		for _, used := range []string{tokenSpecAddress(&other), tokenStatusAddress(&other)} {
+			if used != "" && strings.EqualFold(used, addr) {
+				d := field.Duplicate(path, sc.Spec.Token.Address)
+				d.Detail = "the token of share class " + string(other.Spec.ISIN) + " (" + other.Name + ")"
+				return field.ErrorList{d}, nil
+			}
+		}
+	}
+	return nil, nil
+}
+
+func tokenSpecAddress(sc *investv1.ShareClass) string {
+	if sc.Spec.Token == nil {
+		return ""
+	}
+	return sc.Spec.Token.Address
+}
+
+func tokenStatusAddress(sc *investv1.ShareClass) string {
+	if sc.Status.Token == nil {
+		return ""
+	}
+	return sc.Status.Token.Address
 }
 
 func (h *shareClassWebhook) ValidateCreate(ctx context.Context, sc *investv1.ShareClass) (admission.Warnings, error) {

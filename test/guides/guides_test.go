@@ -6,6 +6,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -130,6 +131,7 @@ func runGuide(t *testing.T, g *Guide, root, fundsharectl string) {
 	env, err := devenv.Start(ctx, devenv.Options{
 		RESTAddr: addr, LocalDir: filepath.Join(work, ".local"),
 		SandboxSettlementDelay: delay, Out: testWriter{t}, SkipControllerNameValidation: true,
+		ChainRPCPort: freePort(t), ChainBlockInterval: 200 * time.Millisecond,
 	})
 	if err != nil {
 		t.Fatalf("start the make run environment: %v", err)
@@ -183,6 +185,19 @@ func freeAddr(t *testing.T) string {
 	}
 	defer func() { _ = ln.Close() }()
 	return ln.Addr().String()
+}
+
+func freePort(t *testing.T) int {
+	t.Helper()
+	_, port, err := net.SplitHostPort(freeAddr(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	n, err := strconv.Atoi(port)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return n
 }
 
 type testWriter struct{ t *testing.T }

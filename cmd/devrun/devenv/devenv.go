@@ -30,8 +30,11 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/webhook"
 
 	"github.com/fundshare/fundshare-operator/cmd/manager/app"
+	"github.com/fundshare/fundshare-operator/controllers/delivery"
+	"github.com/fundshare/fundshare-operator/controllers/token"
 	"github.com/fundshare/fundshare-operator/internal/archive"
 	"github.com/fundshare/fundshare-operator/internal/archive/sqlstore"
+	"github.com/fundshare/fundshare-operator/internal/chain/localchain"
 	"github.com/fundshare/fundshare-operator/internal/controlplane"
 	"github.com/fundshare/fundshare-operator/internal/devdata"
 	"github.com/fundshare/fundshare-operator/internal/scheme"
@@ -55,6 +58,11 @@ type Options struct {
 	// OrderRetention is how long a done order stays in the cluster before it moves to the
 	// archive; 0 or negative: orders stay.
 	OrderRetention time.Duration
+	// ChainRPCPort is the local EVM chain's JSON-RPC port on 127.0.0.1 (default
+	// localchain.DefaultPort, 8545); ChainBlockInterval the time between its blocks (default
+	// localchain.DefaultBlockInterval).
+	ChainRPCPort       int
+	ChainBlockInterval time.Duration
 	// SkipControllerNameValidation lets a process run more than one environment (tests):
 	// controller-runtime refuses a second controller of the same name in a process.
 	SkipControllerNameValidation bool
@@ -75,12 +83,16 @@ type Env struct {
 	// show it with archive.ParseDSN(...).String()); OrderRetention its retention.
 	ArchiveDSN     string
 	OrderRetention time.Duration
+	// Chain is the local EVM chain (its RPCURL, ChainID, Registry and Tokens; also in
+	// LocalDir/chain.json).
+	Chain localchain.Info
 	// Credentials are the demo tenant's (also in LocalDir/demo-client.json).
 	Credentials devdata.Credentials
 	// Config reaches the API server as the control plane's admin.
 	Config *rest.Config
 
 	local   *controlplane.Local
+	chain   *localchain.Chain
 	archive archive.Store
 	cancel  context.CancelFunc
 	errc    chan error
@@ -155,6 +167,22 @@ func Start(ctx context.Context, o Options) (_ *Env, err error) {
 	if err := devdata.EnsureNamespace(ctx, c, devdata.OperatorNamespace); err != nil {
 		return nil, err
 	}
+	// The local chain (kept in <local dir>/chain like etcd's data; see docs/tokens.md).
+	if o.ChainRPCPort == 0 {
+		o.ChainRPCPort = localchain.DefaultPort
+	}
+	if o.ChainBlockInterval == 0 {
+		o.ChainBlockInterval = localchain.DefaultBlockInterval
+	}
+	e.chain, err = devdata.StartLocalChain(ctx, c, devdata.LocalChainConfig{
+		LocalDir: localDir, Catalogue: filepath.Join(controlplane.Root(), "config", "samples", "catalogue.yaml"),
+		Port: o.ChainRPCPort, BlockInterval: o.ChainBlockInterval,
+	})
+	if err != nil {
+		return nil, fmt.Errorf("local chain: %w", err)
+	}
+	e.Chain = e.chain.Info
+	_, _ = fmt.Fprintf(o.Out, "local chain: JSON-RPC %s, chain id %d (contracts in %s/chain.json)\n", e.Chain.RPCURL, e.Chain.ChainID, Rel(localDir))
 	wio := local.Env.WebhookInstallOptions
 	mgr, err := app.NewManager(local.Config, ctrl.Options{
 		Metrics:                metricsserver.Options{BindAddress: "127.0.0.1:0"},
@@ -181,6 +209,8 @@ func Start(ctx context.Context, o Options) (_ *Env, err error) {
 		RESTAddr: o.RESTAddr, PublicBaseURL: o.PublicBaseURL, Namespace: devdata.OperatorNamespace,
 		SigningKeySecret: "fundshare-jwt-signing-key", Webhooks: true, Controllers: true,
 		SandboxSettlement: o.SandboxSettlementDelay, Archive: e.archive, OrderRetention: o.OrderRetention,
+		Chain: delivery.Options{RPCURL: e.Chain.RPCURL, ChainID: e.Chain.ChainID, SignerSecret: devdata.ChainSignerSecret, Confirmations: 3},
+		Token: token.Options{Registry: e.Chain.Registry.Hex(), LedgerInterval: time.Minute},
 	}); err != nil {
 		return nil, err
 	}
@@ -192,6 +222,11 @@ func Start(ctx context.Context, o Options) (_ *Env, err error) {
 	}
 	if err := devdata.ApplyFile(ctx, c, filepath.Join(controlplane.Root(), "config", "samples", "catalogue.yaml")); err != nil {
 		return nil, fmt.Errorf("load sample catalogue: %w", err)
+	}
+	if differing, err := devdata.AdoptLocalTokens(ctx, c, e.Chain.Tokens); err != nil {
+		return nil, err
+	} else if len(differing) > 0 {
+		_, _ = fmt.Fprintf(o.Out, "warning: share classes %v keep a token the local chain does not have (make clean-local starts afresh)\n", differing)
 	}
 	e.Credentials, err = devdata.EnsureDemoTenant(ctx, c, filepath.Join(localDir, "demo-client.json"), o.PublicBaseURL, u.Hostname())
 	if err != nil {
@@ -220,6 +255,11 @@ func (e *Env) Wait() error {
 
 func (e *Env) stopControlPlane() error {
 	var errs []error
+	if e.chain != nil {
+		if err := e.chain.Close(); err != nil {
+			errs = append(errs, fmt.Errorf("stop the local chain: %w", err))
+		}
+	}
 	if e.archive != nil {
 		if err := e.archive.Close(); err != nil {
 			errs = append(errs, fmt.Errorf("close the order archive: %w", err))

@@ -28,6 +28,7 @@ import (
 	"github.com/fundshare/fundshare-operator/controllers/retention"
 	"github.com/fundshare/fundshare-operator/controllers/settlement"
 	"github.com/fundshare/fundshare-operator/internal/archive"
+	"github.com/fundshare/fundshare-operator/controllers/token"
 	"github.com/fundshare/fundshare-operator/internal/index"
 	"github.com/fundshare/fundshare-operator/internal/ordercache"
 	"github.com/fundshare/fundshare-operator/internal/placement"
@@ -55,6 +56,9 @@ type Config struct {
 	// Chain configures the chain agent (controllers/delivery); no RPC URL: no chain, and
 	// the sandbox's not-real token side settles the token steps.
 	Chain delivery.Options
+	// Token configures the share-class token, wallet registration and ledger controllers
+	// (controllers/token) on the chain of Chain.
+	Token token.Options
 	// TrustedProxies are the reverse proxies whose X-Forwarded-For the token endpoint's
 	// throttle believes; empty: the TCP peer is the source.
 	TrustedProxies []netip.Prefix
@@ -177,9 +181,18 @@ func setupControllers(mgr ctrl.Manager, c Config) error {
 		}
 	}
 	c.Chain.Archive = placementArchive(c.Archive)
+	tokens := &token.Lookup{} // share classes report their tokens (unless --chain-tokens names them)
+	if c.Chain.Tokens == nil && c.Chain.TokenList == "" {
+		c.Chain.Tokens = tokens
+	}
 	rt, err := delivery.Setup(context.Background(), mgr, c.Chain, c.Namespace)
 	if err != nil {
 		return err
+	}
+	if rt != nil {
+		if err := token.SetupWithRuntime(mgr, c.Token, rt, tokens); err != nil {
+			return err
+		}
 	}
 	if c.SandboxSettlement >= 0 {
 		if err := settlement.SetupSandbox(mgr, c.SandboxSettlement, rt == nil); err != nil {

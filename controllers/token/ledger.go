@@ -1,0 +1,371 @@
+package token
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math/big"
+	"slices"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/ethereum/go-ethereum/common"
+	"github.com/go-logr/logr"
+	"github.com/prometheus/client_golang/prometheus"
+	corev1 "k8s.io/api/core/v1"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	"k8s.io/apimachinery/pkg/api/meta"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/client-go/tools/events"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+	"sigs.k8s.io/controller-runtime/pkg/metrics"
+
+	investv1 "github.com/fundshare/fundshare-operator/api/v1alpha1"
+	"github.com/fundshare/fundshare-operator/internal/chain/contracts"
+)
+
+// The reconciliation's metrics, on the controller-runtime registry (served at /metrics).
+var (
+	ledgerAccountsOutOfSync = prometheus.NewGauge(prometheus.GaugeOpts{
+		Name: "fundshare_ledger_accounts_out_of_sync",
+		Help: "Accounts whose on-chain balances differ from their holdings at the last reconciliation.",
+	})
+	ledgerMismatchedUnits = prometheus.NewGaugeVec(prometheus.GaugeOpts{
+		Name: "fundshare_ledger_mismatched_units",
+		Help: "Sum over accounts of |on-chain units - ledger units| per ISIN at the last reconciliation.",
+	}, []string{"isin"})
+	ledgerRuns = prometheus.NewCounterVec(prometheus.CounterOpts{
+		Name: "fundshare_ledger_reconciliations_total",
+		Help: "Reconciliations of on-chain balances with holdings, by outcome (ok, error).",
+	}, []string{"outcome"})
+)
+
+func init() {
+	metrics.Registry.MustRegister(ledgerAccountsOutOfSync, ledgerMismatchedUnits, ledgerRuns)
+}
+
+// LedgerAccount is what the comparison needs of one account.
+type LedgerAccount struct {
+	// Key is namespace/name.
+	Key string
+	// Holdings are the ledger's units per ISIN.
+	Holdings map[string]int64
+	// Wallets are the addresses of the account's Wallets.
+	Wallets []common.Address
+	// InFlight are the ISINs with a live order past execution: tokens may be moving, so the
+	// ISIN is not compared this round.
+	InFlight map[string]bool
+}
+
+// Mismatch is one ISIN whose units differ.
+type Mismatch struct {
+	ISIN   string
+	Chain  *big.Int
+	Ledger int64
+}
+
+// LedgerResult is the comparison's outcome for one account.
+type LedgerResult struct {
+	// Mismatches, sorted by ISIN; empty when in sync.
+	Mismatches []Mismatch
+	// SharedWith are the other accounts whose wallets share an address with this one's: the
+	// registry and the token count an address once, so their units are compared together.
+	SharedWith []string
+	// Compared and Skipped (in flight) ISINs, sorted.
+	Compared, Skipped []string
+}
+
+// InSync says whether no ISIN differs.
+func (r LedgerResult) InSync() bool { return len(r.Mismatches) == 0 }
+
+// Message is the condition's message: the numbers of every mismatch.
+func (r LedgerResult) Message() string {
+	var b strings.Builder
+	if r.InSync() {
+		fmt.Fprintf(&b, "on-chain balances equal the holdings for %d ISIN(s)", len(r.Compared))
+	} else {
+		for i, m := range r.Mismatches {
+			if i > 0 {
+				b.WriteString("; ")
+			}
+			fmt.Fprintf(&b, "ISIN %s: chain %s units, ledger %d", m.ISIN, m.Chain, m.Ledger)
+		}
+	}
+	if len(r.Skipped) > 0 {
+		fmt.Fprintf(&b, " (not compared, deliveries in flight: %s)", strings.Join(r.Skipped, ", "))
+	}
+	if len(r.SharedWith) > 0 {
+		fmt.Fprintf(&b, " (wallet address shared with %s: units compared together)", strings.Join(r.SharedWith, ", "))
+	}
+	return b.String()
+}
+
+// CompareLedger compares, for every ISIN with a token, the units the accounts' wallets hold
+// on chain (balances[token][wallet]) with the holdings. Accounts whose wallets share an
+// address form one group, compared as a whole. It is pure: the caller reads the chain.
+func CompareLedger(accounts []LedgerAccount, tokens map[string]common.Address, balances map[common.Address]map[common.Address]*big.Int) map[string]LedgerResult {
+	// Union-find of accounts over shared addresses.
+	parent := make([]int, len(accounts))
+	for i := range parent {
+		parent[i] = i
+	}
+	var find func(int) int
+	find = func(i int) int {
+		if parent[i] != i {
+			parent[i] = find(parent[i])
+		}
+		return parent[i]
+	}
+	owner := map[common.Address]int{}
+	for i, a := range accounts {
+		for _, w := range a.Wallets {
+			if j, ok := owner[w]; ok {
+				parent[find(i)] = find(j)
+			} else {
+				owner[w] = i
+			}
+		}
+	}
+	groups := map[int][]int{}
+	for i := range accounts {
+		groups[find(i)] = append(groups[find(i)], i)
+	}
+	isins := make([]string, 0, len(tokens))
+	for isin := range tokens {
+		isins = append(isins, isin)
+	}
+	sort.Strings(isins)
+
+	out := make(map[string]LedgerResult, len(accounts))
+	for _, members := range groups {
+		var res LedgerResult
+		addrs := map[common.Address]bool{}
+		for _, i := range members {
+			for _, w := range accounts[i].Wallets {
+				addrs[w] = true
+			}
+		}
+		for _, isin := range isins {
+			inFlight := false
+			var ledger int64
+			for _, i := range members {
+				inFlight = inFlight || accounts[i].InFlight[isin]
+				ledger += accounts[i].Holdings[isin]
+			}
+			if inFlight {
+				res.Skipped = append(res.Skipped, isin)
+				continue
+			}
+			res.Compared = append(res.Compared, isin)
+			onChain := new(big.Int)
+			for w := range addrs {
+				if b := balances[tokens[isin]][w]; b != nil {
+					onChain.Add(onChain, b)
+				}
+			}
+			if onChain.Cmp(big.NewInt(ledger)) != 0 {
+				res.Mismatches = append(res.Mismatches, Mismatch{ISIN: isin, Chain: onChain, Ledger: ledger})
+			}
+		}
+		for _, i := range members {
+			r := res
+			r.SharedWith = nil
+			for _, j := range members {
+				if j != i {
+					r.SharedWith = append(r.SharedWith, accounts[j].Key)
+				}
+			}
+			slices.Sort(r.SharedWith)
+			out[accounts[i].Key] = r
+		}
+	}
+	return out
+}
+
+// LedgerReconciler compares every account's on-chain balances with its holdings every
+// Interval, on the leader only. A mismatch sets LedgerInSync=False (reason BalanceMismatch,
+// the numbers in the message) on the Account, emits a Warning Event and shows in the
+// fundshare_ledger_* metrics; back in sync sets it True again.
+type LedgerReconciler struct {
+	Client   client.Client
+	Chain    Reader
+	Interval time.Duration
+	Recorder events.EventRecorder
+	Log      logr.Logger
+}
+
+// NeedLeaderElection: one replica reconciles.
+func (r *LedgerReconciler) NeedLeaderElection() bool { return true }
+
+// Start runs a round every Interval until ctx ends; a failed round is logged and retried
+// at the next tick.
+func (r *LedgerReconciler) Start(ctx context.Context) error {
+	t := time.NewTicker(r.Interval)
+	defer t.Stop()
+	for {
+		if err := r.Round(ctx); err != nil && ctx.Err() == nil {
+			r.Log.Error(err, "ledger reconciliation")
+		}
+		select {
+		case <-ctx.Done():
+			return nil
+		case <-t.C:
+		}
+	}
+}
+
+// Round reconciles once.
+func (r *LedgerReconciler) Round(ctx context.Context) (err error) {
+	defer func() {
+		outcome := "ok"
+		if err != nil {
+			outcome = "error"
+		}
+		ledgerRuns.WithLabelValues(outcome).Inc()
+	}()
+	var classes investv1.ShareClassList
+	if err := r.Client.List(ctx, &classes); err != nil {
+		return err
+	}
+	tokens := map[string]common.Address{}
+	for _, sc := range classes.Items {
+		if tokenReady(&sc) {
+			tokens[string(sc.Spec.ISIN)] = common.HexToAddress(sc.Status.Token.Address)
+		}
+	}
+	var accts investv1.AccountList
+	if err := r.Client.List(ctx, &accts); err != nil {
+		return err
+	}
+	var wallets investv1.WalletList
+	if err := r.Client.List(ctx, &wallets); err != nil {
+		return err
+	}
+	var orders investv1.OrderList
+	if err := r.Client.List(ctx, &orders); err != nil {
+		return err
+	}
+	byKey := map[string]*LedgerAccount{}
+	inputs := make([]LedgerAccount, 0, len(accts.Items))
+	for _, a := range accts.Items {
+		la := LedgerAccount{Key: a.Namespace + "/" + a.Name, Holdings: map[string]int64{}, InFlight: map[string]bool{}}
+		for _, h := range a.Status.Holdings {
+			la.Holdings[string(h.ISIN)] = h.Units
+		}
+		inputs = append(inputs, la)
+	}
+	for i := range inputs {
+		byKey[inputs[i].Key] = &inputs[i]
+	}
+	for _, w := range wallets.Items {
+		if la := byKey[w.Namespace+"/"+string(w.Spec.AccountID)]; la != nil && common.IsHexAddress(w.Spec.WalletAddress) {
+			la.Wallets = append(la.Wallets, common.HexToAddress(w.Spec.WalletAddress))
+		}
+	}
+	for _, o := range orders.Items {
+		if la := byKey[o.Namespace+"/"+string(o.Spec.AccountID)]; la != nil && pastExecution(o.Status.State) {
+			la.InFlight[string(o.Spec.ISIN)] = true
+		}
+	}
+
+	// Every balance at one block, so that the round sees one state of the chain.
+	head, err := r.Chain.BlockNumber(ctx)
+	if err != nil {
+		return fmt.Errorf("block number: %w", err)
+	}
+	block := new(big.Int).SetUint64(head)
+	tok := contracts.NewShareToken()
+	balances := map[common.Address]map[common.Address]*big.Int{}
+	for _, addr := range tokens {
+		balances[addr] = map[common.Address]*big.Int{}
+		for _, la := range inputs {
+			for _, w := range la.Wallets {
+				if _, done := balances[addr][w]; done {
+					continue
+				}
+				b, err := call(ctx, r.Chain, addr, block, tok.PackBalanceOf(w), tok.UnpackBalanceOf)
+				if err != nil {
+					return fmt.Errorf("balanceOf(%s) on %s: %w", w.Hex(), addr.Hex(), err)
+				}
+				balances[addr][w] = b
+			}
+		}
+	}
+
+	results := CompareLedger(inputs, tokens, balances)
+	outOfSync := 0
+	units := map[string]*big.Int{}
+	for isin := range tokens {
+		units[isin] = new(big.Int)
+	}
+	var errs []error
+	for i := range accts.Items {
+		a := &accts.Items[i]
+		res := results[a.Namespace+"/"+a.Name]
+		if !res.InSync() {
+			outOfSync++
+			// Shared groups report the same mismatch on each member: count it once.
+			if len(res.SharedWith) == 0 || a.Namespace+"/"+a.Name < res.SharedWith[0] {
+				for _, m := range res.Mismatches {
+					units[m.ISIN].Add(units[m.ISIN], new(big.Int).Abs(new(big.Int).Sub(m.Chain, big.NewInt(m.Ledger))))
+				}
+			}
+		}
+		if err := r.record(ctx, a, res); err != nil {
+			errs = append(errs, err)
+		}
+	}
+	ledgerAccountsOutOfSync.Set(float64(outOfSync))
+	ledgerMismatchedUnits.Reset()
+	for isin, u := range units {
+		f, _ := new(big.Float).SetInt(u).Float64()
+		ledgerMismatchedUnits.WithLabelValues(isin).Set(f)
+	}
+	return errors.Join(errs...)
+}
+
+// record sets LedgerInSync on the account when it changes, with a Warning Event when a
+// mismatch appears or its numbers change.
+func (r *LedgerReconciler) record(ctx context.Context, a *investv1.Account, res LedgerResult) error {
+	cond := metav1.Condition{Type: TypeLedgerInSync, Status: metav1.ConditionTrue, Reason: ReasonBalancesMatch,
+		Message: res.Message(), ObservedGeneration: a.Generation}
+	if !res.InSync() {
+		cond.Status, cond.Reason = metav1.ConditionFalse, ReasonBalanceMismatch
+	}
+	old := meta.FindStatusCondition(a.Status.Conditions, TypeLedgerInSync)
+	if old != nil && old.Status == cond.Status && old.Reason == cond.Reason && old.Message == cond.Message && old.ObservedGeneration == cond.ObservedGeneration {
+		return nil
+	}
+	before := a.DeepCopy()
+	meta.SetStatusCondition(&a.Status.Conditions, cond)
+	if err := r.Client.Status().Patch(ctx, a, client.MergeFromWithOptions(before, client.MergeFromWithOptimisticLock{})); err != nil {
+		if apierrors.IsConflict(err) || apierrors.IsNotFound(err) {
+			return nil // the next round sees the new version
+		}
+		return fmt.Errorf("account %s/%s: %w", a.Namespace, a.Name, err)
+	}
+	if !res.InSync() && r.Recorder != nil {
+		r.Recorder.Eventf(a, nil, corev1.EventTypeWarning, ReasonBalanceMismatch, "ReconcileLedger", "%s", cond.Message)
+	}
+	r.Log.Info("ledger", "account", a.Namespace+"/"+a.Name, "inSync", res.InSync(), "message", cond.Message)
+	return nil
+}
+
+// pastExecution says whether a live order's tokens may be moving: from execution until it
+// is terminal.
+func pastExecution(s investv1.OrderState) bool {
+	switch s {
+	case investv1.StateExecuted, investv1.StateDeliveryInitiated, investv1.StateDeliveryCompleted,
+		investv1.StatePaymentSent, investv1.StatePaymentCompleted:
+		return true
+	}
+	return false
+}
+
+// tokenReady says whether a share class's token is usable: recorded in status and
+// TokenReady=True.
+func tokenReady(sc *investv1.ShareClass) bool {
+	return sc.Status.Token != nil && sc.Status.Token.Address != "" &&
+		meta.IsStatusConditionTrue(sc.Status.Conditions, TypeTokenReady)
+}

@@ -1,0 +1,60 @@
+package token
+
+// Condition types.
+const (
+	// TypeTokenReady (ShareClass): the share class's token is deployed or adopted and usable.
+	TypeTokenReady = "TokenReady"
+	// TypeStalled (kstatus): the object cannot progress without a change by someone.
+	TypeStalled = "Stalled"
+	// TypeRegistered (Wallet): the address is in the chain's identity registry.
+	TypeRegistered = "Registered"
+	// TypeLedgerInSync (Account): the on-chain balances of the account's wallets equal its
+	// holdings.
+	TypeLedgerInSync = "LedgerInSync"
+)
+
+// Reasons of TokenReady and Stalled on a ShareClass.
+const (
+	// ReasonAdopted: the token at spec.token.address passed every check.
+	ReasonAdopted = "Adopted"
+	// ReasonDeployed: the token the operator deployed is mined with the confirmations.
+	ReasonDeployed = "Deployed"
+	// ReasonDeploying: the deployment is recorded and sent, not yet final.
+	ReasonDeploying = "Deploying"
+	// ReasonDeploymentFailed: the deployment transaction reverted.
+	ReasonDeploymentFailed = "DeploymentFailed"
+	// ReasonNoContract: no code at the token's address.
+	ReasonNoContract = "NoContract"
+	// ReasonNotAShareToken: the code at the address is not this release's ShareToken.
+	ReasonNotAShareToken = "NotAShareToken"
+	// ReasonWrongRegistry: the token uses another identity registry than the configured one.
+	ReasonWrongRegistry = "WrongRegistry"
+	// ReasonNotAgent: the operator's key does not hold AGENT_ROLE on the token.
+	ReasonNotAgent = "NotAgent"
+	// ReasonWrongChain: the status records the token on another chain than the configured one.
+	ReasonWrongChain = "WrongChain"
+	// ReasonTokenInUse: another share class already has the token.
+	ReasonTokenInUse = "TokenInUse"
+)
+
+// Reasons of Registered on a Wallet.
+const (
+	// ReasonRegistering: the registerWallet transaction is recorded and sent, not yet final.
+	ReasonRegistering = "Registering"
+	// ReasonRegisteredOnChain: the registry verifies the address.
+	ReasonRegisteredOnChain = "RegisteredOnChain"
+	// ReasonRegistrationFailed: the registerWallet transaction reverted.
+	ReasonRegistrationFailed = "RegistrationFailed"
+	// ReasonRemoving: the wallet is deleted; its removeWallet transaction is not final yet.
+	ReasonRemoving = "Removing"
+	// ReasonRemovalFailed: the removeWallet transaction reverted.
+	ReasonRemovalFailed = "RemovalFailed"
+)
+
+// Reasons of LedgerInSync on an Account.
+const (
+	// ReasonBalancesMatch: every compared ISIN has as many units on chain as in the ledger.
+	ReasonBalancesMatch = "BalancesMatch"
+	// ReasonBalanceMismatch: some ISIN differs; the message has the numbers.
+	ReasonBalanceMismatch = "BalanceMismatch"
+)

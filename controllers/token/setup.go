@@ -1,0 +1,165 @@
+package token
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"math/big"
+	"time"
+
+	"github.com/ethereum/go-ethereum/common"
+	ctrl "sigs.k8s.io/controller-runtime"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+
+	investv1 "github.com/fundshare/fundshare-operator/api/v1alpha1"
+	"github.com/fundshare/fundshare-operator/controllers/delivery"
+	"github.com/fundshare/fundshare-operator/internal/chain/outbox"
+)
+
+// +kubebuilder:rbac:groups=invest.fundshare.io,resources=shareclasses,verbs=get;list;watch
+// +kubebuilder:rbac:groups=invest.fundshare.io,resources=shareclasses/status,verbs=get;update;patch
+// +kubebuilder:rbac:groups=invest.fundshare.io,resources=accounts,verbs=get;list;watch
+// +kubebuilder:rbac:groups=invest.fundshare.io,resources=accounts/status,verbs=get;update;patch
+// +kubebuilder:rbac:groups=invest.fundshare.io,resources=wallets,verbs=get;list;watch;update;patch
+// +kubebuilder:rbac:groups=invest.fundshare.io,resources=wallets/status,verbs=get;update;patch
+// +kubebuilder:rbac:groups=invest.fundshare.io,resources=wallets/finalizers,verbs=update
+// +kubebuilder:rbac:groups=invest.fundshare.io,resources=orders,verbs=get;list;watch
+// +kubebuilder:rbac:groups=events.k8s.io,resources=events,verbs=create;patch
+
+// Config connects the controllers to the token chain.
+type Config struct {
+	// Chain is the chain's JSON-RPC client (ethclient.Client, or the simulated backend's).
+	Chain Reader
+	// ChainID is the verified chain id (chain.VerifyChainID).
+	ChainID *big.Int
+	// Registry is the identity registry every token must use.
+	Registry common.Address
+	// Operator is the operator signer's address, which must hold AGENT_ROLE.
+	Operator common.Address
+	// LedgerInterval is how often on-chain balances are compared with holdings; zero means
+	// one minute, negative turns the reconciliation off.
+	LedgerInterval time.Duration
+	// Recheck is how often a usable token is verified again; zero means ten minutes.
+	Recheck time.Duration
+	// Outbox is the shared transaction outbox of the operator's key (the delivery agent's);
+	// it deploys tokens and registers wallets. Nil: tokens are adopted only and wallets are
+	// not registered (the registry is then kept by other means).
+	Outbox *outbox.Outbox
+	// Confirmations a deployment or (de)registration needs to be final (at least 1).
+	Confirmations uint64
+}
+
+// Source reports to the outbox the highest nonce recorded by share classes (token
+// deployments) and wallets (registrations and removals), read from the API server.
+func Source(r client.Reader) outbox.Source {
+	return outbox.SourceFunc(func(ctx context.Context, from common.Address, chainID int64) (int64, bool, error) {
+		var txs []*investv1.ChainTransaction
+		var classes investv1.ShareClassList
+		if err := r.List(ctx, &classes); err != nil {
+			return 0, false, err
+		}
+		for i := range classes.Items {
+			if t := classes.Items[i].Status.Token; t != nil {
+				txs = append(txs, t.Deployment)
+			}
+		}
+		var wallets investv1.WalletList
+		if err := r.List(ctx, &wallets); err != nil {
+			return 0, false, err
+		}
+		for i := range wallets.Items {
+			if reg := wallets.Items[i].Status.Registration; reg != nil {
+				txs = append(txs, reg.RegisterTransaction, reg.RemoveTransaction)
+			}
+		}
+		n, ok := outbox.HighestNonce(from, chainID, txs...)
+		return n, ok, nil
+	})
+}
+
+// Setup adds the share-class token controller and the ledger reconciliation to mgr and
+// returns the Lookup the delivery agent asks for token addresses.
+func Setup(mgr ctrl.Manager, c Config) (*Lookup, error) {
+	switch {
+	case c.Chain == nil:
+		return nil, errors.New("token: Chain must be set")
+	case c.ChainID == nil || c.ChainID.Sign() <= 0 || !c.ChainID.IsInt64():
+		return nil, errors.New("token: ChainID must be set")
+	case c.Registry == (common.Address{}) || c.Operator == (common.Address{}):
+		return nil, errors.New("token: Registry and Operator must be set")
+	}
+	if c.LedgerInterval == 0 {
+		c.LedgerInterval = time.Minute
+	}
+	if c.Recheck <= 0 {
+		c.Recheck = 10 * time.Minute
+	}
+	sc := &ShareClassReconciler{
+		Client:   mgr.GetClient(),
+		Verifier: &Verifier{Chain: c.Chain, Registry: c.Registry, Operator: c.Operator},
+		ChainID:  c.ChainID,
+		Recheck:  c.Recheck,
+	}
+	if c.Outbox != nil {
+		if c.Outbox.From() != c.Operator || c.Outbox.ChainID() != c.ChainID.Int64() {
+			return nil, errors.New("token: the outbox signs for another key or chain than Operator and ChainID")
+		}
+		c.Outbox.AddSource(Source(mgr.GetAPIReader()))
+		sc.Deployer = &OutboxDeployer{Client: mgr.GetClient(), Outbox: c.Outbox, Registry: c.Registry, Confirmations: c.Confirmations}
+		wr := &WalletReconciler{
+			Client: mgr.GetClient(), APIReader: mgr.GetAPIReader(), Chain: c.Chain,
+			Outbox: c.Outbox, Registry: c.Registry, Confirmations: c.Confirmations,
+		}
+		if err := wr.SetupWithManager(mgr); err != nil {
+			return nil, err
+		}
+	}
+	if err := sc.SetupWithManager(mgr); err != nil {
+		return nil, err
+	}
+	if c.LedgerInterval > 0 {
+		if err := mgr.Add(&LedgerReconciler{
+			Client: mgr.GetClient(), Chain: c.Chain, Interval: c.LedgerInterval,
+			Recorder: mgr.GetEventRecorder("ledger-reconciliation"),
+			Log:      mgr.GetLogger().WithName("ledger"),
+		}); err != nil {
+			return nil, err
+		}
+	}
+	return &Lookup{Reader: mgr.GetClient(), ChainID: c.ChainID}, nil
+}
+
+// Options are the token controllers' settings on the manager's command line.
+type Options struct {
+	// Registry is the identity registry's address on the chain.
+	Registry string
+	// LedgerInterval is how often balances are reconciled with holdings (negative: off).
+	LedgerInterval time.Duration
+}
+
+// BindFlags registers the token controllers' flags on fs.
+func BindFlags(fs *flag.FlagSet, o *Options) {
+	fs.StringVar(&o.Registry, "chain-registry", "", "address of the identity registry on the token chain (required with --chain-rpc-url)")
+	fs.DurationVar(&o.LedgerInterval, "ledger-reconcile-interval", time.Minute, "how often on-chain balances are compared with account holdings (negative: off)")
+}
+
+// SetupWithRuntime adds the token controllers on the chain the delivery agent connected
+// (rt, from delivery.Setup), sharing its outbox, and makes lookup (given to the agent as its
+// TokenLookup before) answer for that chain.
+func SetupWithRuntime(mgr ctrl.Manager, o Options, rt *delivery.Runtime, lookup *Lookup) error {
+	if !common.IsHexAddress(o.Registry) {
+		return fmt.Errorf("token: --chain-registry %q: want the identity registry's address (0x and 40 hex digits)", o.Registry)
+	}
+	l, err := Setup(mgr, Config{
+		Chain: rt.Backend, ChainID: rt.ChainID, Registry: common.HexToAddress(o.Registry), Operator: rt.Outbox.From(),
+		LedgerInterval: o.LedgerInterval, Outbox: rt.Outbox, Confirmations: rt.Confirmations,
+	})
+	if err != nil {
+		return err
+	}
+	if lookup != nil {
+		*lookup = *l
+	}
+	return nil
+}

@@ -1,0 +1,222 @@
+package token
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math/big"
+	"strings"
+	"time"
+
+	"github.com/ethereum/go-ethereum/common"
+	"k8s.io/apimachinery/pkg/api/equality"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	"k8s.io/apimachinery/pkg/api/meta"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	ctrl "sigs.k8s.io/controller-runtime"
+	"sigs.k8s.io/controller-runtime/pkg/builder"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+	"sigs.k8s.io/controller-runtime/pkg/predicate"
+
+	investv1 "github.com/fundshare/fundshare-operator/api/v1alpha1"
+	"github.com/fundshare/fundshare-operator/controllers/delivery"
+	"github.com/fundshare/fundshare-operator/internal/index"
+)
+
+// ShareClassReconciler gives a share class the token its spec.token asks for and reports it
+// in status.token: an adopted address once it passes the Verifier's checks, or a deployment
+// through the outbox.
+type ShareClassReconciler struct {
+	Client   client.Client
+	Verifier *Verifier
+	ChainID  *big.Int
+	// Recheck is how often a usable token is verified again (a revoked AGENT_ROLE shows).
+	Recheck time.Duration
+	// Deployer deploys tokens (spec.token.mode Deploy); nil: such share classes wait with
+	// TokenReady=False.
+	Deployer Deployer
+}
+
+// Deployer sends a share class's token deployment and reports how it stands; see
+// deploy.go.
+type Deployer interface {
+	// Deploy advances the deployment of sc's token one step, recording what it sends in
+	// sc's status first; it returns the address once the deployment is final and succeeded,
+	// a *Problem when it failed for good, or zero and nil while it waits.
+	Deploy(ctx context.Context, sc *investv1.ShareClass) (addr common.Address, wait time.Duration, err error)
+}
+
+// Reconcile implements reconcile.Reconciler.
+func (r *ShareClassReconciler) Reconcile(ctx context.Context, req ctrl.Request) (ctrl.Result, error) {
+	sc := &investv1.ShareClass{}
+	if err := r.Client.Get(ctx, req.NamespacedName, sc); err != nil {
+		return ctrl.Result{}, client.IgnoreNotFound(err)
+	}
+	if sc.Spec.Token == nil || !sc.DeletionTimestamp.IsZero() {
+		return ctrl.Result{}, nil
+	}
+	chainID := r.ChainID.Int64()
+	if st := sc.Status.Token; st != nil && st.ChainID != 0 && st.ChainID != chainID {
+		return ctrl.Result{}, r.setStatus(ctx, sc, nil, &Problem{ReasonWrongChain,
+			fmt.Sprintf("the token is recorded on chain %d, the operator is configured for chain %d", st.ChainID, chainID)})
+	}
+
+	var addr common.Address
+	switch sc.Spec.Token.Mode {
+	case investv1.TokenModeAdopt:
+		addr = common.HexToAddress(sc.Spec.Token.Address)
+	case investv1.TokenModeDeploy:
+		if r.Deployer == nil {
+			return ctrl.Result{}, r.setStatus(ctx, sc, nil, &Problem{ReasonDeploying, "no deployer is configured: this operator adopts tokens only"})
+		}
+		a, wait, err := r.Deployer.Deploy(ctx, sc)
+		var p *Problem
+		switch {
+		case errors.As(err, &p):
+			// A refused pre-flight (nothing sent) may pass later; a reverted deployment stays
+			// recorded and is only reported again.
+			return requeue(r.Recheck, r.setStatus(ctx, sc, nil, p))
+		case err != nil:
+			return ctrl.Result{}, err
+		case a == (common.Address{}):
+			msg := "deploying the ShareToken"
+			if t := sc.Status.Token; t != nil && t.DeploymentTransaction != "" {
+				msg = fmt.Sprintf("deployment %s to %s recorded and sent; waiting for it to be final", t.DeploymentTransaction, t.Address)
+			}
+			return requeue(wait, r.setStatus(ctx, sc, nil, &Problem{ReasonDeploying, msg}))
+		}
+		addr = a
+	default:
+		return ctrl.Result{}, nil
+	}
+
+	if other, err := r.tokenOfAnother(ctx, sc, addr); err != nil {
+		return ctrl.Result{}, err
+	} else if other != "" {
+		return ctrl.Result{}, r.setStatus(ctx, sc, nil, &Problem{ReasonTokenInUse,
+			fmt.Sprintf("the token at %s is already the token of share class %s", addr.Hex(), other)})
+	}
+	err := r.Verifier.Verify(ctx, addr)
+	var p *Problem
+	switch {
+	case errors.As(err, &p):
+		// The chain may change (a role granted, a contract deployed): look again later.
+		return requeue(r.Recheck, r.setStatus(ctx, sc, nil, p))
+	case err != nil:
+		return ctrl.Result{}, err
+	}
+	return requeue(r.Recheck, r.setStatus(ctx, sc, &addr, nil))
+}
+
+// requeue asks to come back after d, unless err (then the controller's backoff applies).
+func requeue(d time.Duration, err error) (ctrl.Result, error) {
+	if err != nil {
+		return ctrl.Result{}, err
+	}
+	return ctrl.Result{RequeueAfter: d}, nil
+}
+
+// tokenOfAnother returns the share class (ISIN) that already reports addr as its token.
+func (r *ShareClassReconciler) tokenOfAnother(ctx context.Context, sc *investv1.ShareClass, addr common.Address) (string, error) {
+	var all investv1.ShareClassList
+	if err := r.Client.List(ctx, &all); err != nil {
+		return "", err
+	}
+	for _, o := range all.Items {
+		if o.Name != sc.Name && o.Status.Token != nil && strings.EqualFold(o.Status.Token.Address, addr.Hex()) {
+			return string(o.Spec.ISIN) + " (" + o.Name + ")", nil
+		}
+	}
+	return "", nil
+}
+
+// setStatus records a usable token (addr) or a problem, when something changed.
+func (r *ShareClassReconciler) setStatus(ctx context.Context, sc *investv1.ShareClass, addr *common.Address, p *Problem) error {
+	before := sc.DeepCopy()
+	gen := sc.Generation
+	if addr != nil {
+		if sc.Status.Token == nil {
+			sc.Status.Token = &investv1.ShareClassTokenStatus{}
+		}
+		sc.Status.Token.Address = addr.Hex()
+		sc.Status.Token.ChainID = r.ChainID.Int64()
+		sc.Status.Token.IdentityRegistry = r.Verifier.Registry.Hex()
+		reason, msg := ReasonAdopted, "adopted the ShareToken at "+addr.Hex()
+		if sc.Spec.Token.Mode == investv1.TokenModeDeploy {
+			reason, msg = ReasonDeployed, "deployed the ShareToken at "+addr.Hex()
+		}
+		meta.SetStatusCondition(&sc.Status.Conditions, metav1.Condition{Type: TypeTokenReady, Status: metav1.ConditionTrue, Reason: reason, Message: msg, ObservedGeneration: gen})
+		meta.RemoveStatusCondition(&sc.Status.Conditions, TypeStalled)
+	} else {
+		meta.SetStatusCondition(&sc.Status.Conditions, metav1.Condition{Type: TypeTokenReady, Status: metav1.ConditionFalse, Reason: p.Reason, Message: p.Message, ObservedGeneration: gen})
+		if p.Reason == ReasonDeploying {
+			meta.RemoveStatusCondition(&sc.Status.Conditions, TypeStalled)
+		} else {
+			meta.SetStatusCondition(&sc.Status.Conditions, metav1.Condition{Type: TypeStalled, Status: metav1.ConditionTrue, Reason: p.Reason, Message: p.Message, ObservedGeneration: gen})
+		}
+	}
+	sc.Status.ObservedGeneration = gen
+	if equalStatus(before, sc) {
+		return nil
+	}
+	if err := r.Client.Status().Patch(ctx, sc, client.MergeFromWithOptions(before, client.MergeFromWithOptimisticLock{})); err != nil {
+		if apierrors.IsConflict(err) {
+			return err // requeued with the new version
+		}
+		return fmt.Errorf("share class %s status: %w", sc.Name, err)
+	}
+	return nil
+}
+
+func equalStatus(a, b *investv1.ShareClass) bool {
+	return equality.Semantic.DeepEqual(a.Status, b.Status)
+}
+
+// SetupWithManager watches share classes.
+func (r *ShareClassReconciler) SetupWithManager(mgr ctrl.Manager) error {
+	return ctrl.NewControllerManagedBy(mgr).
+		Named("shareclass-token").
+		For(&investv1.ShareClass{}, builder.WithPredicates(predicate.GenerationChangedPredicate{})).
+		Complete(r)
+}
+
+// Lookup answers which token carries a share class's units: the delivery agent's
+// delivery.TokenLookup, read from the manager's cache. A share class's token is usable once
+// TokenReady is True on the configured chain.
+type Lookup struct {
+	Reader  client.Reader
+	ChainID *big.Int
+}
+
+var _ delivery.TokenLookup = (*Lookup)(nil)
+
+// ErrNoToken says the share class has no usable token (none asked for, not deployed yet,
+// or stalled); the message says which. It is the delivery agent's ErrNoToken.
+var ErrNoToken = delivery.ErrNoToken
+
+// Token returns the token of the share class with the ISIN (share classes are
+// cluster-scoped: namespace does not matter), when its token is ready on the configured
+// chain.
+func (l *Lookup) Token(ctx context.Context, _ string, isin investv1.ISIN) (delivery.Token, error) {
+	var list investv1.ShareClassList
+	if err := l.Reader.List(ctx, &list, client.MatchingFields{index.ShareClassISIN: string(isin)}); err != nil {
+		return delivery.Token{}, err
+	}
+	if len(list.Items) == 0 {
+		return delivery.Token{}, fmt.Errorf("share class %s: %w: no such share class", isin, ErrNoToken)
+	}
+	sc := &list.Items[0]
+	switch {
+	case sc.Spec.Token == nil:
+		return delivery.Token{}, fmt.Errorf("share class %s: %w: spec.token is not set", isin, ErrNoToken)
+	case !tokenReady(sc):
+		msg := "not ready yet"
+		if c := meta.FindStatusCondition(sc.Status.Conditions, TypeTokenReady); c != nil {
+			msg = c.Reason + ": " + c.Message
+		}
+		return delivery.Token{}, fmt.Errorf("share class %s: %w: %s", isin, ErrNoToken, msg)
+	case sc.Status.Token.ChainID != l.ChainID.Int64():
+		return delivery.Token{}, fmt.Errorf("share class %s: %w: token on chain %d, operator on chain %s", isin, ErrNoToken, sc.Status.Token.ChainID, l.ChainID)
+	}
+	return delivery.Token{Address: common.HexToAddress(sc.Status.Token.Address), ChainID: sc.Status.Token.ChainID}, nil
+}

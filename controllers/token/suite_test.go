@@ -1,0 +1,183 @@
+package token_test
+
+import (
+	"context"
+	"fmt"
+	"math/big"
+	"net"
+	"os"
+	"path/filepath"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/ethereum/go-ethereum/accounts/abi/bind/v2"
+	"github.com/ethereum/go-ethereum/common"
+	"github.com/ethereum/go-ethereum/core/types"
+	"github.com/ethereum/go-ethereum/crypto"
+	"github.com/ethereum/go-ethereum/ethclient"
+	. "github.com/onsi/ginkgo/v2"
+	. "github.com/onsi/gomega"
+	"k8s.io/client-go/rest"
+	ctrl "sigs.k8s.io/controller-runtime"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+
+	investv1 "github.com/fundshare/fundshare-operator/api/v1alpha1"
+	. "github.com/fundshare/fundshare-operator/controllers/token"
+	"github.com/fundshare/fundshare-operator/internal/app"
+	"github.com/fundshare/fundshare-operator/internal/chain"
+	"github.com/fundshare/fundshare-operator/internal/chain/contracts"
+	"github.com/fundshare/fundshare-operator/internal/chain/localchain"
+	"github.com/fundshare/fundshare-operator/internal/chain/outbox"
+	"github.com/fundshare/fundshare-operator/internal/test/envtest"
+	"github.com/fundshare/fundshare-operator/internal/validation"
+)
+
+// The token suite runs a real control plane with the admission webhooks, and a manager with
+// the webhooks and this package's controllers (the order and account controllers are off, so
+// a spec can write an account's holdings itself), against `make run`'s local chain: the
+// simulated backend mining every 100 ms, reached over JSON-RPC on a loopback port.
+var (
+	env *envtest.Environment
+	cfg *rest.Config
+	k8s client.Client // direct, uncached
+	ctx = context.Background()
+
+	lc       *localchain.Chain
+	eth      *ethclient.Client
+	operator *chain.KeySigner
+	// admin is the local chain's admin key, the specs' own signer: the operator's key
+	// belongs to the outbox alone (a transaction signed with it beside the outbox would take
+	// a nonce the outbox allocates).
+	admin   *chain.KeySigner
+	chainID *big.Int
+	lookup  *Lookup
+	ob      *outbox.Outbox
+)
+
+const (
+	settle = 30 * time.Second
+	poll   = 100 * time.Millisecond
+)
+
+// Sample share classes with a token deployed by the local chain at start.
+const (
+	sampleISIN      = "LU000FSHA019"
+	otherSampleISIN = "IE000FSHD018"
+	devrunISIN      = "LU000FSHI012"
+)
+
+func TestToken(t *testing.T) {
+	RegisterFailHandler(Fail)
+	RunSpecs(t, "Token suite (envtest + local chain)")
+}
+
+var _ = BeforeSuite(func() {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	Expect(err).NotTo(HaveOccurred())
+	port := ln.Addr().(*net.TCPAddr).Port
+	Expect(ln.Close()).To(Succeed())
+	dir := GinkgoT().TempDir()
+	lc, err = localchain.Start(ctx, localchain.Config{
+		Dir: dir, Port: port, BlockInterval: 100 * time.Millisecond,
+		ShareClasses: []localchain.ShareClass{{ISIN: sampleISIN, Name: "Class A EUR Acc"}, {ISIN: otherSampleISIN, Name: "Class D EUR Dis"}, {ISIN: devrunISIN, Name: "Class I EUR Acc"}},
+	})
+	Expect(err).NotTo(HaveOccurred())
+	DeferCleanup(func() { _ = lc.Close() })
+	eth, err = ethclient.Dial(lc.RPCURL)
+	Expect(err).NotTo(HaveOccurred())
+	DeferCleanup(eth.Close)
+	chainID, err = chain.VerifyChainID(ctx, eth, chain.NetworkLocal, 0)
+	Expect(err).NotTo(HaveOccurred())
+	operator, err = chain.NewKeySigner(lc.OperatorKeyHex())
+	Expect(err).NotTo(HaveOccurred())
+	adminKey, err := os.ReadFile(filepath.Join(dir, "admin.key"))
+	Expect(err).NotTo(HaveOccurred())
+	admin, err = chain.NewKeySigner(string(adminKey))
+	Expect(err).NotTo(HaveOccurred())
+	Expect(admin.Address()).To(Equal(lc.Admin))
+	// The specs register wallets and mint outside the operator with the admin key.
+	send(lc.Registry, contracts.NewIdentityRegistry().PackGrantRole(AgentRole, admin.Address()))
+	ob, err = outbox.New(outbox.Config{Backend: eth, Signer: operator, ChainID: chainID, StuckAfter: time.Minute})
+	Expect(err).NotTo(HaveOccurred())
+
+	env = envtest.Start(envtest.Options{Webhooks: true})
+	cfg, k8s = env.Config, env.Client
+	env.Manager = env.StartManager(cfg, envtest.ManagerOptions{
+		New: app.NewManager,
+		Setup: func(mgr ctrl.Manager) error {
+			if err := app.Setup(mgr, app.Config{Webhooks: true, SandboxSettlement: -1}); err != nil {
+				return err
+			}
+			lookup, err = Setup(mgr, Config{
+				Chain: eth, ChainID: chainID, Registry: lc.Registry, Operator: operator.Address(),
+				LedgerInterval: 300 * time.Millisecond, Recheck: time.Second,
+				Outbox: ob, Confirmations: 2,
+			})
+			if err != nil {
+				return err
+			}
+			return mgr.Add(ob)
+		},
+	})
+})
+
+var _ = AfterSuite(func() {
+	if env != nil {
+		env.Stop()
+	}
+})
+
+// isinSeq makes distinct valid ISINs for share classes the specs create.
+var isinSeq atomic.Int64
+
+func newISIN() string {
+	body := fmt.Sprintf("XS%09d", 100_000_000+isinSeq.Add(1))
+	d, err := validation.ISINCheckDigit(body)
+	Expect(err).NotTo(HaveOccurred())
+	return body + string(d)
+}
+
+// send signs data with the admin key, sends it to the contract and waits for a successful
+// receipt.
+func send(to common.Address, data []byte) *types.Receipt {
+	GinkgoHelper()
+	// bind.Transact sends the packed calldata as is: any binding's instance serves.
+	inst := contracts.NewShareToken().Instance(eth, to)
+	tx, err := bind.Transact(inst, chain.TransactOpts(ctx, admin, chainID), data)
+	Expect(chain.DecodeError(err)).NotTo(HaveOccurred())
+	return mined(tx)
+}
+
+func mined(tx *types.Transaction) *types.Receipt {
+	GinkgoHelper()
+	wctx, cancel := context.WithTimeout(ctx, settle)
+	defer cancel()
+	r, err := bind.WaitMined(wctx, eth, tx.Hash())
+	Expect(err).NotTo(HaveOccurred())
+	Expect(r.Status).To(Equal(types.ReceiptStatusSuccessful), "transaction %s", tx.Hash().Hex())
+	return r
+}
+
+// balanceOf reads a wallet's units on a token.
+func balanceOf(token, wallet common.Address) int64 {
+	GinkgoHelper()
+	tok := contracts.NewShareToken()
+	b, err := bind.Call(tok.Instance(eth, token), &bind.CallOpts{Context: ctx}, tok.PackBalanceOf(wallet), tok.UnpackBalanceOf)
+	Expect(err).NotTo(HaveOccurred())
+	return b.Int64()
+}
+
+func newWalletAddress() common.Address {
+	GinkgoHelper()
+	k, err := crypto.GenerateKey()
+	Expect(err).NotTo(HaveOccurred())
+	return crypto.PubkeyToAddress(k.PublicKey)
+}
+
+func getShareClass(name string) *investv1.ShareClass {
+	GinkgoHelper()
+	sc := &investv1.ShareClass{}
+	Expect(k8s.Get(ctx, client.ObjectKey{Name: name}, sc)).To(Succeed())
+	return sc
+}

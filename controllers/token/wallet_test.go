@@ -1,0 +1,178 @@
+package token_test
+
+import (
+	"math/big"
+
+	"github.com/ethereum/go-ethereum/accounts/abi/bind/v2"
+	"github.com/ethereum/go-ethereum/common"
+	"github.com/ethereum/go-ethereum/crypto"
+	. "github.com/onsi/ginkgo/v2"
+	. "github.com/onsi/gomega"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	"k8s.io/apimachinery/pkg/api/meta"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+	"sigs.k8s.io/controller-runtime/pkg/controller/controllerutil"
+
+	investv1 "github.com/fundshare/fundshare-operator/api/v1alpha1"
+	. "github.com/fundshare/fundshare-operator/controllers/token"
+	"github.com/fundshare/fundshare-operator/internal/chain"
+	"github.com/fundshare/fundshare-operator/internal/chain/contracts"
+	"github.com/fundshare/fundshare-operator/internal/fixtures"
+)
+
+// newWallet creates an account in ns and a Wallet of it with the address.
+func newWallet(ns string, addr common.Address) *investv1.Wallet {
+	GinkgoHelper()
+	acct := fixtures.IndividualAccount(ns)
+	Expect(k8s.Create(ctx, acct)).To(Succeed())
+	w := fixtures.Wallet(ns, acct.Name, addr.Hex())
+	Expect(k8s.Create(ctx, w)).To(Succeed())
+	return w
+}
+
+// registered waits until the wallet's registration is Registered and returns the wallet.
+func registered(w *investv1.Wallet) *investv1.Wallet {
+	GinkgoHelper()
+	got := &investv1.Wallet{}
+	Eventually(func(g Gomega) {
+		g.Expect(k8s.Get(ctx, client.ObjectKeyFromObject(w), got)).To(Succeed())
+		g.Expect(got.Status.Registration).NotTo(BeNil())
+		c := meta.FindStatusCondition(got.Status.Conditions, TypeRegistered)
+		g.Expect(c).NotTo(BeNil())
+		g.Expect(got.Status.Registration.State).To(Equal(investv1.RegistrationRegistered), c.Message)
+		g.Expect(c.Status).To(Equal(metav1.ConditionTrue))
+	}, settle, poll).Should(Succeed())
+	return got
+}
+
+func gone(w *investv1.Wallet) {
+	GinkgoHelper()
+	Eventually(func() bool {
+		return apierrors.IsNotFound(k8s.Get(ctx, client.ObjectKeyFromObject(w), &investv1.Wallet{}))
+	}, settle, poll).Should(BeTrue(), "wallet %s/%s still there", w.Namespace, w.Name)
+}
+
+// mintReverts mints as an agent other than the operator and expects the revert's name.
+func mintReverts(token, to common.Address, want string) {
+	GinkgoHelper()
+	_, err := bind.Transact(contracts.NewShareToken().Instance(eth, token), chain.TransactOpts(ctx, admin, chainID),
+		contracts.NewShareToken().PackMint(to, big.NewInt(1)))
+	r, ok := chain.AsRevert(err)
+	Expect(ok).To(BeTrue(), "mint to %s: %v, want revert %s", to.Hex(), err, want)
+	Expect(r.Name).To(Equal(want))
+}
+
+var _ = Describe("Wallet registration", func() {
+	It("registering a Wallet puts its address in the identity registry with one transaction, recorded in its status with the hash", func() {
+		ns := tenant("register")
+		addr := newWalletAddress()
+		w := registered(newWallet(ns, addr))
+		reg := w.Status.Registration
+		Expect(reg.RegisterTransaction).NotTo(BeNil())
+		Expect(reg.RegisterTransaction.Receipt).NotTo(BeNil())
+		Expect(reg.RegisterTransaction.Receipt.Status).To(Equal(investv1.ChainReceiptSucceeded))
+		Expect(reg.RegisterTransaction.Attempts).To(HaveLen(1))
+		Expect(reg.TransactionHash).To(Equal(reg.RegisterTransaction.Receipt.Hash))
+		Expect(reg.Registry).To(Equal(lc.Registry.Hex()))
+		Expect(reg.ChainID).To(Equal(int64(1337)))
+		Expect(reg.RegisterTransaction.From).To(Equal(operator.Address().Hex()))
+		Expect(controllerutil.ContainsFinalizer(w, RegistrationFinalizer)).To(BeTrue())
+		Expect(isVerified(addr)).To(BeTrue())
+
+		// The recorded hash is a real transaction: registerWallet(addr) to the registry.
+		tx, pending, err := eth.TransactionByHash(ctx, common.HexToHash(reg.TransactionHash))
+		Expect(err).NotTo(HaveOccurred())
+		Expect(pending).To(BeFalse())
+		Expect(*tx.To()).To(Equal(lc.Registry))
+		Expect(tx.Data()).To(Equal(contracts.NewIdentityRegistry().PackRegisterWallet(addr)))
+	})
+
+	It("deleting a Wallet removes its address from the registry before the Wallet goes", func() {
+		ns := tenant("remove")
+		addr := newWalletAddress()
+		w := registered(newWallet(ns, addr))
+		Expect(k8s.Delete(ctx, w)).To(Succeed())
+		gone(w)
+		Expect(isVerified(addr)).To(BeFalse())
+	})
+
+	It("an address another Wallet registers stays in the registry when one of them is deleted (the registry is a set)", func() {
+		addr := newWalletAddress()
+		first := registered(newWallet(tenant("shared"), addr))
+		second := registered(newWallet(tenant("shared"), addr))
+		// The second found the address registered: no transaction of its own.
+		Expect(second.Status.Registration.RegisterTransaction).To(BeNil())
+		Expect(meta.FindStatusCondition(second.Status.Conditions, TypeRegistered).Message).To(ContainSubstring("already in the identity registry"))
+
+		Expect(k8s.Delete(ctx, first)).To(Succeed())
+		gone(first)
+		Expect(isVerified(addr)).To(BeTrue(), "removed while another wallet registers it")
+
+		Expect(k8s.Delete(ctx, second)).To(Succeed())
+		gone(second)
+		Expect(isVerified(addr)).To(BeFalse())
+	})
+
+	It("a mint to an unregistered wallet reverts (compliance); once the Wallet is registered it succeeds", func() {
+		token := lc.Tokens[otherSampleISIN]
+		send(token, contracts.NewShareToken().PackGrantRole(AgentRole, admin.Address()))
+		addr := newWalletAddress()
+		mintReverts(token, addr, "NotVerified")
+		registered(newWallet(tenant("compliance"), addr))
+		send(token, contracts.NewShareToken().PackMint(addr, big.NewInt(3)))
+		Expect(balanceOf(token, addr)).To(Equal(int64(3)))
+	})
+
+	It("freeze and pause are visible through the contracts: a frozen wallet and a paused token refuse mints", func() {
+		token := lc.Tokens[otherSampleISIN]
+		tok := contracts.NewShareToken()
+		send(token, tok.PackGrantRole(AgentRole, admin.Address()))
+		addr := newWalletAddress()
+		registered(newWallet(tenant("freeze"), addr))
+
+		send(token, tok.PackSetAddressFrozen(addr, true))
+		frozen, err := bind.Call(tok.Instance(eth, token), &bind.CallOpts{Context: ctx}, tok.PackIsFrozen(addr), tok.UnpackIsFrozen)
+		Expect(err).NotTo(HaveOccurred())
+		Expect(frozen).To(BeTrue())
+		mintReverts(token, addr, "WalletFrozen")
+		send(token, tok.PackSetAddressFrozen(addr, false))
+
+		send(token, tok.PackPause())
+		mintReverts(token, addr, "EnforcedPause")
+		send(token, tok.PackUnpause())
+		send(token, tok.PackMint(addr, big.NewInt(1)))
+		Expect(balanceOf(token, addr)).To(Equal(int64(1)))
+	})
+})
+
+var _ = Describe("Share class token deployment", func() {
+	It("deploys a ShareToken through the outbox: the deployment is recorded in status.token before it is final, and the token becomes ready", func() {
+		isin := newISIN()
+		sc := adoptingClass(isin, nil)
+		before := sc.DeepCopy()
+		sc.Spec.Token = &investv1.ShareClassToken{Mode: investv1.TokenModeDeploy}
+		Expect(k8s.Patch(ctx, sc, client.MergeFrom(before))).To(Succeed())
+
+		condition(sc.Name, TypeTokenReady, metav1.ConditionTrue, ReasonDeployed)
+		got := getShareClass(sc.Name)
+		t := got.Status.Token
+		Expect(t.Deployment).NotTo(BeNil())
+		Expect(t.Deployment.To).To(BeEmpty())
+		Expect(t.Deployment.Receipt).NotTo(BeNil())
+		Expect(t.Deployment.Receipt.Status).To(Equal(investv1.ChainReceiptSucceeded))
+		Expect(t.DeploymentTransaction).To(Equal(t.Deployment.Receipt.Hash))
+		Expect(t.Address).To(Equal(crypto.CreateAddress(operator.Address(), uint64(t.Deployment.Nonce)).Hex()))
+		Expect(t.ChainID).To(Equal(int64(1337)))
+
+		addr := common.HexToAddress(t.Address)
+		tok := contracts.NewShareToken()
+		sym, err := bind.Call(tok.Instance(eth, addr), &bind.CallOpts{Context: ctx}, tok.PackSymbol(), tok.UnpackSymbol)
+		Expect(err).NotTo(HaveOccurred())
+		Expect(sym).To(Equal(isin))
+		Eventually(func() (common.Address, error) {
+			t, err := lookup.Token(ctx, "", investv1.ISIN(isin))
+			return t.Address, err
+		}, settle, poll).Should(Equal(addr))
+	})
+})
