@@ -19,9 +19,9 @@ import (
 
 	"github.com/fundshare/fundshare-operator/cmd/manager/app"
 	"github.com/fundshare/fundshare-operator/controllers/delivery"
+	"github.com/fundshare/fundshare-operator/controllers/token"
 	"github.com/fundshare/fundshare-operator/internal/archive"
 	"github.com/fundshare/fundshare-operator/internal/archive/sqlstore"
-	"github.com/fundshare/fundshare-operator/controllers/token"
 )
 
 // +kubebuilder:rbac:groups=authentication.k8s.io,resources=tokenreviews,verbs=create

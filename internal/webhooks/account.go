@@ -17,8 +17,8 @@ import (
 	investv1 "github.com/fundshare/fundshare-operator/api/v1alpha1"
 	"github.com/fundshare/fundshare-operator/internal/holdings"
 	"github.com/fundshare/fundshare-operator/internal/index"
-	"github.com/fundshare/fundshare-operator/internal/refusal"
 	"github.com/fundshare/fundshare-operator/internal/placement"
+	"github.com/fundshare/fundshare-operator/internal/refusal"
 	"github.com/fundshare/fundshare-operator/internal/rules"
 	"github.com/fundshare/fundshare-operator/internal/tenant"
 )

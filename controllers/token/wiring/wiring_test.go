@@ -22,9 +22,9 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	investv1 "github.com/fundshare/fundshare-operator/api/v1alpha1"
+	"github.com/fundshare/fundshare-operator/cmd/manager/app"
 	"github.com/fundshare/fundshare-operator/controllers/delivery"
 	"github.com/fundshare/fundshare-operator/controllers/token"
-	"github.com/fundshare/fundshare-operator/internal/app"
 	"github.com/fundshare/fundshare-operator/internal/chain/contracts"
 	"github.com/fundshare/fundshare-operator/internal/controlplane"
 	"github.com/fundshare/fundshare-operator/internal/devdata"
