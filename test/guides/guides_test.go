@@ -11,11 +11,11 @@ import (
 	"testing"
 	"time"
 
-	"github.com/fundshare/fundshare-operator/cmd/devrun/devenv"
 	"go.uber.org/zap/zapcore"
 	ctrl "sigs.k8s.io/controller-runtime"
 	"sigs.k8s.io/controller-runtime/pkg/log/zap"
 
+	"github.com/fundshare/fundshare-operator/cmd/devrun/devenv"
 	"github.com/fundshare/fundshare-operator/internal/controlplane"
 )
 
