@@ -242,3 +242,11 @@ type AccountList struct {
 func init() {
 	SchemeBuilder.Register(&Account{}, &AccountList{})
 }
+
+// AccountFinalizer holds a deleted account until the account controller has removed its
+// wallets and payment method details (and checked that it holds nothing).
+const AccountFinalizer = "invest.fundshare.io/remove-children"
+
+// LabelAccount labels the objects that belong to an account by its id (e.g. the wallet
+// address claims admission keeps); they are removed with the account.
+const LabelAccount = "invest.fundshare.io/account"

@@ -79,6 +79,29 @@ func TestOnlyCommandsAndTestsImportTheCompositionRoot(t *testing.T) {
 	}
 }
 
+// TestControllersAndTheFacadeDoNotImportAdmissionOrTheOrderController: the rules they
+// share live in library packages (api/v1alpha1, internal/holdings, internal/predicates,
+// internal/tenant, internal/refusal), so no controller package and not the REST facade
+// imports the admission webhooks, and no other controller imports the order controller.
+func TestControllersAndTheFacadeDoNotImportAdmissionOrTheOrderController(t *testing.T) {
+	webhooks, orderController := module+"/internal/webhooks", module+"/controllers/order"
+	out := goList(t, "-f", "{{.ImportPath}} {{join .Imports \" \"}}", module+"/controllers/...", module+"/apiserver/...")
+	lines := strings.Split(strings.TrimSpace(string(out)), "\n")
+	if len(lines) < 8 {
+		t.Fatalf("go list listed %d controller and facade packages; the check would see nothing", len(lines))
+	}
+	for _, line := range lines {
+		fields := strings.Fields(line)
+		pkg, imports := fields[0], fields[1:]
+		if slices.Contains(imports, webhooks) {
+			t.Errorf("%s imports %s: the rules it needs belong in a library package", pkg, webhooks)
+		}
+		if pkg != orderController && slices.Contains(imports, orderController) {
+			t.Errorf("%s imports %s: share predicates and rules through a library package instead", pkg, orderController)
+		}
+	}
+}
+
 // goList runs go list with args and returns its standard output.
 func goList(t *testing.T, args ...string) []byte {
 	t.Helper()

@@ -30,12 +30,11 @@ import (
 	"github.com/fundshare/fundshare-operator/internal/holdings"
 	"github.com/fundshare/fundshare-operator/internal/index"
 	"github.com/fundshare/fundshare-operator/internal/placement"
-	"github.com/fundshare/fundshare-operator/internal/webhooks"
 )
 
 // Finalizer holds a deleted account until its wallets and payment method details are gone.
 // Admission puts it on every new account; Reconcile adds it to older ones.
-const Finalizer = webhooks.AccountFinalizer
+const Finalizer = investv1.AccountFinalizer
 
 // Condition types of an account.
 const (
@@ -283,7 +282,7 @@ func (r *Reconciler) reconcileDelete(ctx context.Context, acct *investv1.Account
 	if err != nil {
 		return ctrl.Result{}, err
 	}
-	if held := webhooks.AccountHoldings(orders, acct.Status.Reservations); len(held) > 0 {
+	if held := holdings.DeletionBlockers(orders, acct.Status.Reservations, time.Now()); len(held) > 0 {
 		before := acct.DeepCopy()
 		meta.SetStatusCondition(&acct.Status.Conditions, metav1.Condition{
 			Type: ConditionStalled, Status: metav1.ConditionTrue, Reason: ReasonDeletionBlocked, ObservedGeneration: acct.Generation,
@@ -328,7 +327,7 @@ func (r *Reconciler) reconcileDelete(ctx context.Context, acct *investv1.Account
 	}
 	// The wallet address claims of the account (see internal/webhooks) go with it.
 	if err := r.Client.DeleteAllOf(ctx, &coordinationv1.Lease{}, client.InNamespace(acct.Namespace),
-		client.MatchingLabels{webhooks.LabelAccount: acct.Name}); err != nil {
+		client.MatchingLabels{investv1.LabelAccount: acct.Name}); err != nil {
 		return ctrl.Result{}, fmt.Errorf("remove address claims of account %s: %w", acct.Name, err)
 	}
 	log.V(1).Info("removed the wallet address claims of the deleted account")

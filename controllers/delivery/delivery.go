@@ -31,13 +31,13 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/controller"
 
 	investv1 "github.com/fundshare/fundshare-operator/api/v1alpha1"
-	ordercontroller "github.com/fundshare/fundshare-operator/controllers/order"
 	"github.com/fundshare/fundshare-operator/controllers/settlement"
 	"github.com/fundshare/fundshare-operator/internal/chain"
 	"github.com/fundshare/fundshare-operator/internal/chain/contracts"
 	"github.com/fundshare/fundshare-operator/internal/chain/outbox"
 	"github.com/fundshare/fundshare-operator/internal/index"
 	"github.com/fundshare/fundshare-operator/internal/placement"
+	"github.com/fundshare/fundshare-operator/internal/predicates"
 )
 
 // Name is the agent's name: recordedBy of its evidence, and the controller "settlement-chain".
@@ -576,7 +576,7 @@ func (r *Reconciler) SetupWithManager(mgr ctrl.Manager) error {
 		workers = 4
 	}
 	return ctrl.NewControllerManagedBy(mgr).
-		For(&investv1.Order{}, builder.WithPredicates(ordercontroller.LiveOrders())).
+		For(&investv1.Order{}, builder.WithPredicates(predicates.LiveOrders())).
 		Named("settlement-" + Name).
 		WithOptions(controller.Options{MaxConcurrentReconciles: workers}).
 		Complete(r)

@@ -17,15 +17,14 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/builder"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	"sigs.k8s.io/controller-runtime/pkg/controller"
-	"sigs.k8s.io/controller-runtime/pkg/event"
 	"sigs.k8s.io/controller-runtime/pkg/handler"
-	"sigs.k8s.io/controller-runtime/pkg/predicate"
 	"sigs.k8s.io/controller-runtime/pkg/reconcile"
 
 	investv1 "github.com/fundshare/fundshare-operator/api/v1alpha1"
 	"github.com/fundshare/fundshare-operator/internal/holdings"
 	"github.com/fundshare/fundshare-operator/internal/index"
 	"github.com/fundshare/fundshare-operator/internal/placement"
+	"github.com/fundshare/fundshare-operator/internal/predicates"
 )
 
 // conflictRetry is how soon a transition that lost a write race is tried again (it is
@@ -61,11 +60,11 @@ func (r *Reconciler) Reconcile(ctx context.Context, req ctrl.Request) (ctrl.Resu
 	if err := r.Client.Get(ctx, req.NamespacedName, o); err != nil {
 		return ctrl.Result{}, client.IgnoreNotFound(err)
 	}
-	if !NeedsReconcile(o) {
+	if !o.NeedsReconcile() {
 		return ctrl.Result{}, nil
 	}
 	if o.Status.State.Terminal() {
-		if latePayment(o) {
+		if o.LatePayment() {
 			return r.refundLatePayment(ctx, o)
 		}
 		// A cancelled order with a refund: report where the refund stands.
@@ -315,7 +314,7 @@ func (r *Reconciler) refundLatePayment(ctx context.Context, o *investv1.Order) (
 func (r *Reconciler) wait(ctx context.Context, o *investv1.Order, w *Wait, refused string) (ctrl.Result, error) {
 	before := o.DeepCopy()
 	newlyRefused := refused != "" && !meta.IsStatusConditionTrue(before.Status.Conditions, ConditionCancellationRefused)
-	wasReported := reported(before)
+	wasReported := before.ReadyReported()
 	setConditions(o, w, nil, refused)
 	log := ctrl.LoggerFrom(ctx)
 	if w != nil {
@@ -341,14 +340,14 @@ func (r *Reconciler) wait(ctx context.Context, o *investv1.Order, w *Wait, refus
 	if newlyRefused {
 		log.Info("cancellation refused", "reason", ReasonPastPointOfNoReturn, "why", refused)
 	}
-	if !wasReported && reported(o) && o.Status.Refund != nil {
+	if !wasReported && o.ReadyReported() && o.Status.Refund != nil {
 		log.Info("refund settled", "reason", ReasonRefundCompleted, "refund", o.Status.Refund.Reference, "amount", o.Status.Refund.Amount)
 	}
 	if r.Recorder != nil {
 		if newlyRefused {
 			r.Recorder.Eventf(o, nil, corev1.EventTypeWarning, ReasonPastPointOfNoReturn, "Cancel", "%s", refused)
 		}
-		if !wasReported && reported(o) && o.Status.Refund != nil {
+		if !wasReported && o.ReadyReported() && o.Status.Refund != nil {
 			r.Recorder.Eventf(o, nil, corev1.EventTypeNormal, ReasonRefundCompleted, "Refund",
 				"the refund %s of %d micro-units is completed", o.Status.Refund.Reference, o.Status.Refund.Amount)
 		}
@@ -388,7 +387,7 @@ func (r *Reconciler) SetupWithManager(mgr ctrl.Manager) error {
 	}
 	return ctrl.NewControllerManagedBy(mgr).
 		Named("order").
-		For(&investv1.Order{}, builder.WithPredicates(LiveOrders())).
+		For(&investv1.Order{}, builder.WithPredicates(predicates.LiveOrders())).
 		Watches(&investv1.Fund{}, handler.EnqueueRequestsFromMapFunc(r.ordersOfFund)).
 		WithOptions(controller.Options{MaxConcurrentReconciles: r.MaxConcurrentReconciles}).
 		Complete(r)
@@ -418,20 +417,4 @@ func (r *Reconciler) ordersOfFund(ctx context.Context, fund client.Object) []rec
 		}
 	}
 	return reqs
-}
-
-// LiveOrders passes the events of orders that are not terminal, and of cancelled orders
-// whose refund is outstanding or not yet reported (NeedsReconcile): nothing else moves a
-// terminal order, and at start-up the manager need not queue every order of the history.
-func LiveOrders() predicate.Predicate {
-	live := func(o client.Object) bool {
-		order, ok := o.(*investv1.Order)
-		return !ok || NeedsReconcile(order)
-	}
-	return predicate.Funcs{
-		CreateFunc:  func(e event.CreateEvent) bool { return live(e.Object) },
-		UpdateFunc:  func(e event.UpdateEvent) bool { return live(e.ObjectNew) },
-		GenericFunc: func(e event.GenericEvent) bool { return live(e.Object) },
-		DeleteFunc:  func(event.DeleteEvent) bool { return false },
-	}
 }

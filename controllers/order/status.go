@@ -152,28 +152,3 @@ func refundWait(o *investv1.Order) *Wait {
 	}
 	return &Wait{Reason: WaitAwaitingRefundEvidence, Message: msg}
 }
-
-// reported reports whether the order's conditions already say it is done (Ready=True of
-// its generation): nothing is left to write on a terminal order.
-func reported(o *investv1.Order) bool {
-	c := meta.FindStatusCondition(o.Status.Conditions, investv1.ConditionReady)
-	return c != nil && c.Status == metav1.ConditionTrue && c.ObservedGeneration == o.Generation
-}
-
-// NeedsReconcile reports whether the controllers have anything left to do on the order:
-// it is not terminal, or it owes a refund, or it has a refund whose completion is not yet
-// reported in its conditions.
-func NeedsReconcile(o *investv1.Order) bool {
-	if !o.Status.State.Terminal() || latePayment(o) {
-		return true
-	}
-	return o.Status.Refund != nil && (o.RefundOutstanding() || !reported(o))
-}
-
-// latePayment reports whether a cancelled buy has the customer's payment recorded but no
-// refund: the payment arrived after the cancellation (evidence recorded by hand, without
-// the optimistic lock the settlement agent uses). The money is owed back all the same.
-func latePayment(o *investv1.Order) bool {
-	return o.Status.State == investv1.StateCancelled && o.Spec.Side == investv1.SideBuy &&
-		o.Status.Settlement.PaymentReceived != nil && o.Status.Refund == nil
-}

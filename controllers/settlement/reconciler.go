@@ -14,7 +14,7 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	investv1 "github.com/fundshare/fundshare-operator/api/v1alpha1"
-	ordercontroller "github.com/fundshare/fundshare-operator/controllers/order"
+	"github.com/fundshare/fundshare-operator/internal/predicates"
 )
 
 // ConflictRetry is how soon a reconcile that lost a write race runs again; the watch
@@ -129,7 +129,7 @@ func (r *Reconciler) SetupWithManager(mgr ctrl.Manager) error {
 		r.Recorder = mgr.GetEventRecorder(name)
 	}
 	return ctrl.NewControllerManagedBy(mgr).
-		For(&investv1.Order{}, builder.WithPredicates(ordercontroller.LiveOrders())).
+		For(&investv1.Order{}, builder.WithPredicates(predicates.LiveOrders())).
 		Named(name).
 		Complete(r)
 }

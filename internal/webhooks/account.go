@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"maps"
 	"slices"
 	"strings"
 	"time"
@@ -27,9 +26,8 @@ import (
 
 // +kubebuilder:webhook:path=/mutate-invest-fundshare-io-v1alpha1-account,mutating=true,failurePolicy=fail,sideEffects=None,groups=invest.fundshare.io,resources=accounts,verbs=create,versions=v1alpha1,name=maccount.invest.fundshare.io,admissionReviewVersions=v1
 
-// AccountFinalizer holds a deleted account until the account controller has removed its
-// wallets and payment method details (and checked that it holds nothing).
-const AccountFinalizer = "invest.fundshare.io/remove-children"
+// AccountFinalizer is investv1.AccountFinalizer.
+const AccountFinalizer = investv1.AccountFinalizer
 
 type accountWebhook struct {
 	r reader
@@ -113,7 +111,7 @@ func (h *accountWebhook) ValidateDelete(ctx context.Context, a *investv1.Account
 	if err != nil {
 		return nil, err
 	}
-	held := AccountHoldings(orders, a.Status.Reservations)
+	held := holdings.DeletionBlockers(orders, a.Status.Reservations, time.Now())
 	if len(held) == 0 {
 		// The cache may lag behind an order placed or completed a moment ago: confirm
 		// with the API server before letting the account go.
@@ -128,7 +126,7 @@ func (h *accountWebhook) ValidateDelete(ctx context.Context, a *investv1.Account
 			}
 			confirmed = holdings.Merge(confirmed, archived)
 		}
-		held = AccountHoldings(confirmed, a.Status.Reservations)
+		held = holdings.DeletionBlockers(confirmed, a.Status.Reservations, time.Now())
 	}
 	if len(held) > 0 {
 		return nil, refusal.Forbidden("accounts", a.Name,
@@ -136,43 +134,4 @@ func (h *accountWebhook) ValidateDelete(ctx context.Context, a *investv1.Account
 				"sell the units and let every order complete or cancel it first"))
 	}
 	return nil, nil
-}
-
-// AccountHoldings is the pure rule of account deletion: what the account holds, one
-// phrase each, computed from its orders (internal/holdings) and its reservations. Empty
-// means the account may go.
-func AccountHoldings(orders []investv1.Order, reservations []investv1.UnitReservation) []string {
-	positions := holdings.Compute(holdings.Input{Orders: orders, Reservations: reservations, Now: time.Now()})
-	var out []string
-	for _, isin := range slices.Sorted(maps.Keys(positions)) {
-		if p := positions[isin]; p.Units > 0 {
-			out = append(out, fmt.Sprintf("account holds %d units of %s", p.Units, isin))
-		}
-	}
-	for _, isin := range slices.Sorted(maps.Keys(positions)) {
-		if p := positions[isin]; p.Reserved > 0 {
-			out = append(out, fmt.Sprintf("%d units of %s are reserved for a sell order", p.Reserved, isin))
-		}
-	}
-	var live []string
-	for i := range orders {
-		if !orders[i].Status.State.Terminal() {
-			live = append(live, fmt.Sprintf("%s (%s %s)", orders[i].Name, orders[i].Spec.Side, stateOf(&orders[i])))
-		}
-	}
-	slices.Sort(live)
-	if len(live) > 0 {
-		const shown = 5
-		more := ""
-		if len(live) > shown {
-			more = fmt.Sprintf(" and %d more", len(live)-shown)
-			live = live[:shown]
-		}
-		word := "order"
-		if len(live) > 1 || more != "" {
-			word = "orders"
-		}
-		out = append(out, fmt.Sprintf("live %s %s%s", word, strings.Join(live, ", "), more))
-	}
-	return out
 }

@@ -11,6 +11,8 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/utils/ptr"
 	"sigs.k8s.io/controller-runtime/pkg/client"
+
+	investv1 "github.com/fundshare/fundshare-operator/api/v1alpha1"
 )
 
 // +kubebuilder:rbac:groups=coordination.k8s.io,resources=leases,verbs=get;create;update;deletecollection
@@ -24,7 +26,7 @@ import (
 // it is older than claimGrace, so a request still on its way to etcd keeps its claim.
 const (
 	// LabelAccount marks the claims of an account; they are removed with it.
-	LabelAccount = "invest.fundshare.io/account"
+	LabelAccount = investv1.LabelAccount
 	claimGrace   = 30 * time.Second
 )
 

@@ -30,7 +30,7 @@ func lagging(t *testing.T, orders ...client.Object) reader {
 
 func placedOrder(ns, account, wallet, pmd string) *investv1.Order {
 	o := &investv1.Order{ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: "11111111-1111-4111-8111-111111111111"},
-		Spec: investv1.OrderSpec{Side: investv1.SideBuy, ISIN: isin, AmountOfUnits: 5, AccountID: investv1.ObjectID(account),
+		Spec: investv1.OrderSpec{Side: investv1.SideBuy, ISIN: "LU0274208692", AmountOfUnits: 5, AccountID: investv1.ObjectID(account),
 			WalletID: investv1.ObjectID(wallet), PaymentMethodDetailsID: investv1.ObjectID(pmd)}}
 	o.Status.State = investv1.StatePlaced
 	return o
