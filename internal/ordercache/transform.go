@@ -18,7 +18,7 @@ import (
 //     such an order, so nothing ever writes one back from the cache (kubectl reads the
 //     API server, which keeps them). A cancelled order with a refund keeps them: the
 //     order controller reads its Ready condition to know whether the refund's completion
-//     is reported (order.NeedsReconcile);
+//     is reported (Order.NeedsReconcile);
 //   - the strings many orders share (namespace, ISIN, account, wallet, fund and share
 //     class, payment details, states, reasons, messages that name no order-specific
 //     value) are canonicalised with unique.Make.
