@@ -101,7 +101,12 @@ var _ = Describe("Orders in the archive: reads stay whole", func() {
 		account := alpha.buyer()
 		id := alpha.place("BUY", fixtures.ISIN, account, 100)
 		alpha.settleBuy(id)
-		live := alpha.get("/v1/orders/" + id)
+		// REST reads the informer cache, which may lag the COMPLETED the API server has.
+		var live response
+		Eventually(func() string {
+			live = alpha.get("/v1/orders/" + id)
+			return live.String()
+		}).WithTimeout(10 * time.Second).Should(ContainSubstring(`"status":"COMPLETED"`))
 		Expect(live.code).To(Equal(http.StatusOK), live.String())
 		alpha.archiveOrder(id)
 		Consistently(func() string {
