@@ -33,7 +33,7 @@ var guides = []struct{ path, notRun string }{
 	{"docs/contributing.md", "make targets of this repository (make test, make lint): CI runs them itself"},
 	{"docs/install.md", "installs on a real cluster with cert-manager and a registry"},
 	{"docs/performance.md", "make bench: minutes of load, not part of make test"},
-	{"docs/tokens.md", "being rewritten for the local EVM chain (issue 14): clear this reason then"},
+	{"docs/tokens.md", ""},
 }
 
 // The tools the guides use besides bash and coreutils; the README names them.
