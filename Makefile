@@ -75,7 +75,7 @@ lint-fix: $(GOLANGCI_LINT) ## Lint and apply the fixes the linters offer (format
 openapi-lint: ## Lint the served OpenAPI document with the pinned redocly and spectral (hack/openapi/tools; needs node, npm).
 	@mkdir -p $(BIN) && go run ./hack/openapi/dump -o $(BIN)/openapi.json
 	cd hack/openapi/tools && npm ci --no-audit --no-fund --loglevel=error && \
-	  npx --no-install redocly lint $(BIN)/openapi.json && \
+	  npx --no-install redocly lint --config $(CURDIR)/redocly.yaml $(BIN)/openapi.json && \
 	  npx --no-install spectral lint --ruleset $(CURDIR)/.spectral.yaml --fail-severity=warn $(BIN)/openapi.json
 
 .PHONY: controlplane
