@@ -15,6 +15,7 @@ import (
 
 	"k8s.io/apimachinery/pkg/types"
 	"k8s.io/client-go/rest"
+	"k8s.io/utils/ptr"
 	ctrl "sigs.k8s.io/controller-runtime"
 	"sigs.k8s.io/controller-runtime/pkg/cache"
 	"sigs.k8s.io/controller-runtime/pkg/client"
@@ -77,6 +78,7 @@ func NewManager(cfg *rest.Config, opts ctrl.Options) (ctrl.Manager, error) {
 	ordercache.UsePagedInitialLists()
 	opts.Scheme = scheme.New()
 	opts.Cache.DefaultTransform = cache.TransformStripManagedFields()
+	ClassicWorkqueue(&opts)
 	if err := ordercache.Configure(cfg, opts.Scheme, &opts.Cache); err != nil {
 		return nil, fmt.Errorf("create manager: %w", err)
 	}
@@ -88,6 +90,23 @@ func NewManager(cfg *rest.Config, opts ctrl.Options) (ctrl.Manager, error) {
 		return nil, err
 	}
 	return mgr, nil
+}
+
+// ClassicWorkqueue makes the manager's controllers use client-go's rate-limited workqueue
+// instead of controller-runtime's priority queue (its default), unless opts already choose.
+//
+// The priority queue of the pinned controller-runtime (v0.24.1) can deadlock when a
+// manager stops (kubernetes-sigs/controller-runtime#3538, fixed by #3540, not in a v0.24
+// release): a worker leaving on shutdown is still counted as waiting, the queue's hand-out
+// goroutine blocks giving it an item while holding the queue's locks, and the other workers
+// then block in Done. The manager hangs for its whole graceful-shutdown timeout and returns
+// an error, so a leader change or a rolling update waits 30 s for nothing (seen in the
+// delivery suite: a stopped agent that never stopped). Switch it back on once the pinned
+// controller-runtime has the fix.
+func ClassicWorkqueue(opts *ctrl.Options) {
+	if opts.Controller.UsePriorityQueue == nil {
+		opts.Controller.UsePriorityQueue = ptr.To(false)
+	}
 }
 
 // Setup adds the controllers, webhooks and REST facade that c asks for.

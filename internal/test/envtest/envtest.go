@@ -190,9 +190,14 @@ func (e *Environment) RunManager(cfg *rest.Config, mo ManagerOptions) (*Manager,
 			Host: wio.LocalServingHost, Port: wio.LocalServingPort, CertDir: wio.LocalServingCertDir,
 		})
 	}
+	// The classic workqueue, as app.ClassicWorkqueue gives production managers: the pinned
+	// controller-runtime's priority queue can deadlock on shutdown, and suites stop managers
+	// on purpose (a killed agent) all the time.
+	noPriorityQueue := false
+	opts.Controller = config.Controller{UsePriorityQueue: &noPriorityQueue}
 	if mo.SkipNameValidation {
 		skip := true
-		opts.Controller = config.Controller{SkipNameValidation: &skip}
+		opts.Controller.SkipNameValidation = &skip
 	}
 	if mo.Options != nil {
 		mo.Options(&opts)
