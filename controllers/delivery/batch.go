@@ -237,6 +237,7 @@ func (r *Reconciler) form(ctx context.Context, key batchKey, names []string) {
 	log := ctrl.LoggerFrom(ctx).WithName("batch").WithValues("namespace", key.ns, "isin", key.isin)
 	var (
 		members []investv1.DeliveryBatchMember
+		owners  []metav1.OwnerReference
 		gone    []string // not waiting for a mint any more
 		alone   []string // minted on their own
 	)
@@ -256,12 +257,11 @@ func (r *Reconciler) form(ctx context.Context, key batchKey, names []string) {
 			continue
 		}
 		members = append(members, investv1.DeliveryBatchMember{Order: name, WalletID: deliveryWallet(o), Address: addr.Hex(), Units: o.Spec.AmountOfUnits})
+		owners = append(owners, metav1.OwnerReference{APIVersion: investv1.GroupVersion.String(), Kind: "Order", Name: o.Name, UID: o.UID})
 	}
 	r.unhold(key.ns, gone, false)
 	if len(members) < 2 {
-		for _, m := range members {
-			alone = append(alone, m.Order)
-		}
+		alone = append(alone, memberNames(members)...)
 		r.unhold(key.ns, alone, true)
 		return
 	}
@@ -283,7 +283,9 @@ func (r *Reconciler) form(ctx context.Context, key batchKey, names []string) {
 	}
 	r.unhold(key.ns, alone, true)
 	b := &investv1.DeliveryBatch{
-		ObjectMeta: metav1.ObjectMeta{Namespace: key.ns, Name: batchName()},
+		// Owned by its members: it goes (garbage collection) when the last of them has left
+		// the cluster (retention), not before.
+		ObjectMeta: metav1.ObjectMeta{Namespace: key.ns, Name: batchName(), OwnerReferences: owners},
 		Spec:       investv1.DeliveryBatchSpec{ISIN: key.isin, Token: key.token.Hex(), ChainID: r.Outbox.ChainID(), Members: members},
 	}
 	if err := r.Client.Create(ctx, b); err != nil {
@@ -363,13 +365,20 @@ func (br BatchReconciler) Reconcile(ctx context.Context, req ctrl.Request) (ctrl
 // broadcast the batchMint of those claimed.
 func (r *Reconciler) claimAndSend(ctx context.Context, b *investv1.DeliveryBatch) (ctrl.Result, error) {
 	log := ctrl.LoggerFrom(ctx)
-	var included []investv1.DeliveryBatchMember
-	for _, m := range b.Spec.Members {
-		ok, err := r.claim(ctx, b, m)
+	claimed := make([]bool, len(b.Spec.Members))
+	if err := forEachMember(len(b.Spec.Members), func(i int) error {
+		ok, err := r.claim(ctx, b, b.Spec.Members[i])
 		if err != nil {
-			return ctrl.Result{}, fmt.Errorf("claim order %s: %w", m.Order, err)
+			return fmt.Errorf("claim order %s: %w", b.Spec.Members[i].Order, err)
 		}
-		if ok {
+		claimed[i] = ok
+		return nil
+	}); err != nil {
+		return ctrl.Result{}, err
+	}
+	var included []investv1.DeliveryBatchMember
+	for i, m := range b.Spec.Members {
+		if claimed[i] {
 			included = append(included, m)
 		}
 	}
@@ -405,8 +414,10 @@ func (r *Reconciler) claimAndSend(ctx context.Context, b *investv1.DeliveryBatch
 		log.Error(err, "broadcast failed; the recorded batch is broadcast again", "hash", rec.Attempts[0].Hash)
 		return ctrl.Result{RequeueAfter: r.poll()}, nil
 	}
-	if pending, err := r.initiateMembers(ctx, b, rec); err != nil || pending {
-		return ctrl.Result{RequeueAfter: settlement.ConflictRetry}, err
+	if pending, err := r.initiateMembers(ctx, b, rec); err != nil {
+		return ctrl.Result{}, err
+	} else if pending {
+		return ctrl.Result{RequeueAfter: settlement.ConflictRetry}, nil
 	}
 	return ctrl.Result{RequeueAfter: r.poll()}, nil
 }
@@ -530,8 +541,10 @@ func (r *Reconciler) trackBatch(ctx context.Context, b *investv1.DeliveryBatch) 
 		log.Error(err, "tracking the recorded batch; trying again", "nonce", tx.Nonce)
 		return ctrl.Result{RequeueAfter: r.poll()}, nil
 	}
-	if pending, err := r.initiateMembers(ctx, b, cur); err != nil || pending {
-		return ctrl.Result{RequeueAfter: settlement.ConflictRetry}, err
+	if pending, err := r.initiateMembers(ctx, b, cur); err != nil {
+		return ctrl.Result{}, err
+	} else if pending {
+		return ctrl.Result{RequeueAfter: settlement.ConflictRetry}, nil
 	}
 	switch obs.State {
 	case outbox.Pending, outbox.Mined:
@@ -561,33 +574,68 @@ func (r *Reconciler) trackBatch(ctx context.Context, b *investv1.DeliveryBatch) 
 // attempts) and deliveryInitiated with the batch's hash. pending says some member could
 // not be written yet (a conflict): the batch is looked at again soon.
 func (r *Reconciler) initiateMembers(ctx context.Context, b *investv1.DeliveryBatch, tx *investv1.ChainTransaction) (pending bool, err error) {
-	for _, m := range r.included(b, tx) {
+	members := r.included(b, tx)
+	var mu sync.Mutex
+	err = forEachMember(len(members), func(i int) error {
+		m := members[i]
 		o := &investv1.Order{}
 		if err := r.Client.Get(ctx, client.ObjectKey{Namespace: b.Namespace, Name: m.Order}, o); err != nil {
 			if apierrors.IsNotFound(err) {
-				continue
+				return nil
 			}
-			return true, err
+			return err
 		}
 		before := o.DeepCopy()
 		changed := r.copyTransaction(ctx, o, b, m, tx)
 		initiated := settlement.Record(o, settlement.StepDeliveryInitiated, r.evidence(tx.Attempts[0].Hash))
 		if !changed && !initiated {
-			continue
+			return nil
 		}
 		if err := r.Client.Status().Patch(ctx, o, client.MergeFromWithOptions(before, client.MergeFromWithOptimisticLock{})); err != nil {
 			if apierrors.IsConflict(err) || apierrors.IsNotFound(err) {
+				mu.Lock()
 				pending = true
-				continue
+				mu.Unlock()
+				return nil
 			}
-			return true, fmt.Errorf("record the batch on order %s: %w", m.Order, err)
+			return fmt.Errorf("record the batch on order %s: %w", m.Order, err)
 		}
 		if initiated {
 			r.event(o, corev1.EventTypeNormal, settlement.EvidenceReason(settlement.StepDeliveryInitiated), "RecordSettlement",
 				"%s recorded %s evidence in transaction %s (batch %s)", Name, settlement.StepDeliveryInitiated, tx.Attempts[0].Hash, b.Name)
 		}
+		return nil
+	})
+	return pending || err != nil, err
+}
+
+// memberWrites is how many member orders a batch reads and writes at once.
+const memberWrites = 8
+
+// forEachMember runs fn for 0..n-1, memberWrites at a time, and returns the first error.
+func forEachMember(n int, fn func(i int) error) error {
+	var (
+		wg    sync.WaitGroup
+		mu    sync.Mutex
+		first error
+	)
+	sem := make(chan struct{}, memberWrites)
+	for i := range n {
+		sem <- struct{}{}
+		wg.Add(1)
+		go func() {
+			defer func() { <-sem; wg.Done() }()
+			if err := fn(i); err != nil {
+				mu.Lock()
+				if first == nil {
+					first = err
+				}
+				mu.Unlock()
+			}
+		}()
 	}
-	return pending, nil
+	wg.Wait()
+	return first
 }
 
 // copyTransaction puts the batch's transaction (without the receipt) in the order's
@@ -618,38 +666,46 @@ func (r *Reconciler) copyTransaction(ctx context.Context, o *investv1.Order, b *
 func (r *Reconciler) finishBatch(ctx context.Context, b *investv1.DeliveryBatch) (ctrl.Result, error) {
 	tx := b.Status.Transaction
 	rc := tx.Receipt
-	if pending, err := r.initiateMembers(ctx, b, tx); err != nil || pending {
-		return ctrl.Result{RequeueAfter: settlement.ConflictRetry}, err
+	if pending, err := r.initiateMembers(ctx, b, tx); err != nil {
+		return ctrl.Result{}, err
+	} else if pending {
+		return ctrl.Result{RequeueAfter: settlement.ConflictRetry}, nil
 	}
-	waiting := false
-	for _, m := range r.included(b, tx) {
+	var (
+		mu      sync.Mutex
+		waiting bool
+	)
+	wait := func() { mu.Lock(); waiting = true; mu.Unlock() }
+	members := r.included(b, tx)
+	err := forEachMember(len(members), func(i int) error {
+		m := members[i]
 		o := &investv1.Order{}
 		if err := r.Client.Get(ctx, client.ObjectKey{Namespace: b.Namespace, Name: m.Order}, o); err != nil {
 			if apierrors.IsNotFound(err) {
-				continue
+				return nil
 			}
-			return ctrl.Result{}, err
+			return err
 		}
 		c := o.Status.Chain
 		if c == nil || c.Batch != b.Name || c.Transaction == nil || c.Transaction.Receipt != nil {
-			continue
+			return nil
 		}
 		before := o.DeepCopy()
 		if rc.Status == investv1.ChainReceiptSucceeded {
 			step, ok := settlement.NextStep(o)
 			if !ok || step != settlement.StepDeliveryCompleted {
-				waiting = true // the order controller has not moved it to DELIVERY_INITIATED yet
-				continue
+				wait() // the order controller has not moved it to DELIVERY_INITIATED yet
+				return nil
 			}
 			settlement.Record(o, step, r.evidence(rc.Hash))
 		}
 		c.Transaction.Receipt = rc.DeepCopy()
 		if err := r.Client.Status().Patch(ctx, o, client.MergeFromWithOptions(before, client.MergeFromWithOptimisticLock{})); err != nil {
 			if apierrors.IsConflict(err) || apierrors.IsNotFound(err) {
-				waiting = true
-				continue
+				wait()
+				return nil
 			}
-			return ctrl.Result{}, fmt.Errorf("record the batch's receipt on order %s: %w", m.Order, err)
+			return fmt.Errorf("record the batch's receipt on order %s: %w", m.Order, err)
 		}
 		if rc.Status == investv1.ChainReceiptReverted {
 			r.event(o, corev1.EventTypeWarning, ReasonTransactionReverted, "Track",
@@ -658,6 +714,10 @@ func (r *Reconciler) finishBatch(ctx context.Context, b *investv1.DeliveryBatch)
 			r.event(o, corev1.EventTypeNormal, settlement.EvidenceReason(settlement.StepDeliveryCompleted), "RecordSettlement",
 				"%s recorded %s evidence in transaction %s (batch %s)", Name, settlement.StepDeliveryCompleted, rc.Hash, b.Name)
 		}
+		return nil
+	})
+	if err != nil {
+		return ctrl.Result{}, err
 	}
 	if waiting {
 		return ctrl.Result{RequeueAfter: r.poll()}, nil
