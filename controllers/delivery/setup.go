@@ -108,6 +108,9 @@ func Setup(ctx context.Context, mgr ctrl.Manager, o Options, namespace string) (
 	if o.RPCURL == "" {
 		return nil, nil
 	}
+	if o.BatchSize > MaxBatchSize {
+		return nil, fmt.Errorf("chain agent: --chain-batch-size %d is above %d (the most members a DeliveryBatch holds)", o.BatchSize, MaxBatchSize)
+	}
 	if o.Tokens == nil {
 		tokens, err := ParseTokens(o.TokenList, o.ChainID)
 		if err != nil {
@@ -137,9 +140,6 @@ func Setup(ctx context.Context, mgr ctrl.Manager, o Options, namespace string) (
 		return nil, err
 	}
 	rt.Archive = o.Archive
-	if o.BatchSize > MaxBatchSize {
-		return nil, fmt.Errorf("chain agent: --chain-batch-size %d is above %d", o.BatchSize, MaxBatchSize)
-	}
 	rt.BatchSize, rt.BatchWindow = o.BatchSize, o.BatchWindow
 	if err := rt.SetupAgent(mgr, o.Tokens); err != nil {
 		return nil, err
