@@ -1,6 +1,7 @@
 package delivery
 
 import (
+	"bytes"
 	"fmt"
 	"math/big"
 	"time"
@@ -204,6 +205,56 @@ var _ = Describe("batch mints", func() {
 		Expect(w.batches()[0].Status.Transaction.Attempts).To(HaveLen(1))
 		Expect(pendingNonce(w.chain)).To(Equal(uint64(1)), "one transaction signed in all")
 	})
+
+	DescribeTable("mints a batch exactly once when the agent is killed at a status write and restarted",
+		func(failing string, broadcast bool) {
+			w := newWorld()
+			bs := w.buyers(3)
+			first := w.startAgent(agentOptions{batchSize: 3, intercept: func(patch []byte) error {
+				if bytes.Contains(patch, []byte(failing)) {
+					return errKilled
+				}
+				return nil
+			}})
+			if broadcast {
+				// The batch is recorded and broadcast; every later write of a receipt fails.
+				hashes := initiatedAll(bs)
+				w.chain.Commit(1)
+				Expect(w.chain.Mints(w.chain.Token, bs[0].addr)).To(HaveLen(1))
+				Expect(w.chain.Mints(w.chain.Token, bs[0].addr)[0].TxHash.Hex()).To(Equal(hashes[0]))
+				Consistently(func() *investv1.SettlementRecord { return get(bs[0].o).Status.Settlement.DeliveryCompleted }, time.Second, interval).Should(BeNil())
+			} else {
+				// The claims are written; recording the signed batch fails: nothing is sent.
+				Eventually(func(g Gomega) {
+					for _, x := range bs {
+						cur := get(x.o)
+						g.Expect(cur.Status.Chain).NotTo(BeNil())
+						g.Expect(cur.Status.Chain.Batch).NotTo(BeEmpty())
+					}
+				}, timeout, interval).Should(Succeed())
+				Consistently(func() *investv1.ChainTransaction { return w.batches()[0].Status.Transaction }, time.Second, interval).Should(BeNil())
+				Expect(pendingNonce(w.chain)).To(BeZero(), "nothing broadcast before it is recorded")
+			}
+			first.Stop()
+
+			second := w.startAgent(agentOptions{batchSize: 3})
+			defer second.Stop()
+			hashes := initiatedAll(bs)
+			w.chain.Commit(1)
+			for i, x := range bs {
+				Eventually(func() *investv1.SettlementRecord { return get(x.o).Status.Settlement.DeliveryCompleted }, timeout, interval).ShouldNot(BeNil())
+				Expect(get(x.o).Status.Settlement.DeliveryCompleted.TransactionHash).To(Equal(hashes[i]))
+				Expect(hashes[i]).To(Equal(hashes[0]), "one batch")
+				mints := w.chain.Mints(w.chain.Token, x.addr)
+				Expect(mints).To(HaveLen(1))
+				Expect(w.chain.Balance(w.chain.Token, x.addr)).To(Equal(x.units))
+			}
+			Expect(w.batches()).To(HaveLen(1))
+			Expect(pendingNonce(w.chain)).To(Equal(uint64(1)), "one transaction signed and sent in all")
+		},
+		Entry("between the claims and recording the signed batch", `"included"`, false),
+		Entry("between broadcasting the batch and recording its receipt", `"receipt"`, true),
+	)
 
 	It("never mints on its own an order claimed by a batch", func() {
 		w := newWorld()
