@@ -574,7 +574,7 @@ func (r *Reconciler) trackBatch(ctx context.Context, b *investv1.DeliveryBatch) 
 // attempts) and deliveryInitiated with the batch's hash. pending says some member could
 // not be written yet (a conflict): the batch is looked at again soon.
 func (r *Reconciler) initiateMembers(ctx context.Context, b *investv1.DeliveryBatch, tx *investv1.ChainTransaction) (pending bool, err error) {
-	members := r.included(b, tx)
+	members := r.included(b)
 	var mu sync.Mutex
 	err = forEachMember(len(members), func(i int) error {
 		m := members[i]
@@ -676,7 +676,7 @@ func (r *Reconciler) finishBatch(ctx context.Context, b *investv1.DeliveryBatch)
 		waiting bool
 	)
 	wait := func() { mu.Lock(); waiting = true; mu.Unlock() }
-	members := r.included(b, tx)
+	members := r.included(b)
 	err := forEachMember(len(members), func(i int) error {
 		m := members[i]
 		o := &investv1.Order{}
@@ -726,7 +726,7 @@ func (r *Reconciler) finishBatch(ctx context.Context, b *investv1.DeliveryBatch)
 }
 
 // included are the members the transaction mints for, in its order.
-func (r *Reconciler) included(b *investv1.DeliveryBatch, _ *investv1.ChainTransaction) []investv1.DeliveryBatchMember {
+func (r *Reconciler) included(b *investv1.DeliveryBatch) []investv1.DeliveryBatchMember {
 	byName := make(map[string]investv1.DeliveryBatchMember, len(b.Spec.Members))
 	for _, m := range b.Spec.Members {
 		byName[m.Order] = m
