@@ -290,7 +290,17 @@ type SettlementEvidence struct {
 // +kubebuilder:validation:XValidation:rule="!has(oldSelf.burns) || (has(self.burns) && self.burns == oldSelf.burns)",message="the burns of a recorded transaction are immutable",fieldPath=".burns"
 // +kubebuilder:validation:XValidation:rule="!has(oldSelf.recipient) || (has(self.recipient) && self.recipient == oldSelf.recipient)",message="the recipient of a recorded transaction is immutable",fieldPath=".recipient"
 // +kubebuilder:validation:XValidation:rule="!has(oldSelf.token) || (has(self.token) && self.token == oldSelf.token)",message="the token of a recorded transaction is immutable",fieldPath=".token"
+// +kubebuilder:validation:XValidation:rule="!has(oldSelf.batch) || !has(self.batch) || self.batch == oldSelf.batch",message="a batch claim is released before the order can be claimed by another batch",fieldPath=".batch"
+// +kubebuilder:validation:XValidation:rule="!has(oldSelf.transaction) || (has(self.batch) == has(oldSelf.batch))",message="the batch claim of an order with a recorded transaction is immutable",fieldPath=".batch"
 type OrderChainStatus struct {
+	// Batch names the DeliveryBatch (in the order's namespace) that claimed the order: its
+	// mint is part of that batch's one batchMint transaction, and the order is never
+	// minted on its own while the claim stands. Written by the chain agent with optimistic
+	// locking before the batch is signed; released only when the batch is abandoned
+	// before anything was signed; fixed once a transaction is recorded.
+	// +kubebuilder:validation:MaxLength=253
+	// +optional
+	Batch string `json:"batch,omitempty"`
 	// Token is the share class's token contract the transaction calls.
 	// +kubebuilder:validation:Pattern=`^0x[0-9a-fA-F]{40}$`
 	// +optional
@@ -302,6 +312,8 @@ type OrderChainStatus struct {
 	Recipient string `json:"recipient,omitempty"`
 	// Transaction is the mint (BUY: the units to the order's wallet) or the burn (SELL:
 	// the units from the holder's wallets), signed and recorded before it was broadcast.
+	// For a member of a batch it is the batch's batchMint (recorded first in the
+	// DeliveryBatch, copied here once broadcast), with the same hash and receipt.
 	// +optional
 	Transaction *ChainTransaction `json:"transaction,omitempty"`
 	// Burns (SELL) are the wallets the units are burned from, fixed with the transaction.

@@ -24,11 +24,16 @@ import (
 	"github.com/fundshare/fundshare-operator/internal/validation"
 )
 
+// benchBatchSize is the --chain-batch-size of the batch-on run of the delivery bench.
+const benchBatchSize = 50
+
 // BenchmarkDeliveryThroughput is the delivery row of `make bench`: orders delivered per
-// second on the simulated chain, one mint per order (no batching). benchOrders BUY orders
-// are created EXECUTED; the order controller and the chain agent (1 confirmation) then
-// run them to COMPLETED while the chain mines a block every 200 ms. Reported: orders/s
-// from the agent's start to the last COMPLETED, and the mints per block.
+// second on the simulated chain, with batch mints off (one mint transaction per order) and
+// on (--chain-batch-size 50, --chain-batch-window 200ms), side by side in one run on one
+// control plane. benchOrders BUY orders are created EXECUTED; the order controller and the
+// chain agent (1 confirmation) then run them to COMPLETED while the chain mines a block
+// every 200 ms. Reported: orders/s from the agent's start to the last COMPLETED, orders
+// initiated per second, orders minted per block and the mint transactions sent.
 func BenchmarkDeliveryThroughput(b *testing.B) {
 	const benchOrders = 200
 	e, err := envtest.New(envtest.Options{})
@@ -37,15 +42,29 @@ func BenchmarkDeliveryThroughput(b *testing.B) {
 	}
 	defer func() { _ = e.Close() }()
 	ctx := context.Background()
-	for i := 0; i < b.N; i++ {
-		rate, perBlock, sent := deliverOnce(b, ctx, e, benchOrders)
-		b.ReportMetric(rate, "orders/s")
-		b.ReportMetric(sent, "mints-sent/s")
-		b.ReportMetric(perBlock, "mints/block")
+	for _, run := range []struct {
+		name string
+		size int
+	}{{"batch=off", 1}, {fmt.Sprintf("batch=%d", benchBatchSize), benchBatchSize}} {
+		b.Run(run.name, func(b *testing.B) {
+			for i := 0; i < b.N; i++ {
+				res := deliverOnce(b, ctx, e, benchOrders, run.size)
+				b.ReportMetric(res.rate, "orders/s")
+				b.ReportMetric(res.sentRate, "initiated/s")
+				b.ReportMetric(res.perBlock, "orders/block")
+				b.ReportMetric(float64(res.txs), "mint-txs")
+			}
+		})
 	}
 }
 
-func deliverOnce(b *testing.B, ctx context.Context, e *envtest.Environment, n int) (rate, perBlock, sentRate float64) {
+// deliveryResult is one run of the delivery bench.
+type deliveryResult struct {
+	rate, perBlock, sentRate float64
+	txs                      int
+}
+
+func deliverOnce(b *testing.B, ctx context.Context, e *envtest.Environment, n, batchSize int) (res deliveryResult) {
 	b.Helper()
 	b.StopTimer()
 	k := e.Client
@@ -127,6 +146,7 @@ func deliverOnce(b *testing.B, ctx context.Context, e *envtest.Environment, n in
 			if err != nil {
 				return err
 			}
+			rt.BatchSize, rt.BatchWindow = batchSize, 200*time.Millisecond
 			return rt.SetupAgent(mgr, StaticTokens{isin: {Address: c.Token, ChainID: c.ChainID.Int64()}})
 		},
 		SkipNameValidation: true,
@@ -152,8 +172,8 @@ func deliverOnce(b *testing.B, ctx context.Context, e *envtest.Environment, n in
 				initiated++
 			}
 		}
-		if initiated == n && sentRate == 0 {
-			sentRate = float64(n) / time.Since(start).Seconds()
+		if initiated == n && res.sentRate == 0 {
+			res.sentRate = float64(n) / time.Since(start).Seconds()
 		}
 		if done == n {
 			break
@@ -171,8 +191,14 @@ func deliverOnce(b *testing.B, ctx context.Context, e *envtest.Environment, n in
 		b.Fatalf("%d mints for %d orders", len(mints), n)
 	}
 	blocks := map[uint64]bool{}
+	txs := map[string]bool{}
 	for _, m := range mints {
 		blocks[m.Block] = true
+		txs[m.TxHash.Hex()] = true
 	}
-	return float64(n) / elapsed.Seconds(), float64(n) / float64(len(blocks)), sentRate
+	if batchSize <= 1 && len(txs) != n {
+		b.Fatalf("batch off: %d mint transactions for %d orders", len(txs), n)
+	}
+	res.rate, res.perBlock, res.txs = float64(n)/elapsed.Seconds(), float64(n)/float64(len(blocks)), len(txs)
+	return res
 }

@@ -29,6 +29,8 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/builder"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	"sigs.k8s.io/controller-runtime/pkg/controller"
+	"sigs.k8s.io/controller-runtime/pkg/handler"
+	"sigs.k8s.io/controller-runtime/pkg/source"
 
 	investv1 "github.com/fundshare/fundshare-operator/api/v1alpha1"
 	"github.com/fundshare/fundshare-operator/controllers/settlement"
@@ -106,7 +108,17 @@ type Reconciler struct {
 	Recorder events.EventRecorder
 	// Now is the clock; nil means time.Now.
 	Now func() time.Time
+	// BatchSize is the most BUY orders (of one namespace and share class) minted in one
+	// batchMint; 1 or less mints each order on its own (see batch.go).
+	BatchSize int
+	// BatchWindow is how long the first order of a batch waits for more; zero means
+	// DefaultBatchWindow.
+	BatchWindow time.Duration
+	// Backend is the chain, for a batch's pre-flight estimate before anything is created;
+	// nil: the batch is checked only by the outbox's estimate when it is signed.
+	Backend outbox.Backend
 
+	batch    *batchState
 	accounts sync.Map // account key → *sync.Mutex: one burn plan at a time per account
 }
 
@@ -126,6 +138,11 @@ func (r *Reconciler) Reconcile(ctx context.Context, req ctrl.Request) (ctrl.Resu
 	}
 	step, ok := settlement.NextStep(o)
 	if !ok || step.Side() != settlement.TokenSide {
+		return ctrl.Result{}, nil
+	}
+	if c := o.Status.Chain; c != nil && c.Batch != "" {
+		// Claimed by a DeliveryBatch: its reconciler mints it in the batch's transaction
+		// and records the evidence; it is never minted on its own.
 		return ctrl.Result{}, nil
 	}
 	ctx = ctrl.LoggerInto(ctx, ctrl.LoggerFrom(ctx).WithValues("step", step))
@@ -170,6 +187,11 @@ func (r *Reconciler) send(ctx context.Context, o *investv1.Order, step settlemen
 	)
 	switch step {
 	case settlement.StepDeliveryInitiated:
+		if r.batching() && r.hold(o, tok) {
+			// The batch former mints it in a batch, or hands it back (wake) to be minted
+			// on its own; the requeue is only a safety net.
+			return ctrl.Result{RequeueAfter: 2*r.batchWindow() + r.poll()}, nil
+		}
 		addr, err := r.walletAddress(ctx, o.Namespace, deliveryWallet(o))
 		if err != nil {
 			return r.refuse(ctx, o, err.Error())
@@ -575,11 +597,17 @@ func (r *Reconciler) SetupWithManager(mgr ctrl.Manager) error {
 	if workers <= 0 {
 		workers = 4
 	}
-	return ctrl.NewControllerManagedBy(mgr).
+	b := ctrl.NewControllerManagedBy(mgr).
 		For(&investv1.Order{}, builder.WithPredicates(predicates.LiveOrders())).
 		Named("settlement-" + Name).
-		WithOptions(controller.Options{MaxConcurrentReconciles: workers}).
-		Complete(r)
+		WithOptions(controller.Options{MaxConcurrentReconciles: workers})
+	if r.BatchSize > 1 {
+		if err := r.setupBatching(mgr, workers); err != nil {
+			return fmt.Errorf("chain agent batches: %w", err)
+		}
+		b = b.WatchesRawSource(source.Channel(r.batch.wake, &handler.EnqueueRequestForObject{}))
+	}
+	return b.Complete(r)
 }
 
 // OrdersSource is the outbox Source of orders: the highest nonce any order's

@@ -56,6 +56,11 @@ type Options struct {
 	// placement view); a SELL's burn plan counts the archived mints and burns of its
 	// account. Nil: no archive.
 	Archive placement.Archive
+	// BatchSize is the most BUY orders of one namespace and share class minted in one
+	// batchMint transaction; 1 (the default) mints each order on its own.
+	BatchSize int
+	// BatchWindow is how long the first order of a batch waits for more.
+	BatchWindow time.Duration
 }
 
 // BindFlags registers the chain agent's flags on fs.
@@ -66,6 +71,8 @@ func BindFlags(fs *flag.FlagSet, o *Options) {
 	fs.Uint64Var(&o.Confirmations, "chain-confirmations", DefaultConfirmations, "blocks (the transaction's own included) before a mint or burn is final")
 	fs.DurationVar(&o.StuckAfter, "chain-stuck-after", 3*time.Minute, "how long a transaction waits unmined before it is replaced with the same nonce and higher fees")
 	fs.StringVar(&o.TokenList, "chain-tokens", "", "token contract per share class: ISIN=0xADDRESS,…")
+	fs.IntVar(&o.BatchSize, "chain-batch-size", 1, fmt.Sprintf("most BUY orders of one namespace and share class minted in one batchMint transaction (at most %d); 1: each order is minted on its own", MaxBatchSize))
+	fs.DurationVar(&o.BatchWindow, "chain-batch-window", DefaultBatchWindow, "how long the first BUY of a batch waits for more orders before the batch is minted (with --chain-batch-size above 1)")
 }
 
 // Runtime is the connected chain: the one Outbox of the agent key, shared by every
@@ -77,6 +84,9 @@ type Runtime struct {
 	Confirmations uint64
 	// Archive is Options.Archive: the burn plans count archived orders.
 	Archive placement.Archive
+	// BatchSize and BatchWindow are Options.BatchSize and .BatchWindow.
+	BatchSize   int
+	BatchWindow time.Duration
 }
 
 // Network is the named network of a chain id: polygon (137), amoy (80002), or local.
@@ -97,6 +107,9 @@ func Network(id uint64) chain.Network {
 func Setup(ctx context.Context, mgr ctrl.Manager, o Options, namespace string) (*Runtime, error) {
 	if o.RPCURL == "" {
 		return nil, nil
+	}
+	if o.BatchSize > MaxBatchSize {
+		return nil, fmt.Errorf("chain agent: --chain-batch-size %d is above %d (the most members a DeliveryBatch holds)", o.BatchSize, MaxBatchSize)
 	}
 	if o.Tokens == nil {
 		tokens, err := ParseTokens(o.TokenList, o.ChainID)
@@ -127,6 +140,7 @@ func Setup(ctx context.Context, mgr ctrl.Manager, o Options, namespace string) (
 		return nil, err
 	}
 	rt.Archive = o.Archive
+	rt.BatchSize, rt.BatchWindow = o.BatchSize, o.BatchWindow
 	if err := rt.SetupAgent(mgr, o.Tokens); err != nil {
 		return nil, err
 	}
@@ -148,6 +162,7 @@ func NewRuntime(backend outbox.Backend, signer chain.Signer, chainID *big.Int, c
 		return nil, err
 	}
 	ob.AddSource(OrdersSource(mgr.GetAPIReader()))
+	ob.AddSource(BatchesSource(mgr.GetAPIReader()))
 	if err := mgr.Add(ob); err != nil {
 		return nil, err
 	}
@@ -159,6 +174,7 @@ func (rt *Runtime) SetupAgent(mgr ctrl.Manager, tokens TokenLookup) error {
 	r := &Reconciler{
 		Client: mgr.GetClient(), Live: mgr.GetAPIReader(), Outbox: rt.Outbox, Tokens: tokens,
 		Confirmations: rt.Confirmations, Archive: rt.Archive,
+		BatchSize: rt.BatchSize, BatchWindow: rt.BatchWindow, Backend: rt.Backend,
 	}
 	if err := r.SetupWithManager(mgr); err != nil {
 		return fmt.Errorf("chain agent: %w", err)

@@ -134,6 +134,10 @@ type agentOptions struct {
 	stuckAfter    time.Duration            // zero: the outbox's default
 	confirmations uint64                   // zero: 1
 	tokens        TokenLookup              // nil: the chain's token for w.isin
+	batchSize     int                      // above 1: batch mints on
+	batchWindow   time.Duration            // zero: 500ms
+	noPreflight   bool                     // batches are checked only by the outbox's estimate at signing
+	batchOnly     bool                     // the batch controller runs, but the order reconciler mints each order on its own
 }
 
 // startAgent starts the outbox and the chain agent in a manager of their own.
@@ -164,6 +168,7 @@ func (w *world) startAgent(opts agentOptions) *envtest.Manager {
 				return err
 			}
 			ob.AddSource(OrdersSource(mgr.GetAPIReader()))
+			ob.AddSource(BatchesSource(mgr.GetAPIReader()))
 			if err := mgr.Add(ob); err != nil {
 				return err
 			}
@@ -185,6 +190,18 @@ func (w *world) startAgent(opts agentOptions) *envtest.Manager {
 			r := &Reconciler{
 				Client: c, Live: mgr.GetAPIReader(), Outbox: ob, Tokens: tokens, Confirmations: conf,
 				Poll: 100 * time.Millisecond, RetryRefused: 300 * time.Millisecond,
+				BatchSize: opts.batchSize, BatchWindow: opts.batchWindow, Backend: backend,
+			}
+			if r.BatchWindow == 0 {
+				r.BatchWindow = 500 * time.Millisecond
+			}
+			if opts.noPreflight {
+				r.Backend = nil
+			}
+			if opts.batchOnly {
+				if err := r.setupBatching(mgr, 4); err != nil {
+					return err
+				}
 			}
 			return r.SetupWithManager(mgr)
 		},

@@ -1,0 +1,806 @@
+package delivery
+
+// Batch mints: many BUY orders of one namespace and one share class minted in ONE
+// batchMint transaction, recorded in ONE object (a DeliveryBatch) before it is broadcast.
+//
+// The life of a batch, every step resumable from what is recorded:
+//
+//  1. The order reconciler hands a BUY at EXECUTED to the batch former instead of minting
+//     it (when batching is on) and waits. The former collects the orders of one
+//     (namespace, ISIN, token) until --chain-batch-size are there or the oldest has
+//     waited --chain-batch-window, then estimates batchMint for them (the pre-flight): if
+//     it reverts (one unregistered or frozen wallet, a paused token) no batch is made and
+//     every one is minted on its own, so each gets its own refusal. Fewer than two
+//     orders are minted on their own too.
+//  2. The former creates the DeliveryBatch (spec: the candidate members).
+//  3. The batch reconciler CLAIMS each member: status.chain.batch = the batch's name,
+//     written with optimistic locking on an order that has no transaction and no claim.
+//     An order with a claim is never minted on its own (the order reconciler leaves it
+//     alone; an individual mint's record, written with optimistic locking too, loses the
+//     race to a claim and vice versa). Members whose claim fails are dropped.
+//  4. The batch reconciler has the outbox sign batchMint(claimed wallets, units) and
+//     record it in the batch's status (transaction and included members, one write)
+//     before it is broadcast. A gas estimate that reverts now abandons the batch (status
+//     abandoned, durable, after which the API server refuses any transaction on it),
+//     releases the claims and mints each member on its own.
+//  5. Once broadcast, each member order gets the batch's transaction in
+//     status.chain.transaction (with its token and recipient) and deliveryInitiated with
+//     the batch's hash; once final, the receipt and deliveryCompleted, exactly as a
+//     single mint records them. A reverted batch records its reverted receipt on every
+//     member (each is Stalled with the reason) and is never re-sent.
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"math/big"
+	"sync"
+	"time"
+
+	"github.com/ethereum/go-ethereum"
+	"github.com/ethereum/go-ethereum/common"
+	corev1 "k8s.io/api/core/v1"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/types"
+	ctrl "sigs.k8s.io/controller-runtime"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+	"sigs.k8s.io/controller-runtime/pkg/controller"
+	"sigs.k8s.io/controller-runtime/pkg/event"
+	"sigs.k8s.io/controller-runtime/pkg/handler"
+	"sigs.k8s.io/controller-runtime/pkg/reconcile"
+
+	investv1 "github.com/fundshare/fundshare-operator/api/v1alpha1"
+	"github.com/fundshare/fundshare-operator/controllers/settlement"
+	"github.com/fundshare/fundshare-operator/internal/chain"
+	"github.com/fundshare/fundshare-operator/internal/chain/contracts"
+	"github.com/fundshare/fundshare-operator/internal/chain/outbox"
+)
+
+// Event reasons of batch mints.
+const (
+	ReasonBatchCreated   = "TokenBatchCreated"
+	ReasonBatchClaimed   = "TokenBatchClaimed"
+	ReasonBatchRecorded  = "TokenBatchRecorded"
+	ReasonBatchAbandoned = "TokenBatchAbandoned"
+	ReasonBatchFallback  = "TokenBatchFallback"
+)
+
+// DefaultBatchWindow is how long the first order of a batch waits for more when no window
+// is configured.
+const DefaultBatchWindow = 2 * time.Second
+
+// MaxBatchSize is the most members a DeliveryBatch holds (its CRD's limit).
+const MaxBatchSize = 256
+
+// soloFor is how long an order whose batch pre-flight reverted is minted on its own
+// before it may be batched again.
+const soloFor = 10 * time.Minute
+
+// batchKey groups the orders one batch may hold: one namespace, one share class, one token.
+type batchKey struct {
+	ns    string
+	isin  investv1.ISIN
+	token common.Address
+}
+
+type batchQueue struct {
+	since  time.Time
+	orders []string
+}
+
+// batchState is the batch former's memory. It is only an optimisation: what makes a
+// mint happen once is the claims and the records, which are in the API server.
+type batchState struct {
+	mu     sync.Mutex
+	queues map[batchKey]*batchQueue
+	held   map[types.NamespacedName]bool      // queued, or in a batch not yet claimed
+	solo   map[types.NamespacedName]time.Time // minted on its own until
+	kick   chan struct{}
+	wake   chan event.GenericEvent // orders handed back to the single path
+}
+
+func newBatchState() *batchState {
+	return &batchState{
+		queues: map[batchKey]*batchQueue{}, held: map[types.NamespacedName]bool{},
+		solo: map[types.NamespacedName]time.Time{}, kick: make(chan struct{}, 1),
+		wake: make(chan event.GenericEvent, 4096),
+	}
+}
+
+func (r *Reconciler) batching() bool { return r.BatchSize > 1 && r.batch != nil }
+
+func (r *Reconciler) batchWindow() time.Duration {
+	if r.BatchWindow > 0 {
+		return r.BatchWindow
+	}
+	return DefaultBatchWindow
+}
+
+func (r *Reconciler) batchSize() int { return min(r.BatchSize, MaxBatchSize) }
+
+// hold hands a BUY waiting for its mint to the batch former. It reports false when the
+// order is to be minted on its own (its batch pre-flight reverted lately).
+func (r *Reconciler) hold(o *investv1.Order, tok Token) bool {
+	s := r.batch
+	key := types.NamespacedName{Namespace: o.Namespace, Name: o.Name}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if until, ok := s.solo[key]; ok {
+		if r.now().Before(until) {
+			return false
+		}
+		delete(s.solo, key)
+	}
+	if s.held[key] {
+		return true
+	}
+	s.held[key] = true
+	k := batchKey{ns: o.Namespace, isin: o.Spec.ISIN, token: tok.Address}
+	q := s.queues[k]
+	if q == nil {
+		q = &batchQueue{since: r.now()}
+		s.queues[k] = q
+	}
+	q.orders = append(q.orders, o.Name)
+	if len(q.orders) >= r.batchSize() {
+		select {
+		case s.kick <- struct{}{}:
+		default:
+		}
+	}
+	return true
+}
+
+// unhold forgets orders (claimed, dropped, or handed back); solo sends them to the single
+// path for a while. Each is woken so that its reconciler looks again.
+func (r *Reconciler) unhold(ns string, names []string, solo bool) {
+	s := r.batch
+	if s == nil {
+		return
+	}
+	s.mu.Lock()
+	for _, n := range names {
+		key := types.NamespacedName{Namespace: ns, Name: n}
+		delete(s.held, key)
+		if solo {
+			s.solo[key] = r.now().Add(soloFor)
+		}
+	}
+	s.mu.Unlock()
+	for _, n := range names {
+		o := &investv1.Order{}
+		o.Namespace, o.Name = ns, n
+		select {
+		case s.wake <- event.GenericEvent{Object: o}:
+		default: // the order's own requeue looks again
+		}
+	}
+}
+
+// batchFormer is the manager Runnable that turns queues into DeliveryBatches.
+type batchFormer struct{ r *Reconciler }
+
+// NeedLeaderElection: batches are formed by the leader only, as orders are minted.
+func (f batchFormer) NeedLeaderElection() bool { return true }
+
+// Start forms batches until ctx ends.
+func (f batchFormer) Start(ctx context.Context) error {
+	r := f.r
+	tick := max(r.batchWindow()/4, 20*time.Millisecond)
+	t := time.NewTicker(tick)
+	defer t.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return nil
+		case <-t.C:
+		case <-r.batch.kick:
+		}
+		for key, names := range r.due() {
+			r.form(ctx, key, names)
+		}
+	}
+}
+
+// due takes the orders of every queue that is full or whose oldest has waited the window.
+func (r *Reconciler) due() map[batchKey][]string {
+	s := r.batch
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	out := map[batchKey][]string{}
+	now := r.now()
+	for k, q := range s.queues {
+		if len(q.orders) < r.batchSize() && now.Sub(q.since) < r.batchWindow() {
+			continue
+		}
+		n := min(len(q.orders), r.batchSize())
+		out[k] = append([]string(nil), q.orders[:n]...)
+		q.orders = q.orders[n:]
+		q.since = now
+		if len(q.orders) == 0 {
+			delete(s.queues, k)
+		}
+	}
+	for k, until := range s.solo {
+		if now.After(until) {
+			delete(s.solo, k)
+		}
+	}
+	return out
+}
+
+// form checks the queued orders, runs the pre-flight and creates the DeliveryBatch.
+func (r *Reconciler) form(ctx context.Context, key batchKey, names []string) {
+	log := ctrl.LoggerFrom(ctx).WithName("batch").WithValues("namespace", key.ns, "isin", key.isin)
+	var (
+		members []investv1.DeliveryBatchMember
+		owners  []metav1.OwnerReference
+		gone    []string // not waiting for a mint any more
+		alone   []string // minted on their own
+	)
+	for _, name := range names {
+		o := &investv1.Order{}
+		if err := r.Client.Get(ctx, client.ObjectKey{Namespace: key.ns, Name: name}, o); err != nil {
+			gone = append(gone, name)
+			continue
+		}
+		if !batchable(o) {
+			gone = append(gone, name)
+			continue
+		}
+		addr, err := r.walletAddress(ctx, o.Namespace, deliveryWallet(o))
+		if err != nil {
+			alone = append(alone, name) // the single path reports it
+			continue
+		}
+		members = append(members, investv1.DeliveryBatchMember{Order: name, WalletID: deliveryWallet(o), Address: addr.Hex(), Units: o.Spec.AmountOfUnits})
+		owners = append(owners, metav1.OwnerReference{APIVersion: investv1.GroupVersion.String(), Kind: "Order", Name: o.Name, UID: o.UID})
+	}
+	r.unhold(key.ns, gone, false)
+	if len(members) < 2 {
+		alone = append(alone, memberNames(members)...)
+		r.unhold(key.ns, alone, true)
+		return
+	}
+	data := packBatchMint(members)
+	if r.Backend != nil {
+		_, err := r.Backend.EstimateGas(ctx, ethereum.CallMsg{From: r.Outbox.From(), To: &key.token, Data: data})
+		if err != nil {
+			all := append(alone, memberNames(members)...)
+			if rev, isRevert := chain.AsRevert(chain.DecodeError(err)); isRevert {
+				log.Info("the batch's pre-flight reverts: each order is minted on its own", "reason", rev.Reason(), "orders", len(members))
+				r.unhold(key.ns, all, true)
+				return
+			}
+			log.Error(err, "estimate the batch; the orders are queued again")
+			r.unhold(key.ns, alone, true)
+			r.unhold(key.ns, memberNames(members), false)
+			return
+		}
+	}
+	r.unhold(key.ns, alone, true)
+	b := &investv1.DeliveryBatch{
+		// Owned by its members: it goes (garbage collection) when the last of them has left
+		// the cluster (retention), not before.
+		ObjectMeta: metav1.ObjectMeta{Namespace: key.ns, Name: batchName(), OwnerReferences: owners},
+		Spec:       investv1.DeliveryBatchSpec{ISIN: key.isin, Token: key.token.Hex(), ChainID: r.Outbox.ChainID(), Members: members},
+	}
+	if err := r.Client.Create(ctx, b); err != nil {
+		// A create that happened although it reported an error is harmless: that batch
+		// claims what it can, and claims keep every order in one transaction at most.
+		log.Error(err, "create the delivery batch; the orders are queued again")
+		r.unhold(key.ns, memberNames(members), false)
+		return
+	}
+	log.Info("delivery batch created", "batch", b.Name, "members", len(members))
+	r.batchEvent(b, corev1.EventTypeNormal, ReasonBatchCreated, "Create", "batch of %d BUY orders of %s created; claiming them", len(members), key.isin)
+	// The members stay held until the batch reconciler has claimed (or dropped) them.
+}
+
+// batchable: a live BUY that waits for its mint, with no transaction and no claim.
+func batchable(o *investv1.Order) bool {
+	if !o.DeletionTimestamp.IsZero() || o.Spec.Side != investv1.SideBuy {
+		return false
+	}
+	if step, ok := settlement.NextStep(o); !ok || step != settlement.StepDeliveryInitiated {
+		return false
+	}
+	c := o.Status.Chain
+	return c == nil || (c.Transaction == nil && c.Batch == "")
+}
+
+func memberNames(ms []investv1.DeliveryBatchMember) []string {
+	out := make([]string, len(ms))
+	for i, m := range ms {
+		out[i] = m.Order
+	}
+	return out
+}
+
+func packBatchMint(ms []investv1.DeliveryBatchMember) []byte {
+	addrs := make([]common.Address, len(ms))
+	units := make([]*big.Int, len(ms))
+	for i, m := range ms {
+		addrs[i], units[i] = common.HexToAddress(m.Address), big.NewInt(m.Units)
+	}
+	return contracts.NewShareToken().PackBatchMint(addrs, units)
+}
+
+func batchName() string {
+	var b [8]byte
+	_, _ = rand.Read(b[:])
+	return "batch-" + hex.EncodeToString(b[:])
+}
+
+// BatchReconciler drives DeliveryBatches (controller "settlement-chain-batch"): claims,
+// the recorded batchMint, and the evidence of every member.
+type BatchReconciler struct{ r *Reconciler }
+
+// +kubebuilder:rbac:groups=invest.fundshare.io,resources=deliverybatches,verbs=get;list;watch;create
+// +kubebuilder:rbac:groups=invest.fundshare.io,resources=deliverybatches/status,verbs=get;update;patch
+
+// Reconcile moves the batch one step on.
+func (br BatchReconciler) Reconcile(ctx context.Context, req ctrl.Request) (ctrl.Result, error) {
+	r := br.r
+	b := &investv1.DeliveryBatch{}
+	if err := r.Client.Get(ctx, req.NamespacedName, b); err != nil {
+		return ctrl.Result{}, client.IgnoreNotFound(err)
+	}
+	ctx = ctrl.LoggerInto(ctx, ctrl.LoggerFrom(ctx).WithValues("batch", b.Name))
+	switch tx := b.Status.Transaction; {
+	case b.Status.Abandoned != nil:
+		return r.release(ctx, b)
+	case tx == nil:
+		return r.claimAndSend(ctx, b)
+	case tx.Receipt == nil:
+		return r.trackBatch(ctx, b)
+	}
+	return r.finishBatch(ctx, b)
+}
+
+// claimAndSend claims the members, then has the outbox sign, record (in the batch) and
+// broadcast the batchMint of those claimed.
+func (r *Reconciler) claimAndSend(ctx context.Context, b *investv1.DeliveryBatch) (ctrl.Result, error) {
+	log := ctrl.LoggerFrom(ctx)
+	claimed := make([]bool, len(b.Spec.Members))
+	if err := forEachMember(len(b.Spec.Members), func(i int) error {
+		ok, err := r.claim(ctx, b, b.Spec.Members[i])
+		if err != nil {
+			return fmt.Errorf("claim order %s: %w", b.Spec.Members[i].Order, err)
+		}
+		claimed[i] = ok
+		return nil
+	}); err != nil {
+		return ctrl.Result{}, err
+	}
+	var included []investv1.DeliveryBatchMember
+	for i, m := range b.Spec.Members {
+		if claimed[i] {
+			included = append(included, m)
+		}
+	}
+	if len(included) == 0 {
+		r.unhold(b.Namespace, memberNames(b.Spec.Members), false)
+		return r.abandon(ctx, b, "NoMember: no member order could be claimed", false)
+	}
+	tok := common.HexToAddress(b.Spec.Token)
+	if b.Spec.ChainID != r.Outbox.ChainID() {
+		return ctrl.Result{}, fmt.Errorf("the batch's token is on chain %d, the agent signs for chain %d", b.Spec.ChainID, r.Outbox.ChainID())
+	}
+	before := b.DeepCopy()
+	rec, err := r.Outbox.Send(ctx, outbox.Call{To: &tok, Data: packBatchMint(included)}, func(ctx context.Context, tx *investv1.ChainTransaction) error {
+		b.Status.Transaction, b.Status.Included, b.Status.Phase = tx, memberNames(included), investv1.DeliveryBatchSent
+		return r.Client.Status().Patch(ctx, b, client.MergeFromWithOptions(before, client.MergeFromWithOptimisticLock{}))
+	})
+	// Every member is claimed or dropped now: the former forgets them.
+	r.unhold(b.Namespace, memberNames(b.Spec.Members), false)
+	if rev, isRevert := chain.AsRevert(err); isRevert {
+		return r.abandon(ctx, before, "PreflightReverted: "+rev.Reason(), true)
+	}
+	switch {
+	case errors.Is(err, outbox.ErrNotSynced):
+		return ctrl.Result{RequeueAfter: time.Second}, nil
+	case rec == nil && (apierrors.IsConflict(err) || apierrors.IsNotFound(err)):
+		return ctrl.Result{RequeueAfter: settlement.ConflictRetry}, nil
+	case rec == nil && err != nil:
+		return ctrl.Result{}, fmt.Errorf("send the batch: %w", err)
+	}
+	r.batchEvent(b, corev1.EventTypeNormal, ReasonBatchRecorded, "Record",
+		"recorded batchMint %s (nonce %d) for %d orders on token %s before broadcasting", rec.Attempts[0].Hash, rec.Nonce, len(included), tok.Hex())
+	if err != nil {
+		log.Error(err, "broadcast failed; the recorded batch is broadcast again", "hash", rec.Attempts[0].Hash)
+		return ctrl.Result{RequeueAfter: r.poll()}, nil
+	}
+	if pending, err := r.initiateMembers(ctx, b, rec); err != nil {
+		return ctrl.Result{}, err
+	} else if pending {
+		return ctrl.Result{RequeueAfter: settlement.ConflictRetry}, nil
+	}
+	return ctrl.Result{RequeueAfter: r.poll()}, nil
+}
+
+// claim writes the batch's name in the order's status.chain.batch (optimistic locking),
+// on a fresh read, when the order is still a batchable member; a claim already the
+// batch's counts. A conflict is retried on a fresh read a few times, then the member is
+// dropped. Any other write error is returned: the claim may have happened, and the next
+// reconcile reads it.
+func (r *Reconciler) claim(ctx context.Context, b *investv1.DeliveryBatch, m investv1.DeliveryBatchMember) (bool, error) {
+	for range 3 {
+		o := &investv1.Order{}
+		if err := r.reader().Get(ctx, client.ObjectKey{Namespace: b.Namespace, Name: m.Order}, o); err != nil {
+			if apierrors.IsNotFound(err) {
+				return false, nil
+			}
+			return false, err
+		}
+		if c := o.Status.Chain; c != nil && c.Batch == b.Name {
+			return true, nil
+		}
+		if !batchable(o) || o.Spec.ISIN != b.Spec.ISIN || o.Spec.AmountOfUnits != m.Units || deliveryWallet(o) != m.WalletID {
+			return false, nil
+		}
+		before := o.DeepCopy()
+		if o.Status.Chain == nil {
+			o.Status.Chain = &investv1.OrderChainStatus{}
+		}
+		o.Status.Chain.Batch = b.Name
+		o.Status.Chain.Refused = nil
+		err := r.Client.Status().Patch(ctx, o, client.MergeFromWithOptions(before, client.MergeFromWithOptimisticLock{}))
+		switch {
+		case err == nil:
+			r.event(o, corev1.EventTypeNormal, ReasonBatchClaimed, "Claim", "claimed by the delivery batch %s: minted in its batchMint, never on its own", b.Name)
+			return true, nil
+		case apierrors.IsConflict(err):
+			continue
+		case apierrors.IsNotFound(err):
+			return false, nil
+		}
+		return false, err
+	}
+	return false, nil
+}
+
+// abandon records (durably, before any claim is released) that the batch will never
+// sign anything, then releases its claims; solo mints the members on their own.
+func (r *Reconciler) abandon(ctx context.Context, b *investv1.DeliveryBatch, reason string, solo bool) (ctrl.Result, error) {
+	fresh := &investv1.DeliveryBatch{}
+	if err := r.reader().Get(ctx, client.ObjectKeyFromObject(b), fresh); err != nil {
+		return ctrl.Result{}, client.IgnoreNotFound(err)
+	}
+	if fresh.Status.Transaction != nil {
+		return ctrl.Result{RequeueAfter: settlement.ConflictRetry}, nil // recorded after all: track it
+	}
+	if fresh.Status.Abandoned == nil {
+		before := fresh.DeepCopy()
+		fresh.Status.Abandoned = &investv1.ChainRefusal{Reason: truncate(reason), At: metav1.NewTime(r.now().UTC().Truncate(time.Second))}
+		fresh.Status.Phase = investv1.DeliveryBatchAbandoned
+		if err := r.Client.Status().Patch(ctx, fresh, client.MergeFromWithOptions(before, client.MergeFromWithOptimisticLock{})); err != nil {
+			return r.patchFailed(err, "record the abandoned batch")
+		}
+		r.batchEvent(fresh, corev1.EventTypeWarning, ReasonBatchAbandoned, "Send", "batch abandoned before anything was signed: %s; its orders are minted one by one", reason)
+	}
+	if solo {
+		r.unhold(fresh.Namespace, memberNames(fresh.Spec.Members), true)
+	}
+	return r.release(ctx, fresh)
+}
+
+// release clears the claims of an abandoned batch (only on orders with no transaction).
+func (r *Reconciler) release(ctx context.Context, b *investv1.DeliveryBatch) (ctrl.Result, error) {
+	var released []string
+	for _, m := range b.Spec.Members {
+		o := &investv1.Order{}
+		if err := r.reader().Get(ctx, client.ObjectKey{Namespace: b.Namespace, Name: m.Order}, o); err != nil {
+			if apierrors.IsNotFound(err) {
+				continue
+			}
+			return ctrl.Result{}, err
+		}
+		c := o.Status.Chain
+		if c == nil || c.Batch != b.Name || c.Transaction != nil {
+			continue
+		}
+		before := o.DeepCopy()
+		c.Batch = ""
+		if err := r.Client.Status().Patch(ctx, o, client.MergeFromWithOptions(before, client.MergeFromWithOptimisticLock{})); err != nil {
+			return r.patchFailed(err, "release the claim of order "+m.Order)
+		}
+		released = append(released, m.Order)
+		r.event(o, corev1.EventTypeNormal, ReasonBatchFallback, "Release",
+			"the delivery batch %s was abandoned (%s): the order is minted on its own", b.Name, b.Status.Abandoned.Reason)
+	}
+	if len(released) > 0 {
+		r.unhold(b.Namespace, released, false)
+	}
+	return ctrl.Result{}, nil
+}
+
+// trackBatch follows the recorded batchMint (re-broadcast, replacement, confirmations)
+// and gives each member its transaction and deliveryInitiated once broadcast.
+func (r *Reconciler) trackBatch(ctx context.Context, b *investv1.DeliveryBatch) (ctrl.Result, error) {
+	log := ctrl.LoggerFrom(ctx)
+	tx := b.Status.Transaction
+	n := len(tx.Attempts)
+	obs, cur, err := r.Outbox.Track(ctx, tx, r.Confirmations, func(ctx context.Context, next *investv1.ChainTransaction) error {
+		before := b.DeepCopy()
+		b.Status.Transaction = next
+		return r.Client.Status().Patch(ctx, b, client.MergeFromWithOptions(before, client.MergeFromWithOptimisticLock{}))
+	})
+	if cur != nil && len(cur.Attempts) > n {
+		last := cur.Attempts[len(cur.Attempts)-1]
+		r.batchEvent(b, corev1.EventTypeNormal, ReasonTransactionReplaced, "Replace",
+			"batchMint (nonce %d) not mined after %s: replaced by %s with maxFeePerGas %s wei", cur.Nonce, r.Outbox.StuckAfter(), last.Hash, last.MaxFeePerGas)
+	}
+	if err != nil {
+		if apierrors.IsConflict(err) {
+			return ctrl.Result{RequeueAfter: settlement.ConflictRetry}, nil
+		}
+		log.Error(err, "tracking the recorded batch; trying again", "nonce", tx.Nonce)
+		return ctrl.Result{RequeueAfter: r.poll()}, nil
+	}
+	if pending, err := r.initiateMembers(ctx, b, cur); err != nil {
+		return ctrl.Result{}, err
+	} else if pending {
+		return ctrl.Result{RequeueAfter: settlement.ConflictRetry}, nil
+	}
+	switch obs.State {
+	case outbox.Pending, outbox.Mined:
+		return ctrl.Result{RequeueAfter: r.poll()}, nil
+	case outbox.NonceTaken:
+		r.batchEvent(b, corev1.EventTypeWarning, ReasonNonceTaken, "Track",
+			"nonce %d of the batchMint was mined by a transaction not recorded here: was the agent key used elsewhere? Nothing is re-sent", tx.Nonce)
+		return ctrl.Result{RequeueAfter: r.retryRefused()}, nil
+	}
+	before := b.DeepCopy()
+	b.Status.Transaction.Receipt = obs.Receipt
+	b.Status.Phase = investv1.DeliveryBatchCompleted
+	if obs.Receipt.Status == investv1.ChainReceiptReverted {
+		b.Status.Phase = investv1.DeliveryBatchReverted
+	}
+	if err := r.Client.Status().Patch(ctx, b, client.MergeFromWithOptions(before, client.MergeFromWithOptimisticLock{})); err != nil {
+		return r.patchFailed(err, "record the batch's receipt")
+	}
+	if obs.Receipt.Status == investv1.ChainReceiptReverted {
+		r.batchEvent(b, corev1.EventTypeWarning, ReasonTransactionReverted, "Track",
+			"batchMint %s reverted in block %d: %s; it is not re-sent", obs.Receipt.Hash, obs.Receipt.BlockNumber, obs.Receipt.RevertReason)
+	}
+	return r.finishBatch(ctx, b)
+}
+
+// initiateMembers gives every included member the batch's transaction (token, recipient,
+// attempts) and deliveryInitiated with the batch's hash. pending says some member could
+// not be written yet (a conflict): the batch is looked at again soon.
+func (r *Reconciler) initiateMembers(ctx context.Context, b *investv1.DeliveryBatch, tx *investv1.ChainTransaction) (pending bool, err error) {
+	members := r.included(b)
+	var mu sync.Mutex
+	err = forEachMember(len(members), func(i int) error {
+		m := members[i]
+		o := &investv1.Order{}
+		if err := r.Client.Get(ctx, client.ObjectKey{Namespace: b.Namespace, Name: m.Order}, o); err != nil {
+			if apierrors.IsNotFound(err) {
+				return nil
+			}
+			return err
+		}
+		before := o.DeepCopy()
+		changed := r.copyTransaction(ctx, o, b, m, tx)
+		initiated := settlement.Record(o, settlement.StepDeliveryInitiated, r.evidence(tx.Attempts[0].Hash))
+		if !changed && !initiated {
+			return nil
+		}
+		if err := r.Client.Status().Patch(ctx, o, client.MergeFromWithOptions(before, client.MergeFromWithOptimisticLock{})); err != nil {
+			if apierrors.IsConflict(err) || apierrors.IsNotFound(err) {
+				mu.Lock()
+				pending = true
+				mu.Unlock()
+				return nil
+			}
+			return fmt.Errorf("record the batch on order %s: %w", m.Order, err)
+		}
+		if initiated {
+			r.event(o, corev1.EventTypeNormal, settlement.EvidenceReason(settlement.StepDeliveryInitiated), "RecordSettlement",
+				"%s recorded %s evidence in transaction %s (batch %s)", Name, settlement.StepDeliveryInitiated, tx.Attempts[0].Hash, b.Name)
+		}
+		return nil
+	})
+	return pending || err != nil, err
+}
+
+// memberWrites is how many member orders a batch reads and writes at once.
+const memberWrites = 8
+
+// forEachMember runs fn for 0..n-1, memberWrites at a time, and returns the first error.
+func forEachMember(n int, fn func(i int) error) error {
+	var (
+		wg    sync.WaitGroup
+		mu    sync.Mutex
+		first error
+	)
+	sem := make(chan struct{}, memberWrites)
+	for i := range n {
+		sem <- struct{}{}
+		wg.Add(1)
+		go func() {
+			defer func() { <-sem; wg.Done() }()
+			if err := fn(i); err != nil {
+				mu.Lock()
+				if first == nil {
+					first = err
+				}
+				mu.Unlock()
+			}
+		}()
+	}
+	wg.Wait()
+	return first
+}
+
+// copyTransaction puts the batch's transaction (without the receipt) in the order's
+// status.chain; it reports whether it changed anything. An order whose claim is not the
+// batch's is left alone (it cannot happen: it was claimed before signing).
+func (r *Reconciler) copyTransaction(ctx context.Context, o *investv1.Order, b *investv1.DeliveryBatch, m investv1.DeliveryBatchMember, tx *investv1.ChainTransaction) bool {
+	c := o.Status.Chain
+	if c == nil || c.Batch != b.Name {
+		ctrl.LoggerFrom(ctx).Error(errors.New("member not claimed by the batch"), "the batch's transaction is not copied to the order", "order", o.Name)
+		return false
+	}
+	if c.Transaction == nil {
+		cp := tx.DeepCopy()
+		cp.Receipt = nil
+		c.Transaction, c.Token, c.Recipient, c.Refused = cp, common.HexToAddress(b.Spec.Token).Hex(), common.HexToAddress(m.Address).Hex(), nil
+		return true
+	}
+	if len(c.Transaction.Attempts) < len(tx.Attempts) {
+		c.Transaction.Attempts = append([]investv1.ChainTransactionAttempt(nil), tx.Attempts...)
+		return true
+	}
+	return false
+}
+
+// finishBatch records the batch's final receipt on each member, with deliveryCompleted
+// when it succeeded (once the order waits for it, as a single mint does); a reverted
+// receipt makes each member Stalled.
+func (r *Reconciler) finishBatch(ctx context.Context, b *investv1.DeliveryBatch) (ctrl.Result, error) {
+	tx := b.Status.Transaction
+	rc := tx.Receipt
+	if pending, err := r.initiateMembers(ctx, b, tx); err != nil {
+		return ctrl.Result{}, err
+	} else if pending {
+		return ctrl.Result{RequeueAfter: settlement.ConflictRetry}, nil
+	}
+	var (
+		mu      sync.Mutex
+		waiting bool
+	)
+	wait := func() { mu.Lock(); waiting = true; mu.Unlock() }
+	members := r.included(b)
+	err := forEachMember(len(members), func(i int) error {
+		m := members[i]
+		o := &investv1.Order{}
+		if err := r.Client.Get(ctx, client.ObjectKey{Namespace: b.Namespace, Name: m.Order}, o); err != nil {
+			if apierrors.IsNotFound(err) {
+				return nil
+			}
+			return err
+		}
+		c := o.Status.Chain
+		if c == nil || c.Batch != b.Name || c.Transaction == nil || c.Transaction.Receipt != nil {
+			return nil
+		}
+		before := o.DeepCopy()
+		if rc.Status == investv1.ChainReceiptSucceeded {
+			step, ok := settlement.NextStep(o)
+			if !ok || step != settlement.StepDeliveryCompleted {
+				wait() // the order controller has not moved it to DELIVERY_INITIATED yet
+				return nil
+			}
+			settlement.Record(o, step, r.evidence(rc.Hash))
+		}
+		c.Transaction.Receipt = rc.DeepCopy()
+		if err := r.Client.Status().Patch(ctx, o, client.MergeFromWithOptions(before, client.MergeFromWithOptimisticLock{})); err != nil {
+			if apierrors.IsConflict(err) || apierrors.IsNotFound(err) {
+				wait()
+				return nil
+			}
+			return fmt.Errorf("record the batch's receipt on order %s: %w", m.Order, err)
+		}
+		if rc.Status == investv1.ChainReceiptReverted {
+			r.event(o, corev1.EventTypeWarning, ReasonTransactionReverted, "Track",
+				"batchMint %s (batch %s) reverted in block %d: %s; it is not re-sent", rc.Hash, b.Name, rc.BlockNumber, rc.RevertReason)
+		} else {
+			r.event(o, corev1.EventTypeNormal, settlement.EvidenceReason(settlement.StepDeliveryCompleted), "RecordSettlement",
+				"%s recorded %s evidence in transaction %s (batch %s)", Name, settlement.StepDeliveryCompleted, rc.Hash, b.Name)
+		}
+		return nil
+	})
+	if err != nil {
+		return ctrl.Result{}, err
+	}
+	if waiting {
+		return ctrl.Result{RequeueAfter: r.poll()}, nil
+	}
+	return ctrl.Result{}, nil
+}
+
+// included are the members the transaction mints for, in its order.
+func (r *Reconciler) included(b *investv1.DeliveryBatch) []investv1.DeliveryBatchMember {
+	byName := make(map[string]investv1.DeliveryBatchMember, len(b.Spec.Members))
+	for _, m := range b.Spec.Members {
+		byName[m.Order] = m
+	}
+	out := make([]investv1.DeliveryBatchMember, 0, len(b.Status.Included))
+	for _, n := range b.Status.Included {
+		if m, ok := byName[n]; ok {
+			out = append(out, m)
+		}
+	}
+	return out
+}
+
+func (r *Reconciler) evidence(hash string) investv1.SettlementRecord {
+	return investv1.SettlementRecord{TransactionHash: hash, At: metav1.NewTime(r.now().UTC().Truncate(time.Second)), RecordedBy: Name}
+}
+
+func (r *Reconciler) reader() client.Reader {
+	if r.Live != nil {
+		return r.Live
+	}
+	return r.Client
+}
+
+func (r *Reconciler) batchEvent(b *investv1.DeliveryBatch, typ, reason, action, format string, args ...any) {
+	if r.Recorder != nil {
+		r.Recorder.Eventf(b, nil, typ, reason, action, format, args...)
+	}
+}
+
+// setupBatching registers the batch former and the controller "settlement-chain-batch".
+func (r *Reconciler) setupBatching(mgr ctrl.Manager, workers int) error {
+	r.batch = newBatchState()
+	if err := mgr.Add(batchFormer{r: r}); err != nil {
+		return err
+	}
+	return ctrl.NewControllerManagedBy(mgr).
+		For(&investv1.DeliveryBatch{}).
+		Watches(&investv1.Order{}, handler.EnqueueRequestsFromMapFunc(func(_ context.Context, obj client.Object) []reconcile.Request {
+			o, ok := obj.(*investv1.Order)
+			if !ok || o.Status.Chain == nil || o.Status.Chain.Batch == "" {
+				return nil
+			}
+			return []reconcile.Request{{NamespacedName: types.NamespacedName{Namespace: o.Namespace, Name: o.Status.Chain.Batch}}}
+		})).
+		Named("settlement-" + Name + "-batch").
+		WithOptions(controller.Options{MaxConcurrentReconciles: workers}).
+		Complete(BatchReconciler{r: r})
+}
+
+// BatchesSource is the outbox Source of DeliveryBatches: the highest nonce any batch's
+// status.transaction records, read uncached, 500 a page.
+func BatchesSource(reader client.Reader) outbox.Source {
+	return outbox.SourceFunc(func(ctx context.Context, from common.Address, chainID int64) (int64, bool, error) {
+		var (
+			best  int64
+			found bool
+			cont  string
+		)
+		for {
+			var list investv1.DeliveryBatchList
+			if err := reader.List(ctx, &list, client.Limit(500), client.Continue(cont)); err != nil {
+				return 0, false, fmt.Errorf("list delivery batches: %w", err)
+			}
+			txs := make([]*investv1.ChainTransaction, 0, len(list.Items))
+			for i := range list.Items {
+				txs = append(txs, list.Items[i].Status.Transaction)
+			}
+			if n, ok := outbox.HighestNonce(from, chainID, txs...); ok && (!found || n > best) {
+				best, found = n, true
+			}
+			if cont = list.Continue; cont == "" {
+				return best, found, nil
+			}
+		}
+	})
+}
