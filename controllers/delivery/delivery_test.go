@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/ethereum/go-ethereum/common"
+	"github.com/ethereum/go-ethereum/core/types"
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
 	"k8s.io/apimachinery/pkg/api/meta"
@@ -16,6 +17,7 @@ import (
 	investv1 "github.com/fundshare/fundshare-operator/api/v1alpha1"
 	ordercontroller "github.com/fundshare/fundshare-operator/controllers/order"
 	"github.com/fundshare/fundshare-operator/internal/chain/outbox"
+	"github.com/fundshare/fundshare-operator/internal/test/envtest"
 )
 
 var _ = Describe("BUY delivery on the chain", func() {
@@ -240,6 +242,68 @@ var _ = Describe("BUY delivery on the chain", func() {
 			func(a common.Address) string { return fmt.Sprintf("WalletFrozen(%s)", a.Hex()) }),
 	)
 
+	DescribeTable("a mint whose nonce a transaction not recorded here took marks the order Stalled (TokenTransactionNonceTaken) and is never re-sent",
+		func(initiated bool) {
+			w := newWorld()
+			wal, addr := w.wallet(true)
+			var first *envtest.Manager
+			if initiated {
+				// Broadcast underpriced (below the base fee): initiated, in the pool, never mined.
+				low := true
+				first = w.startAgent(agentOptions{fees: func(ctx context.Context, b outbox.Backend) (outbox.Fees, error) {
+					if low {
+						low = false
+						return outbox.Fees{Tip: big.NewInt(1), Cap: big.NewInt(2)}, nil
+					}
+					return outbox.DefaultFees(ctx, b)
+				}})
+			} else {
+				first = w.startAgent(agentOptions{backend: &deadBroadcast{Backend: w.chain.Client}})
+			}
+			o := w.order(investv1.SideBuy, 3, wal)
+			var tx *investv1.ChainTransaction
+			Eventually(func(g Gomega) { tx = recordedTx(g, o) }, timeout, interval).Should(Succeed())
+			if initiated {
+				Eventually(func() *investv1.SettlementRecord { return get(o).Status.Settlement.DeliveryInitiated }, timeout, interval).ShouldNot(BeNil())
+				moveTo(o, investv1.StateDeliveryInitiated)
+			}
+			first.Stop()
+
+			By("signing another transaction with the agent key and the recorded nonce, outside the outbox, and mining it")
+			foreign := signOutside(w, uint64(tx.Nonce)) //nolint:gosec // a recorded nonce is small
+			Expect(w.chain.Client.SendTransaction(ctx, foreign)).To(Succeed())
+			w.chain.Commit(1)
+			rc, err := w.chain.Client.TransactionReceipt(ctx, foreign.Hash())
+			Expect(err).NotTo(HaveOccurred(), "the foreign transaction is mined with the nonce")
+			Expect(rc.Status).To(Equal(uint64(1)))
+
+			second := w.startAgent(agentOptions{})
+			defer second.Stop()
+			Eventually(func(g Gomega) {
+				c := get(o).Status.Chain
+				g.Expect(c.NonceTaken).NotTo(BeNil())
+			}, timeout, interval).Should(Succeed())
+			cur := get(o)
+			Expect(cur.Status.Chain.NonceTaken.Nonce).To(Equal(tx.Nonce))
+			stalled(cur, ordercontroller.WaitTokenTransactionNonceTaken, fmt.Sprintf("nonce %d of the mint transaction", tx.Nonce))
+			stalled(cur, ordercontroller.WaitTokenTransactionNonceTaken, "a transaction not recorded here was mined with this nonce: was the agent key used elsewhere?")
+
+			w.chain.Commit(3)
+			Consistently(func() *investv1.Order { return get(o) }, 2*time.Second, interval).Should(And(
+				HaveField("Status.Chain.Transaction.Attempts", HaveLen(1)),
+				HaveField("Status.Chain.Transaction.Receipt", BeNil()),
+				HaveField("Status.Chain.NonceTaken", Not(BeNil())),
+				HaveField("Status.Settlement.DeliveryCompleted", BeNil())))
+			if !initiated {
+				Expect(get(o).Status.Settlement.DeliveryInitiated).To(BeNil(), "no settlement hash naming a transaction that cannot be mined")
+			}
+			Expect(pendingNonce(w.chain)).To(Equal(uint64(tx.Nonce+1)), "nothing signed after the foreign transaction")
+			Expect(w.chain.Mints(w.chain.Token, addr)).To(BeEmpty(), "never re-sent")
+		},
+		Entry("before the delivery is initiated (recorded, never broadcast)", false),
+		Entry("after the delivery is initiated (broadcast, not mined)", true),
+	)
+
 	It("allocates nonces to many orders without gap or reuse, across a restart in the middle", func() {
 		w := newWorld()
 		wal, addr := w.wallet(true)
@@ -378,4 +442,20 @@ func stalled(o *investv1.Order, reason, says string) {
 	Expect(c).NotTo(BeNil())
 	Expect(c.Status).To(Equal(metav1.ConditionTrue))
 	Expect(c.Reason).To(Equal(reason))
+}
+
+// signOutside signs a transaction with the agent key that the outbox never recorded (a
+// zero-value transfer to itself with nonce), as someone using the key elsewhere would.
+func signOutside(w *world, nonce uint64) *types.Transaction {
+	GinkgoHelper()
+	fees, err := outbox.DefaultFees(ctx, w.chain.Client)
+	Expect(err).NotTo(HaveOccurred())
+	// Twice the fees the agent pays: it replaces a pooled attempt of the agent's.
+	self := w.chain.Agent.Address()
+	tx, err := w.chain.Agent.SignTx(ctx, types.NewTx(&types.DynamicFeeTx{
+		ChainID: w.chain.ChainID, Nonce: nonce, Gas: 21000, To: &self, Value: new(big.Int),
+		GasTipCap: new(big.Int).Mul(fees.Tip, big.NewInt(2)), GasFeeCap: new(big.Int).Mul(fees.Cap, big.NewInt(2)),
+	}), w.chain.ChainID)
+	Expect(err).NotTo(HaveOccurred())
+	return tx
 }
