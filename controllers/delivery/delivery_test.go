@@ -3,8 +3,10 @@ package delivery
 import (
 	"bytes"
 	"context"
+	"errors"
 	"fmt"
 	"math/big"
+	"sync"
 	"time"
 
 	"github.com/ethereum/go-ethereum/common"
@@ -140,10 +142,11 @@ var _ = Describe("BUY delivery on the chain", func() {
 		Entry("the final receipt and deliveryCompleted", `"deliveryCompleted"`),
 	)
 
-	It("ends with exactly one mint when the chain reorganises under a delivery in flight", func() {
+	It("ends with exactly one mint when the chain reorganises under a delivery in flight and the node forgets the mint: the agent broadcasts the recorded bytes again", func() {
 		w := newWorld()
 		wal, addr := w.wallet(true)
-		agent := w.startAgent(agentOptions{confirmations: 3})
+		gate := &gatedBroadcast{Backend: w.chain.Client}
+		agent := w.startAgent(agentOptions{confirmations: 3, backend: gate})
 		defer agent.Stop()
 		o := w.order(investv1.SideBuy, 9, wal)
 		var tx *investv1.ChainTransaction
@@ -162,25 +165,39 @@ var _ = Describe("BUY delivery on the chain", func() {
 		before, err := w.chain.Client.TransactionReceipt(ctx, mined[0].TxHash)
 		Expect(err).NotTo(HaveOccurred())
 
-		By("forking below the mint's block and growing the side chain past it")
+		By("forking below the mint's block, dropping the node's pool (the mint the reorg put back in it), and growing the side chain past it")
+		gate.Close() // while the chain reorganises, the agent's broadcasts do not reach the node
 		Expect(w.chain.Backend.Fork(parent.Hash())).To(Succeed())
+		w.chain.Backend.Rollback() // the node forgets the reorged mint
 		w.chain.Commit(4)
 		Expect(w.chain.Head()).To(BeNumerically(">", minedIn+1))
 		orphaned, err := w.chain.Client.HeaderByNumber(ctx, big.NewInt(int64(minedIn)))
 		Expect(err).NotTo(HaveOccurred())
 		Expect(orphaned.Hash()).NotTo(Equal(before.BlockHash), "the mint's block is no longer canonical")
+		Expect(w.chain.Mints(w.chain.Token, addr)).To(BeEmpty(), "the side chain has no mint")
+		Expect(pendingNonce(w.chain)).To(BeZero(), "the node holds no transaction of the agent: only the agent can bring the mint back")
+		Eventually(gate.Refused, timeout, interval).Should(BeNumerically(">", 0), "the agent tries to broadcast the recorded mint again")
+		w.chain.Commit(3)
+		Expect(w.chain.Mints(w.chain.Token, addr)).To(BeEmpty())
+		Expect(get(o).Status.Settlement.DeliveryCompleted).To(BeNil())
 
+		By("the agent's broadcasts reaching the node again")
+		gate.Open()
 		stop := miner(w.chain, 100*time.Millisecond)
 		Eventually(func() *investv1.SettlementRecord { return get(o).Status.Settlement.DeliveryCompleted }, timeout, interval).ShouldNot(BeNil())
 		stop()
 		mints := w.chain.Mints(w.chain.Token, addr)
 		Expect(mints).To(HaveLen(1), "exactly one mint on the canonical chain")
-		Expect(mints[0].TxHash.Hex()).To(Equal(tx.Attempts[0].Hash))
+		Expect(mints[0].TxHash.Hex()).To(Equal(tx.Attempts[0].Hash), "the recorded bytes, not a new transaction")
+		Expect(mints[0].Block).To(BeNumerically(">", minedIn+4), "mined again after the fork")
 		Expect(w.chain.Balance(w.chain.Token, addr)).To(Equal(int64(9)))
-		rc := get(o).Status.Chain.Transaction.Receipt
+		cur := get(o)
+		Expect(cur.Status.Chain.Transaction.Attempts).To(HaveLen(1))
+		rc := cur.Status.Chain.Transaction.Receipt
 		canonical, err := w.chain.Client.HeaderByNumber(ctx, big.NewInt(rc.BlockNumber))
 		Expect(err).NotTo(HaveOccurred())
 		Expect(rc.BlockHash).To(Equal(canonical.Hash().Hex()), "the receipt recorded is the canonical block's")
+		Expect(rc.BlockNumber).To(Equal(int64(mints[0].Block)))
 	})
 
 	It("reports a mint to an unregistered wallet as refused (Stalled with NotVerified), sends nothing, and delivers once the wallet is registered", func() {
@@ -459,3 +476,29 @@ func signOutside(w *world, nonce uint64) *types.Transaction {
 	Expect(err).NotTo(HaveOccurred())
 	return tx
 }
+
+// gatedBroadcast is a chain client whose broadcasts can be stopped from reaching the node
+// (Close) and let through again (Open); it counts the broadcasts refused.
+type gatedBroadcast struct {
+	outbox.Backend
+	mu      sync.Mutex
+	closed  bool
+	refused int
+}
+
+func (g *gatedBroadcast) SendTransaction(ctx context.Context, tx *types.Transaction) error {
+	g.mu.Lock()
+	if g.closed {
+		g.refused++
+		g.mu.Unlock()
+		return errors.New("broadcast held back by the test")
+	}
+	g.mu.Unlock()
+	return g.Backend.SendTransaction(ctx, tx)
+}
+
+func (g *gatedBroadcast) Close() { g.mu.Lock(); g.closed = true; g.mu.Unlock() }
+func (g *gatedBroadcast) Open()  { g.mu.Lock(); g.closed = false; g.mu.Unlock() }
+
+// Refused is how many broadcasts were held back.
+func (g *gatedBroadcast) Refused() int { g.mu.Lock(); defer g.mu.Unlock(); return g.refused }
