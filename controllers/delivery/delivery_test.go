@@ -321,6 +321,49 @@ var _ = Describe("BUY delivery on the chain", func() {
 		Entry("after the delivery is initiated (broadcast, not mined)", true),
 	)
 
+	It("clears nonceTaken and delivers the recorded bytes when a reorg drops the transaction that took the nonce", func() {
+		w := newWorld()
+		wal, addr := w.wallet(true)
+		first := w.startAgent(agentOptions{backend: &deadBroadcast{Backend: w.chain.Client}})
+		o := w.order(investv1.SideBuy, 5, wal)
+		var tx *investv1.ChainTransaction
+		Eventually(func(g Gomega) { tx = recordedTx(g, o) }, timeout, interval).Should(Succeed())
+		first.Stop()
+
+		parent, err := w.chain.Client.HeaderByNumber(ctx, nil)
+		Expect(err).NotTo(HaveOccurred())
+		foreign := signOutside(w, uint64(tx.Nonce)) //nolint:gosec // a recorded nonce is small
+		Expect(w.chain.Client.SendTransaction(ctx, foreign)).To(Succeed())
+		w.chain.Commit(1)
+		gate := &gatedBroadcast{Backend: w.chain.Client}
+		second := w.startAgent(agentOptions{backend: gate})
+		defer second.Stop()
+		Eventually(func() *investv1.ChainNonceTaken { return get(o).Status.Chain.NonceTaken }, timeout, interval).ShouldNot(BeNil())
+		stalled(get(o), ordercontroller.WaitTokenTransactionNonceTaken, "was the agent key used elsewhere?")
+
+		By("forking below the other transaction's block and dropping it from the node's pool")
+		gate.Close()
+		Expect(w.chain.Backend.Fork(parent.Hash())).To(Succeed())
+		w.chain.Backend.Rollback()
+		w.chain.Commit(2)
+		Expect(pendingNonce(w.chain)).To(Equal(uint64(tx.Nonce)), "the nonce is free again") //nolint:gosec // idem
+		gate.Open()
+
+		Eventually(func(g Gomega) {
+			cur := get(o)
+			g.Expect(cur.Status.Chain.NonceTaken).To(BeNil())
+			g.Expect(cur.Status.Settlement.DeliveryInitiated).NotTo(BeNil())
+		}, timeout, interval).Should(Succeed())
+		moveTo(o, investv1.StateDeliveryInitiated)
+		stop := miner(w.chain, 100*time.Millisecond)
+		Eventually(func() *investv1.SettlementRecord { return get(o).Status.Settlement.DeliveryCompleted }, timeout, interval).ShouldNot(BeNil())
+		stop()
+		mints := w.chain.Mints(w.chain.Token, addr)
+		Expect(mints).To(HaveLen(1))
+		Expect(mints[0].TxHash.Hex()).To(Equal(tx.Attempts[0].Hash), "the recorded bytes, not a new transaction")
+		Expect(get(o).Status.Chain.Transaction.Attempts).To(HaveLen(1))
+	})
+
 	It("allocates nonces to many orders without gap or reuse, across a restart in the middle", func() {
 		w := newWorld()
 		wal, addr := w.wallet(true)
