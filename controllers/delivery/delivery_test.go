@@ -287,7 +287,7 @@ var _ = Describe("BUY delivery on the chain", func() {
 			first.Stop()
 
 			By("signing another transaction with the agent key and the recorded nonce, outside the outbox, and mining it")
-			foreign := signOutside(w, uint64(tx.Nonce)) //nolint:gosec // a recorded nonce is small
+			foreign := signOutside(w, uint64(tx.Nonce))
 			Expect(w.chain.Client.SendTransaction(ctx, foreign)).To(Succeed())
 			w.chain.Commit(1)
 			rc, err := w.chain.Client.TransactionReceipt(ctx, foreign.Hash())
@@ -332,7 +332,7 @@ var _ = Describe("BUY delivery on the chain", func() {
 
 		parent, err := w.chain.Client.HeaderByNumber(ctx, nil)
 		Expect(err).NotTo(HaveOccurred())
-		foreign := signOutside(w, uint64(tx.Nonce)) //nolint:gosec // a recorded nonce is small
+		foreign := signOutside(w, uint64(tx.Nonce))
 		Expect(w.chain.Client.SendTransaction(ctx, foreign)).To(Succeed())
 		w.chain.Commit(1)
 		gate := &gatedBroadcast{Backend: w.chain.Client}
@@ -346,7 +346,7 @@ var _ = Describe("BUY delivery on the chain", func() {
 		Expect(w.chain.Backend.Fork(parent.Hash())).To(Succeed())
 		w.chain.Backend.Rollback()
 		w.chain.Commit(2)
-		Expect(pendingNonce(w.chain)).To(Equal(uint64(tx.Nonce)), "the nonce is free again") //nolint:gosec // idem
+		Expect(pendingNonce(w.chain)).To(Equal(uint64(tx.Nonce)), "the nonce is free again")
 		gate.Open()
 
 		Eventually(func(g Gomega) {
