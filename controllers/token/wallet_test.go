@@ -1,6 +1,7 @@
 package token_test
 
 import (
+	"context"
 	"fmt"
 	"math/big"
 	"time"
@@ -186,6 +187,21 @@ var _ = Describe("Share class token deployment", func() {
 // as someone using the key elsewhere would. It returns that nonce.
 func takeOperatorNonce() uint64 {
 	GinkgoHelper()
+	// The outbox must have synced its next nonce first (it does once, at start): synced
+	// after the other transaction, it would simply allocate the nonce after it. A Send
+	// whose pre-flight check reverts signs and records nothing, and answers ErrNotSynced
+	// until the sync.
+	Eventually(func(g Gomega) {
+		_, err := ob.Send(ctx, outbox.Call{To: &lc.Registry, Data: contracts.NewIdentityRegistry().PackRemoveWallet(newWalletAddress())},
+			func(context.Context, *investv1.ChainTransaction) error {
+				defer GinkgoRecover()
+				Fail("a reverting call must not be recorded")
+				return nil
+			})
+		rev, ok := chain.AsRevert(err)
+		g.Expect(ok).To(BeTrue(), "%v", err)
+		g.Expect(rev.Name).To(Equal("WalletNotRegistered"))
+	}, settle, poll).Should(Succeed())
 	var n uint64
 	Eventually(func(g Gomega) {
 		pending, err := eth.PendingNonceAt(ctx, operator.Address())
