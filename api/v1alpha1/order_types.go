@@ -326,6 +326,23 @@ type OrderChainStatus struct {
 	// again later and clears it once the transaction is recorded.
 	// +optional
 	Refused *ChainRefusal `json:"refused,omitempty"`
+	// NonceTaken is set while the chain has mined the recorded transaction's nonce with a
+	// transaction that is none of its recorded attempts (the agent key signed something
+	// the operator did not record). Nothing is re-sent; the agent keeps looking and clears
+	// it if one of the recorded attempts is mined after all (the node lagged, or a reorg
+	// dropped the other transaction).
+	// +optional
+	NonceTaken *ChainNonceTaken `json:"nonceTaken,omitempty"`
+}
+
+// ChainNonceTaken says the nonce of a recorded transaction was used by a transaction that
+// was not recorded.
+type ChainNonceTaken struct {
+	// Nonce is the recorded transaction's nonce, mined by another transaction.
+	// +kubebuilder:validation:Minimum=0
+	Nonce int64 `json:"nonce"`
+	// At is when it was first seen.
+	At metav1.Time `json:"at"`
 }
 
 // OrderBurn is the units a SELL burns from one wallet.

@@ -264,6 +264,20 @@ func (r *Reconciler) track(ctx context.Context, o *investv1.Order, step settleme
 		log.Error(err, "tracking the recorded transaction; trying again", "nonce", tx.Nonce)
 		return ctrl.Result{RequeueAfter: r.poll()}, nil
 	}
+	if obs.State == outbox.NonceTaken {
+		// Before the delivery is initiated too: its hash would name a transaction that
+		// cannot be mined any more.
+		return r.nonceTaken(ctx, o, step, tx.Nonce)
+	}
+	if o.Status.Chain.NonceTaken != nil {
+		// A recorded attempt is pending or mined after all (the node lagged, or a reorg
+		// dropped the other transaction).
+		before := o.DeepCopy()
+		o.Status.Chain.NonceTaken = nil
+		if err := r.Client.Status().Patch(ctx, o, client.MergeFromWithOptions(before, client.MergeFromWithOptimisticLock{})); err != nil {
+			return r.patchFailed(err, "clear nonceTaken")
+		}
+	}
 	if step == settlement.StepDeliveryInitiated {
 		// Recorded and (again) broadcast: the delivery is initiated with the first attempt.
 		return r.record(ctx, o, step, tx.Attempts[0].Hash, nil)
@@ -272,10 +286,6 @@ func (r *Reconciler) track(ctx context.Context, o *investv1.Order, step settleme
 	case outbox.Pending, outbox.Mined:
 		log.V(1).Info("waiting for confirmations", "state", obs.State, "confirmations", obs.Confirmations)
 		return ctrl.Result{RequeueAfter: r.poll()}, nil
-	case outbox.NonceTaken:
-		r.event(o, corev1.EventTypeWarning, ReasonNonceTaken, "Track",
-			"nonce %d of the %s transaction was mined by a transaction not recorded here: was the agent key used elsewhere? Nothing is re-sent", tx.Nonce, what(step))
-		return ctrl.Result{RequeueAfter: r.retryRefused()}, nil
 	}
 	// Final.
 	if obs.Receipt.Status == investv1.ChainReceiptReverted {
@@ -328,6 +338,23 @@ func (r *Reconciler) refuse(ctx context.Context, o *investv1.Order, reason strin
 			return r.patchFailed(err, "record the refusal")
 		}
 		r.event(o, corev1.EventTypeWarning, ReasonTransactionRefused, "Send", "the chain refuses the transaction: %s; nothing was sent", reason)
+	}
+	return ctrl.Result{RequeueAfter: r.retryRefused()}, nil
+}
+
+// nonceTaken records that the recorded transaction's nonce was mined by a transaction that
+// is none of its attempts (the order controller reports it as Stalled); nothing is re-sent.
+// The agent looks again after RetryRefused.
+func (r *Reconciler) nonceTaken(ctx context.Context, o *investv1.Order, step settlement.Step, nonce int64) (ctrl.Result, error) {
+	ctrl.LoggerFrom(ctx).Info("the recorded transaction's nonce was mined by a transaction not recorded here; nothing is re-sent", "nonce", nonce)
+	if c := o.Status.Chain; c.NonceTaken == nil || c.NonceTaken.Nonce != nonce {
+		before := o.DeepCopy()
+		o.Status.Chain.NonceTaken = &investv1.ChainNonceTaken{Nonce: nonce, At: metav1.NewTime(r.now().UTC().Truncate(time.Second))}
+		if err := r.Client.Status().Patch(ctx, o, client.MergeFromWithOptions(before, client.MergeFromWithOptimisticLock{})); err != nil {
+			return r.patchFailed(err, "record nonceTaken")
+		}
+		r.event(o, corev1.EventTypeWarning, ReasonNonceTaken, "Track",
+			"nonce %d of the %s transaction: a transaction not recorded here was mined with this nonce: was the agent key used elsewhere? Nothing is re-sent", nonce, what(step))
 	}
 	return ctrl.Result{RequeueAfter: r.retryRefused()}, nil
 }

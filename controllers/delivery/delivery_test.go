@@ -3,11 +3,14 @@ package delivery
 import (
 	"bytes"
 	"context"
+	"errors"
 	"fmt"
 	"math/big"
+	"sync"
 	"time"
 
 	"github.com/ethereum/go-ethereum/common"
+	"github.com/ethereum/go-ethereum/core/types"
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
 	"k8s.io/apimachinery/pkg/api/meta"
@@ -16,6 +19,7 @@ import (
 	investv1 "github.com/fundshare/fundshare-operator/api/v1alpha1"
 	ordercontroller "github.com/fundshare/fundshare-operator/controllers/order"
 	"github.com/fundshare/fundshare-operator/internal/chain/outbox"
+	"github.com/fundshare/fundshare-operator/internal/test/envtest"
 )
 
 var _ = Describe("BUY delivery on the chain", func() {
@@ -138,10 +142,11 @@ var _ = Describe("BUY delivery on the chain", func() {
 		Entry("the final receipt and deliveryCompleted", `"deliveryCompleted"`),
 	)
 
-	It("ends with exactly one mint when the chain reorganises under a delivery in flight", func() {
+	It("ends with exactly one mint when the chain reorganises under a delivery in flight and the node forgets the mint: the agent broadcasts the recorded bytes again", func() {
 		w := newWorld()
 		wal, addr := w.wallet(true)
-		agent := w.startAgent(agentOptions{confirmations: 3})
+		gate := &gatedBroadcast{Backend: w.chain.Client}
+		agent := w.startAgent(agentOptions{confirmations: 3, backend: gate})
 		defer agent.Stop()
 		o := w.order(investv1.SideBuy, 9, wal)
 		var tx *investv1.ChainTransaction
@@ -160,25 +165,39 @@ var _ = Describe("BUY delivery on the chain", func() {
 		before, err := w.chain.Client.TransactionReceipt(ctx, mined[0].TxHash)
 		Expect(err).NotTo(HaveOccurred())
 
-		By("forking below the mint's block and growing the side chain past it")
+		By("forking below the mint's block, dropping the node's pool (the mint the reorg put back in it), and growing the side chain past it")
+		gate.Close() // while the chain reorganises, the agent's broadcasts do not reach the node
 		Expect(w.chain.Backend.Fork(parent.Hash())).To(Succeed())
+		w.chain.Backend.Rollback() // the node forgets the reorged mint
 		w.chain.Commit(4)
 		Expect(w.chain.Head()).To(BeNumerically(">", minedIn+1))
 		orphaned, err := w.chain.Client.HeaderByNumber(ctx, big.NewInt(int64(minedIn)))
 		Expect(err).NotTo(HaveOccurred())
 		Expect(orphaned.Hash()).NotTo(Equal(before.BlockHash), "the mint's block is no longer canonical")
+		Expect(w.chain.Mints(w.chain.Token, addr)).To(BeEmpty(), "the side chain has no mint")
+		Expect(pendingNonce(w.chain)).To(BeZero(), "the node holds no transaction of the agent: only the agent can bring the mint back")
+		Eventually(gate.Refused, timeout, interval).Should(BeNumerically(">", 0), "the agent tries to broadcast the recorded mint again")
+		w.chain.Commit(3)
+		Expect(w.chain.Mints(w.chain.Token, addr)).To(BeEmpty())
+		Expect(get(o).Status.Settlement.DeliveryCompleted).To(BeNil())
 
+		By("the agent's broadcasts reaching the node again")
+		gate.Open()
 		stop := miner(w.chain, 100*time.Millisecond)
 		Eventually(func() *investv1.SettlementRecord { return get(o).Status.Settlement.DeliveryCompleted }, timeout, interval).ShouldNot(BeNil())
 		stop()
 		mints := w.chain.Mints(w.chain.Token, addr)
 		Expect(mints).To(HaveLen(1), "exactly one mint on the canonical chain")
-		Expect(mints[0].TxHash.Hex()).To(Equal(tx.Attempts[0].Hash))
+		Expect(mints[0].TxHash.Hex()).To(Equal(tx.Attempts[0].Hash), "the recorded bytes, not a new transaction")
+		Expect(mints[0].Block).To(BeNumerically(">", minedIn+4), "mined again after the fork")
 		Expect(w.chain.Balance(w.chain.Token, addr)).To(Equal(int64(9)))
-		rc := get(o).Status.Chain.Transaction.Receipt
+		cur := get(o)
+		Expect(cur.Status.Chain.Transaction.Attempts).To(HaveLen(1))
+		rc := cur.Status.Chain.Transaction.Receipt
 		canonical, err := w.chain.Client.HeaderByNumber(ctx, big.NewInt(rc.BlockNumber))
 		Expect(err).NotTo(HaveOccurred())
 		Expect(rc.BlockHash).To(Equal(canonical.Hash().Hex()), "the receipt recorded is the canonical block's")
+		Expect(rc.BlockNumber).To(Equal(int64(mints[0].Block)))
 	})
 
 	It("reports a mint to an unregistered wallet as refused (Stalled with NotVerified), sends nothing, and delivers once the wallet is registered", func() {
@@ -239,6 +258,111 @@ var _ = Describe("BUY delivery on the chain", func() {
 		Entry("frozen wallet: WalletFrozen(wallet)", func(w *world, a common.Address) { w.chain.Freeze(w.chain.Token, a, true) },
 			func(a common.Address) string { return fmt.Sprintf("WalletFrozen(%s)", a.Hex()) }),
 	)
+
+	DescribeTable("a mint whose nonce a transaction not recorded here took marks the order Stalled (TokenTransactionNonceTaken) and is never re-sent",
+		func(initiated bool) {
+			w := newWorld()
+			wal, addr := w.wallet(true)
+			var first *envtest.Manager
+			if initiated {
+				// Broadcast underpriced (below the base fee): initiated, in the pool, never mined.
+				low := true
+				first = w.startAgent(agentOptions{fees: func(ctx context.Context, b outbox.Backend) (outbox.Fees, error) {
+					if low {
+						low = false
+						return outbox.Fees{Tip: big.NewInt(1), Cap: big.NewInt(2)}, nil
+					}
+					return outbox.DefaultFees(ctx, b)
+				}})
+			} else {
+				first = w.startAgent(agentOptions{backend: &deadBroadcast{Backend: w.chain.Client}})
+			}
+			o := w.order(investv1.SideBuy, 3, wal)
+			var tx *investv1.ChainTransaction
+			Eventually(func(g Gomega) { tx = recordedTx(g, o) }, timeout, interval).Should(Succeed())
+			if initiated {
+				Eventually(func() *investv1.SettlementRecord { return get(o).Status.Settlement.DeliveryInitiated }, timeout, interval).ShouldNot(BeNil())
+				moveTo(o, investv1.StateDeliveryInitiated)
+			}
+			first.Stop()
+
+			By("signing another transaction with the agent key and the recorded nonce, outside the outbox, and mining it")
+			foreign := signOutside(w, uint64(tx.Nonce))
+			Expect(w.chain.Client.SendTransaction(ctx, foreign)).To(Succeed())
+			w.chain.Commit(1)
+			rc, err := w.chain.Client.TransactionReceipt(ctx, foreign.Hash())
+			Expect(err).NotTo(HaveOccurred(), "the foreign transaction is mined with the nonce")
+			Expect(rc.Status).To(Equal(uint64(1)))
+
+			second := w.startAgent(agentOptions{})
+			defer second.Stop()
+			Eventually(func(g Gomega) {
+				c := get(o).Status.Chain
+				g.Expect(c.NonceTaken).NotTo(BeNil())
+			}, timeout, interval).Should(Succeed())
+			cur := get(o)
+			Expect(cur.Status.Chain.NonceTaken.Nonce).To(Equal(tx.Nonce))
+			stalled(cur, ordercontroller.WaitTokenTransactionNonceTaken, fmt.Sprintf("nonce %d of the mint transaction", tx.Nonce))
+			stalled(cur, ordercontroller.WaitTokenTransactionNonceTaken, "a transaction not recorded here was mined with this nonce: was the agent key used elsewhere?")
+
+			w.chain.Commit(3)
+			Consistently(func() *investv1.Order { return get(o) }, 2*time.Second, interval).Should(And(
+				HaveField("Status.Chain.Transaction.Attempts", HaveLen(1)),
+				HaveField("Status.Chain.Transaction.Receipt", BeNil()),
+				HaveField("Status.Chain.NonceTaken", Not(BeNil())),
+				HaveField("Status.Settlement.DeliveryCompleted", BeNil())))
+			if !initiated {
+				Expect(get(o).Status.Settlement.DeliveryInitiated).To(BeNil(), "no settlement hash naming a transaction that cannot be mined")
+			}
+			Expect(pendingNonce(w.chain)).To(Equal(uint64(tx.Nonce+1)), "nothing signed after the foreign transaction")
+			Expect(w.chain.Mints(w.chain.Token, addr)).To(BeEmpty(), "never re-sent")
+		},
+		Entry("before the delivery is initiated (recorded, never broadcast)", false),
+		Entry("after the delivery is initiated (broadcast, not mined)", true),
+	)
+
+	It("clears nonceTaken and delivers the recorded bytes when a reorg drops the transaction that took the nonce", func() {
+		w := newWorld()
+		wal, addr := w.wallet(true)
+		first := w.startAgent(agentOptions{backend: &deadBroadcast{Backend: w.chain.Client}})
+		o := w.order(investv1.SideBuy, 5, wal)
+		var tx *investv1.ChainTransaction
+		Eventually(func(g Gomega) { tx = recordedTx(g, o) }, timeout, interval).Should(Succeed())
+		first.Stop()
+
+		parent, err := w.chain.Client.HeaderByNumber(ctx, nil)
+		Expect(err).NotTo(HaveOccurred())
+		foreign := signOutside(w, uint64(tx.Nonce))
+		Expect(w.chain.Client.SendTransaction(ctx, foreign)).To(Succeed())
+		w.chain.Commit(1)
+		gate := &gatedBroadcast{Backend: w.chain.Client}
+		second := w.startAgent(agentOptions{backend: gate})
+		defer second.Stop()
+		Eventually(func() *investv1.ChainNonceTaken { return get(o).Status.Chain.NonceTaken }, timeout, interval).ShouldNot(BeNil())
+		stalled(get(o), ordercontroller.WaitTokenTransactionNonceTaken, "was the agent key used elsewhere?")
+
+		By("forking below the other transaction's block and dropping it from the node's pool")
+		gate.Close()
+		Expect(w.chain.Backend.Fork(parent.Hash())).To(Succeed())
+		w.chain.Backend.Rollback()
+		w.chain.Commit(2)
+		Expect(pendingNonce(w.chain)).To(Equal(uint64(tx.Nonce)), "the nonce is free again")
+		gate.Open()
+
+		Eventually(func(g Gomega) {
+			cur := get(o)
+			g.Expect(cur.Status.Chain.NonceTaken).To(BeNil())
+			g.Expect(cur.Status.Settlement.DeliveryInitiated).NotTo(BeNil())
+		}, timeout, interval).Should(Succeed())
+		moveTo(o, investv1.StateDeliveryInitiated)
+		stop := miner(w.chain, 100*time.Millisecond)
+		Eventually(func() *investv1.SettlementRecord { return get(o).Status.Settlement.DeliveryCompleted }, timeout, interval).ShouldNot(BeNil())
+		stop()
+		mints := w.chain.Mints(w.chain.Token, addr)
+		Expect(mints).To(HaveLen(1))
+		Expect(mints[0].TxHash.Hex()).To(Equal(tx.Attempts[0].Hash), "the recorded bytes, not a new transaction")
+		Expect(get(o).Status.Chain.Transaction.Attempts).To(HaveLen(1))
+	})
 
 	It("allocates nonces to many orders without gap or reuse, across a restart in the middle", func() {
 		w := newWorld()
@@ -379,3 +503,45 @@ func stalled(o *investv1.Order, reason, says string) {
 	Expect(c.Status).To(Equal(metav1.ConditionTrue))
 	Expect(c.Reason).To(Equal(reason))
 }
+
+// signOutside signs a transaction with the agent key that the outbox never recorded (a
+// zero-value transfer to itself with nonce), as someone using the key elsewhere would.
+func signOutside(w *world, nonce uint64) *types.Transaction {
+	GinkgoHelper()
+	fees, err := outbox.DefaultFees(ctx, w.chain.Client)
+	Expect(err).NotTo(HaveOccurred())
+	// Twice the fees the agent pays: it replaces a pooled attempt of the agent's.
+	self := w.chain.Agent.Address()
+	tx, err := w.chain.Agent.SignTx(ctx, types.NewTx(&types.DynamicFeeTx{
+		ChainID: w.chain.ChainID, Nonce: nonce, Gas: 21000, To: &self, Value: new(big.Int),
+		GasTipCap: new(big.Int).Mul(fees.Tip, big.NewInt(2)), GasFeeCap: new(big.Int).Mul(fees.Cap, big.NewInt(2)),
+	}), w.chain.ChainID)
+	Expect(err).NotTo(HaveOccurred())
+	return tx
+}
+
+// gatedBroadcast is a chain client whose broadcasts can be stopped from reaching the node
+// (Close) and let through again (Open); it counts the broadcasts refused.
+type gatedBroadcast struct {
+	outbox.Backend
+	mu      sync.Mutex
+	closed  bool
+	refused int
+}
+
+func (g *gatedBroadcast) SendTransaction(ctx context.Context, tx *types.Transaction) error {
+	g.mu.Lock()
+	if g.closed {
+		g.refused++
+		g.mu.Unlock()
+		return errors.New("broadcast held back by the test")
+	}
+	g.mu.Unlock()
+	return g.Backend.SendTransaction(ctx, tx)
+}
+
+func (g *gatedBroadcast) Close() { g.mu.Lock(); g.closed = true; g.mu.Unlock() }
+func (g *gatedBroadcast) Open()  { g.mu.Lock(); g.closed = false; g.mu.Unlock() }
+
+// Refused is how many broadcasts were held back.
+func (g *gatedBroadcast) Refused() int { g.mu.Lock(); defer g.mu.Unlock(); return g.refused }

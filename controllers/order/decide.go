@@ -275,8 +275,8 @@ func nextSell(o *investv1.Order, f Facts) Decision {
 }
 
 // chainProblem is the Stalled wait of an order whose token transaction (what: mint or
-// burn) the chain refused before it was sent, or that was mined and reverted; nil
-// otherwise.
+// burn) the chain refused before it was sent, that was mined and reverted, or whose nonce
+// a transaction not recorded here took; nil otherwise.
 func chainProblem(o *investv1.Order, what string) *Wait {
 	c := o.Status.Chain
 	if c == nil {
@@ -285,6 +285,10 @@ func chainProblem(o *investv1.Order, what string) *Wait {
 	if t := c.Transaction; t != nil && t.Receipt != nil && t.Receipt.Status == investv1.ChainReceiptReverted {
 		return &Wait{Reason: WaitTokenTransactionReverted, Message: truncate(fmt.Sprintf(
 			"the %s transaction %s reverted in block %d: %s; it is not re-sent", what, t.Receipt.Hash, t.Receipt.BlockNumber, t.Receipt.RevertReason))}
+	}
+	if t := c.Transaction; t != nil && t.Receipt == nil && c.NonceTaken != nil {
+		return &Wait{Reason: WaitTokenTransactionNonceTaken, Message: truncate(fmt.Sprintf(
+			"nonce %d of the %s transaction: a transaction not recorded here was mined with this nonce: was the agent key used elsewhere? Nothing is re-sent", c.NonceTaken.Nonce, what))}
 	}
 	if c.Transaction == nil && c.Refused != nil {
 		return &Wait{Reason: WaitTokenTransactionRefused, Message: truncate(fmt.Sprintf(

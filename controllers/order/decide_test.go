@@ -902,3 +902,43 @@ func TestATokenTransactionRevertedOrRefusedStallsTheOrderWithTheReason(t *testin
 		t.Errorf("burn in flight: %+v, want AwaitingBurnEvidence", d.Wait)
 	}
 }
+
+func TestATokenTransactionWhoseNonceWasTakenByAnUnrecordedTransactionStallsTheOrder(t *testing.T) {
+	taken := func() *investv1.OrderChainStatus {
+		return &investv1.OrderChainStatus{
+			Transaction: &investv1.ChainTransaction{Nonce: 4, Attempts: []investv1.ChainTransactionAttempt{{Hash: "0xaa"}}},
+			NonceTaken:  &investv1.ChainNonceTaken{Nonce: 4},
+		}
+	}
+	for _, tc := range []struct {
+		side  investv1.OrderSide
+		state investv1.OrderState
+		what  string
+	}{
+		{investv1.SideBuy, investv1.StateExecuted, "mint"},
+		{investv1.SideBuy, investv1.StateDeliveryInitiated, "mint"},
+		{investv1.SideSell, investv1.StateExecuted, "burn"},
+	} {
+		o := newOrder(tc.side, investv1.MarketPrimary, tc.state)
+		o.Status.Chain = taken()
+		d := Next(o, openFacts())
+		if d.Transition != nil || d.Wait == nil || d.Wait.Reason != WaitTokenTransactionNonceTaken {
+			t.Errorf("%s %s: %s, want wait %s", tc.side, tc.state, describe(d), WaitTokenTransactionNonceTaken)
+			continue
+		}
+		mustContain(t, d.Wait.Message, "nonce 4 of the "+tc.what+" transaction",
+			"a transaction not recorded here was mined with this nonce: was the agent key used elsewhere?", "Nothing is re-sent")
+		conds := StatusConditions(o, d.Wait)
+		if c := meta.FindStatusCondition(conds, ConditionStalled); c == nil || c.Status != metav1.ConditionTrue || c.Reason != WaitTokenTransactionNonceTaken {
+			t.Errorf("%s %s: Stalled = %+v, want True with reason %s", tc.side, tc.state, c, WaitTokenTransactionNonceTaken)
+		}
+	}
+	// Once the agent cleared it (a recorded attempt was mined after all), the order waits
+	// for its evidence again.
+	o := newOrder(investv1.SideBuy, investv1.MarketPrimary, investv1.StateDeliveryInitiated)
+	o.Status.Chain = taken()
+	o.Status.Chain.NonceTaken = nil
+	if d := Next(o, openFacts()); d.Wait == nil || d.Wait.Reason != WaitAwaitingDeliveryEvidence {
+		t.Errorf("cleared: %s, want %s", describe(d), WaitAwaitingDeliveryEvidence)
+	}
+}

@@ -15,6 +15,7 @@ import (
 	investv1 "github.com/fundshare/fundshare-operator/api/v1alpha1"
 	"github.com/fundshare/fundshare-operator/controllers/order"
 	"github.com/fundshare/fundshare-operator/controllers/settlement"
+	"github.com/fundshare/fundshare-operator/internal/fixtures"
 	"github.com/fundshare/fundshare-operator/internal/placement"
 	"github.com/fundshare/fundshare-operator/internal/refusal"
 )
@@ -231,6 +232,49 @@ var _ = Describe("Order lifecycle", func() {
 		Eventually(func() error { return k8s.Create(ctx, sell.DeepCopy()) }).WithTimeout(10 * time.Second).Should(Succeed())
 		waitState(sell, investv1.StateRedemptionGated)
 		waitState(sell, investv1.StateExecuted)
+	})
+
+	It("stalls an order whose mint's nonce a transaction not recorded here took (TokenTransactionNonceTaken), and lets it go on once the chain agent clears it", func() {
+		o := c.order(investv1.SideBuy, investv1.MarketPrimary, m.isin, 2)
+		Expect(k8s.Create(ctx, o)).To(Succeed())
+		waitState(o, investv1.StateAwaitingPayment)
+		record(o, settlement.StepPaymentReceived, investv1.SettlementRecord{Reference: "SEPA-NT"})
+		waitState(o, investv1.StateExecuted)
+		setChain := func(mutate func(*investv1.Order)) {
+			GinkgoHelper()
+			Eventually(func() error {
+				fresh := get(o)
+				patch := client.MergeFrom(fresh.DeepCopy())
+				mutate(fresh)
+				return k8s.Status().Patch(ctx, fresh, patch)
+			}).WithTimeout(10 * time.Second).Should(Succeed())
+		}
+		// What the chain agent records: the mint (nonce 3), then that another transaction
+		// was mined with its nonce.
+		setChain(func(f *investv1.Order) {
+			f.Status.Chain = &investv1.OrderChainStatus{
+				Token: fixtures.Address, Recipient: fixtures.Address,
+				Transaction: &investv1.ChainTransaction{ChainID: 1337, From: fixtures.Address, To: fixtures.Address, Nonce: 3,
+					Attempts: []investv1.ChainTransactionAttempt{{Hash: txHash, Raw: "0x02", MaxFeePerGas: "2", MaxPriorityFeePerGas: "1", Gas: 60000, SignedAt: nowTime()}}},
+				NonceTaken: &investv1.ChainNonceTaken{Nonce: 3, At: nowTime()},
+			}
+		})
+		Eventually(func(g Gomega) {
+			cur := get(o)
+			s := findCondition(cur, order.ConditionStalled)
+			g.Expect(s.Status).To(Equal(metav1.ConditionTrue))
+			g.Expect(s.Reason).To(Equal(order.WaitTokenTransactionNonceTaken))
+			g.Expect(s.Message).To(And(ContainSubstring("nonce 3 of the mint transaction"),
+				ContainSubstring("a transaction not recorded here was mined with this nonce: was the agent key used elsewhere?")))
+			g.Expect(findCondition(cur, order.ConditionReconciling).Status).To(Equal(metav1.ConditionFalse))
+		}).WithTimeout(30 * time.Second).Should(Succeed())
+		Expect(get(o).Status.State).To(Equal(investv1.StateExecuted))
+
+		setChain(func(f *investv1.Order) { f.Status.Chain.NonceTaken = nil })
+		Eventually(func() metav1.ConditionStatus { return findCondition(get(o), order.ConditionStalled).Status }).
+			WithTimeout(30 * time.Second).Should(Equal(metav1.ConditionFalse))
+		record(o, settlement.StepDeliveryInitiated, investv1.SettlementRecord{TransactionHash: txHash})
+		waitState(o, investv1.StateDeliveryInitiated)
 	})
 
 	It("holds evidence that arrives out of order instead of skipping states", func() {

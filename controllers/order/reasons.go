@@ -87,6 +87,10 @@ const (
 	// WaitTokenTransactionReverted: the order's mint or burn was mined and reverted. It is
 	// never re-sent as a new transaction. Stalled: a person must look at the order.
 	WaitTokenTransactionReverted = "TokenTransactionReverted"
+	// WaitTokenTransactionNonceTaken: the nonce of the order's recorded mint or burn was
+	// mined by a transaction not recorded here (the agent key was used elsewhere). Nothing
+	// is re-sent. Stalled: a person must find out who signed with the key.
+	WaitTokenTransactionNonceTaken = "TokenTransactionNonceTaken"
 	// WaitAwaitingBurnEvidence: a sell waits for its units to be burned before the payout.
 	WaitAwaitingBurnEvidence = "AwaitingBurnEvidence"
 	// WaitAwaitingRefundEvidence: a cancelled buy waits for refundSent or refundCompleted.

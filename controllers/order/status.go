@@ -29,7 +29,7 @@ const (
 // operator must look at the order.
 var stalledReasons = map[string]bool{
 	WaitInvalidState: true, WaitShareClassNotFound: true,
-	WaitTokenTransactionRefused: true, WaitTokenTransactionReverted: true,
+	WaitTokenTransactionRefused: true, WaitTokenTransactionReverted: true, WaitTokenTransactionNonceTaken: true,
 }
 
 // StateReason is a state in CamelCase, e.g. AwaitingPayment for AWAITING_PAYMENT;

@@ -68,7 +68,7 @@ func (d *OutboxDeployer) Deploy(ctx context.Context, sc *investv1.ShareClass) (c
 		}
 		switch obs.State {
 		case outbox.NonceTaken:
-			return common.Address{}, 0, &Problem{ReasonDeploymentFailed, fmt.Sprintf("nonce %d of %s was used by a transaction the operator did not record: someone else signs with the operator's key", rec.Nonce, rec.From)}
+			return common.Address{}, 0, &Problem{ReasonNonceTaken, nonceTakenMessage(rec.Nonce, "deployment")}
 		case outbox.Final:
 			if err := d.recordReceipt(ctx, sc, obs.Receipt); err != nil {
 				return common.Address{}, 0, err

@@ -1,5 +1,7 @@
 package token
 
+import "fmt"
+
 // Condition types.
 const (
 	// TypeTokenReady (ShareClass): the share class's token is deployed or adopted and usable.
@@ -35,7 +37,18 @@ const (
 	ReasonWrongChain = "WrongChain"
 	// ReasonTokenInUse: another share class already has the token.
 	ReasonTokenInUse = "TokenInUse"
+	// ReasonNonceTaken (ShareClass: TokenReady and Stalled; Wallet: Registered): the nonce
+	// of the recorded deployment, registerWallet or removeWallet transaction was mined by a
+	// transaction not recorded here (the operator's key was used elsewhere). Nothing is
+	// re-sent.
+	ReasonNonceTaken = "NonceTaken"
 )
+
+// nonceTakenMessage is the message of ReasonNonceTaken, as the order's
+// TokenTransactionNonceTaken says it.
+func nonceTakenMessage(nonce int64, what string) string {
+	return fmt.Sprintf("nonce %d of the %s transaction: a transaction not recorded here was mined with this nonce: was the agent key used elsewhere? Nothing is re-sent", nonce, what)
+}
 
 // Reasons of Registered on a Wallet.
 const (

@@ -116,8 +116,13 @@ func (r *WalletReconciler) track(ctx context.Context, w *investv1.Wallet, rec *i
 		}
 		switch obs.State {
 		case outbox.NonceTaken:
-			return ctrl.Result{}, r.setState(ctx, w, investv1.RegistrationFailed, metav1.ConditionFalse, ReasonRegistrationFailed,
-				fmt.Sprintf("nonce %d of %s was used by a transaction the operator did not record: someone else signs with the operator's key", rec.Nonce, rec.From))
+			what := "registerWallet"
+			if removal {
+				what = "removeWallet"
+			}
+			// Looked at again: if a recorded attempt is mined after all, it is the one.
+			return requeue(preflightRetry, r.setState(ctx, w, investv1.RegistrationFailed, metav1.ConditionFalse, ReasonNonceTaken,
+				nonceTakenMessage(rec.Nonce, what)))
 		case outbox.Final:
 			before := w.DeepCopy()
 			if removal {

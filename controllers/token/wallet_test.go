@@ -1,10 +1,14 @@
 package token_test
 
 import (
+	"context"
+	"fmt"
 	"math/big"
+	"time"
 
 	"github.com/ethereum/go-ethereum/accounts/abi/bind/v2"
 	"github.com/ethereum/go-ethereum/common"
+	"github.com/ethereum/go-ethereum/core/types"
 	"github.com/ethereum/go-ethereum/crypto"
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
@@ -18,6 +22,7 @@ import (
 	. "github.com/fundshare/fundshare-operator/controllers/token"
 	"github.com/fundshare/fundshare-operator/internal/chain"
 	"github.com/fundshare/fundshare-operator/internal/chain/contracts"
+	"github.com/fundshare/fundshare-operator/internal/chain/outbox"
 	"github.com/fundshare/fundshare-operator/internal/fixtures"
 )
 
@@ -174,5 +179,105 @@ var _ = Describe("Share class token deployment", func() {
 			t, err := lookup.Token(ctx, "", investv1.ISIN(isin))
 			return t.Address, err
 		}, settle, poll).Should(Equal(addr))
+	})
+})
+
+// takeOperatorNonce signs and mines, with the operator's key but beside the outbox, a
+// transaction (a zero-value transfer to itself) with the nonce the outbox allocates next,
+// as someone using the key elsewhere would. It returns that nonce.
+func takeOperatorNonce() uint64 {
+	GinkgoHelper()
+	// The outbox must have synced its next nonce first (it does once, at start): synced
+	// after the other transaction, it would simply allocate the nonce after it. A Send
+	// whose pre-flight check reverts signs and records nothing, and answers ErrNotSynced
+	// until the sync.
+	Eventually(func(g Gomega) {
+		_, err := ob.Send(ctx, outbox.Call{To: &lc.Registry, Data: contracts.NewIdentityRegistry().PackRemoveWallet(newWalletAddress())},
+			func(context.Context, *investv1.ChainTransaction) error {
+				defer GinkgoRecover()
+				Fail("a reverting call must not be recorded")
+				return nil
+			})
+		rev, ok := chain.AsRevert(err)
+		g.Expect(ok).To(BeTrue(), "%v", err)
+		g.Expect(rev.Name).To(Equal("WalletNotRegistered"))
+	}, settle, poll).Should(Succeed())
+	var n uint64
+	Eventually(func(g Gomega) {
+		pending, err := eth.PendingNonceAt(ctx, operator.Address())
+		g.Expect(err).NotTo(HaveOccurred())
+		latest, err := eth.NonceAt(ctx, operator.Address(), nil)
+		g.Expect(err).NotTo(HaveOccurred())
+		g.Expect(pending).To(Equal(latest), "the outbox has a transaction in flight")
+		n = latest
+	}, settle, poll).Should(Succeed())
+	fees, err := outbox.DefaultFees(ctx, eth)
+	Expect(err).NotTo(HaveOccurred())
+	self := operator.Address()
+	tx, err := operator.SignTx(ctx, types.NewTx(&types.DynamicFeeTx{
+		ChainID: chainID, Nonce: n, Gas: 21000, To: &self, Value: new(big.Int), GasTipCap: fees.Tip, GasFeeCap: fees.Cap,
+	}), chainID)
+	Expect(err).NotTo(HaveOccurred())
+	Expect(eth.SendTransaction(ctx, tx)).To(Succeed())
+	mined(tx)
+	return n
+}
+
+// nothingSentAfter checks that the operator's key signed nothing after nonce n.
+func nothingSentAfter(n uint64) {
+	GinkgoHelper()
+	Consistently(func() (uint64, error) { return eth.PendingNonceAt(ctx, operator.Address()) }, 2*time.Second, poll).
+		Should(Equal(n+1), "a transaction was sent after the one that took the nonce")
+}
+
+var _ = Describe("A nonce taken by a transaction not recorded here", func() {
+	It("a registerWallet whose nonce was taken: Registered=False with reason NonceTaken naming the nonce, and nothing re-sent", func() {
+		n := takeOperatorNonce()
+		addr := newWalletAddress()
+		w := newWallet(tenant("noncetaken"), addr)
+		got := &investv1.Wallet{}
+		var c *metav1.Condition
+		Eventually(func(g Gomega) {
+			g.Expect(k8s.Get(ctx, client.ObjectKeyFromObject(w), got)).To(Succeed())
+			c = meta.FindStatusCondition(got.Status.Conditions, TypeRegistered)
+			g.Expect(c).NotTo(BeNil())
+			g.Expect(c.Reason).To(Equal(ReasonNonceTaken), c.Message)
+		}, settle, poll).Should(Succeed())
+		Expect(c.Status).To(Equal(metav1.ConditionFalse))
+		Expect(c.Message).To(And(
+			ContainSubstring(fmt.Sprintf("nonce %d of the registerWallet transaction", n)),
+			ContainSubstring("a transaction not recorded here was mined with this nonce: was the agent key used elsewhere? Nothing is re-sent")))
+		Expect(got.Status.Registration.State).To(Equal(investv1.RegistrationFailed))
+		Expect(got.Status.Registration.RegisterTransaction.Nonce).To(Equal(int64(n)), "the outbox allocated the nonce the other transaction took")
+
+		nothingSentAfter(n)
+		Expect(k8s.Get(ctx, client.ObjectKeyFromObject(w), got)).To(Succeed())
+		Expect(got.Status.Registration.RegisterTransaction.Attempts).To(HaveLen(1))
+		Expect(got.Status.Registration.RegisterTransaction.Receipt).To(BeNil())
+		Expect(isVerified(addr)).To(BeFalse())
+	})
+
+	It("a token deployment whose nonce was taken: Stalled (and TokenReady=False) with reason NonceTaken naming the nonce, and nothing re-sent", func() {
+		n := takeOperatorNonce()
+		sc := adoptingClass(newISIN(), nil)
+		before := sc.DeepCopy()
+		sc.Spec.Token = &investv1.ShareClassToken{Mode: investv1.TokenModeDeploy}
+		Expect(k8s.Patch(ctx, sc, client.MergeFrom(before))).To(Succeed())
+
+		c := condition(sc.Name, TypeStalled, metav1.ConditionTrue, ReasonNonceTaken)
+		Expect(c.Message).To(And(
+			ContainSubstring(fmt.Sprintf("nonce %d of the deployment transaction", n)),
+			ContainSubstring("a transaction not recorded here was mined with this nonce: was the agent key used elsewhere? Nothing is re-sent")))
+		condition(sc.Name, TypeTokenReady, metav1.ConditionFalse, ReasonNonceTaken)
+		got := getShareClass(sc.Name)
+		Expect(got.Status.Token.Deployment.Nonce).To(Equal(int64(n)), "the outbox allocated the nonce the other transaction took")
+
+		nothingSentAfter(n)
+		got = getShareClass(sc.Name)
+		Expect(got.Status.Token.Deployment.Attempts).To(HaveLen(1))
+		Expect(got.Status.Token.Deployment.Receipt).To(BeNil())
+		code, err := eth.CodeAt(ctx, common.HexToAddress(got.Status.Token.Address), nil)
+		Expect(err).NotTo(HaveOccurred())
+		Expect(code).To(BeEmpty(), "no token at the recorded address")
 	})
 })
