@@ -26,6 +26,24 @@ var fieldOwner = client.FieldOwner("fundshare-rest")
 // contenders spread out.
 const maxWriteAttempts = 10
 
+// retryStep is what a read-modify-write does after its write failed.
+type retryStep int
+
+const (
+	// retryFail: answer the error (writeAPIError).
+	retryFail retryStep = iota
+	// retryNotFound: the object is gone: 404.
+	retryNotFound
+	// retryGiveUp: it kept changing for maxWriteAttempts attempts: 409 Conflict.
+	retryGiveUp
+	// retryDuplicate: another object holds a value that must be unique: 409 naming it.
+	retryDuplicate
+	// retryReread: read it again at once.
+	retryReread
+	// retryBackOff: wait (backoff), then read it again.
+	retryBackOff
+)
+
 // backoff sleeps before the attempt-th try of a read-modify-write: up to 10 ms per
 // attempt, at random.
 func backoff(ctx context.Context, attempt int) error {
