@@ -331,12 +331,7 @@ func (s *Server) updatedSpec(a *investv1.Account, req *AccountUpdateRequest, set
 func (s *Server) rereadAccount(w http.ResponseWriter, r *http.Request, a *investv1.Account) *investv1.Account {
 	fresh := &investv1.Account{}
 	err := s.deps.APIReader.Get(r.Context(), client.ObjectKeyFromObject(a), fresh)
-	switch {
-	case apierrors.IsNotFound(err):
-		writeNotFound(w, resAccount, a.Name)
-		return nil
-	case err != nil:
-		s.writeAPIError(w, r, err, nil)
+	if s.readFailed(w, r, err, nil, resAccount, a.Name) {
 		return nil
 	}
 	return fresh

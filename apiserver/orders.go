@@ -316,12 +316,7 @@ func (s *Server) order(w http.ResponseWriter, r *http.Request) *investv1.Order {
 			return archived
 		}
 	}
-	switch {
-	case apierrors.IsNotFound(err):
-		writeNotFound(w, resOrder, id)
-		return nil
-	case err != nil:
-		s.writeAPIError(w, r, err, nil)
+	if s.readFailed(w, r, err, nil, resOrder, id) {
 		return nil
 	}
 	return &o
@@ -618,14 +613,9 @@ func (s *Server) writeCancelReadError(w http.ResponseWriter, r *http.Request, ke
 		s.writeAPIError(w, r, err, nil)
 		return
 	}
-	switch archived, err := s.archivedOrder(r.Context(), key.Namespace, key.Name); {
-	case err == nil:
+	if archived, err := s.archivedOrder(r.Context(), key.Namespace, key.Name); !s.readFailed(w, r, err, nil, resOrder, key.Name) {
 		_, _, reason := investv1.Cancellable(archived)
 		writeNotCancellable(w, archived, reason)
-	case apierrors.IsNotFound(err):
-		writeNotFound(w, resOrder, key.Name)
-	default:
-		s.writeAPIError(w, r, err, nil)
 	}
 }
 
@@ -746,12 +736,7 @@ func (s *Server) getPortfolio(w http.ResponseWriter, r *http.Request) {
 	}
 	ctx := r.Context()
 	live := &investv1.Account{}
-	if err := s.deps.APIReader.Get(ctx, client.ObjectKeyFromObject(a), live); err != nil {
-		if apierrors.IsNotFound(err) {
-			writeNotFound(w, resAccount, a.Name)
-		} else {
-			s.writeAPIError(w, r, err, nil)
-		}
+	if err := s.deps.APIReader.Get(ctx, client.ObjectKeyFromObject(a), live); s.readFailed(w, r, err, nil, resAccount, a.Name) {
 		return
 	}
 	positions, err := placement.Positions(ctx, s.deps.Reader, s.placementArchive(), live, s.deps.Now())

@@ -90,15 +90,28 @@ func (s *Server) account(w http.ResponseWriter, r *http.Request, id string, wait
 	if err == nil {
 		a, err = tenant.Account(ctx, tenant.Readers{Cache: s.deps.Reader}, ns, id)
 	}
-	switch {
-	case tenant.IsAccountNotFound(err):
-		writeNotFound(w, resAccount, id)
-		return nil
-	case err != nil:
-		s.writeAPIError(w, r, err, nil)
+	if s.readFailed(w, r, err, tenant.IsAccountNotFound, resAccount, id) {
 		return nil
 	}
 	return a
+}
+
+// readFailed answers the error of reading resource id, if any: 404 when notFound(err)
+// (apierrors.IsNotFound when nil), writeAPIError otherwise. It reports whether it
+// answered, i.e. whether err is not nil.
+func (s *Server) readFailed(w http.ResponseWriter, r *http.Request, err error, notFound func(error) bool, resource, id string) bool {
+	if notFound == nil {
+		notFound = apierrors.IsNotFound
+	}
+	switch {
+	case err == nil:
+		return false
+	case notFound(err):
+		writeNotFound(w, resource, id)
+	default:
+		s.writeAPIError(w, r, err, nil)
+	}
+	return true
 }
 
 // tenantSettings are the caller's tenant settings (tax reporting, LEI, KYC data), which
