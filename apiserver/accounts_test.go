@@ -4,7 +4,6 @@ import (
 	"net/http"
 	"sort"
 	"strings"
-	"sync"
 	"time"
 
 	. "github.com/onsi/ginkgo/v2"
@@ -83,21 +82,9 @@ var _ = Describe("Accounts", func() {
 
 		It("lets exactly one of 10 concurrent creations with one external_id succeed", func() {
 			body := individual()
-			codes := make(chan int, 10)
-			var wg sync.WaitGroup
-			for range 10 {
-				wg.Add(1)
-				go func() {
-					defer GinkgoRecover()
-					defer wg.Done()
-					codes <- alpha.post("/v1/accounts", body).code
-				}()
-			}
-			wg.Wait()
-			close(codes)
 			count := map[int]int{}
-			for c := range codes {
-				count[c]++
+			for _, r := range concurrently(10, func(int) response { return alpha.post("/v1/accounts", body) }) {
+				count[r.code]++
 			}
 			Expect(count).To(Equal(map[int]int{http.StatusCreated: 1, http.StatusConflict: 9}))
 		})
@@ -188,21 +175,11 @@ var _ = Describe("Accounts", func() {
 
 		It("keeps every one of 8 concurrent updates of different fields (retries on conflicts)", func() {
 			fields := []string{"city", "line1", "line2", "state", "place_of_birth", "last_name", "first_name", "postal_code"}
-			var wg sync.WaitGroup
-			codes := make(chan string, len(fields))
-			for _, f := range fields {
-				wg.Add(1)
-				go func() {
-					defer GinkgoRecover()
-					defer wg.Done()
-					r := alpha.patch("/v1/accounts/"+id, map[string]any{f: "v-" + f})
-					codes <- r.String()
-				}()
-			}
-			wg.Wait()
-			close(codes)
-			for c := range codes {
-				Expect(c).To(HavePrefix("200 "))
+			answers := concurrently(len(fields), func(i int) response {
+				return alpha.patch("/v1/accounts/"+id, map[string]any{fields[i]: "v-" + fields[i]})
+			})
+			for _, r := range answers {
+				Expect(r.code).To(Equal(http.StatusOK), r.String())
 			}
 			a := alpha.get("/v1/accounts/" + id).json()
 			for _, f := range fields {
@@ -327,15 +304,8 @@ var _ = Describe("Accounts", func() {
 		})
 
 		DescribeTable("refuses out-of-range paging and bad filters with 422 (never clamps)",
-			func(query, field string) {
-				r := alpha.get("/v1/accounts?" + query)
-				Expect(r.code).To(Equal(http.StatusUnprocessableEntity), r.String())
-				Expect(r.details()).To(HaveKey(field))
-			},
-			Entry("skip below 0", "skip=-1", "skip"),
-			Entry("limit 0", "limit=0", "limit"),
-			Entry("limit over 1000", "limit=1001", "limit"),
-			Entry("limit not a number", "limit=all", "limit"),
+			func(query, field string) { alpha.refuseQuery("/v1/accounts", query, field) },
+			pagingRefusals(),
 			Entry("unknown account_type", "account_type=trust", "account_type"),
 			Entry("unknown parameter", "sort=name", "sort"),
 		)

@@ -77,18 +77,12 @@ var _ = Describe("A write refused by an admission policy that is not ours", Orde
 	It("answers a refused POST with 400 and the policy's message, never 500", func() {
 		body := individual()
 		body["last_name"] = "Mallory"
-		r := platform.post("/v1/accounts", body)
-		Expect(r.code).To(Equal(http.StatusBadRequest), r.String())
-		Expect(r.json()["error"]).To(Equal("Request rejected"))
-		Expect(r.json()["details"]).To(ContainSubstring(surnameRefusal))
+		expectRejected(platform.post("/v1/accounts", body), surnameRefusal)
 	})
 
 	It("answers a refused PATCH with 400 and the policy's message, and changes nothing", func() {
 		id := platform.newAccount()
-		r := platform.patch("/v1/accounts/"+id, map[string]any{"last_name": "Mallory"})
-		Expect(r.code).To(Equal(http.StatusBadRequest), r.String())
-		Expect(r.json()["error"]).To(Equal("Request rejected"))
-		Expect(r.json()["details"]).To(ContainSubstring(surnameRefusal))
+		expectRejected(platform.patch("/v1/accounts/"+id, map[string]any{"last_name": "Mallory"}), surnameRefusal)
 		Expect(storedAccount(platform.ns, id).Spec.LastName).To(Equal("Mustermann"))
 	})
 
@@ -106,9 +100,14 @@ var _ = Describe("A write refused by an admission policy that is not ours", Orde
 
 		body := individual()
 		body["city"] = "Atlantis"
-		r := platform.post("/v1/accounts", body)
-		Expect(r.code).To(Equal(http.StatusBadRequest), r.String())
-		Expect(r.json()["error"]).To(Equal("Request rejected"))
-		Expect(r.json()["details"]).To(ContainSubstring(cityRefusal))
+		expectRejected(platform.post("/v1/accounts", body), cityRefusal)
 	})
 })
+
+// expectRejected checks a 400 Request rejected whose details quote the refusal.
+func expectRejected(r response, refusal string) {
+	GinkgoHelper()
+	Expect(r.code).To(Equal(http.StatusBadRequest), r.String())
+	Expect(r.json()["error"]).To(Equal("Request rejected"))
+	Expect(r.json()["details"]).To(ContainSubstring(refusal))
+}

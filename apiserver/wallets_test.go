@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"net/http"
 	"strings"
-	"sync"
 	"sync/atomic"
 
 	. "github.com/onsi/ginkgo/v2"
@@ -96,27 +95,22 @@ var _ = Describe("Wallets", func() {
 
 		It("Wallet already registered: exactly one of 20 concurrent registrations of one address succeeds", func() {
 			address := randomAddress()
-			var created, duplicate, other atomic.Int32
-			var wg sync.WaitGroup
-			for range 20 {
-				wg.Add(1)
-				go func() {
-					defer GinkgoRecover()
-					defer wg.Done()
-					r := alpha.post(walletsOf(account), map[string]any{"chain": "polygon", "wallet_address": address})
-					switch {
-					case r.code == http.StatusCreated:
-						created.Add(1)
-					case r.code == http.StatusConflict && r.json()["error"] == "Wallet already registered":
-						duplicate.Add(1)
-					default:
-						other.Add(1)
-						GinkgoWriter.Println("unexpected:", r.String())
-					}
-				}()
+			var created, duplicate, other int32
+			answers := concurrently(20, func(int) response {
+				return alpha.post(walletsOf(account), map[string]any{"chain": "polygon", "wallet_address": address})
+			})
+			for _, r := range answers {
+				switch {
+				case r.code == http.StatusCreated:
+					created++
+				case r.code == http.StatusConflict && r.json()["error"] == "Wallet already registered":
+					duplicate++
+				default:
+					other++
+					GinkgoWriter.Println("unexpected:", r.String())
+				}
 			}
-			wg.Wait()
-			Expect([]int32{created.Load(), duplicate.Load(), other.Load()}).To(Equal([]int32{1, 19, 0}))
+			Expect([]int32{created, duplicate, other}).To(Equal([]int32{1, 19, 0}))
 			Expect(alpha.get(walletsOf(account)).data()).To(HaveLen(1))
 		})
 	})
@@ -193,18 +187,13 @@ var _ = Describe("Wallets", func() {
 					polls.Add(1)
 				}
 			}()
-			var wg sync.WaitGroup
-			for i := range 50 {
-				wg.Add(1)
-				go func() {
-					defer GinkgoRecover()
-					defer wg.Done()
-					r := alpha.patch(walletsOf(account)+"/"+wallets[i%5], map[string]any{"is_primary": true})
-					Expect(r.code).To(Equal(http.StatusOK), r.String())
-				}()
-			}
-			wg.Wait()
+			answers := concurrently(50, func(i int) response {
+				return alpha.patch(walletsOf(account)+"/"+wallets[i%5], map[string]any{"is_primary": true})
+			})
 			close(done)
+			for _, r := range answers {
+				Expect(r.code).To(Equal(http.StatusOK), r.String())
+			}
 			Expect(twoPrimaries.Load()).To(BeZero())
 			Expect(polls.Load()).To(BeNumerically(">", 0))
 			pointer := storedAccount(alpha.ns, account).Spec.PrimaryWallet
@@ -236,14 +225,8 @@ var _ = Describe("Wallets", func() {
 		})
 
 		DescribeTable("refuses out-of-range paging and bad filters with 422",
-			func(query, field string) {
-				r := alpha.get(walletsOf(account) + "?" + query)
-				Expect(r.code).To(Equal(http.StatusUnprocessableEntity), r.String())
-				Expect(r.details()).To(HaveKey(field))
-			},
-			Entry("skip below 0", "skip=-1", "skip"),
-			Entry("limit 0", "limit=0", "limit"),
-			Entry("limit over 1000", "limit=1001", "limit"),
+			func(query, field string) { alpha.refuseQuery(walletsOf(account), query, field) },
+			pagingRefusals(),
 			Entry("is_primary not a boolean", "is_primary=maybe", "is_primary"),
 		)
 
