@@ -77,15 +77,32 @@ func (t *tenant) waitState(id string, s investv1.OrderState) {
 // `kubectl patch --subresource=status` does.
 func (t *tenant) record(id string, step settlement.Step, rec investv1.SettlementRecord) {
 	GinkgoHelper()
+	t.recordEvidence(id, step, rec, false)
+}
+
+// recordEvidence records evidence on the order's status, retrying until it succeeds. As
+// a settlement agent (asAgent) it records on the version read, or not at all: a conflict
+// is retried on a fresh read unless the order moved on, and nothing is recorded on an
+// order whose next step is another (its cancellation requested, or terminal).
+func (t *tenant) recordEvidence(id string, step settlement.Step, rec investv1.SettlementRecord, asAgent bool) {
+	GinkgoHelper()
 	Eventually(func() error {
 		var o investv1.Order
 		if err := k8s.Get(ctx, client.ObjectKey{Namespace: t.ns, Name: id}, &o); err != nil {
 			return err
 		}
-		patch := client.MergeFrom(o.DeepCopy())
-		if rec.At.IsZero() {
+		var opts []client.MergeFromOption
+		switch {
+		case asAgent:
+			if next, ok := settlement.NextStep(&o); !ok || next != step {
+				return nil
+			}
+			opts = append(opts, client.MergeFromWithOptimisticLock{})
+			rec.At = nowTime()
+		case rec.At.IsZero():
 			rec.At = nowTime()
 		}
+		patch := client.MergeFromWithOptions(o.DeepCopy(), opts...)
 		settlement.Record(&o, step, rec)
 		return k8s.Status().Patch(ctx, &o, patch)
 	}).WithTimeout(10 * time.Second).Should(Succeed())
@@ -661,24 +678,10 @@ func patchFund(mutate func(*investv1.Fund)) {
 	}).WithTimeout(10 * time.Second).Should(Succeed())
 }
 
-// recordLocked records evidence as a settlement agent does: on the version read, or not
-// at all (a conflict is retried on a fresh read unless the order moved on; nothing is
-// recorded on an order whose cancellation is requested or that is terminal).
+// recordLocked records evidence as a settlement agent does (recordEvidence).
 func (t *tenant) recordLocked(id string, step settlement.Step, rec investv1.SettlementRecord) {
 	GinkgoHelper()
-	Eventually(func() error {
-		var o investv1.Order
-		if err := k8s.Get(ctx, client.ObjectKey{Namespace: t.ns, Name: id}, &o); err != nil {
-			return err
-		}
-		if next, ok := settlement.NextStep(&o); !ok || next != step {
-			return nil
-		}
-		patch := client.MergeFromWithOptions(o.DeepCopy(), client.MergeFromWithOptimisticLock{})
-		rec.At = nowTime()
-		settlement.Record(&o, step, rec)
-		return k8s.Status().Patch(ctx, &o, patch)
-	}).WithTimeout(10 * time.Second).Should(Succeed())
+	t.recordEvidence(id, step, rec, true)
 }
 
 var _ = Describe("Portfolio (GET /v1/accounts/{account_id}/portfolio)", func() {

@@ -401,3 +401,18 @@ func concurrently(n int, call func(i int) response) []response {
 	wg.Wait()
 	return answers
 }
+
+// expectInvalid checks a 422 Validation error whose details carry, for each field of
+// want, exactly the messages given (any messages for a field mapped to nil).
+func expectInvalid(r response, want map[string][]string) {
+	GinkgoHelper()
+	Expect(r.code).To(Equal(http.StatusUnprocessableEntity), r.String())
+	Expect(r.json()["error"]).To(Equal("Validation error"), r.String())
+	for field, messages := range want {
+		if messages == nil {
+			Expect(r.details()).To(HaveKey(field), r.String())
+			continue
+		}
+		Expect(r.details()).To(HaveKeyWithValue(field, ConsistOf(messages)), r.String())
+	}
+}

@@ -34,15 +34,10 @@ var _ = Describe("Wallets", func() {
 	Describe("the spec's wallet registration errors", func() {
 		It("Validation error: a required field missing or invalid (chain, wallet_address), keyed by field", func() {
 			r := alpha.post(walletsOf(account), map[string]any{})
-			Expect(r.code).To(Equal(http.StatusUnprocessableEntity), r.String())
-			Expect(r.json()["error"]).To(Equal("Validation error"))
-			Expect(r.details()).To(HaveKeyWithValue("chain", ConsistOf("is required")))
-			Expect(r.details()).To(HaveKeyWithValue("wallet_address", ConsistOf("is required")))
+			expectInvalid(r, map[string][]string{"chain": {"is required"}, "wallet_address": {"is required"}})
 
 			r = alpha.post(walletsOf(account), map[string]any{"chain": "ethereum", "wallet_address": "0x123"})
-			Expect(r.code).To(Equal(http.StatusUnprocessableEntity))
-			Expect(r.details()).To(HaveKeyWithValue("chain", ConsistOf("must be polygon, the only enabled chain")))
-			Expect(r.details()).To(HaveKeyWithValue("wallet_address", ConsistOf("must be 0x followed by 40 hexadecimal digits")))
+			expectInvalid(r, map[string][]string{"chain": {"must be polygon, the only enabled chain"}, "wallet_address": {"must be 0x followed by 40 hexadecimal digits"}})
 		})
 
 		It("Validation error: a mixed-case address must pass its EIP-55 checksum", func() {
@@ -117,8 +112,7 @@ var _ = Describe("Wallets", func() {
 
 	It("refuses unknown body fields, naming them", func() {
 		r := alpha.post(walletsOf(account), map[string]any{"chain": "polygon", "wallet_address": randomAddress(), "label": "main"})
-		Expect(r.code).To(Equal(http.StatusUnprocessableEntity), r.String())
-		Expect(r.details()).To(HaveKeyWithValue("label", ConsistOf("is not a known field")))
+		expectInvalid(r, map[string][]string{"label": {"is not a known field"}})
 	})
 
 	Describe("only one wallet per account is primary", func() {
@@ -160,9 +154,7 @@ var _ = Describe("Wallets", func() {
 		It("refuses changes to a registration's fixed fields", func() {
 			a := alpha.newWallet(account, randomAddress())
 			r := alpha.patch(walletsOf(account)+"/"+a, map[string]any{"wallet_address": randomAddress(), "is_primary": "yes"})
-			Expect(r.code).To(Equal(http.StatusUnprocessableEntity), r.String())
-			Expect(r.details()).To(HaveKeyWithValue("wallet_address", ConsistOf("cannot be changed")))
-			Expect(r.details()).To(HaveKeyWithValue("is_primary", ConsistOf("must be a boolean")))
+			expectInvalid(r, map[string][]string{"wallet_address": {"cannot be changed"}, "is_primary": {"must be a boolean"}})
 		})
 
 		It("holds under 50 concurrent PATCH is_primary=true over 5 wallets: one primary, the account's pointer, never two in a list", func() {
