@@ -85,26 +85,14 @@ func TestCascadeDeleteStepsAreLogged(t *testing.T) {
 	}
 }
 
-// noManager is a manager that panics when used: SetupWithManager must refuse before.
-type noManager struct{ ctrl.Manager }
-
 func TestSetupWithManagerRefusesNilDependencies(t *testing.T) {
 	c := ctrltest.FailingLists(t)
-	for name, tc := range map[string]struct {
-		setup func(ctrl.Manager) error
-		mgr   ctrl.Manager
-	}{
-		"account: nil manager":                {(&Reconciler{Client: c}).SetupWithManager, nil},
-		"account: nil Client":                 {(&Reconciler{}).SetupWithManager, noManager{}},
-		"wallet: nil manager":                 {NewWalletReconciler(c).SetupWithManager, nil},
-		"wallet: nil Client":                  {NewWalletReconciler(nil).SetupWithManager, noManager{}},
-		"payment method details: nil manager": {NewPaymentMethodReconciler(c).SetupWithManager, nil},
-		"payment method details: nil Client":  {NewPaymentMethodReconciler(nil).SetupWithManager, noManager{}},
-	} {
-		t.Run(name, func(t *testing.T) {
-			if err := tc.setup(tc.mgr); err == nil {
-				t.Fatal("SetupWithManager accepted a nil dependency")
-			}
-		})
-	}
+	ctrltest.ExpectSetupRefuses(t, map[string]ctrltest.SetupCase{
+		"account: nil manager":                {Setup: (&Reconciler{Client: c}).SetupWithManager, Manager: nil},
+		"account: nil Client":                 {Setup: (&Reconciler{}).SetupWithManager, Manager: ctrltest.NoManager{}},
+		"wallet: nil manager":                 {Setup: NewWalletReconciler(c).SetupWithManager, Manager: nil},
+		"wallet: nil Client":                  {Setup: NewWalletReconciler(nil).SetupWithManager, Manager: ctrltest.NoManager{}},
+		"payment method details: nil manager": {Setup: NewPaymentMethodReconciler(c).SetupWithManager, Manager: nil},
+		"payment method details: nil Client":  {Setup: NewPaymentMethodReconciler(nil).SetupWithManager, Manager: ctrltest.NoManager{}},
+	})
 }

@@ -64,23 +64,11 @@ func TestTransitionWrittenIsLogged(t *testing.T) {
 	}
 }
 
-// noManager is a manager that panics when used: SetupWithManager must refuse before.
-type noManager struct{ ctrl.Manager }
-
 func TestSetupWithManagerRefusesNilDependencies(t *testing.T) {
 	c := ctrltest.FailingLists(t)
-	for name, tc := range map[string]struct {
-		r   *Reconciler
-		mgr ctrl.Manager
-	}{
-		"nil manager": {&Reconciler{Client: c, Live: c}, nil},
-		"nil Client":  {&Reconciler{Live: c}, noManager{}},
-		"nil Live":    {&Reconciler{Client: c}, noManager{}},
-	} {
-		t.Run(name, func(t *testing.T) {
-			if err := tc.r.SetupWithManager(tc.mgr); err == nil {
-				t.Fatal("SetupWithManager accepted a nil dependency")
-			}
-		})
-	}
+	ctrltest.ExpectSetupRefuses(t, map[string]ctrltest.SetupCase{
+		"nil manager": {Setup: (&Reconciler{Client: c, Live: c}).SetupWithManager, Manager: nil},
+		"nil Client":  {Setup: (&Reconciler{Live: c}).SetupWithManager, Manager: ctrltest.NoManager{}},
+		"nil Live":    {Setup: (&Reconciler{Client: c}).SetupWithManager, Manager: ctrltest.NoManager{}},
+	})
 }

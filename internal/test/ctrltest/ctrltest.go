@@ -1,5 +1,6 @@
 // Package ctrltest holds the small fakes that the controllers' glue tests share: a logger
-// that records its lines and a client whose List fails. Test code only: nothing the
+// that records its lines, a client whose List fails, and the check that SetupWithManager
+// refuses a missing dependency. Test code only: nothing the
 // production binary links imports it.
 package ctrltest
 
@@ -11,6 +12,7 @@ import (
 
 	"github.com/go-logr/logr"
 	"github.com/go-logr/logr/funcr"
+	ctrl "sigs.k8s.io/controller-runtime"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	"sigs.k8s.io/controller-runtime/pkg/client/fake"
 	"sigs.k8s.io/controller-runtime/pkg/client/interceptor"
@@ -46,4 +48,28 @@ func FailingLists(t *testing.T) client.Client {
 			return ErrCannotList
 		},
 	})
+}
+
+// NoManager is a manager that panics when used: SetupWithManager must refuse a missing
+// dependency before it touches the manager.
+type NoManager struct{ ctrl.Manager }
+
+// SetupCase is a SetupWithManager (of a reconciler that misses a dependency, or any, when
+// Manager is nil) and the manager to give it.
+type SetupCase struct {
+	Setup   func(ctrl.Manager) error
+	Manager ctrl.Manager
+}
+
+// ExpectSetupRefuses runs every case as a subtest and fails it unless its SetupWithManager
+// returns an error, so that a wiring mistake fails at start-up, not at the first reconcile.
+func ExpectSetupRefuses(t *testing.T, cases map[string]SetupCase) {
+	t.Helper()
+	for name, tc := range cases {
+		t.Run(name, func(t *testing.T) {
+			if err := tc.Setup(tc.Manager); err == nil {
+				t.Fatal("SetupWithManager accepted a nil dependency")
+			}
+		})
+	}
 }
