@@ -2,12 +2,9 @@ package account
 
 import (
 	"context"
-	"strings"
-	"sync"
 	"testing"
 
 	"github.com/go-logr/logr"
-	"github.com/go-logr/logr/funcr"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	ctrl "sigs.k8s.io/controller-runtime"
 	"sigs.k8s.io/controller-runtime/pkg/client"
@@ -28,14 +25,7 @@ func TestMapFunctionsLogAFailedList(t *testing.T) {
 		"payment method details": NewPaymentMethodReconciler(ctrltest.FailingLists(t)).children,
 	} {
 		t.Run(name, func(t *testing.T) {
-			log, lines := ctrltest.RecordingLogger()
-			if reqs := children(logr.NewContext(context.Background(), log), acct); len(reqs) != 0 {
-				t.Fatalf("requests = %v, want none", reqs)
-			}
-			got := strings.Join(lines(), "\n")
-			if !strings.Contains(got, "the cache cannot list") || !strings.Contains(got, "acct-1") {
-				t.Fatalf("the failed List is not logged with the account; log:\n%s", got)
-			}
+			ctrltest.ExpectListFailureLogged(t, func(ctx context.Context) []reconcile.Request { return children(ctx, acct) }, "acct-1")
 		})
 	}
 }
@@ -61,13 +51,7 @@ func TestCascadeDeleteStepsAreLogged(t *testing.T) {
 		t.Fatal(err)
 	}
 	c := b.Build()
-	var mu sync.Mutex
-	var lines []string
-	log := funcr.New(func(_, args string) {
-		mu.Lock()
-		defer mu.Unlock()
-		lines = append(lines, args)
-	}, funcr.Options{Verbosity: 0})
+	log, lines := ctrltest.RecordingLoggerAt(0)
 	ctx := logr.NewContext(context.Background(), log)
 	r := &Reconciler{Client: c}
 	for range 2 { // the first pass deletes the wallet, the second releases the account
@@ -75,14 +59,7 @@ func TestCascadeDeleteStepsAreLogged(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	mu.Lock()
-	defer mu.Unlock()
-	got := strings.Join(lines, "\n")
-	for _, want := range []string{`"msg"="deleted a child of the deleted account"`, `"wallet"={"name"="` + wallet.Name + `" "namespace"="t"}`, `"msg"="released the deleted account`} {
-		if !strings.Contains(got, want) {
-			t.Fatalf("the log lacks %s:\n%s", want, got)
-		}
-	}
+	ctrltest.ExpectLogged(t, lines(), `"msg"="deleted a child of the deleted account"`, `"wallet"={"name"="`+wallet.Name+`" "namespace"="t"}`, `"msg"="released the deleted account`)
 }
 
 func TestSetupWithManagerRefusesNilDependencies(t *testing.T) {

@@ -7,6 +7,7 @@ package ctrltest
 import (
 	"context"
 	"errors"
+	"strings"
 	"sync"
 	"testing"
 
@@ -16,20 +17,24 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	"sigs.k8s.io/controller-runtime/pkg/client/fake"
 	"sigs.k8s.io/controller-runtime/pkg/client/interceptor"
+	"sigs.k8s.io/controller-runtime/pkg/reconcile"
 
 	"github.com/fundshare/fundshare-operator/internal/scheme"
 )
 
 // RecordingLogger returns a logger (V(1) included) that keeps every line it is given, and
 // a function that returns those lines.
-func RecordingLogger() (logr.Logger, func() []string) {
+func RecordingLogger() (logr.Logger, func() []string) { return RecordingLoggerAt(1) }
+
+// RecordingLoggerAt is RecordingLogger keeping only the lines up to verbosity v (0: info).
+func RecordingLoggerAt(v int) (logr.Logger, func() []string) {
 	var mu sync.Mutex
 	var lines []string
 	log := funcr.New(func(prefix, args string) {
 		mu.Lock()
 		defer mu.Unlock()
 		lines = append(lines, prefix+" "+args)
-	}, funcr.Options{Verbosity: 1})
+	}, funcr.Options{Verbosity: v})
 	return log, func() []string {
 		mu.Lock()
 		defer mu.Unlock()
@@ -72,4 +77,28 @@ func ExpectSetupRefuses(t *testing.T, cases map[string]SetupCase) {
 			}
 		})
 	}
+}
+
+// ExpectLogged fails unless the lines contain each of wants.
+func ExpectLogged(t *testing.T, lines []string, wants ...string) {
+	t.Helper()
+	got := strings.Join(lines, "\n")
+	for _, want := range wants {
+		if !strings.Contains(got, want) {
+			t.Fatalf("the log lacks %s:\n%s", want, got)
+		}
+	}
+}
+
+// ExpectListFailureLogged calls a map function, whose client's List fails (FailingLists),
+// with a recording logger in its context, and fails unless it asks for no reconcile and
+// logs the List's error and each of names (the object it mapped): a map function cannot
+// return the error, so it must log it.
+func ExpectListFailureLogged(t *testing.T, mapFunc func(context.Context) []reconcile.Request, names ...string) {
+	t.Helper()
+	log, lines := RecordingLogger()
+	if reqs := mapFunc(logr.NewContext(context.Background(), log)); len(reqs) != 0 {
+		t.Fatalf("requests = %v, want none", reqs)
+	}
+	ExpectLogged(t, lines(), append([]string{ErrCannotList.Error()}, names...)...)
 }
