@@ -13,6 +13,9 @@ import (
 
 	"github.com/go-logr/logr"
 	"github.com/go-logr/logr/funcr"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"k8s.io/apimachinery/pkg/runtime"
+	"sigs.k8s.io/cli-utils/pkg/kstatus/status"
 	ctrl "sigs.k8s.io/controller-runtime"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	"sigs.k8s.io/controller-runtime/pkg/client/fake"
@@ -101,4 +104,18 @@ func ExpectListFailureLogged(t *testing.T, mapFunc func(context.Context) []recon
 		t.Fatalf("requests = %v, want none", reqs)
 	}
 	ExpectLogged(t, lines(), append([]string{ErrCannotList.Error()}, names...)...)
+}
+
+// KstatusOf computes what Flux, kpt and kubectl-based tools read from obj (kstatus).
+func KstatusOf(t *testing.T, obj runtime.Object) status.Status {
+	t.Helper()
+	m, err := runtime.DefaultUnstructuredConverter.ToUnstructured(obj)
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := status.Compute(&unstructured.Unstructured{Object: m})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return res.Status
 }
