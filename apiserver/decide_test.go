@@ -1,8 +1,11 @@
 package apiserver
 
 import (
+	"encoding/json"
 	"errors"
+	"net/http"
 	"net/http/httptest"
+	"reflect"
 	"slices"
 	"testing"
 	"time"
@@ -191,6 +194,50 @@ func TestParseOrderListQueryNamesEveryBadParameter(t *testing.T) {
 			}
 			if tc.check != nil {
 				tc.check(t, q)
+			}
+		})
+	}
+}
+
+// Rule: a write refused by admission that is not ours (a platform's policy or webhook) is
+// the caller's to read: 422 with its field causes, else 400 Request rejected quoting it;
+// never 500. Reads are never refused by admission, so their errors stay 500. (The
+// envtest suite refuses writes with a real ValidatingAdmissionPolicy: policy_test.go.)
+func TestWriteAPIErrorAnswersRefusalsThatAreNotOurs(t *testing.T) {
+	s, _, _ := newTestServer(t)
+	withCauses := apierrors.NewForbidden(grAccounts, "a", errors.New("admission webhook \"kyc.platform.example\" denied the request: no"))
+	withCauses.ErrStatus.Details.Causes = []metav1.StatusCause{{Type: metav1.CauseTypeFieldValueInvalid, Field: "spec.city", Message: "is not served"}}
+	invalid := apierrors.NewInvalid(investv1.GroupVersion.WithKind("Account").GroupKind(), "a", nil)
+	invalid.ErrStatus.Message = "ValidatingAdmissionPolicy 'p' with binding 'p' denied request: no Atlantis"
+	for name, tc := range map[string]struct {
+		method   string
+		err      error
+		code     int
+		body     ErrorResponse
+		anything bool // details not compared (a request id)
+	}{
+		"a policy's Forbidden on a POST": {http.MethodPost, apierrors.NewForbidden(grAccounts, "a", errors.New("ValidatingAdmissionPolicy 'p' with binding 'p' denied request: no Mallory")),
+			http.StatusBadRequest, ErrorResponse{Error: msgRejected, Details: `accounts.invest.fundshare.io "a" is forbidden: ValidatingAdmissionPolicy 'p' with binding 'p' denied request: no Mallory`}, false},
+		"a policy's Invalid without causes on a PATCH": {http.MethodPatch, invalid,
+			http.StatusBadRequest, ErrorResponse{Error: msgRejected, Details: "ValidatingAdmissionPolicy 'p' with binding 'p' denied request: no Atlantis"}, false},
+		"a webhook's refusal naming a field": {http.MethodPatch, withCauses,
+			http.StatusUnprocessableEntity, ErrorResponse{Error: msgValidation, Details: map[string]any{"city": []any{"is not served"}}}, false},
+		"a RequestEntityTooLarge refusal on a DELETE": {http.MethodDelete, apierrors.NewRequestEntityTooLargeError("the policy limits the size"),
+			http.StatusBadRequest, ErrorResponse{Error: msgRejected}, true},
+		"our own refusal answers our message alone": {http.MethodPost, refusal.Forbidden("accounts", "a", errors.New("the account has live orders")),
+			http.StatusBadRequest, ErrorResponse{Error: msgRejected}, true},
+		"a Forbidden on a read stays ours (500)": {http.MethodGet, apierrors.NewForbidden(grAccounts, "a", errors.New("RBAC")),
+			http.StatusInternalServerError, ErrorResponse{Error: msgInternal}, true},
+	} {
+		t.Run(name, func(t *testing.T) {
+			w := httptest.NewRecorder()
+			s.writeAPIError(w, httptest.NewRequest(tc.method, "/v1/accounts", nil), tc.err, nil)
+			var got ErrorResponse
+			if err := json.Unmarshal(w.Body.Bytes(), &got); err != nil {
+				t.Fatalf("%d %s: %v", w.Code, w.Body, err)
+			}
+			if w.Code != tc.code || got.Error != tc.body.Error || !tc.anything && !reflect.DeepEqual(got.Details, tc.body.Details) {
+				t.Errorf("%d %s, want %d %+v", w.Code, w.Body, tc.code, tc.body)
 			}
 		})
 	}
