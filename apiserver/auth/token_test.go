@@ -61,7 +61,7 @@ func (c *fakeClock) Advance(d time.Duration) {
 	c.t = c.t.Add(d)
 }
 
-func newTestKeys(t *testing.T) (*KeySet, *ecdsa.PrivateKey) {
+func newTestKeys(t testing.TB) (*KeySet, *ecdsa.PrivateKey) {
 	t.Helper()
 	key, err := GenerateSigningKey()
 	if err != nil {
@@ -74,9 +74,15 @@ func newTestKeys(t *testing.T) (*KeySet, *ecdsa.PrivateKey) {
 	return ks, key
 }
 
-func newTestIssuer(t *testing.T, ks *KeySet, clock *fakeClock) *Issuer {
+// newTestIssuer is an issuer of testIssuerURL signing with ks, on clock (nil: the real
+// time).
+func newTestIssuer(t testing.TB, ks *KeySet, clock *fakeClock) *Issuer {
 	t.Helper()
-	iss, err := NewIssuer(IssuerConfig{Keys: ks, Issuer: testIssuerURL, Now: clock.Now})
+	cfg := IssuerConfig{Keys: ks, Issuer: testIssuerURL}
+	if clock != nil {
+		cfg.Now = clock.Now
+	}
+	iss, err := NewIssuer(cfg)
 	if err != nil {
 		t.Fatal(err)
 	}
