@@ -214,21 +214,10 @@ func (s *Server) answerExternalIDTaken(w http.ResponseWriter, r *http.Request, e
 // meanwhile, it is read again from the API server and the change reapplied.
 func (s *Server) updateAccount(w http.ResponseWriter, r *http.Request) {
 	id := chi.URLParam(r, "account_id")
-	var req AccountUpdateRequest
-	fe, ok := decodeBody(w, r, &req, updateRefused, "application/json", "application/merge-patch+json")
+	req, ok := s.decodeAccountUpdate(w, r)
 	if !ok {
 		return
 	}
-	if req.Birthdate != nil {
-		// Reported with the body's other problems; the account is not needed for it.
-		_, err := validation.ParseBirthdate(*req.Birthdate, s.deps.Now())
-		fe.AddErr("birthdate", err)
-	}
-	if !fe.Empty() {
-		writeValidation(w, fe)
-		return
-	}
-	ctx, ns := r.Context(), tenantOf(r)
 	a := s.account(w, r, id)
 	if a == nil {
 		return
@@ -238,47 +227,88 @@ func (s *Server) updateAccount(w http.ResponseWriter, r *http.Request) {
 		s.writeAPIError(w, r, err, nil)
 		return
 	}
-	for attempt := 1; ; attempt++ {
-		spec, fe := s.updatedSpec(a, &req, settings)
-		if !fe.Empty() {
+	for attempt := 1; a != nil; attempt++ {
+		spec, fe := s.updatedSpec(a, req, settings)
+		switch {
+		case !fe.Empty():
 			writeValidation(w, fe)
 			return
-		}
-		if apiequality.Semantic.DeepEqual(spec, a.Spec) {
+		case apiequality.Semantic.DeepEqual(spec, a.Spec):
 			writeJSON(w, http.StatusOK, accountView(a))
 			return
 		}
-		if spec.ExternalID != "" && spec.ExternalID != a.Spec.ExternalID {
-			if taken, err := s.externalIDTaken(r, ns, spec.ExternalID, a.Name); err != nil || taken {
-				s.answerExternalIDTaken(w, r, spec.ExternalID, err)
-				return
-			}
+		a = s.writeAccountUpdate(w, r, id, a, spec, attempt)
+	}
+}
+
+// decodeAccountUpdate reads the body of PATCH /v1/accounts/{account_id}; it answers and
+// returns false when the body is not a valid update.
+func (s *Server) decodeAccountUpdate(w http.ResponseWriter, r *http.Request) (*AccountUpdateRequest, bool) {
+	var req AccountUpdateRequest
+	fe, ok := decodeBody(w, r, &req, updateRefused, "application/json", "application/merge-patch+json")
+	if !ok {
+		return nil, false
+	}
+	if req.Birthdate != nil {
+		// Reported with the body's other problems; the account is not needed for it.
+		_, err := validation.ParseBirthdate(*req.Birthdate, s.deps.Now())
+		fe.AddErr("birthdate", err)
+	}
+	if !fe.Empty() {
+		writeValidation(w, fe)
+		return nil, false
+	}
+	return &req, true
+}
+
+// writeAccountUpdate stores spec as the account's (id as the request named it) and
+// answers; after a concurrent change it answers nothing and returns the account re-read,
+// for the caller to apply the update again.
+func (s *Server) writeAccountUpdate(w http.ResponseWriter, r *http.Request, id string, a *investv1.Account, spec investv1.AccountSpec, attempt int) *investv1.Account {
+	if spec.ExternalID != "" && spec.ExternalID != a.Spec.ExternalID {
+		if taken, err := s.externalIDTaken(r, tenantOf(r), spec.ExternalID, a.Name); err != nil || taken {
+			s.answerExternalIDTaken(w, r, spec.ExternalID, err)
+			return nil
 		}
-		a.Spec = spec
-		err := s.deps.Writer.Update(ctx, a, fieldOwner)
-		switch {
-		case err == nil:
-			s.tracker.Written(a)
-			writeJSON(w, http.StatusOK, accountView(a))
-			return
-		case hasCause(err, metav1.CauseTypeFieldValueDuplicate, "spec.externalID"):
-			s.answerExternalIDTaken(w, r, spec.ExternalID, nil)
-			return
-		case apierrors.IsConflict(err) && attempt < maxWriteAttempts:
-			if err := backoff(ctx, attempt); err != nil {
-				s.writeAPIError(w, r, err, nil)
-				return
-			}
-			if a = s.rereadAccount(w, r, a); a == nil {
-				return
-			}
-		case apierrors.IsNotFound(err):
-			writeNotFound(w, resAccount, id)
-			return
-		default:
-			s.writeAPIError(w, r, err, birthdateRenames)
-			return
+	}
+	a.Spec = spec
+	err := s.deps.Writer.Update(r.Context(), a, fieldOwner)
+	if err == nil {
+		s.tracker.Written(a)
+		writeJSON(w, http.StatusOK, accountView(a))
+		return nil
+	}
+	switch accountUpdateFailed(err, attempt) {
+	case retryDuplicate:
+		s.answerExternalIDTaken(w, r, spec.ExternalID, nil)
+	case retryBackOff:
+		if err := backoff(r.Context(), attempt); err != nil {
+			s.writeAPIError(w, r, err, nil)
+			return nil
 		}
+		return s.rereadAccount(w, r, a)
+	case retryNotFound:
+		writeNotFound(w, resAccount, id)
+	default:
+		s.writeAPIError(w, r, err, birthdateRenames)
+	}
+	return nil
+}
+
+// accountUpdateFailed decides what the account update does after its write, attempt
+// number attempt, failed with err: an external_id another account took meanwhile is a
+// 409 naming it; a conflict is retried until maxWriteAttempts, after which it is
+// answered like any other error (409 Conflict).
+func accountUpdateFailed(err error, attempt int) retryStep {
+	switch {
+	case hasCause(err, metav1.CauseTypeFieldValueDuplicate, "spec.externalID"):
+		return retryDuplicate
+	case apierrors.IsConflict(err) && attempt < maxWriteAttempts:
+		return retryBackOff
+	case apierrors.IsNotFound(err):
+		return retryNotFound
+	default:
+		return retryFail
 	}
 }
 
@@ -301,12 +331,7 @@ func (s *Server) updatedSpec(a *investv1.Account, req *AccountUpdateRequest, set
 func (s *Server) rereadAccount(w http.ResponseWriter, r *http.Request, a *investv1.Account) *investv1.Account {
 	fresh := &investv1.Account{}
 	err := s.deps.APIReader.Get(r.Context(), client.ObjectKeyFromObject(a), fresh)
-	switch {
-	case apierrors.IsNotFound(err):
-		writeNotFound(w, resAccount, a.Name)
-		return nil
-	case err != nil:
-		s.writeAPIError(w, r, err, nil)
+	if s.readFailed(w, r, err, nil, resAccount, a.Name) {
 		return nil
 	}
 	return fresh

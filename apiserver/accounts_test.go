@@ -4,7 +4,6 @@ import (
 	"net/http"
 	"sort"
 	"strings"
-	"sync"
 	"time"
 
 	. "github.com/onsi/ginkgo/v2"
@@ -83,21 +82,9 @@ var _ = Describe("Accounts", func() {
 
 		It("lets exactly one of 10 concurrent creations with one external_id succeed", func() {
 			body := individual()
-			codes := make(chan int, 10)
-			var wg sync.WaitGroup
-			for range 10 {
-				wg.Add(1)
-				go func() {
-					defer GinkgoRecover()
-					defer wg.Done()
-					codes <- alpha.post("/v1/accounts", body).code
-				}()
-			}
-			wg.Wait()
-			close(codes)
 			count := map[int]int{}
-			for c := range codes {
-				count[c]++
+			for _, r := range concurrently(10, func(int) response { return alpha.post("/v1/accounts", body) }) {
+				count[r.code]++
 			}
 			Expect(count).To(Equal(map[int]int{http.StatusCreated: 1, http.StatusConflict: 9}))
 		})
@@ -174,35 +161,22 @@ var _ = Describe("Accounts", func() {
 
 		It("checks the whole account with the shared rules (individual fields only)", func() {
 			r := alpha.patch("/v1/accounts/"+id, map[string]any{"business_name": "ACME", "first_name": ""})
-			Expect(r.code).To(Equal(http.StatusUnprocessableEntity), r.String())
-			Expect(r.details()).To(HaveKeyWithValue("business_name", ConsistOf("is only for business accounts")))
-			Expect(r.details()).To(HaveKeyWithValue("first_name", ConsistOf("is required")))
+			expectInvalid(r, map[string][]string{"business_name": {"is only for business accounts"}, "first_name": {"is required"}})
 		})
 
 		It("maps the API server's schema messages back to REST field names", func() {
 			r := alpha.patch("/v1/accounts/"+id, map[string]any{"city": strings.Repeat("x", 101)})
-			Expect(r.code).To(Equal(http.StatusUnprocessableEntity), r.String())
-			Expect(r.details()).To(HaveKey("city"))
+			expectInvalid(r, map[string][]string{"city": nil})
 			Expect(r.details()).NotTo(HaveKey("spec.city"))
 		})
 
 		It("keeps every one of 8 concurrent updates of different fields (retries on conflicts)", func() {
 			fields := []string{"city", "line1", "line2", "state", "place_of_birth", "last_name", "first_name", "postal_code"}
-			var wg sync.WaitGroup
-			codes := make(chan string, len(fields))
-			for _, f := range fields {
-				wg.Add(1)
-				go func() {
-					defer GinkgoRecover()
-					defer wg.Done()
-					r := alpha.patch("/v1/accounts/"+id, map[string]any{f: "v-" + f})
-					codes <- r.String()
-				}()
-			}
-			wg.Wait()
-			close(codes)
-			for c := range codes {
-				Expect(c).To(HavePrefix("200 "))
+			answers := concurrently(len(fields), func(i int) response {
+				return alpha.patch("/v1/accounts/"+id, map[string]any{fields[i]: "v-" + fields[i]})
+			})
+			for _, r := range answers {
+				Expect(r.code).To(Equal(http.StatusOK), r.String())
 			}
 			a := alpha.get("/v1/accounts/" + id).json()
 			for _, f := range fields {
@@ -225,21 +199,17 @@ var _ = Describe("Accounts", func() {
 			Expect(alpha.post("/v1/accounts", body).code).To(Equal(http.StatusCreated))
 			body["external_id"] = "x-" + fixturesID()
 			r := strict.post("/v1/accounts", body)
-			Expect(r.code).To(Equal(http.StatusUnprocessableEntity), r.String())
-			Expect(r.details()).To(HaveKeyWithValue("tin", ConsistOf("is required")))
-			Expect(r.details()).To(HaveKeyWithValue("tax_residencies", ConsistOf("is required")))
+			expectInvalid(r, map[string][]string{"tin": {"is required"}, "tax_residencies": {"is required"}})
 		})
 
 		It("requires a valid LEI for business accounts when the tenant requires LEIs", func() {
 			body := business()
 			delete(body, "lei")
 			r := strict.post("/v1/accounts", body)
-			Expect(r.code).To(Equal(http.StatusUnprocessableEntity), r.String())
-			Expect(r.details()).To(HaveKeyWithValue("lei", ConsistOf("is required")))
+			expectInvalid(r, map[string][]string{"lei": {"is required"}})
 			body["lei"] = "5493001KJTIIGC8Y1R13" // wrong check digits
 			r = strict.post("/v1/accounts", body)
-			Expect(r.code).To(Equal(http.StatusUnprocessableEntity), r.String())
-			Expect(r.details()).To(HaveKey("lei"))
+			expectInvalid(r, map[string][]string{"lei": nil})
 			body["lei"] = fixtures.LEI
 			Expect(strict.post("/v1/accounts", body).code).To(Equal(http.StatusCreated))
 		})
@@ -248,8 +218,7 @@ var _ = Describe("Accounts", func() {
 			body := individual()
 			delete(body, "city")
 			r := strict.post("/v1/accounts", body)
-			Expect(r.code).To(Equal(http.StatusUnprocessableEntity), r.String())
-			Expect(r.details()).To(HaveKeyWithValue("city", ConsistOf("is required")))
+			expectInvalid(r, map[string][]string{"city": {"is required"}})
 		})
 	})
 
@@ -258,8 +227,7 @@ var _ = Describe("Accounts", func() {
 			body := individual()
 			delete(body, "type")
 			r := alpha.post("/v1/accounts", body)
-			Expect(r.code).To(Equal(http.StatusUnprocessableEntity), r.String())
-			Expect(r.details()).To(HaveKeyWithValue("type", ConsistOf("is required")))
+			expectInvalid(r, map[string][]string{"type": {"is required"}})
 			body["type"] = "trust"
 			r = alpha.post("/v1/accounts", body)
 			Expect(r.details()).To(HaveKeyWithValue("type", ConsistOf("must be individual or business")))
@@ -270,9 +238,7 @@ var _ = Describe("Accounts", func() {
 			body["dob_day"] = 1
 			body["favourite_colour"] = "blue"
 			r := alpha.post("/v1/accounts", body)
-			Expect(r.code).To(Equal(http.StatusUnprocessableEntity), r.String())
-			Expect(r.details()).To(HaveKeyWithValue("favourite_colour", ConsistOf("is not a known field")))
-			Expect(r.details()).To(HaveKey("birthdate"))
+			expectInvalid(r, map[string][]string{"favourite_colour": {"is not a known field"}, "birthdate": nil})
 		})
 
 		It("refuses business fields on an individual account", func() {
@@ -280,9 +246,7 @@ var _ = Describe("Accounts", func() {
 			body["business_name"] = "ACME"
 			body["lei"] = fixtures.LEI
 			r := alpha.post("/v1/accounts", body)
-			Expect(r.code).To(Equal(http.StatusUnprocessableEntity), r.String())
-			Expect(r.details()).To(HaveKeyWithValue("business_name", ConsistOf("is only for business accounts")))
-			Expect(r.details()).To(HaveKey("lei"))
+			expectInvalid(r, map[string][]string{"business_name": {"is only for business accounts"}, "lei": nil})
 		})
 	})
 
@@ -327,15 +291,8 @@ var _ = Describe("Accounts", func() {
 		})
 
 		DescribeTable("refuses out-of-range paging and bad filters with 422 (never clamps)",
-			func(query, field string) {
-				r := alpha.get("/v1/accounts?" + query)
-				Expect(r.code).To(Equal(http.StatusUnprocessableEntity), r.String())
-				Expect(r.details()).To(HaveKey(field))
-			},
-			Entry("skip below 0", "skip=-1", "skip"),
-			Entry("limit 0", "limit=0", "limit"),
-			Entry("limit over 1000", "limit=1001", "limit"),
-			Entry("limit not a number", "limit=all", "limit"),
+			func(query, field string) { alpha.refuseQuery("/v1/accounts", query, field) },
+			pagingRefusals(),
 			Entry("unknown account_type", "account_type=trust", "account_type"),
 			Entry("unknown parameter", "sort=name", "sort"),
 		)

@@ -57,13 +57,7 @@ const resFund = "Fund"
 func (s *Server) getFund(w http.ResponseWriter, r *http.Request) {
 	id := chi.URLParam(r, "fund_id")
 	var f investv1.Fund
-	err := s.get(r.Context(), "", id, &f)
-	switch {
-	case apierrors.IsNotFound(err):
-		writeNotFound(w, resFund, id)
-	case err != nil:
-		s.writeAPIError(w, r, err, nil)
-	default:
+	if err := s.get(r.Context(), "", id, &f); !s.readFailed(w, r, err, nil, resFund, id) {
 		writeJSON(w, http.StatusOK, fundView(&f))
 	}
 }

@@ -59,18 +59,7 @@ func BenchmarkBearerCheckInformerCache(b *testing.B) {
 			b.Fatal(err)
 		}
 	}
-	key, err := auth.GenerateSigningKey()
-	if err != nil {
-		b.Fatal(err)
-	}
-	keys, err := auth.NewKeySet(key)
-	if err != nil {
-		b.Fatal(err)
-	}
-	issuer, err := auth.NewIssuer(auth.IssuerConfig{Keys: keys, Issuer: "http://api.example.com"})
-	if err != nil {
-		b.Fatal(err)
-	}
+	issuer := newTestIssuer(b)
 	token, _, err := issuer.IssueFor(c, "openid offline")
 	if err != nil {
 		b.Fatal(err)

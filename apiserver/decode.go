@@ -71,7 +71,7 @@ func decodeBody(w http.ResponseWriter, r *http.Request, dst any, refused map[str
 			fe.Add(name, "is not a known field")
 			continue
 		}
-		f := v.Field(idx)
+		f := v.FieldByIndex(idx)
 		if err := json.Unmarshal(raw, f.Addr().Interface()); err != nil {
 			fe.Add(name, "must be "+jsonKind(f.Type()))
 			continue
@@ -191,23 +191,24 @@ func malformedDetail(err error) string {
 	}
 }
 
-// jsonFields maps the json names of a struct's fields to their indexes.
-func jsonFields(t reflect.Type) map[string]int {
+// jsonFields maps the json names of a struct's fields, and of the structs it embeds, to
+// their index paths (reflect.Value.FieldByIndex).
+func jsonFields(t reflect.Type) map[string][]int {
 	if m, ok := fieldCache.Load(t); ok {
-		return m.(map[string]int)
+		return m.(map[string][]int)
 	}
-	m := make(map[string]int, t.NumField())
-	for i := 0; i < t.NumField(); i++ {
-		name, _, _ := strings.Cut(t.Field(i).Tag.Get("json"), ",")
-		if name != "" && name != "-" {
-			m[name] = i
+	m := make(map[string][]int, t.NumField())
+	for _, f := range reflect.VisibleFields(t) {
+		name, _, _ := strings.Cut(f.Tag.Get("json"), ",")
+		if !f.Anonymous && name != "" && name != "-" {
+			m[name] = f.Index
 		}
 	}
 	fieldCache.Store(t, m)
 	return m
 }
 
-var fieldCache sync.Map // reflect.Type → map[string]int
+var fieldCache sync.Map // reflect.Type → map[string][]int
 
 // jsonKind describes what a request field accepts, for "must be ..." messages.
 func jsonKind(t reflect.Type) string {

@@ -83,17 +83,22 @@ func (s *Server) writeAPIError(w http.ResponseWriter, r *http.Request, err error
 	case errors.Is(err, context.Canceled):
 		writeError(w, http.StatusServiceUnavailable, msgUnavailable, "the request was cancelled")
 		return
-	case apierrors.IsInvalid(err):
-		if fe := causesToFields(err, renames); !fe.Empty() {
-			writeValidation(w, fe)
-			return
-		}
 	case apierrors.IsAlreadyExists(err), apierrors.IsConflict(err):
 		writeError(w, http.StatusConflict, msgConflict, "the object was changed concurrently; retry the request")
 		return
 	case refused(err):
 		msg, _ := refusal.Refused(err)
 		writeError(w, http.StatusBadRequest, msgRejected, msg)
+		return
+	case isWrite(r) && admissionRefusal(err):
+		if fe := causesToFields(err, renames); !fe.Empty() {
+			writeValidation(w, fe)
+			return
+		}
+		// A rule that is not ours (a platform's ValidatingAdmissionPolicy or webhook):
+		// the caller reads its message; the log keeps it for the operator too.
+		s.deps.Log.Info("the API server refused the write", "request_id", requestIDFrom(r.Context()), "route", routeOf(r), "error", err.Error())
+		writeError(w, http.StatusBadRequest, msgRejected, statusMessage(err))
 		return
 	case apierrors.IsTimeout(err), apierrors.IsServerTimeout(err), apierrors.IsTooManyRequests(err),
 		apierrors.IsServiceUnavailable(err):
@@ -216,8 +221,42 @@ func causeMessage(c metav1.StatusCause) string {
 	return rest
 }
 
-// refused reports whether err is admission's refusal (refusal.Forbidden), which the
-// caller is told (400), as opposed to the API server's own Forbidden (our RBAC: 500).
+// admissionRefusal reports whether err is a refusal of the object the facade wrote, with
+// one of the statuses the API server's validation and admission answer with: Invalid
+// (the CRD schema and CEL rules; a ValidatingAdmissionPolicy's default), Forbidden (a
+// policy's or a webhook's refusal), BadRequest and RequestEntityTooLarge (other reasons
+// a policy or webhook may give). Our own rules are recognised before this by their typed
+// causes; the rest are a platform team's rules in front of the operator, which the caller
+// is told (400, or 422 with the field causes a refusal carries), never a 500.
+//
+// The API server answers a request its RBAC denies with Forbidden too, in the same shape
+// (no cause tells the two apart, only the words). The operator's ClusterRole is generated
+// from its markers and pinned by test/deploy, so the facade's writes are not expected to
+// meet it; if one did, the caller would read the API server's message in a 400 and the
+// log line would show it. Reads (GET) are never refused by admission: their errors stay
+// 500.
+func admissionRefusal(err error) bool {
+	return apierrors.IsInvalid(err) || apierrors.IsForbidden(err) || apierrors.IsBadRequest(err) ||
+		apierrors.IsRequestEntityTooLargeError(err)
+}
+
+// isWrite reports whether the request writes (POST, PATCH, PUT, DELETE).
+func isWrite(r *http.Request) bool {
+	return r.Method != http.MethodGet && r.Method != http.MethodHead && r.Method != http.MethodOptions
+}
+
+// statusMessage is the message of the API server's status, which names the refusing
+// policy or webhook and quotes its message.
+func statusMessage(err error) string {
+	var status apierrors.APIStatus
+	if errors.As(err, &status) && status.Status().Message != "" {
+		return status.Status().Message
+	}
+	return err.Error()
+}
+
+// refused reports whether err is our admission's refusal (refusal.Forbidden), which the
+// caller is told (400) with our message alone.
 func refused(err error) bool {
 	_, ok := refusal.Refused(err)
 	return ok

@@ -167,7 +167,7 @@ func TestDecodeBodyRefusesControlCharactersAndInvalidUTF8InEveryStringField(t *t
 	for typeName, target := range targets {
 		typ := reflect.TypeOf(target).Elem()
 		for name, idx := range jsonFields(typ) {
-			if jsonKind(typ.Field(idx).Type) != "a string" {
+			if jsonKind(typ.FieldByIndex(idx).Type) != "a string" {
 				continue
 			}
 			for what, b := range bad {
@@ -200,8 +200,8 @@ func TestRequestMaxLengthsAreTheRules(t *testing.T) {
 	for _, typ := range []reflect.Type{
 		reflect.TypeOf(AccountCreateRequest{}), reflect.TypeOf(AccountUpdateRequest{}), reflect.TypeOf(PaymentMethodDetailsCreateRequest{}),
 	} {
-		for i := 0; i < typ.NumField(); i++ {
-			f := typ.Field(i)
+		for _, idx := range jsonFields(typ) {
+			f := typ.FieldByIndex(idx)
 			name, _, _ := strings.Cut(f.Tag.Get("json"), ",")
 			max, limited := rules.MaxLength[name]
 			tag := parseOpenAPITag(f.Tag.Get("openapi"))

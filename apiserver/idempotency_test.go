@@ -3,7 +3,6 @@ package apiserver_test
 import (
 	"net/http"
 	"strings"
-	"sync"
 
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
@@ -163,17 +162,7 @@ var _ = Describe("Idempotency-Key on every POST", func() {
 			It("creates one object for 10 concurrent requests with one key, and answers each 201 with its id", func() {
 				key := newKey()
 				before := ep.count()
-				answers := make([]response, 10)
-				var wg sync.WaitGroup
-				for i := range answers {
-					wg.Add(1)
-					go func() {
-						defer GinkgoRecover()
-						defer wg.Done()
-						answers[i] = t.postWithKey(ep.path(), key, ep.body())
-					}()
-				}
-				wg.Wait()
+				answers := concurrently(10, func(int) response { return t.postWithKey(ep.path(), key, ep.body()) })
 				ids := map[any]bool{}
 				for _, a := range answers {
 					Expect(a.code).To(Equal(http.StatusCreated), a.String())

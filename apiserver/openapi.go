@@ -361,7 +361,7 @@ var commonErrors = []response{
 
 // Errors of operations with a JSON body.
 var bodyErrors = []response{
-	fail(http.StatusBadRequest, "Malformed JSON: the body is not a JSON object."),
+	fail(http.StatusBadRequest, "Malformed JSON: the body is not a JSON object; or `Request rejected`: an admission rule refused the write (one of the operator's, or a policy or webhook the platform adds), details quoting it."),
 	fail(http.StatusRequestEntityTooLarge, "Request body too large (over 1 MiB)."),
 	fail(http.StatusUnsupportedMediaType, "Unsupported media type: the body is not application/json."),
 	fail(http.StatusUnprocessableEntity, "Validation error: details map each field to its messages."),
@@ -481,7 +481,7 @@ func operations() []operation {
 			description: "Checked and priced at placement from the latest NAV. The status is PLACED until the lifecycle moves the order on. " + idemDescription,
 			body:        OrderCreateRequest{},
 			responses: errs(these(created(Order{}),
-				fail(http.StatusBadRequest, "Malformed JSON; or a business rule refused the order: `Insufficient holdings`, `Shares locked` or `Fund not redeemable`, details saying why."),
+				fail(http.StatusBadRequest, "Malformed JSON; a business rule refused the order: `Insufficient holdings`, `Shares locked` or `Fund not redeemable`, details saying why; or `Request rejected`: an admission rule refused the write (one of the operator's, or a policy or webhook the platform adds), details quoting it."),
 				fail(http.StatusNotFound, "`Account not found` or `Share class not found`, details naming the id or ISIN."),
 				conflictError,
 				fail(http.StatusRequestEntityTooLarge, "Request body too large (over 1 MiB)."),
@@ -557,6 +557,7 @@ func cancelOperation(path, id string) operation {
 		responses: errs(these(
 			answer(http.StatusOK, "The cancelled order (with its refund when it was paid).", Order{}),
 			answer(http.StatusAccepted, "Cancellation accepted, not yet confirmed by the lifecycle controller.", Order{}),
+			fail(http.StatusBadRequest, "`Request rejected`: an admission rule refused the write (one of the operator's, or a policy or webhook the platform adds), details quoting it."),
 			notFoundError,
 			fail(http.StatusConflict, "Past the point of no return: `Order already executed`, details naming the state; the order is terminal (`Order already COMPLETED` / `Order already CANCELLED`); "+
 				"its state does not belong to its side (`Order cannot be cancelled`); or it kept changing (`Conflict`). Nothing changed."),

@@ -26,22 +26,29 @@ import (
 	"github.com/fundshare/fundshare-operator/internal/index"
 )
 
+// newTestIssuer is a token issuer with a fresh signing key.
+func newTestIssuer(tb testing.TB) *auth.Issuer {
+	tb.Helper()
+	key, err := auth.GenerateSigningKey()
+	if err != nil {
+		tb.Fatal(err)
+	}
+	keys, err := auth.NewKeySet(key)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	issuer, err := auth.NewIssuer(auth.IssuerConfig{Keys: keys, Issuer: "http://api.example.com"})
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return issuer
+}
+
 // newTestServer is a facade over a fake client (no controllers, no admission), for unit
 // tests of glue code; issue makes tokens for tenant.
 func newTestServer(t *testing.T, objs ...client.Object) (*Server, client.Client, func(tenant string) string) {
 	t.Helper()
-	key, err := auth.GenerateSigningKey()
-	if err != nil {
-		t.Fatal(err)
-	}
-	keys, err := auth.NewKeySet(key)
-	if err != nil {
-		t.Fatal(err)
-	}
-	issuer, err := auth.NewIssuer(auth.IssuerConfig{Keys: keys, Issuer: "http://api.example.com"})
-	if err != nil {
-		t.Fatal(err)
-	}
+	issuer := newTestIssuer(t)
 	c := fake.NewClientBuilder().WithScheme(controlplane.Scheme()).WithObjects(objs...).
 		WithStatusSubresource(&investv1.Order{}, &investv1.Account{}).
 		WithIndex(&investv1.ApiClient{}, index.ApiClientID, func(o client.Object) []string {

@@ -47,28 +47,9 @@ var orderRenames = map[string]string{
 // selective index the filters allow (account, ISIN, status, or the accounts of the type);
 // without a filter through the live order index, a page at a time (O(limit)).
 func (s *Server) listOrders(w http.ResponseWriter, r *http.Request) {
-	q := parseQuery(r, append([]string{"side", "market", "order_status", "account_type", "account_id", "currency", "isin", "cursor"}, pageParams...)...)
-	f := orderFilter{
-		side:        q.enum("side", string(investv1.SideBuy), string(investv1.SideSell)),
-		market:      q.enum("market", string(investv1.MarketPrimary), string(investv1.MarketSecondary)),
-		status:      q.enum("order_status", orderStates...),
-		accountType: q.enum("account_type", string(investv1.AccountTypeIndividual), string(investv1.AccountTypeBusiness)),
-		accountID:   q.uuid("account_id"),
-		currency:    q.pattern("currency", currencyPattern, "three uppercase letters (^[A-Z]{3}$)"),
-		isin:        strings.ToUpper(q.str("isin")),
-	}
-	var cursor *archive.Position
-	if c := q.str("cursor"); c != "" {
-		pos, err := archive.DecodeCursor(c)
-		if err != nil {
-			q.fe.Add("cursor", "is not a cursor this list returned (use next_cursor of a previous page)")
-		} else {
-			cursor = &pos
-		}
-	}
-	p := q.page()
-	if !q.fe.Empty() {
-		writeValidation(w, q.fe)
+	lq, fe := parseOrderListQuery(r)
+	if !fe.Empty() {
+		writeValidation(w, fe)
 		return
 	}
 	ctx, ns := r.Context(), tenantOf(r)
@@ -76,25 +57,68 @@ func (s *Server) listOrders(w http.ResponseWriter, r *http.Request) {
 		s.writeAPIError(w, r, err, nil)
 		return
 	}
-	need := p.skip + p.limit + 1 // one more tells whether a next page exists
-	live, err := s.liveOrders(ctx, ns, f, cursor, need)
+	need := lq.page.skip + lq.page.limit + 1 // one more tells whether a next page exists
+	live, err := s.liveOrders(ctx, ns, lq.filter, lq.cursor, need)
 	if err != nil {
 		s.writeAPIError(w, r, err, nil)
 		return
 	}
 	// Every order in both (archived, not yet deleted) is a done live order: reading that
 	// many more archived ones keeps the merged page whole.
-	done := 0
-	for i := range live {
-		if live[i].Done() {
-			done++
-		}
-	}
-	archived, err := s.archivedOrders(ctx, ns, f, cursor, need+done)
+	archived, err := s.archivedOrders(ctx, ns, lq.filter, lq.cursor, need+countDone(live))
 	if err != nil {
 		s.writeAPIError(w, r, err, nil)
 		return
 	}
+	writeJSON(w, http.StatusOK, orderListPage(live, archived, lq.page))
+}
+
+// orderListQuery is what GET /v1/orders asks for.
+type orderListQuery struct {
+	filter orderFilter
+	cursor *archive.Position // nil: from the newest order
+	page   page
+}
+
+// parseOrderListQuery reads the query of GET /v1/orders; every unknown, repeated or
+// invalid parameter is a field message.
+func parseOrderListQuery(r *http.Request) (orderListQuery, validation.FieldErrors) {
+	q := parseQuery(r, append([]string{"side", "market", "order_status", "account_type", "account_id", "currency", "isin", "cursor"}, pageParams...)...)
+	lq := orderListQuery{filter: orderFilter{
+		side:        q.enum("side", string(investv1.SideBuy), string(investv1.SideSell)),
+		market:      q.enum("market", string(investv1.MarketPrimary), string(investv1.MarketSecondary)),
+		status:      q.enum("order_status", orderStates...),
+		accountType: q.enum("account_type", string(investv1.AccountTypeIndividual), string(investv1.AccountTypeBusiness)),
+		accountID:   q.uuid("account_id"),
+		currency:    q.pattern("currency", currencyPattern, "three uppercase letters (^[A-Z]{3}$)"),
+		isin:        strings.ToUpper(q.str("isin")),
+	}}
+	if c := q.str("cursor"); c != "" {
+		pos, err := archive.DecodeCursor(c)
+		if err != nil {
+			q.fe.Add("cursor", "is not a cursor this list returned (use next_cursor of a previous page)")
+		} else {
+			lq.cursor = &pos
+		}
+	}
+	lq.page = q.page()
+	return lq, q.fe
+}
+
+// countDone is how many of orders are done (Order.Done): those may be in the archive too.
+func countDone(orders []investv1.Order) int {
+	done := 0
+	for i := range orders {
+		if orders[i].Done() {
+			done++
+		}
+	}
+	return done
+}
+
+// orderListPage is the page p of the live and archived orders merged newest first (an
+// order in both counts once), with next_cursor after its last order when more follow.
+func orderListPage(live, archived []investv1.Order, p page) OrderList {
 	merged := mergeNewestFirst(live, archived)
 	more := len(merged) > p.skip+p.limit
 	merged = merged[min(p.skip, len(merged)):]
@@ -107,7 +131,7 @@ func (s *Server) listOrders(w http.ResponseWriter, r *http.Request) {
 		last := &merged[len(merged)-1]
 		out.NextCursor = archive.EncodeCursor(archive.Position{Created: last.CreationTimestamp.UTC(), ID: last.Name})
 	}
-	writeJSON(w, http.StatusOK, out)
+	return out
 }
 
 // orderFilter is the filters of GET /v1/orders; "" matches anything.
@@ -292,12 +316,7 @@ func (s *Server) order(w http.ResponseWriter, r *http.Request) *investv1.Order {
 			return archived
 		}
 	}
-	switch {
-	case apierrors.IsNotFound(err):
-		writeNotFound(w, resOrder, id)
-		return nil
-	case err != nil:
-		s.writeAPIError(w, r, err, nil)
+	if s.readFailed(w, r, err, nil, resOrder, id) {
 		return nil
 	}
 	return &o
@@ -517,63 +536,11 @@ func (s *Server) cancelOrder(w http.ResponseWriter, r *http.Request) {
 		writeNotFound(w, resOrder, id)
 		return
 	}
-	ctx, key := r.Context(), client.ObjectKey{Namespace: tenantOf(r), Name: id}
-	var o *investv1.Order
-	for attempt := 1; o == nil; attempt++ {
-		cur := &investv1.Order{}
-		if err := s.deps.APIReader.Get(ctx, key, cur); err != nil {
-			if apierrors.IsNotFound(err) {
-				// An archived order is done: refused like any terminal order.
-				switch archived, err := s.archivedOrder(ctx, key.Namespace, id); {
-				case err == nil:
-					_, _, reason := investv1.Cancellable(archived)
-					writeNotCancellable(w, archived, reason)
-				case apierrors.IsNotFound(err):
-					writeNotFound(w, resOrder, id)
-				default:
-					s.writeAPIError(w, r, err, nil)
-				}
-			} else {
-				s.writeAPIError(w, r, err, nil)
-			}
-			return
-		}
-		if ok, _, reason := investv1.Cancellable(cur); !ok {
-			writeNotCancellable(w, cur, reason)
-			return
-		}
-		if cur.Spec.CancellationRequested {
-			o = cur // requested before; the answer is the same
-			break
-		}
-		before := cur.DeepCopy()
-		cur.Spec.CancellationRequested = true
-		err := s.deps.Writer.Patch(ctx, cur, client.MergeFromWithOptions(before, client.MergeFromWithOptimisticLock{}), fieldOwner)
-		switch {
-		case err == nil:
-			s.tracker.Written(cur)
-			o = cur
-		case apierrors.IsNotFound(err):
-			writeNotFound(w, resOrder, id)
-			return
-		case !apierrors.IsConflict(err):
-			s.writeAPIError(w, r, err, nil)
-			return
-		case attempt >= maxWriteAttempts:
-			writeError(w, http.StatusConflict, msgConflict, "the order kept changing while the cancellation was requested; retry the request")
-			return
-		case refusal.IsNotCancellable(err):
-			// Admission saw the order past the point of no return: the next read shows
-			// its state and answers.
-		default:
-			if err := backoff(ctx, attempt); err != nil {
-				s.writeAPIError(w, r, err, nil)
-				return
-			}
-		}
+	o, ok := s.requestCancellation(w, r, client.ObjectKey{Namespace: tenantOf(r), Name: id})
+	if !ok {
+		return
 	}
-
-	final, err := s.awaitCancelled(ctx, o)
+	final, err := s.awaitCancelled(r.Context(), o)
 	if err != nil {
 		s.writeAPIError(w, r, err, nil)
 		return
@@ -585,11 +552,114 @@ func (s *Server) cancelOrder(w http.ResponseWriter, r *http.Request) {
 		// Cannot happen while the controller honours the priority of cancellations; if it
 		// did, the truth is that the order was not cancelled.
 		s.deps.Log.Error(nil, "an order whose cancellation was accepted completed", "namespace", o.Namespace, "order", o.Name,
-			"request_id", requestIDFrom(ctx))
+			"request_id", requestIDFrom(r.Context()))
 		_, _, reason := investv1.Cancellable(final)
 		writeNotCancellable(w, final, reason)
 	default:
 		writeJSON(w, http.StatusAccepted, orderView(final))
+	}
+}
+
+// requestCancellation sets spec.cancellationRequested on the order as stored, re-reading
+// it after a concurrent change, and returns it; when it cannot, it answers and returns
+// false.
+func (s *Server) requestCancellation(w http.ResponseWriter, r *http.Request, key client.ObjectKey) (*investv1.Order, bool) {
+	ctx := r.Context()
+	for attempt := 1; ; attempt++ {
+		cur := &investv1.Order{}
+		if err := s.deps.APIReader.Get(ctx, key, cur); err != nil {
+			s.writeCancelReadError(w, r, key, err)
+			return nil, false
+		}
+		switch step, reason := decideCancel(cur); step {
+		case cancelRefuse:
+			writeNotCancellable(w, cur, reason)
+			return nil, false
+		case cancelRequested:
+			return cur, true // requested before; the answer is the same
+		}
+		before := cur.DeepCopy()
+		cur.Spec.CancellationRequested = true
+		err := s.deps.Writer.Patch(ctx, cur, client.MergeFromWithOptions(before, client.MergeFromWithOptimisticLock{}), fieldOwner)
+		if err == nil {
+			s.tracker.Written(cur)
+			return cur, true
+		}
+		switch cancelPatchFailed(err, attempt) {
+		case retryReread: // admission saw the order past the point of no return: the next read answers
+		case retryBackOff:
+			if err := backoff(ctx, attempt); err != nil {
+				s.writeAPIError(w, r, err, nil)
+				return nil, false
+			}
+		case retryNotFound:
+			writeNotFound(w, resOrder, key.Name)
+			return nil, false
+		case retryGiveUp:
+			writeError(w, http.StatusConflict, msgConflict, "the order kept changing while the cancellation was requested; retry the request")
+			return nil, false
+		default:
+			s.writeAPIError(w, r, err, nil)
+			return nil, false
+		}
+	}
+}
+
+// writeCancelReadError answers a cancellation whose order could not be read: an order
+// that is no longer live may be archived, and an archived order is done, so it is refused
+// like any terminal order.
+func (s *Server) writeCancelReadError(w http.ResponseWriter, r *http.Request, key client.ObjectKey, err error) {
+	if !apierrors.IsNotFound(err) {
+		s.writeAPIError(w, r, err, nil)
+		return
+	}
+	if archived, err := s.archivedOrder(r.Context(), key.Namespace, key.Name); !s.readFailed(w, r, err, nil, resOrder, key.Name) {
+		_, _, reason := investv1.Cancellable(archived)
+		writeNotCancellable(w, archived, reason)
+	}
+}
+
+// cancelStep is what a cancellation does with the order as stored.
+type cancelStep int
+
+const (
+	// cancelRequest: set spec.cancellationRequested.
+	cancelRequest cancelStep = iota
+	// cancelRequested: it was requested before; the cancellation awaits the outcome.
+	cancelRequested
+	// cancelRefuse: the order cannot be cancelled (terminal, past the point of no return):
+	// 409 with the reason.
+	cancelRefuse
+)
+
+// decideCancel decides the cancellation of the order as stored; the reason is set for
+// cancelRefuse.
+func decideCancel(o *investv1.Order) (cancelStep, string) {
+	if ok, _, reason := investv1.Cancellable(o); !ok {
+		return cancelRefuse, reason
+	}
+	if o.Spec.CancellationRequested {
+		return cancelRequested, ""
+	}
+	return cancelRequest, ""
+}
+
+// cancelPatchFailed decides what the cancellation does after its patch, attempt number
+// attempt, failed with err: a conflict is retried (at once when admission found the
+// order past the point of no return, so that the next read answers with its state) until
+// maxWriteAttempts.
+func cancelPatchFailed(err error, attempt int) retryStep {
+	switch {
+	case apierrors.IsNotFound(err):
+		return retryNotFound
+	case !apierrors.IsConflict(err):
+		return retryFail
+	case attempt >= maxWriteAttempts:
+		return retryGiveUp
+	case refusal.IsNotCancellable(err):
+		return retryReread
+	default:
+		return retryBackOff
 	}
 }
 
@@ -666,12 +736,7 @@ func (s *Server) getPortfolio(w http.ResponseWriter, r *http.Request) {
 	}
 	ctx := r.Context()
 	live := &investv1.Account{}
-	if err := s.deps.APIReader.Get(ctx, client.ObjectKeyFromObject(a), live); err != nil {
-		if apierrors.IsNotFound(err) {
-			writeNotFound(w, resAccount, a.Name)
-		} else {
-			s.writeAPIError(w, r, err, nil)
-		}
+	if err := s.deps.APIReader.Get(ctx, client.ObjectKeyFromObject(a), live); s.readFailed(w, r, err, nil, resAccount, a.Name) {
 		return
 	}
 	positions, err := placement.Positions(ctx, s.deps.Reader, s.placementArchive(), live, s.deps.Now())

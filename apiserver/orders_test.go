@@ -77,15 +77,32 @@ func (t *tenant) waitState(id string, s investv1.OrderState) {
 // `kubectl patch --subresource=status` does.
 func (t *tenant) record(id string, step settlement.Step, rec investv1.SettlementRecord) {
 	GinkgoHelper()
+	t.recordEvidence(id, step, rec, false)
+}
+
+// recordEvidence records evidence on the order's status, retrying until it succeeds. As
+// a settlement agent (asAgent) it records on the version read, or not at all: a conflict
+// is retried on a fresh read unless the order moved on, and nothing is recorded on an
+// order whose next step is another (its cancellation requested, or terminal).
+func (t *tenant) recordEvidence(id string, step settlement.Step, rec investv1.SettlementRecord, asAgent bool) {
+	GinkgoHelper()
 	Eventually(func() error {
 		var o investv1.Order
 		if err := k8s.Get(ctx, client.ObjectKey{Namespace: t.ns, Name: id}, &o); err != nil {
 			return err
 		}
-		patch := client.MergeFrom(o.DeepCopy())
-		if rec.At.IsZero() {
+		var opts []client.MergeFromOption
+		switch {
+		case asAgent:
+			if next, ok := settlement.NextStep(&o); !ok || next != step {
+				return nil
+			}
+			opts = append(opts, client.MergeFromWithOptimisticLock{})
+			rec.At = nowTime()
+		case rec.At.IsZero():
 			rec.At = nowTime()
 		}
+		patch := client.MergeFromWithOptions(o.DeepCopy(), opts...)
 		settlement.Record(&o, step, rec)
 		return k8s.Status().Patch(ctx, &o, patch)
 	}).WithTimeout(10 * time.Second).Should(Succeed())
@@ -331,21 +348,14 @@ var _ = Describe("Orders: reading (GET /v1/orders, GET /v1/orders/{order_id})", 
 	})
 
 	DescribeTable("refuses invalid filters with 422 naming the parameter",
-		func(query, field string) {
-			r := alpha.get("/v1/orders?" + query)
-			Expect(r.code).To(Equal(http.StatusUnprocessableEntity), r.String())
-			Expect(r.json()["error"]).To(Equal("Validation error"))
-			Expect(r.details()).To(HaveKey(field))
-		},
+		func(query, field string) { alpha.refuseQuery("/v1/orders", query, field) },
+		pagingRefusals(),
 		Entry("side not an enum value", "side=buy", "side"),
 		Entry("market not an enum value", "market=OTC", "market"),
 		Entry("order_status not a status", "order_status=DONE", "order_status"),
 		Entry("account_type not a type", "account_type=person", "account_type"),
 		Entry("account_id not a UUID", "account_id=acc-1", "account_id"),
 		Entry("currency not three uppercase letters", "currency=eur", "currency"),
-		Entry("skip below 0", "skip=-1", "skip"),
-		Entry("limit 0", "limit=0", "limit"),
-		Entry("limit over 1000", "limit=1001", "limit"),
 		Entry("an unknown parameter", "status=PLACED", "status"),
 	)
 
@@ -668,24 +678,10 @@ func patchFund(mutate func(*investv1.Fund)) {
 	}).WithTimeout(10 * time.Second).Should(Succeed())
 }
 
-// recordLocked records evidence as a settlement agent does: on the version read, or not
-// at all (a conflict is retried on a fresh read unless the order moved on; nothing is
-// recorded on an order whose cancellation is requested or that is terminal).
+// recordLocked records evidence as a settlement agent does (recordEvidence).
 func (t *tenant) recordLocked(id string, step settlement.Step, rec investv1.SettlementRecord) {
 	GinkgoHelper()
-	Eventually(func() error {
-		var o investv1.Order
-		if err := k8s.Get(ctx, client.ObjectKey{Namespace: t.ns, Name: id}, &o); err != nil {
-			return err
-		}
-		if next, ok := settlement.NextStep(&o); !ok || next != step {
-			return nil
-		}
-		patch := client.MergeFromWithOptions(o.DeepCopy(), client.MergeFromWithOptimisticLock{})
-		rec.At = nowTime()
-		settlement.Record(&o, step, rec)
-		return k8s.Status().Patch(ctx, &o, patch)
-	}).WithTimeout(10 * time.Second).Should(Succeed())
+	t.recordEvidence(id, step, rec, true)
 }
 
 var _ = Describe("Portfolio (GET /v1/accounts/{account_id}/portfolio)", func() {

@@ -95,8 +95,7 @@ var _ = Describe("Payment method details", func() {
 		Expect(primaries(alpha.get(pmdOf(account)).data())).To(BeEmpty())
 
 		r = alpha.patch(pmdOf(account)+"/"+b, map[string]any{"iban": fixtures.OtherIBAN})
-		Expect(r.code).To(Equal(http.StatusUnprocessableEntity))
-		Expect(r.details()).To(HaveKeyWithValue("iban", ConsistOf("cannot be changed")))
+		expectInvalid(r, map[string][]string{"iban": {"cannot be changed"}})
 	})
 
 	It("pages the list with skip and limit and refuses out-of-range values", func() {

@@ -85,13 +85,5 @@ func (s *Server) applyPrimary(ctx context.Context, a *investv1.Account, f primar
 // answers the error itself; false means an answer was written.
 func (s *Server) patchPrimary(w http.ResponseWriter, r *http.Request, a *investv1.Account, f primaryField, id string, isPrimary *bool) bool {
 	err := s.applyPrimary(r.Context(), a, f, id, isPrimary)
-	switch {
-	case apierrors.IsNotFound(err):
-		writeNotFound(w, resAccount, a.Name)
-		return false
-	case err != nil:
-		s.writeAPIError(w, r, err, nil)
-		return false
-	}
-	return true
+	return !s.readFailed(w, r, err, nil, resAccount, a.Name)
 }

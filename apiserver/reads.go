@@ -26,6 +26,24 @@ var fieldOwner = client.FieldOwner("fundshare-rest")
 // contenders spread out.
 const maxWriteAttempts = 10
 
+// retryStep is what a read-modify-write does after its write failed.
+type retryStep int
+
+const (
+	// retryFail: answer the error (writeAPIError).
+	retryFail retryStep = iota
+	// retryNotFound: the object is gone: 404.
+	retryNotFound
+	// retryGiveUp: it kept changing for maxWriteAttempts attempts: 409 Conflict.
+	retryGiveUp
+	// retryDuplicate: another object holds a value that must be unique: 409 naming it.
+	retryDuplicate
+	// retryReread: read it again at once.
+	retryReread
+	// retryBackOff: wait (backoff), then read it again.
+	retryBackOff
+)
+
 // backoff sleeps before the attempt-th try of a read-modify-write: up to 10 ms per
 // attempt, at random.
 func backoff(ctx context.Context, attempt int) error {
@@ -72,15 +90,28 @@ func (s *Server) account(w http.ResponseWriter, r *http.Request, id string, wait
 	if err == nil {
 		a, err = tenant.Account(ctx, tenant.Readers{Cache: s.deps.Reader}, ns, id)
 	}
-	switch {
-	case tenant.IsAccountNotFound(err):
-		writeNotFound(w, resAccount, id)
-		return nil
-	case err != nil:
-		s.writeAPIError(w, r, err, nil)
+	if s.readFailed(w, r, err, tenant.IsAccountNotFound, resAccount, id) {
 		return nil
 	}
 	return a
+}
+
+// readFailed answers the error of reading resource id, if any: 404 when notFound(err)
+// (apierrors.IsNotFound when nil), writeAPIError otherwise. It reports whether it
+// answered, i.e. whether err is not nil.
+func (s *Server) readFailed(w http.ResponseWriter, r *http.Request, err error, notFound func(error) bool, resource, id string) bool {
+	if notFound == nil {
+		notFound = apierrors.IsNotFound
+	}
+	switch {
+	case err == nil:
+		return false
+	case notFound(err):
+		writeNotFound(w, resource, id)
+	default:
+		s.writeAPIError(w, r, err, nil)
+	}
+	return true
 }
 
 // tenantSettings are the caller's tenant settings (tax reporting, LEI, KYC data), which

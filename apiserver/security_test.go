@@ -49,16 +49,20 @@ var _ = Describe("Bearer token security matrix", func() {
 		Expect(err).NotTo(HaveOccurred())
 	})
 
+	// signUnderKid signs claims with method and signingKey under the service's kid.
+	signUnderKid := func(method jwt.SigningMethod, claims jwt.Claims, signingKey any) string {
+		t := jwt.NewWithClaims(method, claims)
+		t.Header["kid"] = kid
+		s, err := t.SignedString(signingKey)
+		Expect(err).NotTo(HaveOccurred())
+		return s
+	}
 	// sign makes a token with the service's own key and kid, from the valid claims
 	// changed by mutate.
 	sign := func(mutate func(*auth.Claims)) string {
 		c := *valid
 		mutate(&c)
-		t := jwt.NewWithClaims(jwt.SigningMethodES256, &c)
-		t.Header["kid"] = kid
-		s, err := t.SignedString(key)
-		Expect(err).NotTo(HaveOccurred())
-		s, err = auth.CanonicalES256(s) // the low-s form the service issues and accepts
+		s, err := auth.CanonicalES256(signUnderKid(jwt.SigningMethodES256, &c, key)) // the low-s form the service issues and accepts
 		Expect(err).NotTo(HaveOccurred())
 		return s
 	}
@@ -92,21 +96,13 @@ var _ = Describe("Bearer token security matrix", func() {
 		der, err := x509.MarshalPKIXPublicKey(&key.PublicKey)
 		Expect(err).NotTo(HaveOccurred())
 		pub := pem.EncodeToMemory(&pem.Block{Type: "PUBLIC KEY", Bytes: der})
-		t := jwt.NewWithClaims(jwt.SigningMethodHS256, valid)
-		t.Header["kid"] = kid
-		s, err := t.SignedString(pub)
-		Expect(err).NotTo(HaveOccurred())
-		expectRefused(s)
+		expectRefused(signUnderKid(jwt.SigningMethodHS256, valid, pub))
 	})
 
 	It("refuses a token signed by a foreign key under the service's kid", func() {
 		foreign, err := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
 		Expect(err).NotTo(HaveOccurred())
-		t := jwt.NewWithClaims(jwt.SigningMethodES256, valid)
-		t.Header["kid"] = kid
-		s, err := t.SignedString(foreign)
-		Expect(err).NotTo(HaveOccurred())
-		expectRefused(s)
+		expectRefused(signUnderKid(jwt.SigningMethodES256, valid, foreign))
 	})
 
 	It("refuses an expired token", func() {

@@ -11,6 +11,7 @@ import (
 	"net/url"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -363,4 +364,55 @@ func storedAccount(ns, id string) *investv1.Account {
 	var a investv1.Account
 	ExpectWithOffset(1, k8s.Get(ctx, client.ObjectKey{Namespace: ns, Name: id}, &a)).To(Succeed())
 	return &a
+}
+
+// pagingRefusals are the paging parameters every list refuses with 422, never clamping
+// them: entries (query, field) for a DescribeTable of refuseQuery.
+func pagingRefusals() []TableEntry {
+	return []TableEntry{
+		Entry("skip below 0", "skip=-1", "skip"),
+		Entry("limit 0", "limit=0", "limit"),
+		Entry("limit over 1000", "limit=1001", "limit"),
+		Entry("limit not a number", "limit=all", "limit"),
+	}
+}
+
+// refuseQuery checks that the tenant's GET path?query answers 422 Validation error naming
+// the query parameter field.
+func (t *tenant) refuseQuery(path, query, field string) {
+	GinkgoHelper()
+	r := t.get(path + "?" + query)
+	Expect(r.code).To(Equal(http.StatusUnprocessableEntity), r.String())
+	Expect(r.json()["error"]).To(Equal("Validation error"))
+	Expect(r.details()).To(HaveKey(field))
+}
+
+// concurrently makes the n calls call(0) … call(n-1) at once and returns their answers,
+// answers[i] that of call(i).
+func concurrently(n int, call func(i int) response) []response {
+	answers := make([]response, n)
+	var wg sync.WaitGroup
+	for i := range n {
+		wg.Go(func() {
+			defer GinkgoRecover()
+			answers[i] = call(i)
+		})
+	}
+	wg.Wait()
+	return answers
+}
+
+// expectInvalid checks a 422 Validation error whose details carry, for each field of
+// want, exactly the messages given (any messages for a field mapped to nil).
+func expectInvalid(r response, want map[string][]string) {
+	GinkgoHelper()
+	Expect(r.code).To(Equal(http.StatusUnprocessableEntity), r.String())
+	Expect(r.json()["error"]).To(Equal("Validation error"), r.String())
+	for field, messages := range want {
+		if messages == nil {
+			Expect(r.details()).To(HaveKey(field), r.String())
+			continue
+		}
+		Expect(r.details()).To(HaveKeyWithValue(field, ConsistOf(messages)), r.String())
+	}
 }

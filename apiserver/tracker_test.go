@@ -59,59 +59,78 @@ func (c *fakeCache) List(context.Context, client.ObjectList, ...client.ListOptio
 	return errors.New("not used")
 }
 
-func newTestTracker(c *fakeCache) *WriteTracker {
+// newTestTracker is a tracker over a fresh fake cache, polling every millisecond and
+// waiting at most 300 ms.
+func newTestTracker() (*fakeCache, *WriteTracker) {
+	c := newFakeCache()
 	t := NewWriteTracker(c, controlplane.Scheme(), logr.Discard())
 	t.poll = time.Millisecond
 	t.timeout = 300 * time.Millisecond
-	return t
+	return c, t
+}
+
+// expectNoCacheReads fails if the tracker read the cache.
+func expectNoCacheReads(t *testing.T, c *fakeCache) {
+	t.Helper()
+	if c.gets != 0 {
+		t.Fatalf("cache read %d times, want 0", c.gets)
+	}
 }
 
 func wallet(ns, name string, rv uint64) *investv1.Wallet {
 	return &investv1.Wallet{ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: name, ResourceVersion: strconv.FormatUint(rv, 10)}}
 }
 
-func TestTrackerReturnsAtOnceWithoutWrites(t *testing.T) {
-	c := newFakeCache()
-	tr := newTestTracker(c)
-	if err := tr.Wait(context.Background(), "a", gvkWallet); err != nil {
-		t.Fatal(err)
-	}
-	if c.gets != 0 {
-		t.Fatalf("cache read %d times, want 0", c.gets)
-	}
+// setLater sets the resource version of wallet name in namespace "a" of the cache after d.
+func (c *fakeCache) setLater(d time.Duration, name, rv string) {
+	go func() {
+		time.Sleep(d)
+		c.set("a", name, rv)
+	}()
 }
 
-func TestTrackerWaitsUntilCacheShowsTheWrite(t *testing.T) {
-	c := newFakeCache()
-	tr := newTestTracker(c)
-	c.set("a", "w1", "9")
-	tr.Written(wallet("a", "w1", 10))
-	go func() {
-		time.Sleep(50 * time.Millisecond)
-		c.set("a", "w1", "10")
-	}()
+// waitForWallets runs tr.Wait for the wallets of namespace "a", failing the test on an
+// error, and returns how long it took.
+func waitForWallets(t *testing.T, tr *WriteTracker) time.Duration {
+	t.Helper()
 	start := time.Now()
 	if err := tr.Wait(context.Background(), "a", gvkWallet); err != nil {
 		t.Fatal(err)
 	}
-	if d := time.Since(start); d < 40*time.Millisecond || d >= tr.timeout {
-		t.Fatalf("waited %v, want about 50ms", d)
+	return time.Since(start)
+}
+
+// expectCaughtUp fails unless a wait that took waited lasted about want (until the cache
+// showed the change, which it did after want) and left nothing pending.
+func expectCaughtUp(t *testing.T, tr *WriteTracker, waited, want time.Duration) {
+	t.Helper()
+	if waited < want-10*time.Millisecond || waited >= tr.timeout {
+		t.Fatalf("waited %v, want about %v (until the cache showed the change)", waited, want)
 	}
 	if n := tr.Pending(); n != 0 {
 		t.Fatalf("pending = %d after the cache caught up, want 0", n)
 	}
 }
 
+func TestTrackerReturnsAtOnceWithoutWrites(t *testing.T) {
+	c, tr := newTestTracker()
+	waitForWallets(t, tr)
+	expectNoCacheReads(t, c)
+}
+
+func TestTrackerWaitsUntilCacheShowsTheWrite(t *testing.T) {
+	c, tr := newTestTracker()
+	c.set("a", "w1", "9")
+	tr.Written(wallet("a", "w1", 10))
+	c.setLater(50*time.Millisecond, "w1", "10")
+	expectCaughtUp(t, tr, waitForWallets(t, tr), 50*time.Millisecond)
+}
+
 func TestTrackerComparesResourceVersionsAsNumbers(t *testing.T) {
-	c := newFakeCache()
-	tr := newTestTracker(c)
+	c, tr := newTestTracker()
 	c.set("a", "w1", "100") // "100" < "99" as text, > as a number
 	tr.Written(wallet("a", "w1", 99))
-	start := time.Now()
-	if err := tr.Wait(context.Background(), "a", gvkWallet); err != nil {
-		t.Fatal(err)
-	}
-	if time.Since(start) >= tr.timeout {
+	if waitForWallets(t, tr) >= tr.timeout {
 		t.Fatal("waited for a version the cache already passed")
 	}
 }
@@ -119,36 +138,18 @@ func TestTrackerComparesResourceVersionsAsNumbers(t *testing.T) {
 func TestTrackerComparesResourceVersionsOfAnyLength(t *testing.T) {
 	// apimachinery bounds a resourceVersion's digits by nothing; a tracker that read them
 	// as uint64 would drop this write and answer from a cache that has not seen it.
-	c := newFakeCache()
-	tr := newTestTracker(c)
+	c, tr := newTestTracker()
 	c.set("a", "w1", "99999999999999999999999")
 	w := &investv1.Wallet{ObjectMeta: metav1.ObjectMeta{Namespace: "a", Name: "w1", ResourceVersion: "100000000000000000000000"}}
 	tr.Written(w)
-	go func() {
-		time.Sleep(50 * time.Millisecond)
-		c.set("a", "w1", "100000000000000000000000")
-	}()
-	start := time.Now()
-	if err := tr.Wait(context.Background(), "a", gvkWallet); err != nil {
-		t.Fatal(err)
-	}
-	if d := time.Since(start); d < 40*time.Millisecond || d >= tr.timeout {
-		t.Fatalf("waited %v, want about 50ms (until the cache showed the write)", d)
-	}
-	if n := tr.Pending(); n != 0 {
-		t.Fatalf("pending = %d after the cache caught up, want 0", n)
-	}
+	c.setLater(50*time.Millisecond, "w1", "100000000000000000000000")
+	expectCaughtUp(t, tr, waitForWallets(t, tr), 50*time.Millisecond)
 }
 
 func TestTrackerGivesUpAfterItsBound(t *testing.T) {
-	c := newFakeCache()
-	tr := newTestTracker(c)
+	_, tr := newTestTracker()
 	tr.Written(wallet("a", "w1", 10)) // the cache never sees it
-	start := time.Now()
-	if err := tr.Wait(context.Background(), "a", gvkWallet); err != nil {
-		t.Fatal(err)
-	}
-	if d := time.Since(start); d < tr.timeout || d > tr.timeout+200*time.Millisecond {
+	if d := waitForWallets(t, tr); d < tr.timeout || d > tr.timeout+200*time.Millisecond {
 		t.Fatalf("waited %v, want the bound %v", d, tr.timeout)
 	}
 	if n := tr.Pending(); n != 1 {
@@ -157,52 +158,32 @@ func TestTrackerGivesUpAfterItsBound(t *testing.T) {
 }
 
 func TestTrackerWaitsOnlyForTheNamespaceAndKindsRead(t *testing.T) {
-	c := newFakeCache()
-	tr := newTestTracker(c)
+	c, tr := newTestTracker()
 	tr.Written(wallet("b", "w1", 10)) // other namespace
 	tr.Written(&investv1.Account{ObjectMeta: metav1.ObjectMeta{Namespace: "a", Name: "acc", ResourceVersion: "10"}})
-	start := time.Now()
-	if err := tr.Wait(context.Background(), "a", gvkWallet); err != nil {
-		t.Fatal(err)
-	}
-	if time.Since(start) >= tr.timeout {
+	if waitForWallets(t, tr) >= tr.timeout {
 		t.Fatal("waited for writes of another namespace or kind")
 	}
-	if c.gets != 0 {
-		t.Fatalf("cache read %d times, want 0", c.gets)
-	}
+	expectNoCacheReads(t, c)
 }
 
 func TestTrackerWaitsForDeletions(t *testing.T) {
-	c := newFakeCache()
-	tr := newTestTracker(c)
+	c, tr := newTestTracker()
 	c.set("a", "w1", "10")
 	tr.Deleted(wallet("a", "w1", 10))
-	go func() {
-		time.Sleep(30 * time.Millisecond)
-		c.set("a", "w1", "")
-	}()
-	start := time.Now()
-	if err := tr.Wait(context.Background(), "a", gvkWallet); err != nil {
-		t.Fatal(err)
-	}
-	if d := time.Since(start); d < 20*time.Millisecond || d >= tr.timeout {
-		t.Fatalf("waited %v, want about 30ms", d)
-	}
+	c.setLater(30*time.Millisecond, "w1", "")
+	expectCaughtUp(t, tr, waitForWallets(t, tr), 30*time.Millisecond)
 	// A deleted and recreated object (newer version) counts as caught up too.
 	tr.Deleted(wallet("a", "w2", 10))
 	c.set("a", "w2", "11")
-	if err := tr.Wait(context.Background(), "a", gvkWallet); err != nil {
-		t.Fatal(err)
-	}
+	waitForWallets(t, tr)
 	if n := tr.Pending(); n != 0 {
 		t.Fatalf("pending = %d, want 0", n)
 	}
 }
 
 func TestTrackerKeepsTheNewestWrite(t *testing.T) {
-	c := newFakeCache()
-	tr := newTestTracker(c)
+	c, tr := newTestTracker()
 	tr.Written(wallet("a", "w1", 12))
 	tr.Written(wallet("a", "w1", 11)) // a slower answer to an older write
 	c.set("a", "w1", "11")
@@ -214,8 +195,7 @@ func TestTrackerKeepsTheNewestWrite(t *testing.T) {
 }
 
 func TestTrackerIgnoresNonNumericVersions(t *testing.T) {
-	c := newFakeCache()
-	tr := newTestTracker(c)
+	_, tr := newTestTracker()
 	w := wallet("a", "w1", 0)
 	w.ResourceVersion = "abc"
 	tr.Written(w)
@@ -225,24 +205,18 @@ func TestTrackerIgnoresNonNumericVersions(t *testing.T) {
 }
 
 func TestTrackerForgetsExpiredWrites(t *testing.T) {
-	c := newFakeCache()
-	tr := newTestTracker(c)
+	_, tr := newTestTracker()
 	now := time.Now()
 	tr.now = func() time.Time { return now }
 	tr.Written(wallet("a", "w1", 10))
 	now = now.Add(tr.expiry + time.Second)
-	start := time.Now()
-	if err := tr.Wait(context.Background(), "a", gvkWallet); err != nil {
-		t.Fatal(err)
-	}
-	if time.Since(start) >= tr.timeout || tr.Pending() != 0 {
+	if waitForWallets(t, tr) >= tr.timeout || tr.Pending() != 0 {
 		t.Fatal("an expired write was still waited for")
 	}
 }
 
 func TestTrackerStopsWithTheRequest(t *testing.T) {
-	c := newFakeCache()
-	tr := newTestTracker(c)
+	_, tr := newTestTracker()
 	tr.Written(wallet("a", "w1", 10))
 	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Millisecond)
 	defer cancel()
@@ -252,9 +226,8 @@ func TestTrackerStopsWithTheRequest(t *testing.T) {
 }
 
 func TestTrackerReportsCacheErrors(t *testing.T) {
-	c := newFakeCache()
+	c, tr := newTestTracker()
 	c.fails = errors.New("cache broken")
-	tr := newTestTracker(c)
 	tr.Written(wallet("a", "w1", 10))
 	if err := tr.Wait(context.Background(), "a", gvkWallet); err == nil {
 		t.Fatal("want the cache's error")
@@ -262,8 +235,7 @@ func TestTrackerReportsCacheErrors(t *testing.T) {
 }
 
 func TestTrackerIsSafeForConcurrentUse(t *testing.T) {
-	c := newFakeCache()
-	tr := newTestTracker(c)
+	c, tr := newTestTracker()
 	var wg sync.WaitGroup
 	for i := range 20 {
 		wg.Add(2)

@@ -57,31 +57,22 @@ type AccountList struct {
 // The date of birth is given either as birthdate (YYYY-MM-DD) or as dob_day, dob_month
 // and dob_year.
 type AccountCreateRequest struct {
-	ExternalID     *string `json:"external_id" openapi:"maxLength=128"`
-	Type           *string `json:"type" openapi:"required;enum=individual|business"`
-	Country        *string `json:"country" openapi:"maxLength=2"`
-	City           *string `json:"city" openapi:"maxLength=100"`
-	Line1          *string `json:"line1" openapi:"maxLength=200"`
-	Line2          *string `json:"line2" openapi:"maxLength=200"`
-	PostalCode     *string `json:"postal_code" openapi:"maxLength=20"`
-	State          *string `json:"state" openapi:"maxLength=100"`
-	FirstName      *string `json:"first_name" openapi:"maxLength=100"`
-	LastName       *string `json:"last_name" openapi:"maxLength=100"`
-	DobDay         *int32  `json:"dob_day" openapi:"min=1;max=31"`
-	DobMonth       *int32  `json:"dob_month" openapi:"min=1;max=12"`
-	DobYear        *int32  `json:"dob_year" openapi:"min=1900;max=9999"`
-	Birthdate      *string `json:"birthdate" openapi:"format=date"`
-	PlaceOfBirth   *string `json:"place_of_birth" openapi:"maxLength=100"`
-	BusinessName   *string `json:"business_name" openapi:"maxLength=200"`
-	LEI            *string `json:"lei" openapi:"maxLength=20"`
-	TaxID          *string `json:"tax_id" openapi:"maxLength=64"`
-	TIN            *string `json:"tin" openapi:"maxLength=64"`
-	TaxResidencies *string `json:"tax_residencies" openapi:"maxLength=200"`
+	AccountFields
+	Type     *string `json:"type" openapi:"required;enum=individual|business"`
+	DobDay   *int32  `json:"dob_day" openapi:"min=1;max=31"`
+	DobMonth *int32  `json:"dob_month" openapi:"min=1;max=12"`
+	DobYear  *int32  `json:"dob_year" openapi:"min=1900;max=9999"`
 }
 
 // AccountUpdateRequest is the body of PATCH /v1/accounts/{account_id}: exactly the
 // spec's fields. Absent or null leaves a field unchanged; "" clears an optional one.
 type AccountUpdateRequest struct {
+	AccountFields
+}
+
+// AccountFields are the fields both account bodies accept: all of the account's but its
+// type (fixed at creation) and the date of birth in parts (creation only).
+type AccountFields struct {
 	ExternalID     *string `json:"external_id" openapi:"maxLength=128"`
 	Country        *string `json:"country" openapi:"maxLength=2"`
 	City           *string `json:"city" openapi:"maxLength=100"`

@@ -49,9 +49,9 @@ func TestAccountCreateRequestValidate(t *testing.T) {
 				"dob_year":  {"must be between 1900 and 9999"},
 			}},
 		"birthdate alone is left to the handler": {&apiserver.AccountCreateRequest{Type: ptr("individual"),
-			Birthdate: ptr("not a date")}, nil},
+			AccountFields: apiserver.AccountFields{Birthdate: ptr("not a date")}}, nil},
 		"birthdate with dob parts is refused": {&apiserver.AccountCreateRequest{Type: ptr("individual"),
-			Birthdate: ptr("1990-01-02"), DobYear: ptr(int32(1990))},
+			AccountFields: apiserver.AccountFields{Birthdate: ptr("1990-01-02")}, DobYear: ptr(int32(1990))},
 			validation.FieldErrors{"birthdate": {"give either birthdate or dob_day, dob_month and dob_year, not both"}}},
 	})
 }

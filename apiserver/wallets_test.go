@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"net/http"
 	"strings"
-	"sync"
 	"sync/atomic"
 
 	. "github.com/onsi/ginkgo/v2"
@@ -35,15 +34,10 @@ var _ = Describe("Wallets", func() {
 	Describe("the spec's wallet registration errors", func() {
 		It("Validation error: a required field missing or invalid (chain, wallet_address), keyed by field", func() {
 			r := alpha.post(walletsOf(account), map[string]any{})
-			Expect(r.code).To(Equal(http.StatusUnprocessableEntity), r.String())
-			Expect(r.json()["error"]).To(Equal("Validation error"))
-			Expect(r.details()).To(HaveKeyWithValue("chain", ConsistOf("is required")))
-			Expect(r.details()).To(HaveKeyWithValue("wallet_address", ConsistOf("is required")))
+			expectInvalid(r, map[string][]string{"chain": {"is required"}, "wallet_address": {"is required"}})
 
 			r = alpha.post(walletsOf(account), map[string]any{"chain": "ethereum", "wallet_address": "0x123"})
-			Expect(r.code).To(Equal(http.StatusUnprocessableEntity))
-			Expect(r.details()).To(HaveKeyWithValue("chain", ConsistOf("must be polygon, the only enabled chain")))
-			Expect(r.details()).To(HaveKeyWithValue("wallet_address", ConsistOf("must be 0x followed by 40 hexadecimal digits")))
+			expectInvalid(r, map[string][]string{"chain": {"must be polygon, the only enabled chain"}, "wallet_address": {"must be 0x followed by 40 hexadecimal digits"}})
 		})
 
 		It("Validation error: a mixed-case address must pass its EIP-55 checksum", func() {
@@ -96,35 +90,29 @@ var _ = Describe("Wallets", func() {
 
 		It("Wallet already registered: exactly one of 20 concurrent registrations of one address succeeds", func() {
 			address := randomAddress()
-			var created, duplicate, other atomic.Int32
-			var wg sync.WaitGroup
-			for range 20 {
-				wg.Add(1)
-				go func() {
-					defer GinkgoRecover()
-					defer wg.Done()
-					r := alpha.post(walletsOf(account), map[string]any{"chain": "polygon", "wallet_address": address})
-					switch {
-					case r.code == http.StatusCreated:
-						created.Add(1)
-					case r.code == http.StatusConflict && r.json()["error"] == "Wallet already registered":
-						duplicate.Add(1)
-					default:
-						other.Add(1)
-						GinkgoWriter.Println("unexpected:", r.String())
-					}
-				}()
+			var created, duplicate, other int32
+			answers := concurrently(20, func(int) response {
+				return alpha.post(walletsOf(account), map[string]any{"chain": "polygon", "wallet_address": address})
+			})
+			for _, r := range answers {
+				switch {
+				case r.code == http.StatusCreated:
+					created++
+				case r.code == http.StatusConflict && r.json()["error"] == "Wallet already registered":
+					duplicate++
+				default:
+					other++
+					GinkgoWriter.Println("unexpected:", r.String())
+				}
 			}
-			wg.Wait()
-			Expect([]int32{created.Load(), duplicate.Load(), other.Load()}).To(Equal([]int32{1, 19, 0}))
+			Expect([]int32{created, duplicate, other}).To(Equal([]int32{1, 19, 0}))
 			Expect(alpha.get(walletsOf(account)).data()).To(HaveLen(1))
 		})
 	})
 
 	It("refuses unknown body fields, naming them", func() {
 		r := alpha.post(walletsOf(account), map[string]any{"chain": "polygon", "wallet_address": randomAddress(), "label": "main"})
-		Expect(r.code).To(Equal(http.StatusUnprocessableEntity), r.String())
-		Expect(r.details()).To(HaveKeyWithValue("label", ConsistOf("is not a known field")))
+		expectInvalid(r, map[string][]string{"label": {"is not a known field"}})
 	})
 
 	Describe("only one wallet per account is primary", func() {
@@ -166,9 +154,7 @@ var _ = Describe("Wallets", func() {
 		It("refuses changes to a registration's fixed fields", func() {
 			a := alpha.newWallet(account, randomAddress())
 			r := alpha.patch(walletsOf(account)+"/"+a, map[string]any{"wallet_address": randomAddress(), "is_primary": "yes"})
-			Expect(r.code).To(Equal(http.StatusUnprocessableEntity), r.String())
-			Expect(r.details()).To(HaveKeyWithValue("wallet_address", ConsistOf("cannot be changed")))
-			Expect(r.details()).To(HaveKeyWithValue("is_primary", ConsistOf("must be a boolean")))
+			expectInvalid(r, map[string][]string{"wallet_address": {"cannot be changed"}, "is_primary": {"must be a boolean"}})
 		})
 
 		It("holds under 50 concurrent PATCH is_primary=true over 5 wallets: one primary, the account's pointer, never two in a list", func() {
@@ -193,18 +179,13 @@ var _ = Describe("Wallets", func() {
 					polls.Add(1)
 				}
 			}()
-			var wg sync.WaitGroup
-			for i := range 50 {
-				wg.Add(1)
-				go func() {
-					defer GinkgoRecover()
-					defer wg.Done()
-					r := alpha.patch(walletsOf(account)+"/"+wallets[i%5], map[string]any{"is_primary": true})
-					Expect(r.code).To(Equal(http.StatusOK), r.String())
-				}()
-			}
-			wg.Wait()
+			answers := concurrently(50, func(i int) response {
+				return alpha.patch(walletsOf(account)+"/"+wallets[i%5], map[string]any{"is_primary": true})
+			})
 			close(done)
+			for _, r := range answers {
+				Expect(r.code).To(Equal(http.StatusOK), r.String())
+			}
 			Expect(twoPrimaries.Load()).To(BeZero())
 			Expect(polls.Load()).To(BeNumerically(">", 0))
 			pointer := storedAccount(alpha.ns, account).Spec.PrimaryWallet
@@ -236,14 +217,8 @@ var _ = Describe("Wallets", func() {
 		})
 
 		DescribeTable("refuses out-of-range paging and bad filters with 422",
-			func(query, field string) {
-				r := alpha.get(walletsOf(account) + "?" + query)
-				Expect(r.code).To(Equal(http.StatusUnprocessableEntity), r.String())
-				Expect(r.details()).To(HaveKey(field))
-			},
-			Entry("skip below 0", "skip=-1", "skip"),
-			Entry("limit 0", "limit=0", "limit"),
-			Entry("limit over 1000", "limit=1001", "limit"),
+			func(query, field string) { alpha.refuseQuery(walletsOf(account), query, field) },
+			pagingRefusals(),
 			Entry("is_primary not a boolean", "is_primary=maybe", "is_primary"),
 		)
 

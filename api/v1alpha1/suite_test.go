@@ -5,7 +5,6 @@ import (
 	"testing"
 
 	. "github.com/onsi/ginkgo/v2"
-	. "github.com/onsi/gomega"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	"github.com/fundshare/fundshare-operator/internal/test/envtest"
@@ -20,10 +19,7 @@ var (
 	ctx = context.Background()
 )
 
-func TestSchemas(t *testing.T) {
-	RegisterFailHandler(Fail)
-	RunSpecs(t, "CRD schema suite")
-}
+func TestSchemas(t *testing.T) { envtest.RunSuite(t, "CRD schema suite") }
 
 var _ = BeforeSuite(func() {
 	env = envtest.Start(envtest.Options{})

@@ -1,18 +1,16 @@
-/*
-Copyright 2026 The fundshare-operator Authors.
-
-Licensed under the Apache License, Version 2.0 (the "License");
-you may not use this file except in compliance with the License.
-You may obtain a copy of the License at
-
-    http://www.apache.org/licenses/LICENSE-2.0
-
-Unless required by applicable law or agreed to in writing, software
-distributed under the License is distributed on an "AS IS" BASIS,
-WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
-See the License for the specific language governing permissions and
-limitations under the License.
-*/
+// Copyright 2026 The fundshare-operator Authors.
+//
+// Licensed under the Apache License, Version 2.0 (the "License");
+// you may not use this file except in compliance with the License.
+// You may obtain a copy of the License at
+//
+//     http://www.apache.org/licenses/LICENSE-2.0
+//
+// Unless required by applicable law or agreed to in writing, software
+// distributed under the License is distributed on an "AS IS" BASIS,
+// WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+// See the License for the specific language governing permissions and
+// limitations under the License.
 
 package auth
 
@@ -35,18 +33,8 @@ import (
 // BenchmarkBearerCheck is the cost of RequireBearer per request: signature and claims,
 // and (states) the client-state check on a fresh cached state, as on the read path.
 func BenchmarkBearerCheck(b *testing.B) {
-	key, err := GenerateSigningKey()
-	if err != nil {
-		b.Fatal(err)
-	}
-	ks, err := NewKeySet(key)
-	if err != nil {
-		b.Fatal(err)
-	}
-	iss, err := NewIssuer(IssuerConfig{Keys: ks, Issuer: testIssuerURL})
-	if err != nil {
-		b.Fatal(err)
-	}
+	ks, _ := newTestKeys(b)
+	iss := newTestIssuer(b, ks, nil)
 	c := Client{ID: "acme", Tenant: "tenant-acme", Credentials: CredentialsFingerprint("uid", 1, "hash")}
 	tok, _, err := iss.IssueFor(c, grantedScope)
 	if err != nil {
@@ -90,18 +78,8 @@ func (s cachedState) ClientState(context.Context, string, time.Duration) (Client
 // -benchtime Nx for N requests per side. Target: the median under flood within 3× the
 // idle median.
 func BenchmarkTokenLatencyUnderFlood(b *testing.B) {
-	key, err := GenerateSigningKey()
-	if err != nil {
-		b.Fatal(err)
-	}
-	ks, err := NewKeySet(key)
-	if err != nil {
-		b.Fatal(err)
-	}
-	iss, err := NewIssuer(IssuerConfig{Keys: ks, Issuer: testIssuerURL})
-	if err != nil {
-		b.Fatal(err)
-	}
+	ks, _ := newTestKeys(b)
+	iss := newTestIssuer(b, ks, nil)
 	secret, err := NewClientSecret()
 	if err != nil {
 		b.Fatal(err)

@@ -1,18 +1,16 @@
-/*
-Copyright 2026 The fundshare-operator Authors.
-
-Licensed under the Apache License, Version 2.0 (the "License");
-you may not use this file except in compliance with the License.
-You may obtain a copy of the License at
-
-    http://www.apache.org/licenses/LICENSE-2.0
-
-Unless required by applicable law or agreed to in writing, software
-distributed under the License is distributed on an "AS IS" BASIS,
-WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
-See the License for the specific language governing permissions and
-limitations under the License.
-*/
+// Copyright 2026 The fundshare-operator Authors.
+//
+// Licensed under the Apache License, Version 2.0 (the "License");
+// you may not use this file except in compliance with the License.
+// You may obtain a copy of the License at
+//
+//     http://www.apache.org/licenses/LICENSE-2.0
+//
+// Unless required by applicable law or agreed to in writing, software
+// distributed under the License is distributed on an "AS IS" BASIS,
+// WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+// See the License for the specific language governing permissions and
+// limitations under the License.
 
 package auth
 
@@ -92,12 +90,19 @@ func TestEnsureSigningKeyCreates(t *testing.T) {
 func TestEnsureSigningKeyUsesExisting(t *testing.T) {
 	existing, kid := signingSecret(t)
 	c := fake.NewClientBuilder().WithObjects(existing).Build()
+	expectEnsuredKID(t, c, kid, "existing key not used")
+}
+
+// expectEnsuredKID runs EnsureSigningKey with c and fails, saying why, unless the key it
+// answers is kid.
+func expectEnsuredKID(t *testing.T, c client.Client, kid, why string) {
+	t.Helper()
 	ks, err := EnsureSigningKey(context.Background(), c, testNS, testName)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if ks.ActiveKID() != kid {
-		t.Fatal("existing key not used")
+		t.Fatal(why)
 	}
 }
 
@@ -139,13 +144,7 @@ func TestEnsureSigningKeyLostRace(t *testing.T) {
 			return apierrors.NewAlreadyExists(gr, obj.GetName())
 		},
 	})
-	ks, err := EnsureSigningKey(context.Background(), c, testNS, testName)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if ks.ActiveKID() != theirKID {
-		t.Fatal("did not adopt the winning replica's key")
-	}
+	expectEnsuredKID(t, c, theirKID, "did not adopt the winning replica's key")
 }
 
 // TestEnsureSigningKeyLostRaceStaleRead covers a client whose reads lag the

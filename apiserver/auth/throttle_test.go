@@ -1,18 +1,16 @@
-/*
-Copyright 2026 The fundshare-operator Authors.
-
-Licensed under the Apache License, Version 2.0 (the "License");
-you may not use this file except in compliance with the License.
-You may obtain a copy of the License at
-
-    http://www.apache.org/licenses/LICENSE-2.0
-
-Unless required by applicable law or agreed to in writing, software
-distributed under the License is distributed on an "AS IS" BASIS,
-WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
-See the License for the specific language governing permissions and
-limitations under the License.
-*/
+// Copyright 2026 The fundshare-operator Authors.
+//
+// Licensed under the Apache License, Version 2.0 (the "License");
+// you may not use this file except in compliance with the License.
+// You may obtain a copy of the License at
+//
+//     http://www.apache.org/licenses/LICENSE-2.0
+//
+// Unless required by applicable law or agreed to in writing, software
+// distributed under the License is distributed on an "AS IS" BASIS,
+// WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+// See the License for the specific language governing permissions and
+// limitations under the License.
 
 package auth
 
@@ -52,21 +50,15 @@ func TestThrottleBlocksAClientFromOneSourceAfterMaxFailures(t *testing.T) {
 	if wait != 59*time.Second {
 		t.Fatalf("retryAfter = %v, want 59s", wait)
 	}
-	if _, ok := th.Allow("other", addrA); !ok {
-		t.Fatal("another client from the same source blocked by the pair's failures")
-	}
+	expectAllow(t, th, "other", addrA, true, "another client from the same source blocked by the pair's failures")
 	clock.Advance(58*time.Second + 500*time.Millisecond)
 	if wait, ok := th.Allow("acme", addrA); ok || wait != time.Second {
 		t.Fatalf("retryAfter = %v ok=%v; want rounded up to 1s, still blocked", wait, ok)
 	}
 	clock.Advance(500 * time.Millisecond)
-	if _, ok := th.Allow("acme", addrA); !ok {
-		t.Fatal("still blocked after the window")
-	}
+	expectAllow(t, th, "acme", addrA, true, "still blocked after the window")
 	th.Failure("acme", addrA)
-	if _, ok := th.Allow("acme", addrA); !ok {
-		t.Fatal("one failure after the window blocked the client")
-	}
+	expectAllow(t, th, "acme", addrA, true, "one failure after the window blocked the client")
 }
 
 func TestFailuresFromOneAddressDoNotBlockTheClientFromAnother(t *testing.T) {
@@ -75,12 +67,8 @@ func TestFailuresFromOneAddressDoNotBlockTheClientFromAnother(t *testing.T) {
 	for range 50 {
 		th.Failure("acme", addrA)
 	}
-	if _, ok := th.Allow("acme", addrA); ok {
-		t.Fatal("the failing source is not blocked")
-	}
-	if _, ok := th.Allow("acme", addrB); !ok {
-		t.Fatal("the client is refused from another source")
-	}
+	expectAllow(t, th, "acme", addrA, false, "the failing source is not blocked")
+	expectAllow(t, th, "acme", addrB, true, "the client is refused from another source")
 }
 
 func TestASourceSprayingClientIDsIsBlocked(t *testing.T) {
@@ -89,12 +77,8 @@ func TestASourceSprayingClientIDsIsBlocked(t *testing.T) {
 	for i := range 20 {
 		th.Failure(fmt.Sprintf("id-%d", i), addrA)
 	}
-	if _, ok := th.Allow("never-tried", addrA); ok {
-		t.Fatal("a source with 20 failures over many ids is not blocked")
-	}
-	if _, ok := th.Allow("never-tried", addrB); !ok {
-		t.Fatal("another source is blocked")
-	}
+	expectAllow(t, th, "never-tried", addrA, false, "a source with 20 failures over many ids is not blocked")
+	expectAllow(t, th, "never-tried", addrB, true, "another source is blocked")
 }
 
 func TestASuccessDoesNotResetTheSourceCount(t *testing.T) {
@@ -105,9 +89,7 @@ func TestASuccessDoesNotResetTheSourceCount(t *testing.T) {
 	}
 	th.Success("own-client", addrA)
 	th.Failure("id-19", addrA)
-	if _, ok := th.Allow("own-client", addrA); ok {
-		t.Fatal("a success of the attacker's own client reset its spraying count")
-	}
+	expectAllow(t, th, "own-client", addrA, false, "a success of the attacker's own client reset its spraying count")
 }
 
 func TestThrottleWindowExpiresFailures(t *testing.T) {
@@ -118,9 +100,7 @@ func TestThrottleWindowExpiresFailures(t *testing.T) {
 	}
 	clock.Advance(time.Minute)
 	th.Failure("acme", addrA) // the old four no longer count
-	if _, ok := th.Allow("acme", addrA); !ok {
-		t.Fatal("failures from an expired window counted")
-	}
+	expectAllow(t, th, "acme", addrA, true, "failures from an expired window counted")
 }
 
 func TestThrottleSuccessResetsThePair(t *testing.T) {
@@ -133,13 +113,9 @@ func TestThrottleSuccessResetsThePair(t *testing.T) {
 	for range 4 {
 		th.Failure("acme", addrA)
 	}
-	if _, ok := th.Allow("acme", addrA); !ok {
-		t.Fatal("success did not reset the pair's count")
-	}
+	expectAllow(t, th, "acme", addrA, true, "success did not reset the pair's count")
 	th.Failure("acme", addrA)
-	if _, ok := th.Allow("acme", addrA); ok {
-		t.Fatal("not blocked after 5 failures since the success")
-	}
+	expectAllow(t, th, "acme", addrA, false, "not blocked after 5 failures since the success")
 }
 
 // TestFloodOfUnknownClientIDsDoesNotEvictABlock: the attack (flooding other ids
@@ -163,12 +139,8 @@ func TestFloodOfUnknownClientIDsDoesNotEvictABlock(t *testing.T) {
 	for i := range 10_000 {
 		th.Failure(fmt.Sprintf("flood-%d", i), addrA)
 	}
-	if _, ok := th.Allow("acme", addrA); ok {
-		t.Fatal("the flood evicted the block of acme from addrA")
-	}
-	if _, ok := th.Allow("anyone", addrB); ok {
-		t.Fatal("the flood evicted the block of source addrB")
-	}
+	expectAllow(t, th, "acme", addrA, false, "the flood evicted the block of acme from addrA")
+	expectAllow(t, th, "anyone", addrB, false, "the flood evicted the block of source addrB")
 	if n := th.pair.len(); n > 100 {
 		t.Fatalf("%d records, capacity 100", n)
 	}
@@ -209,16 +181,12 @@ func TestThrottleDisabledAndNil(t *testing.T) {
 	var nilThrottle *Throttle
 	nilThrottle.Failure("x", addrA)
 	nilThrottle.Success("x", addrA)
-	if _, ok := nilThrottle.Allow("x", addrA); !ok {
-		t.Fatal("nil throttle blocked")
-	}
+	expectAllow(t, nilThrottle, "x", addrA, true, "nil throttle blocked")
 	off := NewThrottle(ThrottleConfig{PerClientSource: -1, PerSource: -1})
 	for range 200 {
 		off.Failure("x", addrA)
 	}
-	if _, ok := off.Allow("x", addrA); !ok {
-		t.Fatal("disabled throttle blocked")
-	}
+	expectAllow(t, off, "x", addrA, true, "disabled throttle blocked")
 }
 
 func TestThrottleConcurrent(t *testing.T) {
@@ -313,5 +281,14 @@ func TestKnownSourcesAreRememberedOnlyOnSuccess(t *testing.T) {
 	clock.Advance(knownSourceTTL)
 	if th.Known("acme", addrA) {
 		t.Fatal("a source stays known past 24 h")
+	}
+}
+
+// expectAllow fails, saying why, unless th allows the attempt of client id from addr
+// exactly when want.
+func expectAllow(t *testing.T, th *Throttle, id, addr string, want bool, why string) {
+	t.Helper()
+	if _, ok := th.Allow(id, addr); ok != want {
+		t.Fatal(why)
 	}
 }

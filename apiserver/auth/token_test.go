@@ -1,18 +1,16 @@
-/*
-Copyright 2026 The fundshare-operator Authors.
-
-Licensed under the Apache License, Version 2.0 (the "License");
-you may not use this file except in compliance with the License.
-You may obtain a copy of the License at
-
-    http://www.apache.org/licenses/LICENSE-2.0
-
-Unless required by applicable law or agreed to in writing, software
-distributed under the License is distributed on an "AS IS" BASIS,
-WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
-See the License for the specific language governing permissions and
-limitations under the License.
-*/
+// Copyright 2026 The fundshare-operator Authors.
+//
+// Licensed under the Apache License, Version 2.0 (the "License");
+// you may not use this file except in compliance with the License.
+// You may obtain a copy of the License at
+//
+//     http://www.apache.org/licenses/LICENSE-2.0
+//
+// Unless required by applicable law or agreed to in writing, software
+// distributed under the License is distributed on an "AS IS" BASIS,
+// WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+// See the License for the specific language governing permissions and
+// limitations under the License.
 
 package auth
 
@@ -63,7 +61,7 @@ func (c *fakeClock) Advance(d time.Duration) {
 	c.t = c.t.Add(d)
 }
 
-func newTestKeys(t *testing.T) (*KeySet, *ecdsa.PrivateKey) {
+func newTestKeys(t testing.TB) (*KeySet, *ecdsa.PrivateKey) {
 	t.Helper()
 	key, err := GenerateSigningKey()
 	if err != nil {
@@ -76,9 +74,15 @@ func newTestKeys(t *testing.T) (*KeySet, *ecdsa.PrivateKey) {
 	return ks, key
 }
 
-func newTestIssuer(t *testing.T, ks *KeySet, clock *fakeClock) *Issuer {
+// newTestIssuer is an issuer of testIssuerURL signing with ks, on clock (nil: the real
+// time).
+func newTestIssuer(t testing.TB, ks *KeySet, clock *fakeClock) *Issuer {
 	t.Helper()
-	iss, err := NewIssuer(IssuerConfig{Keys: ks, Issuer: testIssuerURL, Now: clock.Now})
+	cfg := IssuerConfig{Keys: ks, Issuer: testIssuerURL}
+	if clock != nil {
+		cfg.Now = clock.Now
+	}
+	iss, err := NewIssuer(cfg)
 	if err != nil {
 		t.Fatal(err)
 	}

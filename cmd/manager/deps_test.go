@@ -79,27 +79,63 @@ func TestOnlyCommandsAndTestsImportTheCompositionRoot(t *testing.T) {
 	}
 }
 
-// TestControllersAndTheFacadeDoNotImportAdmissionOrTheOrderController: the rules they
-// share live in library packages (api/v1alpha1, internal/holdings, internal/predicates,
+// TestControllersAndTheFacadeDoNotImportAdmission: the rules they share with admission
+// live in library packages (api/v1alpha1, internal/holdings, internal/predicates,
 // internal/tenant, internal/refusal), so no controller package and not the REST facade
-// imports the admission webhooks, and no other controller imports the order controller.
-func TestControllersAndTheFacadeDoNotImportAdmissionOrTheOrderController(t *testing.T) {
-	webhooks, orderController := module+"/internal/webhooks", module+"/controllers/order"
-	out := goList(t, "-f", "{{.ImportPath}} {{join .Imports \" \"}}", module+"/controllers/...", module+"/apiserver/...")
-	lines := strings.Split(strings.TrimSpace(string(out)), "\n")
+// imports the admission webhooks.
+func TestControllersAndTheFacadeDoNotImportAdmission(t *testing.T) {
+	webhooks := module + "/internal/webhooks"
+	lines := packageImports(t, module+"/controllers/...", module+"/apiserver/...")
 	if len(lines) < 8 {
 		t.Fatalf("go list listed %d controller and facade packages; the check would see nothing", len(lines))
 	}
-	for _, line := range lines {
-		fields := strings.Fields(line)
-		pkg, imports := fields[0], fields[1:]
+	for pkg, imports := range lines {
 		if slices.Contains(imports, webhooks) {
 			t.Errorf("%s imports %s: the rules it needs belong in a library package", pkg, webhooks)
 		}
-		if pkg != orderController && slices.Contains(imports, orderController) {
-			t.Errorf("%s imports %s: share predicates and rules through a library package instead", pkg, orderController)
+	}
+}
+
+// TestOnlyTheCompositionRootAndToolsImportTheOrderController: the order controller is a
+// leaf that cmd/manager/app wires. What other packages need of orders (the transition
+// reasons, Order.NeedsReconcile, the live-order predicate) lives in api/v1alpha1 and
+// internal/predicates, so no other package of the module imports controllers/order.
+// Two kinds of importer are allowed: tests (go list's Imports leaves test files out;
+// suites start the order reconciler) and tools under hack/, which no binary links
+// (hack/bench replays order.Next to write the orders it measures).
+func TestOnlyTheCompositionRootAndToolsImportTheOrderController(t *testing.T) {
+	orderController, root := module+"/controllers/order", module+"/cmd/manager/app"
+	lines := packageImports(t, module+"/...")
+	if len(lines) < 20 {
+		t.Fatalf("go list listed %d packages of the module; the check would see nothing", len(lines))
+	}
+	if !slices.Contains(lines[root], orderController) {
+		t.Fatalf("%s does not import %s; the check would see nothing", root, orderController)
+	}
+	for pkg, imports := range lines {
+		if pkg == root || pkg == orderController || !slices.Contains(imports, orderController) {
+			continue
+		}
+		if strings.HasPrefix(strings.TrimPrefix(pkg, module+"/"), "hack/") {
+			continue
+		}
+		t.Errorf("%s imports %s: only the composition root %s may; share what it needs through api/v1alpha1 or a library package", pkg, orderController, root)
+	}
+}
+
+// packageImports maps each package go list lists for patterns to its imports (test files
+// left out).
+func packageImports(t *testing.T, patterns ...string) map[string][]string {
+	t.Helper()
+	out := goList(t, append([]string{"-f", "{{.ImportPath}} {{join .Imports \" \"}}"}, patterns...)...)
+	imports := map[string][]string{}
+	for _, line := range strings.Split(strings.TrimSpace(string(out)), "\n") {
+		fields := strings.Fields(line)
+		if len(fields) > 0 {
+			imports[fields[0]] = fields[1:]
 		}
 	}
+	return imports
 }
 
 // goList runs go list with args and returns its standard output.

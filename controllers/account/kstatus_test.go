@@ -4,26 +4,15 @@ import (
 	"testing"
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
-	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime"
 	"sigs.k8s.io/cli-utils/pkg/kstatus/status"
 
 	investv1 "github.com/fundshare/fundshare-operator/api/v1alpha1"
+	"github.com/fundshare/fundshare-operator/internal/test/ctrltest"
 )
 
 // kstatusOf computes what Flux, kpt and kubectl-based tools read from obj.
-func kstatusOf(t *testing.T, obj runtime.Object) status.Status {
-	t.Helper()
-	m, err := runtime.DefaultUnstructuredConverter.ToUnstructured(obj)
-	if err != nil {
-		t.Fatal(err)
-	}
-	res, err := status.Compute(&unstructured.Unstructured{Object: m})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return res.Status
-}
+var kstatusOf = ctrltest.KstatusOf
 
 // TestKstatusOfAccountsWalletsAndPaymentMethods is the kstatus table of docs/kubectl-guide.md
 // for Account, Wallet and PaymentMethodDetails, computed with cli-utils from the

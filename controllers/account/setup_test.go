@@ -2,12 +2,9 @@ package account
 
 import (
 	"context"
-	"strings"
-	"sync"
 	"testing"
 
 	"github.com/go-logr/logr"
-	"github.com/go-logr/logr/funcr"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	ctrl "sigs.k8s.io/controller-runtime"
 	"sigs.k8s.io/controller-runtime/pkg/client"
@@ -28,14 +25,7 @@ func TestMapFunctionsLogAFailedList(t *testing.T) {
 		"payment method details": NewPaymentMethodReconciler(ctrltest.FailingLists(t)).children,
 	} {
 		t.Run(name, func(t *testing.T) {
-			log, lines := ctrltest.RecordingLogger()
-			if reqs := children(logr.NewContext(context.Background(), log), acct); len(reqs) != 0 {
-				t.Fatalf("requests = %v, want none", reqs)
-			}
-			got := strings.Join(lines(), "\n")
-			if !strings.Contains(got, "the cache cannot list") || !strings.Contains(got, "acct-1") {
-				t.Fatalf("the failed List is not logged with the account; log:\n%s", got)
-			}
+			ctrltest.ExpectListFailureLogged(t, func(ctx context.Context) []reconcile.Request { return children(ctx, acct) }, "acct-1")
 		})
 	}
 }
@@ -61,13 +51,7 @@ func TestCascadeDeleteStepsAreLogged(t *testing.T) {
 		t.Fatal(err)
 	}
 	c := b.Build()
-	var mu sync.Mutex
-	var lines []string
-	log := funcr.New(func(_, args string) {
-		mu.Lock()
-		defer mu.Unlock()
-		lines = append(lines, args)
-	}, funcr.Options{Verbosity: 0})
+	log, lines := ctrltest.RecordingLoggerAt(0)
 	ctx := logr.NewContext(context.Background(), log)
 	r := &Reconciler{Client: c}
 	for range 2 { // the first pass deletes the wallet, the second releases the account
@@ -75,36 +59,17 @@ func TestCascadeDeleteStepsAreLogged(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	mu.Lock()
-	defer mu.Unlock()
-	got := strings.Join(lines, "\n")
-	for _, want := range []string{`"msg"="deleted a child of the deleted account"`, `"wallet"={"name"="` + wallet.Name + `" "namespace"="t"}`, `"msg"="released the deleted account`} {
-		if !strings.Contains(got, want) {
-			t.Fatalf("the log lacks %s:\n%s", want, got)
-		}
-	}
+	ctrltest.ExpectLogged(t, lines(), `"msg"="deleted a child of the deleted account"`, `"wallet"={"name"="`+wallet.Name+`" "namespace"="t"}`, `"msg"="released the deleted account`)
 }
-
-// noManager is a manager that panics when used: SetupWithManager must refuse before.
-type noManager struct{ ctrl.Manager }
 
 func TestSetupWithManagerRefusesNilDependencies(t *testing.T) {
 	c := ctrltest.FailingLists(t)
-	for name, tc := range map[string]struct {
-		setup func(ctrl.Manager) error
-		mgr   ctrl.Manager
-	}{
-		"account: nil manager":                {(&Reconciler{Client: c}).SetupWithManager, nil},
-		"account: nil Client":                 {(&Reconciler{}).SetupWithManager, noManager{}},
-		"wallet: nil manager":                 {NewWalletReconciler(c).SetupWithManager, nil},
-		"wallet: nil Client":                  {NewWalletReconciler(nil).SetupWithManager, noManager{}},
-		"payment method details: nil manager": {NewPaymentMethodReconciler(c).SetupWithManager, nil},
-		"payment method details: nil Client":  {NewPaymentMethodReconciler(nil).SetupWithManager, noManager{}},
-	} {
-		t.Run(name, func(t *testing.T) {
-			if err := tc.setup(tc.mgr); err == nil {
-				t.Fatal("SetupWithManager accepted a nil dependency")
-			}
-		})
-	}
+	ctrltest.ExpectSetupRefuses(t, map[string]ctrltest.SetupCase{
+		"account: nil manager":                {Setup: (&Reconciler{Client: c}).SetupWithManager, Manager: nil},
+		"account: nil Client":                 {Setup: (&Reconciler{}).SetupWithManager, Manager: ctrltest.NoManager{}},
+		"wallet: nil manager":                 {Setup: NewWalletReconciler(c).SetupWithManager, Manager: nil},
+		"wallet: nil Client":                  {Setup: NewWalletReconciler(nil).SetupWithManager, Manager: ctrltest.NoManager{}},
+		"payment method details: nil manager": {Setup: NewPaymentMethodReconciler(c).SetupWithManager, Manager: nil},
+		"payment method details: nil Client":  {Setup: NewPaymentMethodReconciler(nil).SetupWithManager, Manager: ctrltest.NoManager{}},
+	})
 }

@@ -35,15 +35,10 @@ var (
 )
 
 // Timeouts of Eventually/Consistently; the control plane runs on two shared cores.
-const (
-	settle  = 30 * time.Second
-	poll    = 100 * time.Millisecond
-	observe = 2 * time.Second
-)
+const settle, poll, observe = envtest.Settle, envtest.Poll, 2 * time.Second
 
 func TestAccount(t *testing.T) {
-	RegisterFailHandler(Fail)
-	RunSpecs(t, "Account suite (envtest: admission webhooks + account controllers)")
+	envtest.RunSuite(t, "Account suite (envtest: admission webhooks + account controllers)")
 }
 
 var _ = BeforeSuite(func() {

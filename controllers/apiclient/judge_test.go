@@ -6,13 +6,13 @@ import (
 
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
-	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime"
 	"sigs.k8s.io/cli-utils/pkg/kstatus/status"
 
 	investv1 "github.com/fundshare/fundshare-operator/api/v1alpha1"
 	"github.com/fundshare/fundshare-operator/apiserver/auth"
 	"github.com/fundshare/fundshare-operator/internal/fixtures"
+	"github.com/fundshare/fundshare-operator/internal/test/ctrltest"
 )
 
 func validHash(t *testing.T) string {
@@ -64,18 +64,8 @@ func TestApiClientReadyReasons(t *testing.T) {
 	}
 }
 
-func kstatusOf(t *testing.T, obj runtime.Object) status.Status {
-	t.Helper()
-	m, err := runtime.DefaultUnstructuredConverter.ToUnstructured(obj)
-	if err != nil {
-		t.Fatal(err)
-	}
-	res, err := status.Compute(&unstructured.Unstructured{Object: m})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return res.Status
-}
+// kstatusOf computes what Flux, kpt and kubectl-based tools read from obj.
+var kstatusOf = ctrltest.KstatusOf
 
 // TestKstatusOfApiClientsAndStatuslessKinds is the kstatus table of docs/kubectl-guide.md
 // for ApiClient, and for the kinds without a status (CustomOffering, Fund, ShareClass,

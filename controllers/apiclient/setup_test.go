@@ -11,6 +11,7 @@ import (
 	ctrl "sigs.k8s.io/controller-runtime"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	"sigs.k8s.io/controller-runtime/pkg/client/fake"
+	"sigs.k8s.io/controller-runtime/pkg/reconcile"
 
 	investv1 "github.com/fundshare/fundshare-operator/api/v1alpha1"
 	"github.com/fundshare/fundshare-operator/internal/fixtures"
@@ -19,16 +20,9 @@ import (
 )
 
 func TestMapFunctionLogsAFailedList(t *testing.T) {
-	log, lines := ctrltest.RecordingLogger()
 	r := &Reconciler{Client: ctrltest.FailingLists(t)}
 	secret := &corev1.Secret{ObjectMeta: metav1.ObjectMeta{Namespace: "t", Name: "credentials"}}
-	if reqs := r.clientsOf(logr.NewContext(context.Background(), log), secret); len(reqs) != 0 {
-		t.Fatalf("requests = %v, want none", reqs)
-	}
-	got := strings.Join(lines(), "\n")
-	if !strings.Contains(got, "the cache cannot list") || !strings.Contains(got, "credentials") {
-		t.Fatalf("the failed List is not logged with the Secret; log:\n%s", got)
-	}
+	ctrltest.ExpectListFailureLogged(t, func(ctx context.Context) []reconcile.Request { return r.clientsOf(ctx, secret) }, "credentials")
 }
 
 // TestReconcileNeverLogsTheSecretOrItsHash: the log names the Secret and the reason of
@@ -61,23 +55,11 @@ func TestReconcileNeverLogsTheSecretOrItsHash(t *testing.T) {
 	}
 }
 
-// noManager is a manager that panics when used: SetupWithManager must refuse before.
-type noManager struct{ ctrl.Manager }
-
 func TestSetupWithManagerRefusesNilDependencies(t *testing.T) {
 	c := ctrltest.FailingLists(t)
-	for name, tc := range map[string]struct {
-		r   *Reconciler
-		mgr ctrl.Manager
-	}{
-		"nil manager": {&Reconciler{Client: c, Secrets: c}, nil},
-		"nil Client":  {&Reconciler{Secrets: c}, noManager{}},
-		"nil Secrets": {&Reconciler{Client: c}, noManager{}},
-	} {
-		t.Run(name, func(t *testing.T) {
-			if err := tc.r.SetupWithManager(tc.mgr); err == nil {
-				t.Fatal("SetupWithManager accepted a nil dependency")
-			}
-		})
-	}
+	ctrltest.ExpectSetupRefuses(t, map[string]ctrltest.SetupCase{
+		"nil manager": {Setup: (&Reconciler{Client: c, Secrets: c}).SetupWithManager, Manager: nil},
+		"nil Client":  {Setup: (&Reconciler{Secrets: c}).SetupWithManager, Manager: ctrltest.NoManager{}},
+		"nil Secrets": {Setup: (&Reconciler{Client: c}).SetupWithManager, Manager: ctrltest.NoManager{}},
+	})
 }

@@ -3,7 +3,6 @@ package apiclient_test
 import (
 	"context"
 	"testing"
-	"time"
 
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
@@ -25,14 +24,10 @@ var (
 	mgr *envtest.Manager
 )
 
-const (
-	settle = 30 * time.Second
-	poll   = 100 * time.Millisecond
-)
+const settle, poll = envtest.Settle, envtest.Poll
 
 func TestApiClient(t *testing.T) {
-	RegisterFailHandler(Fail)
-	RunSpecs(t, "ApiClient suite (envtest: tenancy admission + ApiClient controller)")
+	envtest.RunSuite(t, "ApiClient suite (envtest: tenancy admission + ApiClient controller)")
 }
 
 var _ = BeforeSuite(func() {

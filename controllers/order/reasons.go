@@ -1,50 +1,54 @@
 package order
 
+import investv1 "github.com/fundshare/fundshare-operator/api/v1alpha1"
+
 // Every reason an order's conditions, history entries and Events carry is named here,
 // besides the state reasons StateReason derives (AwaitingPayment, …).
 
 // Transition and wait reasons. Exported so the reconciler, events and tests name them
-// the same way.
+// the same way. The transition reasons (status.history[].reason) are defined in
+// api/v1alpha1, where the packages that read orders find them; they are named here
+// under their short names.
 const (
 	// ReasonCancellationRequested: spec.cancellationRequested was set.
-	ReasonCancellationRequested = "CancellationRequested"
+	ReasonCancellationRequested = investv1.OrderReasonCancellationRequested
 	// ReasonCancelledWithRefund: spec.cancellationRequested was set after the customer's
 	// payment arrived; the order owes a refund.
-	ReasonCancelledWithRefund = "CancelledWithRefund"
+	ReasonCancelledWithRefund = investv1.OrderReasonCancelledWithRefund
 	// ReasonLatePaymentRefunded: a payment arrived for a buy already cancelled; a refund
 	// is owed.
-	ReasonLatePaymentRefunded = "LatePaymentRefunded"
+	ReasonLatePaymentRefunded = investv1.OrderReasonLatePaymentRefunded
 	// ReasonPastPointOfNoReturn: a cancellation was requested on an order past the point
 	// of no return; it is not honoured (CancellationRefused condition, Warning event).
 	ReasonPastPointOfNoReturn = "PastPointOfNoReturn"
 	// ReasonNotPriced: the order has no quote, so it bypassed admission.
-	ReasonNotPriced = "NotPriced"
+	ReasonNotPriced = investv1.OrderReasonNotPriced
 	// ReasonShareClassNotFound: the order's share class or its fund does not exist.
-	ReasonShareClassNotFound = "ShareClassNotFound"
+	ReasonShareClassNotFound = investv1.OrderReasonShareClassNotFound
 	// ReasonAccepted: a new order entered PLACED.
-	ReasonAccepted = "Accepted"
+	ReasonAccepted = investv1.OrderReasonAccepted
 	// ReasonPaymentInstructionsIssued: a buy now waits for the customer's payment.
-	ReasonPaymentInstructionsIssued = "PaymentInstructionsIssued"
+	ReasonPaymentInstructionsIssued = investv1.OrderReasonPaymentInstructionsIssued
 	// ReasonPaymentReceived: payment evidence was recorded for a buy.
-	ReasonPaymentReceived = "PaymentReceived"
+	ReasonPaymentReceived = investv1.OrderReasonPaymentReceived
 	// ReasonExecuted: the order was executed on an open market.
-	ReasonExecuted = "Executed"
+	ReasonExecuted = investv1.OrderReasonExecuted
 	// ReasonDeliveryInitiated: the token transfer of a buy was submitted.
-	ReasonDeliveryInitiated = "DeliveryInitiated"
+	ReasonDeliveryInitiated = investv1.OrderReasonDeliveryInitiated
 	// ReasonDeliveryCompleted: the token transfer of a buy is final.
-	ReasonDeliveryCompleted = "DeliveryCompleted"
+	ReasonDeliveryCompleted = investv1.OrderReasonDeliveryCompleted
 	// ReasonInsufficientHoldings: a sell's units could not be reserved.
-	ReasonInsufficientHoldings = "InsufficientHoldings"
+	ReasonInsufficientHoldings = investv1.OrderReasonInsufficientHoldings
 	// ReasonRedemptionGateActive: a sell entered REDEMPTION_GATED.
-	ReasonRedemptionGateActive = "RedemptionGateActive"
+	ReasonRedemptionGateActive = investv1.OrderReasonRedemptionGateActive
 	// ReasonRedemptionGateLifted: a gated sell executed after the gate lifted.
-	ReasonRedemptionGateLifted = "RedemptionGateLifted"
+	ReasonRedemptionGateLifted = investv1.OrderReasonRedemptionGateLifted
 	// ReasonPaymentSent: the payout of a sell was sent.
-	ReasonPaymentSent = "PaymentSent"
+	ReasonPaymentSent = investv1.OrderReasonPaymentSent
 	// ReasonPaymentCompleted: the payout of a sell arrived.
-	ReasonPaymentCompleted = "PaymentCompleted"
+	ReasonPaymentCompleted = investv1.OrderReasonPaymentCompleted
 	// ReasonSettled: the order completed.
-	ReasonSettled = "Settled"
+	ReasonSettled = investv1.OrderReasonSettled
 
 	// WaitAwaitingPaymentEvidence: a buy waits for paymentReceived evidence.
 	WaitAwaitingPaymentEvidence = "AwaitingPaymentEvidence"

@@ -2,17 +2,15 @@ package order
 
 import (
 	"context"
-	"strings"
-	"sync"
 	"testing"
 	"time"
 
 	"github.com/go-logr/logr"
-	"github.com/go-logr/logr/funcr"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	ctrl "sigs.k8s.io/controller-runtime"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	"sigs.k8s.io/controller-runtime/pkg/client/fake"
+	"sigs.k8s.io/controller-runtime/pkg/reconcile"
 
 	investv1 "github.com/fundshare/fundshare-operator/api/v1alpha1"
 	"github.com/fundshare/fundshare-operator/internal/fixtures"
@@ -22,16 +20,9 @@ import (
 )
 
 func TestMapFunctionLogsAFailedList(t *testing.T) {
-	log, lines := ctrltest.RecordingLogger()
 	r := &Reconciler{Client: ctrltest.FailingLists(t)}
 	fund := &investv1.Fund{ObjectMeta: metav1.ObjectMeta{Name: "fund-1"}}
-	if reqs := r.ordersOfFund(logr.NewContext(context.Background(), log), fund); len(reqs) != 0 {
-		t.Fatalf("requests = %v, want none", reqs)
-	}
-	got := strings.Join(lines(), "\n")
-	if !strings.Contains(got, "the cache cannot list") || !strings.Contains(got, "fund-1") {
-		t.Fatalf("the failed List is not logged with the fund; log:\n%s", got)
-	}
+	ctrltest.ExpectListFailureLogged(t, func(ctx context.Context) []reconcile.Request { return r.ordersOfFund(ctx, fund) }, "fund-1")
 }
 
 // TestTransitionWrittenIsLogged: a state change is logged at info (verbosity 0) with its
@@ -43,44 +34,19 @@ func TestTransitionWrittenIsLogged(t *testing.T) {
 		WithIndex(&investv1.ShareClass{}, index.ShareClassISIN, func(obj client.Object) []string {
 			return []string{string(obj.(*investv1.ShareClass).Spec.ISIN)}
 		}).Build()
-	var mu sync.Mutex
-	var lines []string
-	log := funcr.New(func(prefix, args string) {
-		mu.Lock()
-		defer mu.Unlock()
-		lines = append(lines, args)
-	}, funcr.Options{Verbosity: 0})
+	log, lines := ctrltest.RecordingLoggerAt(0)
 	r := &Reconciler{Client: c, Live: c, Now: time.Now}
 	if _, err := r.Reconcile(logr.NewContext(context.Background(), log), ctrl.Request{NamespacedName: client.ObjectKeyFromObject(o)}); err != nil {
 		t.Fatal(err)
 	}
-	mu.Lock()
-	defer mu.Unlock()
-	got := strings.Join(lines, "\n")
-	for _, want := range []string{`"msg"="transition written"`, `"to"="CANCELLED"`, `"reason"="` + ReasonNotPriced + `"`} {
-		if !strings.Contains(got, want) {
-			t.Fatalf("the log lacks %s:\n%s", want, got)
-		}
-	}
+	ctrltest.ExpectLogged(t, lines(), `"msg"="transition written"`, `"to"="CANCELLED"`, `"reason"="`+ReasonNotPriced+`"`)
 }
-
-// noManager is a manager that panics when used: SetupWithManager must refuse before.
-type noManager struct{ ctrl.Manager }
 
 func TestSetupWithManagerRefusesNilDependencies(t *testing.T) {
 	c := ctrltest.FailingLists(t)
-	for name, tc := range map[string]struct {
-		r   *Reconciler
-		mgr ctrl.Manager
-	}{
-		"nil manager": {&Reconciler{Client: c, Live: c}, nil},
-		"nil Client":  {&Reconciler{Live: c}, noManager{}},
-		"nil Live":    {&Reconciler{Client: c}, noManager{}},
-	} {
-		t.Run(name, func(t *testing.T) {
-			if err := tc.r.SetupWithManager(tc.mgr); err == nil {
-				t.Fatal("SetupWithManager accepted a nil dependency")
-			}
-		})
-	}
+	ctrltest.ExpectSetupRefuses(t, map[string]ctrltest.SetupCase{
+		"nil manager": {Setup: (&Reconciler{Client: c, Live: c}).SetupWithManager, Manager: nil},
+		"nil Client":  {Setup: (&Reconciler{Live: c}).SetupWithManager, Manager: ctrltest.NoManager{}},
+		"nil Live":    {Setup: (&Reconciler{Client: c}).SetupWithManager, Manager: ctrltest.NoManager{}},
+	})
 }

@@ -35,10 +35,7 @@ var (
 	stopMgr func()
 )
 
-func TestOrders(t *testing.T) {
-	RegisterFailHandler(Fail)
-	RunSpecs(t, "Order suite")
-}
+func TestOrders(t *testing.T) { envtest.RunSuite(t, "Order suite") }
 
 var _ = BeforeSuite(func() {
 	env = envtest.Start(envtest.Options{Webhooks: true})

@@ -27,10 +27,7 @@ var (
 	managedNS string
 )
 
-func TestSettlement(t *testing.T) {
-	RegisterFailHandler(Fail)
-	RunSpecs(t, "Settlement suite")
-}
+func TestSettlement(t *testing.T) { envtest.RunSuite(t, "Settlement suite") }
 
 var _ = BeforeSuite(func() {
 	env = envtest.Start(envtest.Options{})

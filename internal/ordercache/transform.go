@@ -4,7 +4,6 @@ import (
 	"unique"
 
 	investv1 "github.com/fundshare/fundshare-operator/api/v1alpha1"
-	"github.com/fundshare/fundshare-operator/controllers/order"
 )
 
 // CompactOrder is the cache transform of Orders, the one resource whose count grows
@@ -83,9 +82,9 @@ func CompactOrder(obj any) (any, error) {
 // order itself (its amounts, references or hashes), only constants or fund-level facts
 // (market, ISIN, a gate's reason), so that many orders carry the same message.
 var sharedMessage = map[string]bool{
-	order.ReasonAccepted: true, order.ReasonExecuted: true, order.ReasonSettled: true,
-	order.ReasonRedemptionGateActive: true, order.ReasonRedemptionGateLifted: true,
-	order.ReasonNotPriced: true, order.ReasonShareClassNotFound: true,
+	investv1.OrderReasonAccepted: true, investv1.OrderReasonExecuted: true, investv1.OrderReasonSettled: true,
+	investv1.OrderReasonRedemptionGateActive: true, investv1.OrderReasonRedemptionGateLifted: true,
+	investv1.OrderReasonNotPriced: true, investv1.OrderReasonShareClassNotFound: true,
 }
 
 // in returns the canonical copy of s.

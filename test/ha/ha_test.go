@@ -41,10 +41,7 @@ var (
 	ctx = context.Background()
 )
 
-func TestHighAvailability(t *testing.T) {
-	RegisterFailHandler(Fail)
-	RunSpecs(t, "High availability suite")
-}
+func TestHighAvailability(t *testing.T) { envtest.RunSuite(t, "High availability suite") }
 
 var _ = BeforeSuite(func() {
 	env = envtest.Start(envtest.Options{Webhooks: true})

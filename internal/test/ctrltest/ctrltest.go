@@ -1,33 +1,43 @@
 // Package ctrltest holds the small fakes that the controllers' glue tests share: a logger
-// that records its lines and a client whose List fails. Test code only: nothing the
+// that records its lines, a client whose List fails, and the check that SetupWithManager
+// refuses a missing dependency. Test code only: nothing the
 // production binary links imports it.
 package ctrltest
 
 import (
 	"context"
 	"errors"
+	"strings"
 	"sync"
 	"testing"
 
 	"github.com/go-logr/logr"
 	"github.com/go-logr/logr/funcr"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"k8s.io/apimachinery/pkg/runtime"
+	"sigs.k8s.io/cli-utils/pkg/kstatus/status"
+	ctrl "sigs.k8s.io/controller-runtime"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	"sigs.k8s.io/controller-runtime/pkg/client/fake"
 	"sigs.k8s.io/controller-runtime/pkg/client/interceptor"
+	"sigs.k8s.io/controller-runtime/pkg/reconcile"
 
 	"github.com/fundshare/fundshare-operator/internal/scheme"
 )
 
 // RecordingLogger returns a logger (V(1) included) that keeps every line it is given, and
 // a function that returns those lines.
-func RecordingLogger() (logr.Logger, func() []string) {
+func RecordingLogger() (logr.Logger, func() []string) { return RecordingLoggerAt(1) }
+
+// RecordingLoggerAt is RecordingLogger keeping only the lines up to verbosity v (0: info).
+func RecordingLoggerAt(v int) (logr.Logger, func() []string) {
 	var mu sync.Mutex
 	var lines []string
 	log := funcr.New(func(prefix, args string) {
 		mu.Lock()
 		defer mu.Unlock()
 		lines = append(lines, prefix+" "+args)
-	}, funcr.Options{Verbosity: 1})
+	}, funcr.Options{Verbosity: v})
 	return log, func() []string {
 		mu.Lock()
 		defer mu.Unlock()
@@ -46,4 +56,66 @@ func FailingLists(t *testing.T) client.Client {
 			return ErrCannotList
 		},
 	})
+}
+
+// NoManager is a manager that panics when used: SetupWithManager must refuse a missing
+// dependency before it touches the manager.
+type NoManager struct{ ctrl.Manager }
+
+// SetupCase is a SetupWithManager (of a reconciler that misses a dependency, or any, when
+// Manager is nil) and the manager to give it.
+type SetupCase struct {
+	Setup   func(ctrl.Manager) error
+	Manager ctrl.Manager
+}
+
+// ExpectSetupRefuses runs every case as a subtest and fails it unless its SetupWithManager
+// returns an error, so that a wiring mistake fails at start-up, not at the first reconcile.
+func ExpectSetupRefuses(t *testing.T, cases map[string]SetupCase) {
+	t.Helper()
+	for name, tc := range cases {
+		t.Run(name, func(t *testing.T) {
+			if err := tc.Setup(tc.Manager); err == nil {
+				t.Fatal("SetupWithManager accepted a nil dependency")
+			}
+		})
+	}
+}
+
+// ExpectLogged fails unless the lines contain each of wants.
+func ExpectLogged(t *testing.T, lines []string, wants ...string) {
+	t.Helper()
+	got := strings.Join(lines, "\n")
+	for _, want := range wants {
+		if !strings.Contains(got, want) {
+			t.Fatalf("the log lacks %s:\n%s", want, got)
+		}
+	}
+}
+
+// ExpectListFailureLogged calls a map function, whose client's List fails (FailingLists),
+// with a recording logger in its context, and fails unless it asks for no reconcile and
+// logs the List's error and each of names (the object it mapped): a map function cannot
+// return the error, so it must log it.
+func ExpectListFailureLogged(t *testing.T, mapFunc func(context.Context) []reconcile.Request, names ...string) {
+	t.Helper()
+	log, lines := RecordingLogger()
+	if reqs := mapFunc(logr.NewContext(context.Background(), log)); len(reqs) != 0 {
+		t.Fatalf("requests = %v, want none", reqs)
+	}
+	ExpectLogged(t, lines(), append([]string{ErrCannotList.Error()}, names...)...)
+}
+
+// KstatusOf computes what Flux, kpt and kubectl-based tools read from obj (kstatus).
+func KstatusOf(t *testing.T, obj runtime.Object) status.Status {
+	t.Helper()
+	m, err := runtime.DefaultUnstructuredConverter.ToUnstructured(obj)
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := status.Compute(&unstructured.Unstructured{Object: m})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return res.Status
 }

@@ -16,6 +16,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"testing"
 	"time"
 
 	"github.com/go-logr/logr"
@@ -33,6 +34,20 @@ import (
 
 	"github.com/fundshare/fundshare-operator/internal/controlplane"
 )
+
+// Settle and Poll are the suites' usual Eventually timeout and polling interval; the
+// control plane runs on two shared cores.
+const (
+	Settle = 30 * time.Second
+	Poll   = 100 * time.Millisecond
+)
+
+// RunSuite runs the Ginkgo specs of the suite named name as the test t, Gomega's failures
+// failing the spec: the whole body of every suite's TestX.
+func RunSuite(t *testing.T, name string) bool {
+	RegisterFailHandler(Fail)
+	return RunSpecs(t, name)
+}
 
 // Timeouts for starting and stopping a manager; the control plane runs on two shared cores.
 const (
