@@ -387,6 +387,25 @@ func (b *bench) retentionFlow(ctx context.Context, a *archiveScale, retention ti
 	if err != nil {
 		return err
 	}
+	// The counter is watched from the due moment on, whether or not the manager's start
+	// (which waits for its controllers to be idle) has returned by then.
+	type flowEnd struct {
+		at  time.Time
+		got int
+	}
+	ended := make(chan flowEnd, 1)
+	go func() {
+		time.Sleep(time.Until(due))
+		deadline := time.Now().Add(15 * time.Minute)
+		for {
+			got := int(archivedCounter() - before)
+			if got >= n || time.Now().After(deadline) || ctx.Err() != nil {
+				ended <- flowEnd{at: time.Now(), got: got}
+				return
+			}
+			time.Sleep(20 * time.Millisecond)
+		}
+	}()
 	if err := b.start(ctx, false, variant{}); err != nil {
 		return err
 	}
@@ -395,24 +414,12 @@ func (b *bench) retentionFlow(ctx context.Context, a *archiveScale, retention ti
 		progress("the controllers were idle %.1f s after the flow orders became due", late.Seconds())
 	}
 	progress("retention flow: %s orders due at %s", thousands(n), due.Format("15:04:05"))
-	time.Sleep(time.Until(due))
-	deadline := time.Now().Add(15 * time.Minute)
-	var last time.Time
-	for {
-		got := int(archivedCounter() - before)
-		if got >= n {
-			last = time.Now()
-			a.FlowArchived = got
-			break
-		}
-		if time.Now().After(deadline) {
-			a.FlowArchived, a.FlowErr = got, fmt.Sprintf("%d of %d archived after 15 minutes", got, n)
-			last = time.Now()
-			break
-		}
-		time.Sleep(20 * time.Millisecond)
+	end := <-ended
+	a.FlowArchived = end.got
+	if end.got < n {
+		a.FlowErr = fmt.Sprintf("%d of %d archived after 15 minutes", end.got, n)
 	}
-	a.FlowSeconds = last.Sub(due).Seconds()
+	a.FlowSeconds = end.at.Sub(due).Seconds()
 	a.FlowPerSec = float64(a.FlowArchived) / a.FlowSeconds
 	b.ds.orders -= a.FlowArchived
 	var left investv1.OrderList
