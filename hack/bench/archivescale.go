@@ -427,7 +427,7 @@ func (b *bench) retentionFlow(ctx context.Context, a *archiveScale, retention ti
 		progress("orders left in the cluster: %d", *left.RemainingItemCount+1)
 	}
 	progress("retention archived %d orders in %.1f s (%.1f orders/s)", a.FlowArchived, a.FlowSeconds, a.FlowPerSec)
-	return waitIdle(ctx, 10*time.Minute)
+	return waitIdle(ctx, 40*time.Minute)
 }
 
 // archivedCounter reads fundshare_retention_orders_archived_total of the manager (it runs

@@ -184,7 +184,13 @@ func startOperator(ctx context.Context, base *rest.Config, wio *envtest.WebhookI
 		op.stop()
 		return nil, fmt.Errorf("webhook server not serving: %w", err)
 	}
-	if err := waitIdle(ctx, 10*time.Minute); err != nil {
+	// With a large archive the account controller's first pass reads every account's
+	// archived orders (holdings), which takes minutes on a small machine.
+	idleTimeout := 10 * time.Minute
+	if ac.store != nil {
+		idleTimeout = 40 * time.Minute
+	}
+	if err := waitIdle(ctx, idleTimeout); err != nil {
 		op.stop()
 		return nil, err
 	}
