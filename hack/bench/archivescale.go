@@ -34,10 +34,11 @@ import (
 //  2. the live-only baseline: the other live orders loaded; etcd compacted and
 //     defragmented; the manager started without an archive (no history): start-up,
 //     heap, kube-apiserver RSS, etcd's database size;
-//  3. history: the archive seeded to -total through PutMany; then, with the manager and
-//     retention running, -flow orders loaded that all become due for retention at one
-//     moment: the retention controller archives and deletes them (the real path: read,
-//     Put, read back, delete), timed from that moment to the last deletion;
+//  3. history: the archive seeded to -total through PutMany; then -flow orders loaded
+//     (no manager running) whose last transitions make them all due at one moment under
+//     a retention of 1 minute, and the manager started with the archive and that
+//     retention: the retention controller archives and deletes them (the real path: full
+//     read, Put, read back, delete), timed from that moment to the last deletion;
 //  4. the full cluster: etcd compacted and defragmented as an operator would after the
 //     deletions, the manager started with the archive: the same figures as the baseline,
 //     the lists again, GET of archived against GET of live orders, and the order
