@@ -153,6 +153,14 @@ func (s *switchable) Put(ctx context.Context, o *investv1.Order, t investv1.Acco
 	return st.Put(ctx, o, t)
 }
 
+func (s *switchable) PutMany(ctx context.Context, entries []archive.Entry) error {
+	st, err := s.current()
+	if err != nil {
+		return err
+	}
+	return st.PutMany(ctx, entries)
+}
+
 func (s *switchable) Get(ctx context.Context, ns, id string) (*investv1.Order, error) {
 	st, err := s.current()
 	if err != nil {

@@ -26,6 +26,7 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/webhook"
 
 	"github.com/fundshare/fundshare-operator/cmd/manager/app"
+	"github.com/fundshare/fundshare-operator/internal/archive"
 )
 
 const (
@@ -94,6 +95,13 @@ type operator struct {
 	startup startupTimes
 }
 
+// archiveConfig is the order archive the manager reads and the retention that moves
+// orders into it, as --archive-dsn and --order-retention set them (none: zero).
+type archiveConfig struct {
+	store     archive.Store
+	retention time.Duration
+}
+
 // startupTimes are measured from just before app.NewManager.
 type startupTimes struct {
 	CacheSynced time.Duration `json:"cache_synced_ns"`
@@ -104,7 +112,7 @@ type startupTimes struct {
 // startOperator builds and starts the manager exactly as cmd/manager does (REST facade,
 // webhooks, controllers, the sandbox settlement agent without delay), with its transport
 // wrapped by counter, and waits until its caches are synced and the facade answers.
-func startOperator(ctx context.Context, base *rest.Config, wio *envtest.WebhookInstallOptions, counter *apiCounter, v variant) (*operator, error) {
+func startOperator(ctx context.Context, base *rest.Config, wio *envtest.WebhookInstallOptions, counter *apiCounter, v variant, ac archiveConfig) (*operator, error) {
 	restAddr, err := freeAddress()
 	if err != nil {
 		return nil, err
@@ -137,7 +145,7 @@ func startOperator(ctx context.Context, base *rest.Config, wio *envtest.WebhookI
 	if err := app.Setup(mgr, app.Config{
 		RESTAddr: restAddr, PublicBaseURL: baseURL, Namespace: operatorNamespace,
 		SigningKeySecret: signingKeySecret, Webhooks: true, Controllers: true,
-		SandboxSettlement: 0,
+		SandboxSettlement: 0, Archive: ac.store, OrderRetention: ac.retention,
 	}); err != nil {
 		return nil, err
 	}
@@ -176,7 +184,13 @@ func startOperator(ctx context.Context, base *rest.Config, wio *envtest.WebhookI
 		op.stop()
 		return nil, fmt.Errorf("webhook server not serving: %w", err)
 	}
-	if err := waitIdle(ctx, 10*time.Minute); err != nil {
+	// With a large archive the account controller's first pass reads every account's
+	// archived orders (holdings), which takes minutes on a small machine.
+	idleTimeout := 10 * time.Minute
+	if ac.store != nil {
+		idleTimeout = 40 * time.Minute
+	}
+	if err := waitIdle(ctx, idleTimeout); err != nil {
 		op.stop()
 		return nil, err
 	}

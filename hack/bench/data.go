@@ -57,6 +57,9 @@ type dataset struct {
 	sample   []orderRef   // orders for GET /v1/orders/{id}
 	ceiling  []client.ObjectKey
 	orders   int
+	// shift, when set, changes each loaded order's terminal status before it is written
+	// (the archive scale run makes orders due for retention at one moment).
+	shift func(*investv1.OrderStatus)
 }
 
 type accountRef struct {
@@ -197,7 +200,8 @@ func createCeilingObjects(ctx context.Context, c client.Client, n int) ([]client
 // would have fixed, and the status the order controller and the sandbox agent would have
 // written, computed with their own pure functions (order.Next, settlement.Sandbox).
 // One order in ten was cancelled instead.
-func historicalOrder(rng *rand.Rand, ns string, acct accountRef, sc shareClassQuote, now time.Time) (*investv1.Order, investv1.OrderStatus, error) {
+// Its lifecycle starts at start (placement), an hour per step.
+func historicalOrder(rng *rand.Rand, ns string, acct accountRef, sc shareClassQuote, start time.Time) (*investv1.Order, investv1.OrderStatus, error) {
 	units := sc.unitsForMinimum + rng.Int64N(sc.unitsForMinimum*4+1)
 	o := fixtures.BuyOrder(ns, acct.id, string(sc.isin), units)
 	q, err := money.QuoteOrder(units, sc.nav.NAVPerShare, sc.subscriptionFee)
@@ -224,8 +228,8 @@ func historicalOrder(rng *rand.Rand, ns string, acct accountRef, sc shareClassQu
 		o.Spec.CancellationRequested, o.Spec.CancellationReason = true, "customer request"
 	}
 
-	// Walk the lifecycle on a clock that starts up to a year ago, an hour per step.
-	clock := now.Add(-time.Duration(rng.Int64N(int64(365 * 24 * time.Hour))))
+	// Walk the lifecycle on a clock that starts at start, an hour per step.
+	clock := start
 	tick := func() time.Time { clock = clock.Add(time.Hour); return clock }
 	sandbox := settlement.Sides{
 		Money: &settlement.Sandbox{Name: "sandbox", Now: func() time.Time { return clock }},
@@ -276,11 +280,15 @@ func applyTransition(o *investv1.Order, t *order.Transition, at time.Time) {
 // loadOrders creates n historical orders directly (admission off), spread round-robin
 // over accts, each with two writes: the create and its terminal status. It returns the
 // rate in orders per second.
-func loadOrders(ctx context.Context, c client.Client, ds *dataset, accts []accountRef, n, workers int, progress func(done int)) (float64, error) {
+//
+// Each order's lifecycle starts at life(rng), or up to a year ago when life is nil.
+func loadOrders(ctx context.Context, c client.Client, ds *dataset, accts []accountRef, n, workers int, life lifecycle, progress func(done int)) (float64, error) {
 	if n <= 0 {
 		return 0, nil
 	}
-	now := time.Now()
+	if life == nil {
+		life = within(time.Now(), 365*24*time.Hour)
+	}
 	var done atomic.Int64
 	var mu sync.Mutex
 	sampleEvery := max(1, n/200)
@@ -288,9 +296,12 @@ func loadOrders(ctx context.Context, c client.Client, ds *dataset, accts []accou
 	err := parallel(ctx, workers, n, func(i int) error {
 		rng := rand.New(rand.NewPCG(uint64(ds.orders+i), 42))
 		acct := accts[i%len(accts)]
-		o, status, err := historicalOrder(rng, acct.tenant.ns, acct, ds.classes[i%len(ds.classes)], now)
+		o, status, err := historicalOrder(rng, acct.tenant.ns, acct, ds.classes[i%len(ds.classes)], life(rng))
 		if err != nil {
 			return err
+		}
+		if ds.shift != nil {
+			ds.shift(&status)
 		}
 		if err := retry(ctx, func() error { return c.Create(ctx, o) }); err != nil {
 			return fmt.Errorf("create order: %w", err)
@@ -311,6 +322,49 @@ func loadOrders(ctx context.Context, c client.Client, ds *dataset, accts []accou
 	})
 	ds.orders += int(done.Load())
 	return float64(done.Load()) / time.Since(start).Seconds(), err
+}
+
+// lifecycle picks when a historical order was placed.
+type lifecycle func(rng *rand.Rand) time.Time
+
+// within places orders up to span before end.
+func within(end time.Time, span time.Duration) lifecycle {
+	return func(rng *rand.Rand) time.Time { return end.Add(-time.Duration(rng.Int64N(int64(span)))) }
+}
+
+// doneAt moves every time of a simulated terminal status so that the order is done
+// (retention.DoneAt: its last transition, or its refund's completion) exactly at t.
+func doneAt(st *investv1.OrderStatus, t time.Time) {
+	last := time.Time{}
+	for _, h := range st.History {
+		last = maxTime(last, h.At.Time)
+	}
+	ev := &st.Settlement
+	records := []*investv1.SettlementRecord{ev.PaymentReceived, ev.DeliveryInitiated, ev.DeliveryCompleted, ev.TokensBurned,
+		ev.PaymentSent, ev.PaymentCompleted, ev.RefundSent, ev.RefundCompleted}
+	if ev.RefundCompleted != nil {
+		last = maxTime(last, ev.RefundCompleted.At.Time)
+	}
+	d := t.Sub(last)
+	move := func(m *metav1.Time) { *m = metav1.NewTime(m.Add(d)) }
+	for i := range st.History {
+		move(&st.History[i].At)
+	}
+	for i := range st.Conditions {
+		move(&st.Conditions[i].LastTransitionTime)
+	}
+	for _, r := range records {
+		if r != nil {
+			move(&r.At)
+		}
+	}
+}
+
+func maxTime(a, b time.Time) time.Time {
+	if b.After(a) {
+		return b
+	}
+	return a
 }
 
 // parallel runs fn for 0..n-1 on workers goroutines and returns the first error.

@@ -64,6 +64,10 @@ type options struct {
 	memProfile                string
 	apiserverProfile          string
 	apiserverSeconds          int
+	archiveScale              bool
+	total, flow               int
+	flowMargin                time.Duration
+	archiveDSN                string
 }
 
 func main() {
@@ -94,6 +98,11 @@ func main() {
 	flag.StringVar(&o.apiserverProfile, "apiserver-cpuprofile", "", "also write kube-apiserver's CPU profile from the start of the phase -profile to this file")
 	flag.IntVar(&o.apiserverSeconds, "apiserver-profile-seconds", 20, "length of the kube-apiserver CPU profile")
 	flag.StringVar(&o.memProfile, "memprofile", "", "write a heap profile after the last manager start (full load, caches synced); samples every 64 KiB allocated, which slows allocation a little")
+	flag.BoolVar(&o.archiveScale, "archive-scale", false, "the order archive's scale targets (issue 15): -total orders in all, -orders of them live, the rest in the archive, beside the live orders alone; see docs/performance.md")
+	flag.IntVar(&o.total, "total", 1_000_000, "with -archive-scale: orders placed in all (live and archived)")
+	flag.IntVar(&o.flow, "flow", 2_000, "with -archive-scale: orders that the retention controller archives and deletes while timed")
+	flag.DurationVar(&o.flowMargin, "flow-margin", 4*time.Minute, "with -archive-scale: the flow orders become due for retention this long after their load starts")
+	flag.StringVar(&o.archiveDSN, "archive-dsn", "", "with -archive-scale: the order archive (sqlite://<file> or postgres://…); default a new SQLite file in a temporary folder, removed at the end")
 	flag.Parse()
 	if large {
 		o.orders = 100_000
@@ -142,6 +151,7 @@ type bench struct {
 	ds      *dataset
 	counter *apiCounter
 	op      *operator
+	archive archiveConfig // of the next manager start
 }
 
 func run(ctx context.Context, o options) (err error) {
@@ -199,6 +209,13 @@ func run(ctx context.Context, o options) (err error) {
 	}
 	if err := b.createBase(ctx); err != nil {
 		return err
+	}
+
+	if o.archiveScale {
+		if err := b.runArchiveScale(ctx, env); err != nil {
+			return err
+		}
+		return b.report()
 	}
 
 	// Step 1: the base load, all on the measured accounts; start the manager on it.
@@ -296,6 +313,12 @@ func run(ctx context.Context, o options) (err error) {
 		res.Notes = append(res.Notes, "variant "+v.name+": "+v.description)
 	}
 
+	return b.report()
+}
+
+// report evaluates the targets, prints the table and writes the JSON file.
+func (b *bench) report() error {
+	o, res := b.o, b.res
 	res.evaluate()
 	res.printTable(os.Stdout)
 	fmt.Printf("\n%s orders, %d accounts, %d tenants; %d CPUs (%s), %s, %s, Linux %s; load average at start %s.\n",
@@ -367,7 +390,7 @@ func (b *bench) load(ctx context.Context, accts []accountRef, n int) error {
 		return fmt.Errorf("webhooks off: %w", err)
 	}
 	progress("loading %s historical orders on %d accounts (admission off)", thousands(n), len(accts))
-	rate, err := loadOrders(ctx, b.c, b.ds, accts, n, b.o.loadWorkers, func(done int) { progress("  %s loaded", thousands(done)) })
+	rate, err := loadOrders(ctx, b.c, b.ds, accts, n, b.o.loadWorkers, nil, func(done int) { progress("  %s loaded", thousands(done)) })
 	if err != nil {
 		return fmt.Errorf("load orders: %w", err)
 	}
@@ -406,7 +429,7 @@ func (b *bench) start(ctx context.Context, last bool, v variant) error {
 	if err := collectAPIServer(ctx, b.cfg); err != nil {
 		return err
 	}
-	op, err := startOperator(ctx, b.cfg, b.hooks.wio, b.counter, v)
+	op, err := startOperator(ctx, b.cfg, b.hooks.wio, b.counter, v, b.archive)
 	if endProfile != nil {
 		endProfile()
 	}

@@ -27,9 +27,11 @@ type results struct {
 	PipelineVariants []pipelineResult `json:"pipeline_variants,omitempty"`
 	Managers         []managerStart   `json:"manager_starts"`
 	// MarginalPerOrder is the heap slope between the two manager starts, bytes per order.
-	MarginalPerOrder float64  `json:"heap_marginal_bytes_per_order,omitempty"`
-	Targets          []target `json:"targets"`
-	Notes            []string `json:"notes,omitempty"`
+	MarginalPerOrder float64 `json:"heap_marginal_bytes_per_order,omitempty"`
+	// Archive is the -archive-scale run.
+	Archive *archiveScale `json:"archive_scale,omitempty"`
+	Targets []target      `json:"targets"`
+	Notes   []string      `json:"notes,omitempty"`
 }
 
 type scale struct {
@@ -177,6 +179,10 @@ func (r *results) evaluate() {
 	if p := r.Pipeline; p != nil {
 		r.Targets = append(r.Targets, target{"order pipeline", fmt.Sprintf("%.2f of raw writes", p.Figure), "≥ 0.6", verdict(p.Figure >= 0.6 && p.Err == "")})
 	}
+	if a := r.Archive; a != nil {
+		r.Targets = append(r.Targets, a.targets(r.Pipeline)...)
+		return
+	}
 	if last, ok := r.lastStart(); ok {
 		per := last.PerOrder
 		value := fmt.Sprintf("%s B/order", thousands(int(per)))
@@ -246,7 +252,9 @@ func (r *results) printTable(w io.Writer) {
 	for i := range r.PipelineVariants {
 		pipelineRow(&r.PipelineVariants[i], "", "")
 	}
-	if last, ok := r.lastStart(); ok {
+	if a := r.Archive; a != nil {
+		a.printRows(row, targetOf, r.Pipeline)
+	} else if last, ok := r.lastStart(); ok {
 		tg, res := targetOf("start-up to caches synced")
 		row(fmt.Sprintf("start-up, %s orders", thousands(last.Orders)), startup(last),
 			fmt.Sprintf("API server alone: one LIST of all orders %.2f s", last.ListAll.Seconds()), fmt.Sprintf("%.2f", last.Times.CacheSynced.Seconds()/last.ListAll.Seconds()), tg, res)

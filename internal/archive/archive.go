@@ -55,6 +55,16 @@ type Store interface {
 	// namespace, name and creation timestamp; anything else is ErrInvalid.
 	Put(ctx context.Context, o *investv1.Order, accountType investv1.AccountType) error
 
+	// PutMany archives a batch of finished orders in one transaction, for bulk loads (an
+	// import of history, the scale benchmark's seed): each entry by the rules of Put, and
+	// the batch all or nothing. Entries already archived with the same content are no-ops
+	// (so a batch that failed half-way, or a retried one, may simply be Put again); when
+	// any entry is invalid (ErrInvalid) or conflicts (a *ConflictError naming the first
+	// conflicting entry), nothing of the batch is written. The same order twice in one
+	// batch counts once. An empty batch is a no-op. When PutMany returns nil the whole
+	// batch is durable and visible, as after Put.
+	PutMany(ctx context.Context, entries []Entry) error
+
 	// Get returns the archived order namespace/id (id is the order's name, its REST id)
 	// exactly as it was Put. ErrNotFound when the namespace has no such archived order.
 	Get(ctx context.Context, namespace, id string) (*investv1.Order, error)
@@ -83,6 +93,12 @@ type Store interface {
 
 	// Close releases the store's connections. Calls after Close fail.
 	Close() error
+}
+
+// Entry is one order of a PutMany batch with its account's type (see Put).
+type Entry struct {
+	Order       *investv1.Order
+	AccountType investv1.AccountType
 }
 
 // Filter selects orders; empty fields select everything. The fields are the filters of

@@ -54,8 +54,13 @@
 //
 //	<!-- guide: sandbox-settlement-delay 10m -->
 //
-// Without it the test uses a short delay, so orders settle quickly. Use markers sparingly:
-// a block that is not compared is a block that may drift.
+// Without it the test uses a short delay, so orders settle quickly. Likewise a guide may
+// set the order retention (--order-retention) of its environment, for a guide that shows
+// orders moving to the order archive; without it, orders stay in the cluster:
+//
+//	<!-- guide: order-retention 30s -->
+//
+// Use markers sparingly: a block that is not compared is a block that may drift.
 package guides
 
 import (
@@ -84,6 +89,8 @@ type Guide struct {
 	Steps []Step
 	// SandboxSettlementDelay is set by the guide's sandbox-settlement-delay marker.
 	SandboxSettlementDelay time.Duration
+	// OrderRetention is set by the guide's order-retention marker; 0: orders stay.
+	OrderRetention time.Duration
 	// Skipped lists the blocks left out by a skip marker (line: reason), for the log.
 	Skipped []string
 }
@@ -112,7 +119,7 @@ func Parse(file string, text []byte) (*Guide, error) {
 		switch kind {
 		case "", "skip", "no-compare":
 		default:
-			return nil, fmt.Errorf("%s:%d: unknown guide marker %q (skip, no-compare, sandbox-settlement-delay)", file, b.start-1, b.marker)
+			return nil, fmt.Errorf("%s:%d: unknown guide marker %q (skip, no-compare, sandbox-settlement-delay, order-retention)", file, b.start-1, b.marker)
 		}
 		if kind != "" && reason == "" {
 			return nil, fmt.Errorf("%s:%d: the marker %q gives no reason", file, b.start-1, b.marker)
@@ -173,6 +180,17 @@ func fences(file, text string, g *Guide) ([]fence, error) {
 					return nil, fmt.Errorf("%s:%d: %w", file, i+1, err)
 				}
 				g.SandboxSettlementDelay = delay
+				continue
+			}
+			if d, ok := strings.CutPrefix(m[1], "order-retention "); ok {
+				retention, err := time.ParseDuration(strings.TrimSpace(d))
+				if err != nil {
+					return nil, fmt.Errorf("%s:%d: %w", file, i+1, err)
+				}
+				if retention <= 0 {
+					return nil, fmt.Errorf("%s:%d: order-retention %s: must be positive", file, i+1, retention)
+				}
+				g.OrderRetention = retention
 				continue
 			}
 			marker = m[1]

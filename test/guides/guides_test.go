@@ -34,6 +34,7 @@ var guides = []struct{ path, notRun string }{
 	{"docs/install.md", "installs on a real cluster with cert-manager and a registry"},
 	{"docs/performance.md", "make bench: minutes of load, not part of make test"},
 	{"docs/tokens.md", ""},
+	{"docs/retention.md", ""},
 }
 
 // The tools the guides use besides bash and coreutils; the README names them.
@@ -130,7 +131,7 @@ func runGuide(t *testing.T, g *Guide, root, fundsharectl string) {
 	started := time.Now()
 	env, err := devenv.Start(ctx, devenv.Options{
 		RESTAddr: addr, LocalDir: filepath.Join(work, ".local"),
-		SandboxSettlementDelay: delay, Out: testWriter{t}, SkipControllerNameValidation: true,
+		SandboxSettlementDelay: delay, OrderRetention: g.OrderRetention, Out: testWriter{t}, SkipControllerNameValidation: true,
 		ChainRPCPort: freePort(t), ChainBlockInterval: 200 * time.Millisecond,
 	})
 	if err != nil {
@@ -142,7 +143,7 @@ func runGuide(t *testing.T, g *Guide, root, fundsharectl string) {
 			t.Errorf("stop the environment: %v", err)
 		}
 	}()
-	t.Logf("environment ready in %s (REST on %s, settlement delay %s)", time.Since(started).Round(time.Millisecond), addr, delay)
+	t.Logf("environment ready in %s (REST on %s, settlement delay %s, order retention %s)", time.Since(started).Round(time.Millisecond), addr, delay, g.OrderRetention)
 	for _, s := range g.Skipped {
 		t.Logf("not run (skip marker): %s", s)
 	}

@@ -203,3 +203,22 @@ func TestACommandThatHangsEndsTheRun(t *testing.T) {
 		t.Errorf("err = %v, want a timeout naming docs/hang.md:2", err)
 	}
 }
+
+func TestParseReadsTheOrderRetentionMarker(t *testing.T) {
+	g, err := Parse("docs/sample.md", []byte("<!-- guide: order-retention 30s -->\n```sh\necho hi\n```\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if g.OrderRetention != 30*time.Second || len(g.Steps) != 1 {
+		t.Fatalf("order retention %s, %d steps; want 30s and the block", g.OrderRetention, len(g.Steps))
+	}
+	g, err = Parse("docs/sample.md", []byte("```sh\necho hi\n```\n"))
+	if err != nil || g.OrderRetention != 0 {
+		t.Fatalf("without the marker: retention %s (%v), want 0: orders stay", g.OrderRetention, err)
+	}
+	for _, bad := range []string{"soon", "0s", "-1m"} {
+		if _, err := Parse("docs/sample.md", []byte("<!-- guide: order-retention "+bad+" -->\n```sh\necho hi\n```\n")); err == nil {
+			t.Errorf("order-retention %s: parsed, want an error", bad)
+		}
+	}
+}

@@ -15,7 +15,7 @@ import (
 var (
 	opDuration = prometheus.NewHistogramVec(prometheus.HistogramOpts{
 		Name:    "fundshare_archive_operation_duration_seconds",
-		Help:    "Latency of order archive store calls, by backend and operation (put, get, list, completed_orders, ping).",
+		Help:    "Latency of order archive store calls, by backend and operation (put, put_many, get, list, completed_orders, ping).",
 		Buckets: []float64{.0005, .001, .0025, .005, .01, .025, .05, .1, .25, .5, 1, 2.5, 5, 10},
 	}, []string{"backend", "operation"})
 	opErrors = prometheus.NewCounterVec(prometheus.CounterOpts{
@@ -62,6 +62,11 @@ func (m *instrumented) observe(op string, start time.Time, err error) {
 func (m *instrumented) Put(ctx context.Context, o *investv1.Order, t investv1.AccountType) (err error) {
 	defer func(start time.Time) { m.observe("put", start, err) }(time.Now())
 	return m.next.Put(ctx, o, t)
+}
+
+func (m *instrumented) PutMany(ctx context.Context, entries []archive.Entry) (err error) {
+	defer func(start time.Time) { m.observe("put_many", start, err) }(time.Now())
+	return m.next.PutMany(ctx, entries)
 }
 
 func (m *instrumented) Get(ctx context.Context, namespace, id string) (o *investv1.Order, err error) {

@@ -157,7 +157,18 @@ func (s *store) Put(ctx context.Context, o *investv1.Order, accountType investv1
 	}
 	// Nothing inserted: the UID or the (namespace, name) is archived already. The insert
 	// that won is committed (a unique violation waits for it), so it is read here.
-	rows, err := s.db.QueryContext(ctx, s.dia.rebind(`SELECT uid, account_type, order_json FROM archived_orders
+	return s.checkArchived(ctx, s.db, c, body)
+}
+
+// querier is a *sql.DB or a *sql.Tx.
+type querier interface {
+	QueryContext(ctx context.Context, query string, args ...any) (*sql.Rows, error)
+}
+
+// checkArchived is Put's rule for an order whose insert did nothing: nil when the same
+// UID is archived with the same content and account type, a *ConflictError otherwise.
+func (s *store) checkArchived(ctx context.Context, q querier, c archive.Columns, body []byte) error {
+	rows, err := q.QueryContext(ctx, s.dia.rebind(`SELECT uid, account_type, order_json FROM archived_orders
 		WHERE uid = ? OR (namespace = ? AND name = ?)`), c.UID, c.Namespace, c.Name)
 	if err != nil {
 		return s.classify(ctx, err)
@@ -190,6 +201,116 @@ func (s *store) Put(ctx context.Context, o *investv1.Order, accountType investv1
 		// Records are never deleted, so an insert that did nothing has a row to show.
 		return fmt.Errorf("archive: order %s/%s was neither inserted nor found", c.Namespace, c.Name)
 	}
+	return nil
+}
+
+// putManyChunk is how many orders one INSERT statement of PutMany carries: 17 values
+// each, well below SQLite's (32,766) and PostgreSQL's (65,535) limits on parameters.
+const putManyChunk = 500
+
+// PutMany implements archive.Store: the entries checked and encoded first, then inserted
+// putManyChunk at a time in one transaction. A statement that inserted fewer rows than it
+// carried had entries archived already: each of them is checked by Put's rule, inside the
+// transaction, and a conflict rolls the whole batch back.
+func (s *store) PutMany(ctx context.Context, entries []archive.Entry) error {
+	type row struct {
+		c    archive.Columns
+		body []byte
+	}
+	rows := make([]row, 0, len(entries))
+	byUID := make(map[string]int, len(entries))
+	byName := make(map[string]int, len(entries))
+	for i, e := range entries {
+		c, err := archive.ColumnsOf(e.Order, e.AccountType)
+		if err != nil {
+			return fmt.Errorf("entry %d: %w", i, err)
+		}
+		body, err := encode(e.Order)
+		if err != nil {
+			return err
+		}
+		// The same order twice counts once; two different ones under one UID or one
+		// (namespace, name) conflict as they would one after the other.
+		if j, ok := byUID[c.UID]; ok {
+			if prev := rows[j]; prev.c.AccountType != c.AccountType || !bytes.Equal(prev.body, body) {
+				return &archive.ConflictError{UID: c.UID, Namespace: c.Namespace, Name: c.Name, ExistingUID: c.UID,
+					Reason: "the batch holds this order twice with different content or account type"}
+			}
+			continue
+		}
+		key := c.Namespace + "/" + c.Name
+		if j, ok := byName[key]; ok {
+			return &archive.ConflictError{UID: c.UID, Namespace: c.Namespace, Name: c.Name, ExistingUID: rows[j].c.UID,
+				Reason: "the batch holds another order under this namespace and name"}
+		}
+		byUID[c.UID], byName[key] = len(rows), len(rows)
+		rows = append(rows, row{c: c, body: body})
+	}
+	if len(rows) == 0 {
+		return nil
+	}
+	// Each statement gets the operation timeout.
+	chunks := (len(rows) + putManyChunk - 1) / putManyChunk
+	ctx, cancel := context.WithTimeout(ctx, time.Duration(chunks)*s.opts.OpTimeout)
+	defer cancel()
+	if s.writers != nil {
+		select {
+		case s.writers <- struct{}{}:
+			defer func() { <-s.writers }()
+		case <-ctx.Done():
+			return s.classify(ctx, ctx.Err())
+		}
+	}
+	tx, err := s.db.BeginTx(ctx, nil)
+	if err != nil {
+		return s.classify(ctx, err)
+	}
+	committed := false
+	defer func() {
+		if !committed {
+			_ = tx.Rollback()
+		}
+	}()
+	now := s.opts.Now().Unix()
+	const one = `(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`
+	for start := 0; start < len(rows); start += putManyChunk {
+		part := rows[start:min(start+putManyChunk, len(rows))]
+		var q strings.Builder
+		q.WriteString(`INSERT INTO archived_orders (` + columns + `) VALUES `)
+		args := make([]any, 0, 17*len(part))
+		for i, r := range part {
+			if i > 0 {
+				q.WriteString(", ")
+			}
+			q.WriteString(one)
+			c := r.c
+			args = append(args, c.UID, c.Namespace, c.Name, c.AccountID, c.AccountType, c.ISIN, c.Side, c.Market, c.Currency,
+				c.State, c.WalletID, c.PaymentMethodDetailsID, c.Units, c.Created.Unix(), c.Terminal.Unix(), now, string(r.body))
+		}
+		q.WriteString(` ON CONFLICT DO NOTHING`)
+		res, err := tx.ExecContext(ctx, s.dia.rebind(q.String()), args...)
+		if err != nil {
+			return s.classify(ctx, err)
+		}
+		n, err := res.RowsAffected()
+		if err != nil {
+			return s.classify(ctx, err)
+		}
+		if int(n) == len(part) {
+			continue
+		}
+		// Some were archived already: each entry is now in the table, either inserted
+		// here (its own content: no conflict) or before (Put's rule decides).
+		for _, r := range part {
+			if err := s.checkArchived(ctx, tx, r.c, r.body); err != nil {
+				return err
+			}
+		}
+	}
+	if err := tx.Commit(); err != nil {
+		return s.classify(ctx, err)
+	}
+	committed = true
 	return nil
 }
 
