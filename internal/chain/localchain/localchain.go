@@ -230,6 +230,14 @@ func (c *Chain) deploy(ctx context.Context, admin *ecdsa.PrivateKey, classes []S
 
 	var funding, deployments []*types.Transaction
 	var missing []ShareClass
+	// The admin's funding transfers are numbered here, one after the other: the node's
+	// pending nonce follows a sent transaction only once its pool has taken it in (a
+	// moment later), so asking it for each transfer could number two alike ("replacement
+	// transaction underpriced", seen under load).
+	adminNonce, err := client.PendingNonceAt(ctx, c.Admin)
+	if err != nil {
+		return err
+	}
 	deployers := map[string]*ecdsa.PrivateKey{}
 	for _, sc := range classes {
 		k := deployerKey(admin, sc.ISIN)
@@ -247,10 +255,11 @@ func (c *Chain) deploy(ctx context.Context, admin *ecdsa.PrivateKey, classes []S
 			return err
 		}
 		if bal.Cmp(ether) < 0 {
-			tx, err := c.transfer(ctx, adminSigner, chainID, from, ether)
+			tx, err := c.transfer(ctx, adminSigner, chainID, adminNonce, from, ether)
 			if err != nil {
 				return err
 			}
+			adminNonce++
 			funding = append(funding, tx)
 		}
 		deployers[sc.ISIN] = k
@@ -323,13 +332,9 @@ func (c *Chain) hasCode(ctx context.Context, addr common.Address) (bool, error) 
 	return len(code) > 0, nil
 }
 
-// transfer sends wei from signer to to (a plain EIP-1559 value transfer).
-func (c *Chain) transfer(ctx context.Context, signer chain.Signer, chainID *big.Int, to common.Address, wei *big.Int) (*types.Transaction, error) {
+// transfer sends wei from signer to to (a plain EIP-1559 value transfer) with nonce.
+func (c *Chain) transfer(ctx context.Context, signer chain.Signer, chainID *big.Int, nonce uint64, to common.Address, wei *big.Int) (*types.Transaction, error) {
 	client := c.node.client
-	nonce, err := client.PendingNonceAt(ctx, signer.Address())
-	if err != nil {
-		return nil, err
-	}
 	tip, err := client.SuggestGasTipCap(ctx)
 	if err != nil {
 		return nil, err

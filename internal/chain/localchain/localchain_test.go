@@ -307,3 +307,23 @@ func mustKey(t *testing.T) *ecdsa.PrivateKey {
 }
 
 func hexutil(b []byte) string { return "0x" + common.Bytes2Hex(b) }
+
+// The admin funds every share class's deployer in one block: its transfers are numbered
+// one after the other, never two alike (the node's pending nonce lags a sent transfer).
+func TestLocalChainFundsManyDeployersInOneBlockWithoutReusingANonce(t *testing.T) {
+	classes := make([]ShareClass, 24)
+	for i := range classes {
+		classes[i] = ShareClass{ISIN: fmt.Sprintf("LU%09dX", i), Name: fmt.Sprintf("Class %d", i)}
+	}
+	c, err := Start(context.Background(), Config{Dir: t.TempDir(), Port: freePort(t), BlockInterval: time.Hour, ShareClasses: classes})
+	if err != nil {
+		t.Fatalf("start: %v", err)
+	}
+	t.Cleanup(func() { _ = c.Close() })
+	for _, sc := range classes {
+		code, err := c.Client().CodeAt(context.Background(), c.Tokens[sc.ISIN], nil)
+		if err != nil || len(code) == 0 {
+			t.Fatalf("no token of %s at %s (%v)", sc.ISIN, c.Tokens[sc.ISIN].Hex(), err)
+		}
+	}
+}
