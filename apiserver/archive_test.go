@@ -142,8 +142,14 @@ var _ = Describe("Orders in the archive: reads stay whole", func() {
 		open := alpha.place("BUY", fixtures.ISIN, account, 100)
 		alpha.settleBuy(locked)
 		alpha.settleBuy(open)
-		before := alpha.get("/v1/accounts/" + account + "/portfolio")
-		Expect(before.code).To(Equal(http.StatusOK), before.String())
+		// settleBuy saw COMPLETED through the API server; the facade answers from its
+		// cache, which may not have both completions yet.
+		var before response
+		Eventually(func() []any {
+			before = alpha.get("/v1/accounts/" + account + "/portfolio")
+			Expect(before.code).To(Equal(http.StatusOK), before.String())
+			return before.json()["positions"].([]any)
+		}).WithTimeout(10 * time.Second).Should(HaveLen(2))
 		alpha.archiveOrder(locked)
 		alpha.archiveOrder(open)
 		Expect(alpha.get("/v1/accounts/" + account + "/portfolio").String()).To(Equal(before.String()))

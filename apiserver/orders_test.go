@@ -700,6 +700,58 @@ func (t *tenant) recordLocked(id string, step settlement.Step, rec investv1.Sett
 }
 
 var _ = Describe("Portfolio (GET /v1/accounts/{account_id}/portfolio)", func() {
+	It("shows one lot per locked buy and folds the unlocked units of an ISIN into one lot (unlocked lots fold into one)", func() {
+		account := alpha.buyer()
+		var open, locked []string
+		for range 2 {
+			open = append(open, alpha.place("BUY", fixtures.ISIN, account, 100))
+			locked = append(locked, alpha.place("BUY", string(lockedClass.Spec.ISIN), account, 100))
+		}
+		for i := range 2 {
+			alpha.settleBuy(open[i])
+			alpha.settleBuy(locked[i])
+			if i == 0 {
+				time.Sleep(time.Second) // the two buys complete in different seconds
+			}
+		}
+		lotsOf := func(pos map[string]any) []map[string]any {
+			var out []map[string]any
+			for _, l := range pos["lots"].([]any) {
+				out = append(out, l.(map[string]any))
+			}
+			return out
+		}
+		var byISIN map[string]map[string]any
+		Eventually(func(g Gomega) {
+			byISIN = map[string]map[string]any{}
+			for _, pos := range alpha.get("/v1/accounts/" + account + "/portfolio").json()["positions"].([]any) {
+				byISIN[pos.(map[string]any)["isin"].(string)] = pos.(map[string]any)
+			}
+			g.Expect(byISIN).To(HaveKeyWithValue(fixtures.ISIN, HaveKeyWithValue("units", BeNumerically("==", 200))))
+			g.Expect(byISIN).To(HaveKeyWithValue(string(lockedClass.Spec.ISIN), HaveKeyWithValue("units", BeNumerically("==", 200))))
+		}).WithTimeout(10 * time.Second).Should(Succeed())
+
+		completedAt := func(id string) string {
+			var o investv1.Order
+			Expect(k8s.Get(ctx, client.ObjectKey{Namespace: alpha.ns, Name: id}, &o)).To(Succeed())
+			return o.Status.History[len(o.Status.History)-1].At.UTC().Format(time.RFC3339)
+		}
+		// No lock-up: both buys unlocked at once, one lot of 200 from the first acquisition
+		// to the last unlock.
+		Expect(lotsOf(byISIN[fixtures.ISIN])).To(Equal([]map[string]any{{
+			"units": float64(200), "acquired_at": completedAt(open[0]), "unlocks_at": completedAt(open[1]),
+		}}))
+		Expect(byISIN[fixtures.ISIN]).To(HaveKeyWithValue("redeemable", BeNumerically("==", 200)))
+		// A 30-day lock-up: one lot per buy, oldest first.
+		lots := lotsOf(byISIN[string(lockedClass.Spec.ISIN)])
+		Expect(lots).To(HaveLen(2))
+		for i, l := range lots {
+			Expect(l).To(HaveKeyWithValue("acquired_at", completedAt(locked[i])))
+			Expect(l).To(HaveKeyWithValue("units", BeNumerically("==", 100)))
+		}
+		Expect(byISIN[string(lockedClass.Spec.ISIN)]).To(HaveKeyWithValue("locked", BeNumerically("==", 200)))
+	})
+
 	It("is empty for an account without completed orders", func() {
 		account := alpha.newAccount()
 		r := alpha.get("/v1/accounts/" + account + "/portfolio")

@@ -384,7 +384,9 @@ type PortfolioPosition struct {
 	Lots           []PortfolioLot `json:"lots"`
 }
 
-// PortfolioLot is the units one completed buy left, locked until unlocks_at.
+// PortfolioLot is the units one completed buy left, locked until unlocks_at; or, at most
+// once per position, every unit past its lock-up: acquired_at the oldest of those buys,
+// unlocks_at the latest of their unlocks (not after now).
 type PortfolioLot struct {
 	Units      int64  `json:"units" openapi:"min=1"`
 	AcquiredAt string `json:"acquired_at" openapi:"format=date-time"`

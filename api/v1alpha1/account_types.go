@@ -149,19 +149,26 @@ type Holding struct {
 	LockedUnits int64 `json:"lockedUnits"`
 	// ReservedUnits are promised to sell orders that are not terminal yet.
 	ReservedUnits int64 `json:"reservedUnits"`
-	// Lots break the units down by the day they unlock.
+	// Lots break the units down by the day they unlock, oldest first: one lot per
+	// completed buy while it is locked (unlocksAt after now), and at most one lot for every
+	// unit past its lock-up, so that the list is bounded by the buys within the lock-up
+	// window, not by the account's history. Completed sells consume the oldest units
+	// first, before the unlocked ones are folded.
 	// +listType=atomic
 	// +optional
 	Lots []HoldingLot `json:"lots,omitempty"`
 }
 
-// HoldingLot is a number of units that unlock on one day.
+// HoldingLot is a number of units that unlock on one day: the units one completed buy
+// left while they are locked, or the units of every buy whose lock-up has ended.
 type HoldingLot struct {
 	// Units in this lot.
 	Units int64 `json:"units"`
-	// AcquiredAt is when the order that bought them completed.
+	// AcquiredAt is when the order that bought them completed; for the lot of unlocked
+	// units, when the oldest buy of which units are left completed.
 	AcquiredAt metav1.Time `json:"acquiredAt"`
-	// UnlocksAt is when the lock-up of these units ends.
+	// UnlocksAt is when the lock-up of these units ends; for the lot of unlocked units,
+	// the latest end among the buys folded into it (not after the status was computed).
 	UnlocksAt metav1.Time `json:"unlocksAt"`
 }
 

@@ -168,21 +168,29 @@ func (r *Reconciler) setHoldings(ctx context.Context, acct *investv1.Account) (c
 		}
 	}
 	acct.Status.Reservations = kept
-	positions, err := placement.PositionsOf(ctx, r.Client, orders, acct, r.now())
+	now := r.now()
+	positions, err := placement.PositionsOf(ctx, r.Client, orders, acct, now)
 	if err != nil {
 		return ctrl.Result{}, err
 	}
 	acct.Status.Holdings = holdings.ToStatus(positions)
+	return requeueAtNextUnlock(positions, now), nil
+}
+
+// requeueAtNextUnlock asks to come back a second after the earliest locked lot unlocks, so
+// that its units become unlocked in the status and fold into the ISIN's lot of unlocked
+// units; nothing when no lot is locked.
+func requeueAtNextUnlock(positions map[investv1.ISIN]*holdings.Position, now time.Time) ctrl.Result {
 	var next time.Time
 	for _, p := range positions {
-		if t := p.NextUnlock(r.now()); !t.IsZero() && (next.IsZero() || t.Before(next)) {
+		if t := p.NextUnlock(now); !t.IsZero() && (next.IsZero() || t.Before(next)) {
 			next = t
 		}
 	}
 	if next.IsZero() {
-		return ctrl.Result{}, nil
+		return ctrl.Result{}
 	}
-	return ctrl.Result{RequeueAfter: time.Until(next) + time.Second}, nil
+	return ctrl.Result{RequeueAfter: next.Sub(now) + time.Second}
 }
 
 func (r *Reconciler) now() time.Time {

@@ -1,7 +1,10 @@
 // Package holdings computes what an account owns per ISIN from its orders, as a pure
 // function: units come from completed buys (one lot per order, locked for the share
 // class's lock-up in days after completion), completed sells consume the oldest lots
-// first, and units reserved for live sells are not available again. The orders are the
+// first, and units reserved for live sells are not available again. After the sells are
+// consumed, the lots that have unlocked fold into one lot per ISIN, so that a position
+// (and the account's status) is bounded by the buys within the lock-up window, not by the
+// account's history. The orders are the
 // account's live ones and its archived ones (Merge counts each once). The account
 // controller writes the result into the account's status, placement checks sells with it,
 // and the order controller reserves units against it.
@@ -31,7 +34,8 @@ type Position struct {
 	Locked int64
 	// Reserved units are promised to live sell orders.
 	Reserved int64
-	// Lots that make up Units, oldest first.
+	// Lots that make up Units, oldest first: one per completed buy that is still locked,
+	// and at most one for every unit past its lock-up (see foldUnlocked).
 	Lots []Lot
 }
 
@@ -77,8 +81,51 @@ func CompletedAt(o *investv1.Order) time.Time {
 	return o.CreationTimestamp.Time
 }
 
-// Compute returns the positions by ISIN.
+// Compute returns the positions by ISIN, the unlocked lots of each folded into one.
 func Compute(in Input) map[investv1.ISIN]*Position {
+	positions := computeLots(in)
+	for _, p := range positions {
+		p.Lots = foldUnlocked(p.Lots, in.Now)
+	}
+	return positions
+}
+
+// foldUnlocked replaces the lots whose lock-up has ended (UnlocksAt not after now) by one
+// lot: their units summed, AcquiredAt the oldest acquisition folded, UnlocksAt the latest
+// unlock folded (not after now). Locked lots stay as they are, and the result stays oldest
+// first. It runs after the sells consumed the oldest lots (FIFO), so it changes no figure:
+// units, locked units and the next unlock only read the locked lots and the sum.
+func foldUnlocked(lots []Lot, now time.Time) []Lot {
+	var folded Lot
+	n := 0
+	out := make([]Lot, 0, len(lots))
+	for _, l := range lots {
+		if l.UnlocksAt.After(now) {
+			out = append(out, l)
+			continue
+		}
+		if n == 0 || l.AcquiredAt.Before(folded.AcquiredAt) {
+			folded.AcquiredAt = l.AcquiredAt
+		}
+		if n == 0 || l.UnlocksAt.After(folded.UnlocksAt) {
+			folded.UnlocksAt = l.UnlocksAt
+		}
+		folded.Units += l.Units
+		n++
+	}
+	if n == 0 {
+		return lots
+	}
+	out = append(out, folded)
+	sort.SliceStable(out, func(i, j int) bool {
+		a, b := out[i], out[j]
+		return a.AcquiredAt.Before(b.AcquiredAt) || a.AcquiredAt.Equal(b.AcquiredAt) && a.UnlocksAt.Before(b.UnlocksAt)
+	})
+	return out
+}
+
+// computeLots is Compute before folding: one lot per completed buy left after the sells.
+func computeLots(in Input) map[investv1.ISIN]*Position {
 	positions := map[investv1.ISIN]*Position{}
 	pos := func(isin investv1.ISIN) *Position {
 		p, ok := positions[isin]

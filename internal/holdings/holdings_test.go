@@ -140,7 +140,8 @@ func TestAnArchivedOrderCountsOnceWhetherOrNotItIsStillLive(t *testing.T) {
 		{"a lagging cache still shows one deleted", []investv1.Order{sell, newBuy}, []investv1.Order{buy, sell}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			p := Compute(Input{Orders: Merge(tc.live, tc.archived), LockUpDays: lockUp(0), Now: t0.AddDate(0, 1, 0)})[isin]
+			// Both lots still locked (60 days), so that folding leaves them apart.
+			p := Compute(Input{Orders: Merge(tc.live, tc.archived), LockUpDays: lockUp(60), Now: t0.AddDate(0, 1, 0)})[isin]
 			if p.Units != 75 || len(p.Lots) != 2 || p.Lots[0].Units != 70 {
 				t.Fatalf("got units %d lots %+v, want 75 in lots of 70 and 5", p.Units, p.Lots)
 			}
