@@ -780,27 +780,11 @@ func (r *Reconciler) setupBatching(mgr ctrl.Manager, workers int) error {
 // BatchesSource is the outbox Source of DeliveryBatches: the highest nonce any batch's
 // status.transaction records, read uncached, 500 a page.
 func BatchesSource(reader client.Reader) outbox.Source {
-	return outbox.SourceFunc(func(ctx context.Context, from common.Address, chainID int64) (int64, bool, error) {
-		var (
-			best  int64
-			found bool
-			cont  string
-		)
-		for {
-			var list investv1.DeliveryBatchList
-			if err := reader.List(ctx, &list, client.Limit(500), client.Continue(cont)); err != nil {
-				return 0, false, fmt.Errorf("list delivery batches: %w", err)
-			}
-			txs := make([]*investv1.ChainTransaction, 0, len(list.Items))
-			for i := range list.Items {
-				txs = append(txs, list.Items[i].Status.Transaction)
-			}
-			if n, ok := outbox.HighestNonce(from, chainID, txs...); ok && (!found || n > best) {
-				best, found = n, true
-			}
-			if cont = list.Continue; cont == "" {
-				return best, found, nil
-			}
+	return pagedSource(reader, "delivery batches", func(list *investv1.DeliveryBatchList) []*investv1.ChainTransaction {
+		txs := make([]*investv1.ChainTransaction, 0, len(list.Items))
+		for i := range list.Items {
+			txs = append(txs, list.Items[i].Status.Transaction)
 		}
+		return txs
 	})
 }

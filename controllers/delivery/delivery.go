@@ -640,6 +640,24 @@ func (r *Reconciler) SetupWithManager(mgr ctrl.Manager) error {
 // OrdersSource is the outbox Source of orders: the highest nonce any order's
 // status.chain.transaction records, read uncached, 500 orders a page.
 func OrdersSource(reader client.Reader) outbox.Source {
+	return pagedSource(reader, "orders", func(list *investv1.OrderList) []*investv1.ChainTransaction {
+		txs := make([]*investv1.ChainTransaction, 0, len(list.Items))
+		for i := range list.Items {
+			if c := list.Items[i].Status.Chain; c != nil {
+				txs = append(txs, c.Transaction)
+			}
+		}
+		return txs
+	})
+}
+
+// pagedSource is an outbox Source that lists every object of a kind, 500 a page, through
+// reader (uncached: a record whose write was reported as failed but happened counts), and
+// answers the highest nonce among the transactions txs finds in each page.
+func pagedSource[L any, PL interface {
+	*L
+	client.ObjectList
+}](reader client.Reader, what string, txs func(PL) []*investv1.ChainTransaction) outbox.Source {
 	return outbox.SourceFunc(func(ctx context.Context, from common.Address, chainID int64) (int64, bool, error) {
 		var (
 			best  int64
@@ -647,20 +665,14 @@ func OrdersSource(reader client.Reader) outbox.Source {
 			cont  string
 		)
 		for {
-			var list investv1.OrderList
-			if err := reader.List(ctx, &list, client.Limit(500), client.Continue(cont)); err != nil {
-				return 0, false, fmt.Errorf("list orders: %w", err)
+			list := PL(new(L))
+			if err := reader.List(ctx, list, client.Limit(500), client.Continue(cont)); err != nil {
+				return 0, false, fmt.Errorf("list %s: %w", what, err)
 			}
-			txs := make([]*investv1.ChainTransaction, 0, len(list.Items))
-			for i := range list.Items {
-				if c := list.Items[i].Status.Chain; c != nil {
-					txs = append(txs, c.Transaction)
-				}
-			}
-			if n, ok := outbox.HighestNonce(from, chainID, txs...); ok && (!found || n > best) {
+			if n, ok := outbox.HighestNonce(from, chainID, txs(list)...); ok && (!found || n > best) {
 				best, found = n, true
 			}
-			if cont = list.Continue; cont == "" {
+			if cont = list.GetContinue(); cont == "" {
 				return best, found, nil
 			}
 		}
