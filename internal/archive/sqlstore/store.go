@@ -123,6 +123,20 @@ func (s *store) op(ctx context.Context) (context.Context, context.CancelFunc) {
 	return context.WithTimeout(ctx, s.opts.OpTimeout)
 }
 
+// writer takes the store's writer slot (SQLite has one writer at a time; nil slots mean
+// no limit) until release, or fails when ctx ends first.
+func (s *store) writer(ctx context.Context) (release func(), err error) {
+	if s.writers == nil {
+		return func() {}, nil
+	}
+	select {
+	case s.writers <- struct{}{}:
+		return func() { <-s.writers }, nil
+	case <-ctx.Done():
+		return nil, s.classify(ctx, ctx.Err())
+	}
+}
+
 // Put implements archive.Store.
 func (s *store) Put(ctx context.Context, o *investv1.Order, accountType investv1.AccountType) error {
 	c, err := archive.ColumnsOf(o, accountType)
@@ -135,14 +149,11 @@ func (s *store) Put(ctx context.Context, o *investv1.Order, accountType investv1
 	}
 	ctx, cancel := s.op(ctx)
 	defer cancel()
-	if s.writers != nil {
-		select {
-		case s.writers <- struct{}{}:
-			defer func() { <-s.writers }()
-		case <-ctx.Done():
-			return s.classify(ctx, ctx.Err())
-		}
+	release, err := s.writer(ctx)
+	if err != nil {
+		return err
 	}
+	defer release()
 	res, err := s.db.ExecContext(ctx, s.dia.rebind(`INSERT INTO archived_orders (`+columns+`)
 		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING`),
 		c.UID, c.Namespace, c.Name, c.AccountID, c.AccountType, c.ISIN, c.Side, c.Market, c.Currency, c.State,
@@ -253,14 +264,11 @@ func (s *store) PutMany(ctx context.Context, entries []archive.Entry) error {
 	chunks := (len(rows) + putManyChunk - 1) / putManyChunk
 	ctx, cancel := context.WithTimeout(ctx, time.Duration(chunks)*s.opts.OpTimeout)
 	defer cancel()
-	if s.writers != nil {
-		select {
-		case s.writers <- struct{}{}:
-			defer func() { <-s.writers }()
-		case <-ctx.Done():
-			return s.classify(ctx, ctx.Err())
-		}
+	release, err := s.writer(ctx)
+	if err != nil {
+		return err
 	}
+	defer release()
 	tx, err := s.db.BeginTx(ctx, nil)
 	if err != nil {
 		return s.classify(ctx, err)
