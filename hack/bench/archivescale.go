@@ -491,20 +491,9 @@ func compareSets(ctx context.Context, baseURL string, a, b []request, conc, roun
 	hc := httpClient(conc)
 	defer hc.CloseIdleConnections()
 	var sa, sb sample
-	per := dur / time.Duration(rounds)
-	for i := range rounds {
-		w := time.Duration(0)
-		if i == 0 {
-			w = warmup
-		}
-		if i%2 == 0 {
-			sa.merge(round(hammer(ctx, hc, baseURL, a, conc, w, per)))
-			sb.merge(round(hammer(ctx, hc, baseURL, b, conc, w, per)))
-		} else {
-			sb.merge(round(hammer(ctx, hc, baseURL, b, conc, w, per)))
-			sa.merge(round(hammer(ctx, hc, baseURL, a, conc, w, per)))
-		}
-	}
+	alternate(rounds, warmup, dur,
+		func(w, per time.Duration) { sa.merge(round(hammer(ctx, hc, baseURL, a, conc, w, per))) },
+		func(w, per time.Duration) { sb.merge(round(hammer(ctx, hc, baseURL, b, conc, w, per))) })
 	x, y := sa.stats(), sb.stats()
 	return &x, &y
 }

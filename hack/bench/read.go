@@ -197,6 +197,15 @@ func compare(ctx context.Context, facadeURL, ceilingURL string, reqs []request, 
 	defer hcOurs.CloseIdleConnections()
 	defer hcCeiling.CloseIdleConnections()
 	var a, b sample
+	alternate(rounds, warmup, dur,
+		func(w, per time.Duration) { a.merge(round(hammer(ctx, hcOurs, facadeURL, reqs, conc, w, per))) },
+		func(w, per time.Duration) { b.merge(round(hammer(ctx, hcCeiling, ceilingURL, reqs, conc, w, per))) })
+	return a.stats(), b.stats()
+}
+
+// alternate runs a and b for dur in all, split into rounds, in alternating order (a then b,
+// b then a, ...), the first round of each after warmup.
+func alternate(rounds int, warmup, dur time.Duration, a, b func(warmup, per time.Duration)) {
 	per := dur / time.Duration(rounds)
 	for i := range rounds {
 		w := time.Duration(0)
@@ -204,14 +213,13 @@ func compare(ctx context.Context, facadeURL, ceilingURL string, reqs []request, 
 			w = warmup
 		}
 		if i%2 == 0 {
-			a.merge(round(hammer(ctx, hcOurs, facadeURL, reqs, conc, w, per)))
-			b.merge(round(hammer(ctx, hcCeiling, ceilingURL, reqs, conc, w, per)))
+			a(w, per)
+			b(w, per)
 		} else {
-			b.merge(round(hammer(ctx, hcCeiling, ceilingURL, reqs, conc, w, per)))
-			a.merge(round(hammer(ctx, hcOurs, facadeURL, reqs, conc, w, per)))
+			b(w, per)
+			a(w, per)
 		}
 	}
-	return a.stats(), b.stats()
 }
 
 // round records the p99 of one round of all clients.
