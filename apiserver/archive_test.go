@@ -12,6 +12,7 @@ import (
 
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
+	"k8s.io/apimachinery/pkg/types"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	"sigs.k8s.io/controller-runtime/pkg/reconcile"
 
@@ -19,6 +20,7 @@ import (
 	"github.com/fundshare/fundshare-operator/controllers/retention"
 	"github.com/fundshare/fundshare-operator/internal/archive"
 	"github.com/fundshare/fundshare-operator/internal/fixtures"
+	"github.com/fundshare/fundshare-operator/internal/holdings"
 )
 
 // archiveOrder moves a done order of t to the archive exactly as the retention controller
@@ -303,6 +305,13 @@ func (s *switchedArchive) List(ctx context.Context, ns string, q archive.Query) 
 		return archive.Page{}, err
 	}
 	return s.Store.List(ctx, ns, q)
+}
+
+func (s *switchedArchive) Holdings(ctx context.Context, ns, account string, foldBefore time.Time, live []types.UID) (holdings.Summary, error) {
+	if err := s.err(); err != nil {
+		return holdings.Summary{}, err
+	}
+	return s.Store.Holdings(ctx, ns, account, foldBefore, live)
 }
 
 func (s *switchedArchive) CompletedOrders(ctx context.Context, ns, account string, isin investv1.ISIN) ([]investv1.Order, error) {

@@ -436,7 +436,7 @@ func operations() []operation {
 			responses: errs(these(answer(http.StatusOK, "The updated account.", Account{}), notFoundError, conflictError,
 				fail(http.StatusConflict, "External ID already in use.")), bodyErrors, commonErrors)},
 		{method: http.MethodGet, path: "/v1/accounts/{account_id}/portfolio", id: "getPortfolio", summary: "Holdings of an account", tag: "Accounts", ext: true,
-			description: "Per ISIN: units held, redeemable now, locked by the share class's lock-up, reserved for live sell orders, and the lots with their unlock times: one per completed buy still locked, and one lot for every unit past its lock-up (acquired_at the oldest of those buys, unlocks_at the latest of their unlocks).",
+			description: "Per ISIN: units held, redeemable now, locked by the share class's lock-up, reserved for live sell orders, and the lots with their unlock times: one per completed buy still locked, and one lot for every unit past its lock-up (acquired_at the latest of those buys, unlocks_at the latest of their unlocks).",
 			responses:   errs(these(answer(http.StatusOK, "The portfolio.", Portfolio{}), notFoundError, queryError), commonErrors)},
 
 		// Wallets.

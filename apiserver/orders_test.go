@@ -736,10 +736,10 @@ var _ = Describe("Portfolio (GET /v1/accounts/{account_id}/portfolio)", func() {
 			Expect(k8s.Get(ctx, client.ObjectKey{Namespace: alpha.ns, Name: id}, &o)).To(Succeed())
 			return o.Status.History[len(o.Status.History)-1].At.UTC().Format(time.RFC3339)
 		}
-		// No lock-up: both buys unlocked at once, one lot of 200 from the first acquisition
-		// to the last unlock.
+		// No lock-up: both buys unlocked at once, one lot of 200 dated by the latest
+		// acquisition and the latest unlock.
 		Expect(lotsOf(byISIN[fixtures.ISIN])).To(Equal([]map[string]any{{
-			"units": float64(200), "acquired_at": completedAt(open[0]), "unlocks_at": completedAt(open[1]),
+			"units": float64(200), "acquired_at": completedAt(open[1]), "unlocks_at": completedAt(open[1]),
 		}}))
 		Expect(byISIN[fixtures.ISIN]).To(HaveKeyWithValue("redeemable", BeNumerically("==", 200)))
 		// A 30-day lock-up: one lot per buy, oldest first.

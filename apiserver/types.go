@@ -385,7 +385,7 @@ type PortfolioPosition struct {
 }
 
 // PortfolioLot is the units one completed buy left, locked until unlocks_at; or, at most
-// once per position, every unit past its lock-up: acquired_at the oldest of those buys,
+// once per position, every unit past its lock-up: acquired_at the latest of those buys,
 // unlocks_at the latest of their unlocks (not after now).
 type PortfolioLot struct {
 	Units      int64  `json:"units" openapi:"min=1"`

@@ -153,26 +153,23 @@ func logConditionChanges(ctx context.Context, before, after []metav1.Condition) 
 // of orders that reached a terminal state (a completed sell is counted as sold instead).
 // The result asks to come back when the next locked lot unlocks.
 func (r *Reconciler) setHoldings(ctx context.Context, acct *investv1.Account) (ctrl.Result, error) {
-	orders, err := placement.AccountOrders(ctx, r.Client, r.Archive, acct.Namespace, acct.Name)
+	now := r.now()
+	history, err := placement.AccountHistory(ctx, r.Client, r.Archive, acct, now)
 	if err != nil {
 		return ctrl.Result{}, err
 	}
 	terminal := map[string]bool{}
-	for i := range orders {
-		terminal[orders[i].Name] = orders[i].Status.State.Terminal()
+	for i := range history.Live {
+		terminal[history.Live[i].Name] = history.Live[i].Status.State.Terminal()
 	}
 	kept := acct.Status.Reservations[:0:0]
 	for _, res := range acct.Status.Reservations {
-		if !terminal[string(res.Order)] {
+		if !terminal[string(res.Order)] && (history.Archived == nil || !history.Archived.Finished[string(res.Order)]) {
 			kept = append(kept, res)
 		}
 	}
 	acct.Status.Reservations = kept
-	now := r.now()
-	positions, err := placement.PositionsOf(ctx, r.Client, orders, acct, now)
-	if err != nil {
-		return ctrl.Result{}, err
-	}
+	positions := history.Positions(acct, now)
 	acct.Status.Holdings = holdings.ToStatus(positions)
 	return requeueAtNextUnlock(positions, now), nil
 }
@@ -286,11 +283,11 @@ func (r *Reconciler) reconcileDelete(ctx context.Context, acct *investv1.Account
 	// past it (made before the rule, or racing an order's placement) removes nothing here
 	// while the account holds units or live orders: its wallets and bank accounts are
 	// where deliveries and payouts go. It says so in the Stalled condition.
-	orders, err := placement.AccountOrders(ctx, r.Client, r.Archive, acct.Namespace, acct.Name)
+	history, err := placement.AccountHistory(ctx, r.Client, r.Archive, acct, r.now())
 	if err != nil {
 		return ctrl.Result{}, err
 	}
-	if held := holdings.DeletionBlockers(orders, acct.Status.Reservations, time.Now()); len(held) > 0 {
+	if held := holdings.DeletionBlockers(history.Live, history.Archived, acct.Status.Reservations, r.now()); len(held) > 0 {
 		before := acct.DeepCopy()
 		meta.SetStatusCondition(&acct.Status.Conditions, metav1.Condition{
 			Type: ConditionStalled, Status: metav1.ConditionTrue, Reason: ReasonDeletionBlocked, ObservedGeneration: acct.Generation,

@@ -38,7 +38,6 @@ import (
 	"github.com/fundshare/fundshare-operator/internal/chain/contracts"
 	"github.com/fundshare/fundshare-operator/internal/chain/outbox"
 	"github.com/fundshare/fundshare-operator/internal/index"
-	"github.com/fundshare/fundshare-operator/internal/placement"
 	"github.com/fundshare/fundshare-operator/internal/predicates"
 )
 
@@ -90,7 +89,7 @@ type Reconciler struct {
 	Live client.Reader
 	// Archive holds the orders the retention controller moved out of the cluster; a burn
 	// plan counts the account's archived mints and burns. Nil: no archive.
-	Archive placement.Archive
+	Archive Archive
 	// Outbox signs, has the order record, and broadcasts.
 	Outbox *outbox.Outbox
 	// Tokens finds a share class's token.
@@ -450,6 +449,13 @@ func (r *Reconciler) planBurns(ctx context.Context, o *investv1.Order, tok Token
 		}
 	}
 	return BurnPlan(mine, o, tok.Address.Hex(), preferred)
+}
+
+// Archive is what a burn plan reads of the order archive (internal/archive): an account's
+// archived completed orders, whose recorded mints (recipient wallets) and burns say what
+// each wallet holds. It reads the account's whole archived history, once per SELL's plan.
+type Archive interface {
+	CompletedOrders(ctx context.Context, namespace, accountID string, isin investv1.ISIN) ([]investv1.Order, error)
 }
 
 // WithArchived returns the live orders and the archived ones that are not live any more:

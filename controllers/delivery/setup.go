@@ -19,7 +19,6 @@ import (
 	investv1 "github.com/fundshare/fundshare-operator/api/v1alpha1"
 	"github.com/fundshare/fundshare-operator/internal/chain"
 	"github.com/fundshare/fundshare-operator/internal/chain/outbox"
-	"github.com/fundshare/fundshare-operator/internal/placement"
 )
 
 // DefaultConfirmations is how many blocks (its own included) a mint or burn needs before
@@ -52,10 +51,9 @@ type Options struct {
 	// TokenList is "ISIN=0xADDRESS,…": the tokens of the share classes, until share classes
 	// report their own.
 	TokenList string
-	// Archive holds the orders that left the cluster (internal/archive through the
-	// placement view); a SELL's burn plan counts the archived mints and burns of its
-	// account. Nil: no archive.
-	Archive placement.Archive
+	// Archive holds the orders that left the cluster (internal/archive); a SELL's burn
+	// plan counts the archived mints and burns of its account. Nil: no archive.
+	Archive Archive
 	// BatchSize is the most BUY orders of one namespace and share class minted in one
 	// batchMint transaction; 1 (the default) mints each order on its own.
 	BatchSize int
@@ -83,7 +81,7 @@ type Runtime struct {
 	ChainID       *big.Int
 	Confirmations uint64
 	// Archive is Options.Archive: the burn plans count archived orders.
-	Archive placement.Archive
+	Archive Archive
 	// BatchSize and BatchWindow are Options.BatchSize and .BatchWindow.
 	BatchSize   int
 	BatchWindow time.Duration

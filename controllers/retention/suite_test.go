@@ -12,6 +12,7 @@ import (
 
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
+	"k8s.io/apimachinery/pkg/types"
 	"k8s.io/client-go/rest"
 	ctrl "sigs.k8s.io/controller-runtime"
 	"sigs.k8s.io/controller-runtime/pkg/client"
@@ -23,6 +24,7 @@ import (
 	"github.com/fundshare/fundshare-operator/internal/archive/sqlstore"
 	"github.com/fundshare/fundshare-operator/internal/controlplane"
 	"github.com/fundshare/fundshare-operator/internal/fixtures"
+	"github.com/fundshare/fundshare-operator/internal/holdings"
 	"github.com/fundshare/fundshare-operator/internal/test/envtest"
 	"github.com/fundshare/fundshare-operator/internal/validation"
 )
@@ -183,6 +185,14 @@ func (s *switchable) CompletedOrders(ctx context.Context, ns, account string, is
 		return nil, err
 	}
 	return st.CompletedOrders(ctx, ns, account, isin)
+}
+
+func (s *switchable) Holdings(ctx context.Context, ns, account string, foldBefore time.Time, live []types.UID) (holdings.Summary, error) {
+	st, err := s.current()
+	if err != nil {
+		return holdings.Summary{}, err
+	}
+	return st.Holdings(ctx, ns, account, foldBefore, live)
 }
 
 func (s *switchable) Ping(ctx context.Context) error {

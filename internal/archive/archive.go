@@ -4,7 +4,7 @@
 //
 // The Store interface is what the retention controller writes through (Put, then Get to
 // verify, and only then delete the Order from the cluster) and what the REST reads and the
-// holdings computation read through (Get, List, CompletedOrders). Two implementations pass
+// holdings computation read through (Get, List, Holdings, CompletedOrders). Two implementations pass
 // one conformance suite (internal/archive/archivetest): an embedded SQLite store that needs
 // no server (make run, tests) and PostgreSQL through pgx (production), both in
 // internal/archive/sqlstore, opened from a DSN with sqlstore.Open.
@@ -22,7 +22,10 @@ import (
 	"fmt"
 	"time"
 
+	"k8s.io/apimachinery/pkg/types"
+
 	investv1 "github.com/fundshare/fundshare-operator/api/v1alpha1"
+	"github.com/fundshare/fundshare-operator/internal/holdings"
 )
 
 // MaxLimit is the largest page List returns (the REST facade's largest limit).
@@ -86,6 +89,20 @@ type Store interface {
 	// live or archived. isin "" means every ISIN; otherwise only that ISIN's orders.
 	// CANCELLED orders never count towards holdings and are not returned.
 	CompletedOrders(ctx context.Context, namespace, accountID string, isin investv1.ISIN) ([]investv1.Order, error)
+
+	// Holdings sums an account's archived COMPLETED orders for its holdings in the
+	// database, so that the cost of reading them grows with the account's ISINs and its
+	// buys since foldBefore, not with its history: per ISIN the units sold, the units of
+	// the buys completed before foldBefore (whole seconds) summed into one lot dated by the
+	// latest of them, and each later buy with its completion time, oldest first (then
+	// fewest units first). foldBefore must be older than every share class's lock-up (see
+	// holdings.Summary). The answer is exactly holdings.Summarize of the archived orders.
+	//
+	// live are the UIDs of the account's live completed orders the caller counts; the
+	// answer's Counted names those that are archived (the caller leaves its live copies out
+	// of the computation, holdings.Compute does). The sums and Counted are read in one
+	// consistent snapshot, so an order archived meanwhile is counted exactly once.
+	Holdings(ctx context.Context, namespace, accountID string, foldBefore time.Time, live []types.UID) (holdings.Summary, error)
 
 	// Ping checks that the database answers (for readiness checks and the retention
 	// controller's backoff); ErrUnavailable when it does not.

@@ -50,7 +50,7 @@ func TestAnAccountThatHoldsSomethingCannotBeDeleted(t *testing.T) {
 		}, want: []string{"live orders o1 (BUY AWAITING_PAYMENT)", "o5 (BUY AWAITING_PAYMENT) and 1 more"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			got := strings.Join(DeletionBlockers(tc.orders, tc.reservations, time.Now()), "; ")
+			got := strings.Join(DeletionBlockers(tc.orders, nil, tc.reservations, time.Now()), "; ")
 			if len(tc.want) == 0 {
 				if got != "" {
 					t.Fatalf("deletable account refused: %s", got)

@@ -43,10 +43,9 @@ func TestUnlockedLotsFoldIntoOneSoAnAccountIsBoundedByItsLockUpWindow(t *testing
 	if folded.Units != p.Units-p.Locked || folded.UnlocksAt.After(now) {
 		t.Fatalf("folded lot %+v: want the %d unlocked units, unlocked by %v", folded, p.Units-p.Locked, now)
 	}
-	// The sells consumed the oldest buys: what is left of the unlocked ones was bought
-	// from day 330 on (3,300 units sold, 10 a day), and unlocked last on day 999 (969+30).
-	if want := t0.AddDate(0, 0, 330); !folded.AcquiredAt.Equal(want) {
-		t.Fatalf("folded AcquiredAt %v, want the oldest unit folded, %v", folded.AcquiredAt, want)
+	// The unlocked units were bought last on day 969, and unlocked last on day 999.
+	if want := t0.AddDate(0, 0, 969); !folded.AcquiredAt.Equal(want) {
+		t.Fatalf("folded AcquiredAt %v, want the latest acquisition folded, %v", folded.AcquiredAt, want)
 	}
 	if want := t0.AddDate(0, 0, 999); !folded.UnlocksAt.Equal(want) {
 		t.Fatalf("folded UnlocksAt %v, want the latest unlock folded, %v", folded.UnlocksAt, want)
@@ -72,12 +71,12 @@ func TestFoldUnlockedRules(t *testing.T) {
 		{"no lots", nil, nil},
 		{"only locked lots stay as they are", []Lot{lot(1, 80, 110), lot(2, 90, 120)}, []Lot{lot(1, 80, 110), lot(2, 90, 120)}},
 		{"one unlocked lot stays as it is", []Lot{lot(5, 10, 40), lot(2, 90, 120)}, []Lot{lot(5, 10, 40), lot(2, 90, 120)}},
-		{"unlocked lots sum, oldest acquisition and latest unlock", []Lot{lot(5, 10, 40), lot(7, 20, 50), lot(3, 60, 90), lot(2, 90, 120)},
-			[]Lot{lot(15, 10, 90), lot(2, 90, 120)}},
+		{"unlocked lots sum, latest acquisition and latest unlock", []Lot{lot(5, 10, 40), lot(7, 20, 50), lot(3, 60, 90), lot(2, 90, 120)},
+			[]Lot{lot(15, 60, 90), lot(2, 90, 120)}},
 		{"a lot unlocking exactly now is unlocked (as Locked counts it) and folds", []Lot{lot(5, 10, 40), lot(7, 70, 100)},
-			[]Lot{lot(12, 10, 100)}},
-		{"a lock-up shortened later: the folded lot sorts by its oldest acquisition", []Lot{lot(4, 10, 200), lot(6, 50, 60), lot(1, 70, 80)},
-			[]Lot{lot(4, 10, 200), lot(7, 50, 80)}},
+			[]Lot{lot(12, 70, 100)}},
+		{"a lock-up shortened later: the folded lot sorts by its latest acquisition", []Lot{lot(4, 10, 200), lot(6, 50, 60), lot(1, 70, 80)},
+			[]Lot{lot(4, 10, 200), lot(7, 70, 80)}},
 		{"same acquisition: the folded lot comes first", []Lot{lot(4, 10, 200), lot(6, 10, 20), lot(1, 10, 30)},
 			[]Lot{lot(7, 10, 30), lot(4, 10, 200)}},
 	} {

@@ -4,16 +4,19 @@
 // first, and units reserved for live sells are not available again. After the sells are
 // consumed, the lots that have unlocked fold into one lot per ISIN, so that a position
 // (and the account's status) is bounded by the buys within the lock-up window, not by the
-// account's history. The orders are the
-// account's live ones and its archived ones (Merge counts each once). The account
-// controller writes the result into the account's status, placement checks sells with it,
-// and the order controller reserves units against it.
+// account's history. The orders are the account's live ones; its archived ones come as a
+// Summary (internal/archive sums them in the database, so that reading an account's
+// history costs a few rows per ISIN and one per buy within the lock-up window, not every
+// order ever placed). The account controller writes the result into the account's status,
+// placement checks sells with it, and the order controller reserves units against it.
 package holdings
 
 import (
 	"fmt"
 	"sort"
 	"time"
+
+	"k8s.io/apimachinery/pkg/types"
 
 	investv1 "github.com/fundshare/fundshare-operator/api/v1alpha1"
 )
@@ -69,6 +72,42 @@ type Input struct {
 	Now time.Time
 	// Exclude is an order whose own reservation is left out (when checking that order).
 	Exclude string
+	// Archived is what the account's archived orders add; nil when there is no archive.
+	// A live order it counts already (Summary.Counted) is left out of Orders.
+	Archived *Summary
+}
+
+// Summary is what an account's archived COMPLETED orders add to its holdings, by ISIN:
+// the units they sold, and the units they bought as lots dated by completion. Buys that
+// completed before a cut-off older than every share class's lock-up may come summed into
+// one lot dated by the latest of them: they are unlocked whatever the lock-up, so the
+// figures and the folded lot (foldUnlocked) come out as from the single buys.
+type Summary struct {
+	// ByISIN is the archived history per ISIN.
+	ByISIN map[investv1.ISIN]ArchivedPosition
+	// Counted are the UIDs, among the live orders the caller asked about, that the summary
+	// counts already: archived and not yet deleted from the cluster (or deleted and still
+	// in a lagging cache). Compute leaves their live copies out, so each order counts once.
+	Counted map[types.UID]bool
+	// Finished names archived orders (archived orders are finished) that reservations
+	// name while the caller does not see them live: such a reservation holds nothing (an
+	// archived sell is counted in Sold). The caller looks them up (placement does);
+	// a reservation of an order neither live nor named here still holds its units.
+	Finished map[string]bool
+}
+
+// ArchivedPosition is the archived history of one ISIN.
+type ArchivedPosition struct {
+	// Sold is the units of the archived completed sells.
+	Sold int64
+	// Bought are the archived completed buys: units and completion time.
+	Bought []Bought
+}
+
+// Bought is a number of units bought, and when the buy completed.
+type Bought struct {
+	Units       int64
+	CompletedAt time.Time
 }
 
 // CompletedAt is when an order entered COMPLETED (its last history entry).
@@ -91,10 +130,14 @@ func Compute(in Input) map[investv1.ISIN]*Position {
 }
 
 // foldUnlocked replaces the lots whose lock-up has ended (UnlocksAt not after now) by one
-// lot: their units summed, AcquiredAt the oldest acquisition folded, UnlocksAt the latest
+// lot: their units summed, AcquiredAt the latest acquisition folded, UnlocksAt the latest
 // unlock folded (not after now). Locked lots stay as they are, and the result stays oldest
 // first. It runs after the sells consumed the oldest lots (FIFO), so it changes no figure:
-// units, locked units and the next unlock only read the locked lots and the sum.
+// units, locked units and the next unlock only read the locked lots and the sum. The
+// latest acquisition (not the oldest) is what makes the fold independent of how the
+// history was summed: FIFO consumes the newest unlocked lot last, so while any unlocked
+// unit is left, the newest unlocked buy is among the lots folded, whether the older buys
+// came one by one or summed (Summary).
 func foldUnlocked(lots []Lot, now time.Time) []Lot {
 	var folded Lot
 	n := 0
@@ -104,7 +147,7 @@ func foldUnlocked(lots []Lot, now time.Time) []Lot {
 			out = append(out, l)
 			continue
 		}
-		if n == 0 || l.AcquiredAt.Before(folded.AcquiredAt) {
+		if n == 0 || l.AcquiredAt.After(folded.AcquiredAt) {
 			folded.AcquiredAt = l.AcquiredAt
 		}
 		if n == 0 || l.UnlocksAt.After(folded.UnlocksAt) {
@@ -124,7 +167,8 @@ func foldUnlocked(lots []Lot, now time.Time) []Lot {
 	return out
 }
 
-// computeLots is Compute before folding: one lot per completed buy left after the sells.
+// computeLots is Compute before folding: one lot per completed buy left after the sells
+// (an archived summed lot counting as one).
 func computeLots(in Input) map[investv1.ISIN]*Position {
 	positions := map[investv1.ISIN]*Position{}
 	pos := func(isin investv1.ISIN) *Position {
@@ -135,30 +179,46 @@ func computeLots(in Input) map[investv1.ISIN]*Position {
 		}
 		return p
 	}
+	lot := func(isin investv1.ISIN, units int64, at time.Time) Lot {
+		days := int32(0)
+		if in.LockUpDays != nil {
+			days = in.LockUpDays(isin)
+		}
+		return Lot{Units: units, AcquiredAt: at, UnlocksAt: at.AddDate(0, 0, int(days))}
+	}
 	sold := map[investv1.ISIN]int64{}
 	state := map[string]investv1.OrderState{}
 	for i := range in.Orders {
 		o := &in.Orders[i]
 		state[o.Name] = o.Status.State
-		if o.Status.State != investv1.StateCompleted {
+		if o.Status.State != investv1.StateCompleted || in.Archived != nil && o.UID != "" && in.Archived.Counted[o.UID] {
 			continue
 		}
 		switch o.Spec.Side {
 		case investv1.SideBuy:
-			at := CompletedAt(o)
-			days := int32(0)
-			if in.LockUpDays != nil {
-				days = in.LockUpDays(o.Spec.ISIN)
-			}
 			p := pos(o.Spec.ISIN)
-			p.Lots = append(p.Lots, Lot{Units: o.Spec.AmountOfUnits, AcquiredAt: at, UnlocksAt: at.AddDate(0, 0, int(days))})
+			p.Lots = append(p.Lots, lot(o.Spec.ISIN, o.Spec.AmountOfUnits, CompletedAt(o)))
 		case investv1.SideSell:
 			sold[o.Spec.ISIN] += o.Spec.AmountOfUnits
 			pos(o.Spec.ISIN)
 		}
 	}
+	if in.Archived != nil {
+		for isin, a := range in.Archived.ByISIN {
+			p := pos(isin)
+			sold[isin] += a.Sold
+			for _, b := range a.Bought {
+				p.Lots = append(p.Lots, lot(isin, b.Units, b.CompletedAt))
+			}
+		}
+	}
 	for isin, p := range positions {
-		sort.SliceStable(p.Lots, func(i, j int) bool { return p.Lots[i].AcquiredAt.Before(p.Lots[j].AcquiredAt) })
+		// Oldest first; lots acquired in the same second by size, so that the result does
+		// not depend on the order in which the orders were listed.
+		sort.SliceStable(p.Lots, func(i, j int) bool {
+			a, b := p.Lots[i], p.Lots[j]
+			return a.AcquiredAt.Before(b.AcquiredAt) || a.AcquiredAt.Equal(b.AcquiredAt) && a.Units < b.Units
+		})
 		remaining := sold[isin]
 		lots := p.Lots[:0]
 		for _, l := range p.Lots {
@@ -184,6 +244,9 @@ func computeLots(in Input) map[investv1.ISIN]*Position {
 		// A completed sell is already counted as sold; a cancelled one holds nothing. An
 		// order the caller does not see yet still holds its units (the cache may lag).
 		if s := state[string(r.Order)]; s == investv1.StateCompleted || s == investv1.StateCancelled {
+			continue
+		}
+		if _, live := state[string(r.Order)]; !live && in.Archived != nil && in.Archived.Finished[string(r.Order)] {
 			continue
 		}
 		pos(r.ISIN).Reserved += r.Units
@@ -230,36 +293,59 @@ func ToStatus(positions map[investv1.ISIN]*Position) []investv1.Holding {
 	return out
 }
 
-// Merge joins an account's live orders with its archived ones (internal/archive) into the
-// one list Compute takes. An order is in both while the retention controller has written
-// it to the archive and not yet deleted it from the cluster, or while a cache still shows
-// an order that was deleted: it counts once, by UID (the live copy wins; both are the same
-// terminal order). An archived order whose name a live order with another UID now bears is
-// kept too: they are two orders.
-func Merge(live, archived []investv1.Order) []investv1.Order {
-	if len(archived) == 0 {
-		return live
+// Summarize is the Summary of an account's archived orders, as the archive computes it in
+// its database (internal/archive: the stores are tested against this function): the
+// completed sells' units summed by ISIN, the completed buys that completed before
+// foldBefore (in whole seconds) summed by ISIN into one lot dated by the latest of them,
+// and the later buys one lot each, oldest first (then fewest units first). Cancelled and live orders add nothing.
+// Counted names the orders among live (UIDs) that are in archived.
+//
+// foldBefore must be older than every share class's lock-up (placement.FoldBefore), so
+// that every summed buy is unlocked whatever its lock-up.
+func Summarize(archived []investv1.Order, foldBefore time.Time, live []types.UID) Summary {
+	s := Summary{ByISIN: map[investv1.ISIN]ArchivedPosition{}, Counted: map[types.UID]bool{}}
+	asked := map[types.UID]bool{}
+	for _, uid := range live {
+		asked[uid] = true
 	}
-	seen := make(map[string]bool, len(live))
-	for i := range live {
-		seen[orderKey(&live[i])] = true
-	}
-	out := make([]investv1.Order, 0, len(live)+len(archived))
-	out = append(out, live...)
+	folded := map[investv1.ISIN]*Bought{}
 	for i := range archived {
-		if !seen[orderKey(&archived[i])] {
-			seen[orderKey(&archived[i])] = true
-			out = append(out, archived[i])
+		o := &archived[i]
+		if asked[o.UID] {
+			s.Counted[o.UID] = true
 		}
+		if o.Status.State != investv1.StateCompleted {
+			continue
+		}
+		a := s.ByISIN[o.Spec.ISIN]
+		at := CompletedAt(o).UTC().Truncate(time.Second)
+		switch {
+		case o.Spec.Side == investv1.SideSell:
+			a.Sold += o.Spec.AmountOfUnits
+		case at.Unix() < foldBefore.Unix():
+			f := folded[o.Spec.ISIN]
+			if f == nil {
+				f = &Bought{}
+				folded[o.Spec.ISIN] = f
+			}
+			f.Units += o.Spec.AmountOfUnits
+			if at.After(f.CompletedAt) {
+				f.CompletedAt = at
+			}
+		default:
+			a.Bought = append(a.Bought, Bought{Units: o.Spec.AmountOfUnits, CompletedAt: at})
+		}
+		s.ByISIN[o.Spec.ISIN] = a
 	}
-	return out
-}
-
-// orderKey identifies an order across the cluster and the archive: its UID, or its
-// namespace and name when it has none (orders built by hand in tests).
-func orderKey(o *investv1.Order) string {
-	if o.UID != "" {
-		return "uid:" + string(o.UID)
+	for isin, a := range s.ByISIN {
+		if f := folded[isin]; f != nil {
+			a.Bought = append([]Bought{*f}, a.Bought...)
+		}
+		sort.SliceStable(a.Bought, func(i, j int) bool {
+			x, y := a.Bought[i], a.Bought[j]
+			return x.CompletedAt.Before(y.CompletedAt) || x.CompletedAt.Equal(y.CompletedAt) && x.Units < y.Units
+		})
+		s.ByISIN[isin] = a
 	}
-	return "name:" + o.Namespace + "/" + o.Name
+	return s
 }

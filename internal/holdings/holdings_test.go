@@ -1,6 +1,8 @@
 package holdings
 
 import (
+	"math/rand/v2"
+	"slices"
 	"testing"
 	"time"
 
@@ -126,6 +128,17 @@ func withUID(o investv1.Order, uid string) investv1.Order {
 	return o
 }
 
+// withArchive is the Input of live orders and of archived ones as the archive sums them
+// (Summarize, folding before foldBefore), asking about every live order.
+func withArchive(live, archived []investv1.Order, foldBefore time.Time) Input {
+	var uids []types.UID
+	for _, o := range live {
+		uids = append(uids, o.UID)
+	}
+	s := Summarize(archived, foldBefore, uids)
+	return Input{Orders: live, Archived: &s}
+}
+
 func TestAnArchivedOrderCountsOnceWhetherOrNotItIsStillLive(t *testing.T) {
 	buy := withUID(order("b", investv1.SideBuy, 100, investv1.StateCompleted, t0), "u-b")
 	sell := withUID(order("s", investv1.SideSell, 30, investv1.StateCompleted, t0.AddDate(0, 0, 1)), "u-s")
@@ -141,7 +154,9 @@ func TestAnArchivedOrderCountsOnceWhetherOrNotItIsStillLive(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			// Both lots still locked (60 days), so that folding leaves them apart.
-			p := Compute(Input{Orders: Merge(tc.live, tc.archived), LockUpDays: lockUp(60), Now: t0.AddDate(0, 1, 0)})[isin]
+			in := withArchive(tc.live, tc.archived, t0.AddDate(-1, 0, 0))
+			in.LockUpDays, in.Now = lockUp(60), t0.AddDate(0, 1, 0)
+			p := Compute(in)[isin]
 			if p.Units != 75 || len(p.Lots) != 2 || p.Lots[0].Units != 70 {
 				t.Fatalf("got units %d lots %+v, want 75 in lots of 70 and 5", p.Units, p.Lots)
 			}
@@ -151,16 +166,75 @@ func TestAnArchivedOrderCountsOnceWhetherOrNotItIsStillLive(t *testing.T) {
 
 func TestArchivedBuysKeepTheirLockUp(t *testing.T) {
 	buy := withUID(order("b", investv1.SideBuy, 100, investv1.StateCompleted, t0), "u-b")
-	p := Compute(Input{Orders: Merge(nil, []investv1.Order{buy}), LockUpDays: lockUp(365), Now: t0.AddDate(0, 4, 0)})[isin]
+	in := withArchive(nil, []investv1.Order{buy}, t0.AddDate(-1, 0, 0))
+	in.LockUpDays, in.Now = lockUp(365), t0.AddDate(0, 4, 0)
+	p := Compute(in)[isin]
 	if p.Units != 100 || p.Locked != 100 || p.Redeemable() != 0 {
 		t.Fatalf("got units %d locked %d, want 100 locked for a year", p.Units, p.Locked)
 	}
 }
 
-func TestMergeKeepsAnArchivedOrderWhoseNameALiveOrderOfAnotherUIDBears(t *testing.T) {
+func TestAnArchivedOrderWhoseNameALiveOrderOfAnotherUIDBearsCountsToo(t *testing.T) {
 	old := withUID(order("x", investv1.SideBuy, 10, investv1.StateCompleted, t0), "u-old")
 	reused := withUID(order("x", investv1.SideBuy, 20, investv1.StateCompleted, t0.AddDate(0, 0, 1)), "u-new")
-	if got := Merge([]investv1.Order{reused}, []investv1.Order{old}); len(got) != 2 {
-		t.Fatalf("got %d orders, want both", len(got))
+	in := withArchive([]investv1.Order{reused}, []investv1.Order{old}, t0.AddDate(-1, 0, 0))
+	in.Now = t0.AddDate(0, 0, 2)
+	if p := Compute(in)[isin]; p.Units != 30 {
+		t.Fatalf("got %d units, want both orders' 30", p.Units)
+	}
+}
+
+// TestTheArchiveSummaryGivesTheHoldingsOfTheWholeHistory: whatever part of an account's
+// history is archived (and summed, buys before the cut-off into one lot), and whichever
+// archived orders are still live too, the positions are exactly those of the whole
+// history computed order by order: every figure and every lot, the folded one included.
+func TestTheArchiveSummaryGivesTheHoldingsOfTheWholeHistory(t *testing.T) {
+	r := rand.New(rand.NewPCG(16, 2026))
+	summed := 0
+	for n := range 3000 {
+		in := randomInput(r)
+		maxDays := int32(0)
+		for i := range in.Orders {
+			in.Orders[i].UID = types.UID("u-" + in.Orders[i].Name)
+			maxDays = max(maxDays, in.LockUpDays(in.Orders[i].Spec.ISIN))
+		}
+		var live, archived []investv1.Order
+		for _, o := range in.Orders {
+			switch {
+			case !o.Status.State.Terminal() || r.IntN(3) == 0:
+				live = append(live, o)
+			case r.IntN(4) == 0: // archived, not yet deleted
+				live, archived = append(live, o), append(archived, o)
+			default:
+				archived = append(archived, o)
+			}
+		}
+		split := withArchive(live, archived, in.Now.AddDate(0, 0, -int(maxDays)-1))
+		split.Archived.Finished = map[string]bool{} // as placement looks up the reservations not live
+		for _, o := range archived {
+			split.Archived.Finished[o.Name] = true
+		}
+		split.Reservations, split.LockUpDays, split.Now, split.Exclude = in.Reservations, in.LockUpDays, in.Now, in.Exclude
+		for _, a := range split.Archived.ByISIN {
+			if len(a.Bought) > 0 && a.Bought[0].CompletedAt.Before(in.Now.AddDate(0, 0, -int(maxDays)-1)) {
+				summed++
+			}
+		}
+		want, got := Compute(in), Compute(split)
+		if len(got) != len(want) {
+			t.Fatalf("case %d: %d positions, want %d", n, len(got), len(want))
+		}
+		for id, w := range want {
+			g := got[id]
+			if g == nil || g.Units != w.Units || g.Locked != w.Locked || g.Reserved != w.Reserved ||
+				!slices.EqualFunc(g.Lots, w.Lots, func(a, b Lot) bool {
+					return a.Units == b.Units && a.AcquiredAt.Equal(b.AcquiredAt) && a.UnlocksAt.Equal(b.UnlocksAt)
+				}) {
+				t.Fatalf("case %d %s:\n got %+v\nwant %+v", n, id, g, w)
+			}
+		}
+	}
+	if summed < 100 {
+		t.Fatalf("only %d positions had summed buys: the cases do not exercise the cut-off", summed)
 	}
 }

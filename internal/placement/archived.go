@@ -4,21 +4,27 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"time"
 
+	"k8s.io/apimachinery/pkg/types"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	investv1 "github.com/fundshare/fundshare-operator/api/v1alpha1"
+	"github.com/fundshare/fundshare-operator/internal/archive"
 	"github.com/fundshare/fundshare-operator/internal/holdings"
 	"github.com/fundshare/fundshare-operator/internal/index"
 )
 
-// Archive finds the orders that the retention controller (controllers/retention) moved out
+// Archive reads the orders that the retention controller (controllers/retention) moved out
 // of the cluster into the order archive (internal/archive). Archived orders are done
 // (terminal, no refund outstanding) and never change again.
 type Archive interface {
-	// CompletedOrders returns every archived COMPLETED order of the account (of isin, or
-	// of every ISIN when isin is empty). Cancelled orders hold nothing.
-	CompletedOrders(ctx context.Context, namespace, accountID string, isin investv1.ISIN) ([]investv1.Order, error)
+	// Holdings sums the account's archived COMPLETED orders (archive.Store.Holdings):
+	// the cost grows with the account's ISINs and its buys since foldBefore, not with its
+	// history. Counted names the UIDs among live that are archived too.
+	Holdings(ctx context.Context, namespace, accountID string, foldBefore time.Time, live []types.UID) (holdings.Summary, error)
+	// Get returns an archived order (archive.ErrNotFound when there is none).
+	Get(ctx context.Context, namespace, id string) (*investv1.Order, error)
 }
 
 // ErrArchiveUnavailable says that the order archive could not be read, so the account's
@@ -26,28 +32,97 @@ type Archive interface {
 // its deletion) refuses to go on rather than decide on part of the history.
 var ErrArchiveUnavailable = errors.New("the order archive is unavailable")
 
-// AccountOrders lists the orders of the account that holdings need: the live ones from c
-// (by the account index), then the archived completed ones, merged so that each counts
-// once (holdings.Merge).
+// History is what an account's holdings are computed from: its live orders, the summary
+// of its archived ones and the share classes' lock-ups.
+type History struct {
+	// Live are the account's orders in the cluster (as the reader saw them).
+	Live []investv1.Order
+	// Archived sums the archived ones; nil when there is no archive.
+	Archived *holdings.Summary
+	// LockUps are the share classes' lock-ups in days, by ISIN.
+	LockUps map[investv1.ISIN]int32
+}
+
+// FoldBefore is the cut-off before which the archive may sum an account's buys into one
+// lot: a day more than the longest lock-up before now, so that every buy it sums is
+// unlocked whatever its share class (holdings.Summary).
+func FoldBefore(lockUps map[investv1.ISIN]int32, now time.Time) time.Time {
+	longest := int32(0)
+	for _, days := range lockUps {
+		longest = max(longest, days)
+	}
+	return now.AddDate(0, 0, -int(longest)-1)
+}
+
+// AccountHistory reads an account's history for its holdings at now: the live orders
+// from c (by the account index), then the summary of the archived completed ones, asking
+// the archive which of the live completed orders it counts already (holdings.Compute then
+// counts each once), and which orders named by reservations but not live are archived
+// (their reservations hold nothing).
 //
-// The order of the two reads is what makes a lagging cache harmless. The retention
-// controller deletes an order from the cluster only after its archive write is durable
-// and read back. So an order missing from c's list was either never in the cluster, or its
-// deletion had happened when c saw it, which is after its archive write: the archive read
-// that starts afterwards finds it (the store answers reads after writes). An order in both
-// counts once. Nothing disappears, nothing counts twice. A nil archive means there is none
-// (no retention).
-func AccountOrders(ctx context.Context, c client.Reader, a Archive, namespace, account string) ([]investv1.Order, error) {
+// The order of the reads is what makes a lagging cache harmless. The retention controller
+// deletes an order from the cluster only after its archive write is durable and read back.
+// So an order missing from c's list was either never in the cluster, or its deletion had
+// happened when c saw it, which is after its archive write: the archive read that starts
+// afterwards finds it (the store answers reads after writes). An order in both counts
+// once. Nothing disappears, nothing counts twice. A nil archive means there is none (no
+// retention).
+func AccountHistory(ctx context.Context, c client.Reader, a Archive, acct *investv1.Account, now time.Time) (History, error) {
 	var live investv1.OrderList
-	if err := c.List(ctx, &live, client.InNamespace(namespace), client.MatchingFields{index.OrderAccount: account}); err != nil {
-		return nil, err
+	if err := c.List(ctx, &live, client.InNamespace(acct.Namespace), client.MatchingFields{index.OrderAccount: acct.Name}); err != nil {
+		return History{}, err
 	}
-	if a == nil {
-		return live.Items, nil
-	}
-	archived, err := a.CompletedOrders(ctx, namespace, account, "")
+	lockUps, err := LockUps(ctx, c)
 	if err != nil {
-		return nil, fmt.Errorf("%w: orders of account %s/%s: %w", ErrArchiveUnavailable, namespace, account, err)
+		return History{}, err
 	}
-	return holdings.Merge(live.Items, archived), nil
+	h := History{Live: live.Items, LockUps: lockUps}
+	if a == nil {
+		return h, nil
+	}
+	h.Archived, err = ArchivedSummary(ctx, a, acct, live.Items, FoldBefore(lockUps, now))
+	return h, err
+}
+
+// ArchivedSummary reads the archive's part of an account's history, given its live orders
+// (see AccountHistory); errors wrap ErrArchiveUnavailable.
+func ArchivedSummary(ctx context.Context, a Archive, acct *investv1.Account, live []investv1.Order, foldBefore time.Time) (*holdings.Summary, error) {
+	unavailable := func(err error) error {
+		return fmt.Errorf("%w: orders of account %s/%s: %w", ErrArchiveUnavailable, acct.Namespace, acct.Name, err)
+	}
+	var completed []types.UID
+	seen := map[string]bool{}
+	for i := range live {
+		seen[live[i].Name] = true
+		if live[i].Status.State == investv1.StateCompleted && live[i].UID != "" {
+			completed = append(completed, live[i].UID)
+		}
+	}
+	sum, err := a.Holdings(ctx, acct.Namespace, acct.Name, foldBefore, completed)
+	if err != nil {
+		return nil, unavailable(err)
+	}
+	sum.Finished = map[string]bool{}
+	for _, res := range acct.Status.Reservations {
+		name := string(res.Order)
+		if seen[name] || sum.Finished[name] {
+			continue
+		}
+		switch _, err := a.Get(ctx, acct.Namespace, name); {
+		case err == nil:
+			sum.Finished[name] = true
+		case !errors.Is(err, archive.ErrNotFound):
+			return nil, unavailable(err)
+		}
+	}
+	return &sum, nil
+}
+
+// Positions computes the account's positions at now from its history, counting its
+// reservations (holdings.Compute).
+func (h History) Positions(acct *investv1.Account, now time.Time) map[investv1.ISIN]*holdings.Position {
+	return holdings.Compute(holdings.Input{
+		Orders: h.Live, Archived: h.Archived, Reservations: acct.Status.Reservations, Now: now,
+		LockUpDays: func(isin investv1.ISIN) int32 { return h.LockUps[isin] },
+	})
 }

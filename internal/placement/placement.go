@@ -128,28 +128,15 @@ func Latest(h *investv1.NAVHistory) *investv1.NAVPrice {
 	return latest
 }
 
-// Positions computes an account's holdings at now from its orders: the live ones in c
-// and the archived ones in a (AccountOrders). When the archive cannot be read the error
-// wraps ErrArchiveUnavailable and there are no positions.
+// Positions computes an account's holdings at now from its history (AccountHistory), live
+// and archived. When the archive cannot be read the error wraps ErrArchiveUnavailable and
+// there are no positions.
 func Positions(ctx context.Context, c client.Reader, a Archive, acct *investv1.Account, now time.Time) (map[investv1.ISIN]*holdings.Position, error) {
-	orders, err := AccountOrders(ctx, c, a, acct.Namespace, acct.Name)
+	h, err := AccountHistory(ctx, c, a, acct, now)
 	if err != nil {
 		return nil, err
 	}
-	return PositionsOf(ctx, c, orders, acct, now)
-}
-
-// PositionsOf computes an account's holdings at now from orders, every order of the
-// account (AccountOrders), with the share classes' lock-ups read from c.
-func PositionsOf(ctx context.Context, c client.Reader, orders []investv1.Order, acct *investv1.Account, now time.Time) (map[investv1.ISIN]*holdings.Position, error) {
-	lockUps, err := LockUps(ctx, c)
-	if err != nil {
-		return nil, err
-	}
-	return holdings.Compute(holdings.Input{
-		Orders: orders, Reservations: acct.Status.Reservations, Now: now,
-		LockUpDays: func(isin investv1.ISIN) int32 { return lockUps[isin] },
-	}), nil
+	return h.Positions(acct, now), nil
 }
 
 // LockUps reads every share class's lock-up in days by ISIN.

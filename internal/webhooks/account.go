@@ -3,7 +3,6 @@ package webhooks
 import (
 	"context"
 	"errors"
-	"fmt"
 	"slices"
 	"strings"
 	"time"
@@ -105,13 +104,14 @@ func (h *accountWebhook) ValidateUpdate(ctx context.Context, old, a *investv1.Ac
 // before it removes anything (controllers/account).
 func (h *accountWebhook) ValidateDelete(ctx context.Context, a *investv1.Account) (admission.Warnings, error) {
 	// Archived orders count (their lots are units the customer owns): live orders first,
-	// then the archive (placement.AccountOrders says why in that order). While the archive
+	// then the archive (placement.AccountHistory says why in that order). While the archive
 	// cannot be read the deletion is refused with the error.
-	orders, err := placement.AccountOrders(ctx, h.r.cache, h.r.archive, a.Namespace, a.Name)
+	now := time.Now()
+	history, err := placement.AccountHistory(ctx, h.r.cache, h.r.archive, a, now)
 	if err != nil {
 		return nil, err
 	}
-	held := holdings.DeletionBlockers(orders, a.Status.Reservations, time.Now())
+	held := holdings.DeletionBlockers(history.Live, history.Archived, a.Status.Reservations, now)
 	if len(held) == 0 {
 		// The cache may lag behind an order placed or completed a moment ago: confirm
 		// with the API server before letting the account go.
@@ -119,14 +119,13 @@ func (h *accountWebhook) ValidateDelete(ctx context.Context, a *investv1.Account
 		if err != nil {
 			return nil, err
 		}
+		var archived *holdings.Summary
 		if h.r.archive != nil {
-			archived, err := h.r.archive.CompletedOrders(ctx, a.Namespace, a.Name, "")
-			if err != nil {
-				return nil, fmt.Errorf("%w: %w", placement.ErrArchiveUnavailable, err)
+			if archived, err = placement.ArchivedSummary(ctx, h.r.archive, a, confirmed, placement.FoldBefore(history.LockUps, now)); err != nil {
+				return nil, err
 			}
-			confirmed = holdings.Merge(confirmed, archived)
 		}
-		held = holdings.DeletionBlockers(confirmed, a.Status.Reservations, time.Now())
+		held = holdings.DeletionBlockers(confirmed, archived, a.Status.Reservations, now)
 	}
 	if len(held) > 0 {
 		return nil, refusal.Forbidden("accounts", a.Name,

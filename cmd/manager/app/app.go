@@ -199,7 +199,9 @@ func setupControllers(mgr ctrl.Manager, c Config) error {
 			return fmt.Errorf("retention controller: %w", err)
 		}
 	}
-	c.Chain.Archive = placementArchive(c.Archive)
+	if c.Archive != nil {
+		c.Chain.Archive = c.Archive
+	}
 	tokens := &token.Lookup{} // share classes report their tokens (unless --chain-tokens names them)
 	if c.Chain.Tokens == nil && c.Chain.TokenList == "" {
 		c.Chain.Tokens = tokens

@@ -59,6 +59,8 @@ func Run(t *testing.T, newStore NewStore) {
 		{"ListFromABuiltCursorStartsAfterThatPosition", testListBuiltCursor},
 		{"UnicodeInFieldsIsKeptAndOrderedByBytes", testUnicode},
 		{"CompletedOrdersAreTheAccountsCompletedOnesOldestFirst", testCompletedOrders},
+		{"HoldingsAreTheSummaryOfTheAccountsArchivedOrders", testHoldings},
+		{"HoldingsCountEachOrderOnceWhileOrdersAreArchived", testHoldingsConsistent},
 		{"PingAnswers", testPing},
 	}
 	for _, r := range rules {

@@ -84,6 +84,29 @@ func (d sqliteDialect) open(opts Options) (*sql.DB, error) {
 
 // migrate holds an exclusive file lock beside the database while goose runs, so two
 // processes opening one file migrate it once (goose has no SQLite locker).
+// snapshot: a deferred transaction on one connection (the driver's BeginTx would take the
+// write lock, _txlock=immediate, and does not offer read-only ones). In WAL mode its reads
+// share the snapshot of its first read, and writers go on meanwhile. A connection whose
+// transaction cannot be ended is discarded, never returned to the pool in a transaction.
+func (sqliteDialect) snapshot(ctx context.Context, db *sql.DB, read func(querier) error) error {
+	conn, err := db.Conn(ctx)
+	if err != nil {
+		return err
+	}
+	defer func() { _ = conn.Close() }()
+	if _, err := conn.ExecContext(ctx, "BEGIN DEFERRED"); err != nil {
+		return err
+	}
+	err = read(conn)
+	if _, rerr := conn.ExecContext(context.WithoutCancel(ctx), "ROLLBACK"); rerr != nil {
+		_ = conn.Raw(func(any) error { return driver.ErrBadConn })
+		if err == nil {
+			err = rerr
+		}
+	}
+	return err
+}
+
 func (d sqliteDialect) migrate(ctx context.Context, db *sql.DB) error {
 	f, err := os.OpenFile(d.path+".migrate.lock", os.O_CREATE|os.O_RDWR, 0o600)
 	if err != nil {
@@ -148,6 +171,17 @@ func (d postgresDialect) open(opts Options) (*sql.DB, error) {
 }
 
 func (postgresDialect) oneWriter() bool { return false }
+
+// snapshot: a read-only REPEATABLE READ transaction, whose reads share the snapshot of
+// its first statement.
+func (postgresDialect) snapshot(ctx context.Context, db *sql.DB, read func(querier) error) error {
+	tx, err := db.BeginTx(ctx, &sql.TxOptions{Isolation: sql.LevelRepeatableRead, ReadOnly: true})
+	if err != nil {
+		return err
+	}
+	defer func() { _ = tx.Rollback() }()
+	return read(tx)
+}
 
 func (postgresDialect) migrate(ctx context.Context, db *sql.DB) error {
 	locker, err := lock.NewPostgresTableLocker(

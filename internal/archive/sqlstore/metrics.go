@@ -6,16 +6,18 @@ import (
 	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
+	"k8s.io/apimachinery/pkg/types"
 	"sigs.k8s.io/controller-runtime/pkg/metrics"
 
 	investv1 "github.com/fundshare/fundshare-operator/api/v1alpha1"
 	"github.com/fundshare/fundshare-operator/internal/archive"
+	"github.com/fundshare/fundshare-operator/internal/holdings"
 )
 
 var (
 	opDuration = prometheus.NewHistogramVec(prometheus.HistogramOpts{
 		Name:    "fundshare_archive_operation_duration_seconds",
-		Help:    "Latency of order archive store calls, by backend and operation (put, put_many, get, list, completed_orders, ping).",
+		Help:    "Latency of order archive store calls, by backend and operation (put, put_many, get, list, completed_orders, holdings, ping).",
 		Buckets: []float64{.0005, .001, .0025, .005, .01, .025, .05, .1, .25, .5, 1, 2.5, 5, 10},
 	}, []string{"backend", "operation"})
 	opErrors = prometheus.NewCounterVec(prometheus.CounterOpts{
@@ -82,6 +84,11 @@ func (m *instrumented) List(ctx context.Context, namespace string, q archive.Que
 func (m *instrumented) CompletedOrders(ctx context.Context, namespace, accountID string, isin investv1.ISIN) (o []investv1.Order, err error) {
 	defer func(start time.Time) { m.observe("completed_orders", start, err) }(time.Now())
 	return m.next.CompletedOrders(ctx, namespace, accountID, isin)
+}
+
+func (m *instrumented) Holdings(ctx context.Context, namespace, accountID string, foldBefore time.Time, live []types.UID) (h holdings.Summary, err error) {
+	defer func(start time.Time) { m.observe("holdings", start, err) }(time.Now())
+	return m.next.Holdings(ctx, namespace, accountID, foldBefore, live)
 }
 
 func (m *instrumented) Ping(ctx context.Context) (err error) {

@@ -16,8 +16,11 @@ import (
 	"strings"
 	"time"
 
+	"k8s.io/apimachinery/pkg/types"
+
 	investv1 "github.com/fundshare/fundshare-operator/api/v1alpha1"
 	"github.com/fundshare/fundshare-operator/internal/archive"
+	"github.com/fundshare/fundshare-operator/internal/holdings"
 )
 
 // Options tune a store; the zero value is the default.
@@ -113,6 +116,9 @@ type dialect interface {
 	unavailable(err error) bool
 	// oneWriter reports whether the database takes one writer at a time.
 	oneWriter() bool
+	// snapshot runs read with a querier whose reads all see one consistent snapshot of
+	// the database (a read-only transaction), and ends it.
+	snapshot(ctx context.Context, db *sql.DB, read func(querier) error) error
 }
 
 // columns is the column list of an insert, in the order of insertArgs.
@@ -463,6 +469,105 @@ func (s *store) CompletedOrders(ctx context.Context, namespace, accountID string
 		return nil, s.classify(ctx, err)
 	}
 	return out, nil
+}
+
+// holdingsQuery sums an account's archived completed orders (archive.Store.Holdings), by
+// the covering index archived_orders_holdings (migration 00002): kind 0 is a sum of sells, 1 the sum of
+// the buys completed before the cut-off (with the latest completion), 2 a later buy.
+const holdingsQuery = `SELECT 0, isin, CAST(SUM(units) AS BIGINT), CAST(0 AS BIGINT) FROM archived_orders
+		WHERE namespace = ? AND account_id = ? AND state = ? AND side = ? GROUP BY isin
+	UNION ALL SELECT 1, isin, CAST(SUM(units) AS BIGINT), MAX(terminal_unix) FROM archived_orders
+		WHERE namespace = ? AND account_id = ? AND state = ? AND side = ? AND terminal_unix < ? GROUP BY isin
+	UNION ALL SELECT 2, isin, units, terminal_unix FROM archived_orders
+		WHERE namespace = ? AND account_id = ? AND state = ? AND side = ? AND terminal_unix >= ?
+	ORDER BY 1, 4, 3`
+
+// holdingsArgs are the arguments of holdingsQuery.
+func holdingsArgs(namespace, accountID string, foldBefore time.Time) []any {
+	completed, sell, buy := string(investv1.StateCompleted), string(investv1.SideSell), string(investv1.SideBuy)
+	return []any{namespace, accountID, completed, sell,
+		namespace, accountID, completed, buy, foldBefore.Unix(),
+		namespace, accountID, completed, buy, foldBefore.Unix()}
+}
+
+// countedChunk is how many UIDs one query of Holdings looks up.
+const countedChunk = 500
+
+// Holdings implements archive.Store. With live UIDs to look up, the sums and the lookups
+// run in one read snapshot (dialect.snapshot).
+func (s *store) Holdings(ctx context.Context, namespace, accountID string, foldBefore time.Time, live []types.UID) (holdings.Summary, error) {
+	ctx, cancel := s.op(ctx)
+	defer cancel()
+	sum := holdings.Summary{ByISIN: map[investv1.ISIN]holdings.ArchivedPosition{}, Counted: map[types.UID]bool{}}
+	read := func(q querier) error {
+		if err := s.sumHoldings(ctx, q, namespace, accountID, foldBefore, sum.ByISIN); err != nil {
+			return err
+		}
+		for start := 0; start < len(live); start += countedChunk {
+			if err := s.counted(ctx, q, namespace, accountID, live[start:min(start+countedChunk, len(live))], sum.Counted); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
+	var err error
+	if len(live) == 0 {
+		err = read(s.db) // one statement is one snapshot
+	} else {
+		err = s.dia.snapshot(ctx, s.db, read)
+	}
+	if err != nil {
+		return holdings.Summary{}, s.classify(ctx, err)
+	}
+	return sum, nil
+}
+
+// sumHoldings runs holdingsQuery into byISIN.
+func (s *store) sumHoldings(ctx context.Context, q querier, namespace, accountID string, foldBefore time.Time, byISIN map[investv1.ISIN]holdings.ArchivedPosition) error {
+	rows, err := q.QueryContext(ctx, s.dia.rebind(holdingsQuery), holdingsArgs(namespace, accountID, foldBefore)...)
+	if err != nil {
+		return err
+	}
+	defer func() { _ = rows.Close() }()
+	for rows.Next() {
+		var kind int
+		var isin string
+		var units, at int64
+		if err := rows.Scan(&kind, &isin, &units, &at); err != nil {
+			return err
+		}
+		p := byISIN[investv1.ISIN(isin)]
+		if kind == 0 {
+			p.Sold += units
+		} else {
+			p.Bought = append(p.Bought, holdings.Bought{Units: units, CompletedAt: time.Unix(at, 0).UTC()})
+		}
+		byISIN[investv1.ISIN(isin)] = p
+	}
+	return rows.Err()
+}
+
+// counted adds to into the UIDs of uids archived as orders of the account.
+func (s *store) counted(ctx context.Context, q querier, namespace, accountID string, uids []types.UID, into map[types.UID]bool) error {
+	args := make([]any, 0, len(uids)+2)
+	args = append(args, namespace, accountID)
+	for _, uid := range uids {
+		args = append(args, string(uid))
+	}
+	rows, err := q.QueryContext(ctx, s.dia.rebind(`SELECT uid FROM archived_orders WHERE namespace = ? AND account_id = ? AND uid IN (?`+
+		strings.Repeat(", ?", len(uids)-1)+`)`), args...)
+	if err != nil {
+		return err
+	}
+	defer func() { _ = rows.Close() }()
+	for rows.Next() {
+		var uid string
+		if err := rows.Scan(&uid); err != nil {
+			return err
+		}
+		into[types.UID(uid)] = true
+	}
+	return rows.Err()
 }
 
 // Ping implements archive.Store: one round trip through the pool.
