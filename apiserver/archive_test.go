@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	. "github.com/onsi/ginkgo/v2"
@@ -233,6 +234,35 @@ var _ = Describe("Orders in the archive: reads stay whole", func() {
 		Expect(append(idsOf(first.data()), rest...)).To(Equal(all))
 	})
 
+	It("reads no archived order for a page its live orders fill, whatever the archive holds (the unfiltered list is O(limit))", func() {
+		delta := newTenant("delta", investv1.ApiClientSpec{})
+		account := delta.buyer()
+		var old, recent []*investv1.Order
+		for range 3 {
+			id := delta.place("BUY", fixtures.ISIN, account, 100)
+			delta.settleBuy(id)
+			old = append(old, delta.storedOrder(id))
+		}
+		for _, o := range old {
+			delta.archiveOrder(o.Name)
+		}
+		time.Sleep(time.Second) // the live orders are newer than every archived one
+		for range 3 {
+			recent = append(recent, delta.storedOrder(delta.place("BUY", fixtures.ISIN, account, 100)))
+		}
+		all := newestFirst(append(slices.Clone(recent), old...))
+
+		before := archiveSwitch.listed.Load()
+		Expect(listIDs(delta, "limit=2")).To(Equal(all[:2]))
+		Expect(archiveSwitch.listed.Load()-before).To(BeZero(), "archived orders read for a page of live ones")
+		// A page that reaches past the live orders reads at most a page and one more of
+		// archived ones (the one more tells whether a next page exists).
+		before = archiveSwitch.listed.Load()
+		Expect(listIDs(delta, "limit=4")).To(Equal(all[:4]))
+		Expect(archiveSwitch.listed.Load() - before).To(BeNumerically("<=", 5))
+		Expect(walk(delta, "", 2)).To(Equal(all))
+	})
+
 	It("answers a retry of an archived order's Idempotency-Key with the order, and places nothing", func() {
 		account := alpha.buyer()
 		body := orderBody("BUY", fixtures.ISIN, account, 100)
@@ -276,6 +306,8 @@ type switchedArchive struct {
 	archive.Store
 	mu   sync.Mutex
 	down bool
+	// listed counts the orders List returned, for the specs of what a page reads.
+	listed atomic.Int64
 }
 
 func (s *switchedArchive) setDown(down bool) {
@@ -304,7 +336,9 @@ func (s *switchedArchive) List(ctx context.Context, ns string, q archive.Query) 
 	if err := s.err(); err != nil {
 		return archive.Page{}, err
 	}
-	return s.Store.List(ctx, ns, q)
+	page, err := s.Store.List(ctx, ns, q)
+	s.listed.Add(int64(len(page.Orders)))
+	return page, err
 }
 
 func (s *switchedArchive) Holdings(ctx context.Context, ns, account string, foldBefore time.Time, live []types.UID) (holdings.Summary, error) {

@@ -45,7 +45,8 @@ var orderRenames = map[string]string{
 // merge into one sequence; next_cursor continues after the page's last order, stable
 // while orders are placed or archived meanwhile. Live orders are read through the most
 // selective index the filters allow (account, ISIN, status, or the accounts of the type);
-// without a filter through the live order index, a page at a time (O(limit)).
+// without a filter through the live order index, a page at a time (O(limit)). The archive
+// is read only for the part of the page the live orders do not fill (archivedRange).
 func (s *Server) listOrders(w http.ResponseWriter, r *http.Request) {
 	lq, fe := parseOrderListQuery(r)
 	if !fe.Empty() {
@@ -63,9 +64,7 @@ func (s *Server) listOrders(w http.ResponseWriter, r *http.Request) {
 		s.writeAPIError(w, r, err, nil)
 		return
 	}
-	// Every order in both (archived, not yet deleted) is a done live order: reading that
-	// many more archived ones keeps the merged page whole.
-	archived, err := s.archivedOrders(ctx, ns, lq.filter, lq.cursor, need+countDone(live))
+	archived, err := s.archivedOrders(ctx, ns, lq.filter, archivedRange(lq.cursor, live, need), need)
 	if err != nil {
 		s.writeAPIError(w, r, err, nil)
 		return
@@ -105,15 +104,30 @@ func parseOrderListQuery(r *http.Request) (orderListQuery, validation.FieldError
 	return lq, q.fe
 }
 
-// countDone is how many of orders are done (Order.Done): those may be in the archive too.
-func countDone(orders []investv1.Order) int {
-	done := 0
-	for i := range orders {
-		if orders[i].Done() {
-			done++
-		}
+// archivedRange is the part of the archive that can be on a page after cursor whose need
+// newest live orders are live: when they fill it, only archived orders newer than its last
+// live one can be on it, so a page of recent orders reads no archived row at all (the
+// unfiltered list costs the same with a million archived orders as with none). Live
+// orders come along, so that an archived order still live (archived, not yet deleted)
+// is passed over there and counts once, as its live copy.
+func archivedRange(cursor *archive.Position, live []investv1.Order, need int) archivedQuery {
+	q := archivedQuery{after: cursor, live: make(map[string]bool, len(live))}
+	for i := range live {
+		q.live[live[i].Name] = true
 	}
-	return done
+	if len(live) >= need && need > 0 {
+		last := &live[need-1]
+		q.until = &archive.Position{Created: last.CreationTimestamp.UTC(), ID: last.Name}
+	}
+	return q
+}
+
+// archivedQuery is the range of the archive a list page reads: strictly after after (nil:
+// from the newest), strictly before until (nil: to the oldest), without the orders live
+// names.
+type archivedQuery struct {
+	after, until *archive.Position
+	live         map[string]bool
 }
 
 // orderListPage is the page p of the live and archived orders merged newest first (an
@@ -235,10 +249,10 @@ func (s *Server) liveOrdersByIndex(ctx context.Context, ns string, cursor *archi
 	return out, nil
 }
 
-// archivedOrders returns up to n of the tenant's archived orders that match f, newest
-// first, strictly after cursor; none when there is no archive or the filter names a
-// state no archived order is in (they are all terminal).
-func (s *Server) archivedOrders(ctx context.Context, ns string, f orderFilter, cursor *archive.Position, n int) ([]investv1.Order, error) {
+// archivedOrders returns up to n of the tenant's archived orders that match f in the range
+// r, newest first, leaving out those r names as live; none when there is no archive or the
+// filter names a state no archived order is in (they are all terminal).
+func (s *Server) archivedOrders(ctx context.Context, ns string, f orderFilter, r archivedQuery, n int) ([]investv1.Order, error) {
 	if s.deps.Archive == nil || (f.status != "" && !investv1.OrderState(f.status).Terminal()) {
 		return nil, nil
 	}
@@ -246,9 +260,9 @@ func (s *Server) archivedOrders(ctx context.Context, ns string, f orderFilter, c
 		Side: investv1.OrderSide(f.side), Market: investv1.Market(f.market), State: investv1.OrderState(f.status),
 		AccountType: investv1.AccountType(f.accountType), AccountID: investv1.ObjectID(f.accountID),
 		Currency: investv1.CurrencyCode(f.currency), ISIN: investv1.ISIN(f.isin),
-	}}
-	if cursor != nil {
-		q.Cursor = archive.EncodeCursor(*cursor)
+	}, Until: r.until}
+	if r.after != nil {
+		q.Cursor = archive.EncodeCursor(*r.after)
 	}
 	var out []investv1.Order
 	for len(out) < n {
@@ -257,7 +271,11 @@ func (s *Server) archivedOrders(ctx context.Context, ns string, f orderFilter, c
 		if err != nil {
 			return nil, err
 		}
-		out = append(out, page.Orders...)
+		for _, o := range page.Orders {
+			if !r.live[o.Name] {
+				out = append(out, o)
+			}
+		}
 		if page.Next == "" {
 			break
 		}

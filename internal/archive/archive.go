@@ -146,6 +146,12 @@ type Query struct {
 	// the page then starts strictly after that position. A cursor that does not decode is
 	// ErrInvalid.
 	Cursor string
+	// Until, when set, ends the list at that position: only orders strictly before it in
+	// the newest-first order (created later, or in the same second with a larger id) are
+	// returned. A caller that merges archived orders with others it already has up to a
+	// position (the REST list's live orders) reads only the archived ones that can still
+	// be on its page: none at all when its page is full of newer ones.
+	Until *Position
 }
 
 // Page is a List answer.

@@ -57,6 +57,7 @@ func Run(t *testing.T, newStore NewStore) {
 		{"ListPagingIsStableAcrossConcurrentInserts", testListStableUnderInserts},
 		{"ListRefusesABadLimitOrCursor", testListInvalid},
 		{"ListFromABuiltCursorStartsAfterThatPosition", testListBuiltCursor},
+		{"ListUntilEndsAtThatPosition", testListUntil},
 		{"UnicodeInFieldsIsKeptAndOrderedByBytes", testUnicode},
 		{"CompletedOrdersAreTheAccountsCompletedOnesOldestFirst", testCompletedOrders},
 		{"HoldingsAreTheSummaryOfTheAccountsArchivedOrders", testHoldings},
@@ -764,6 +765,44 @@ func testListBuiltCursor(t *testing.T, s archive.Store) {
 	page, err = s.List(ctxOf(t), "tenant-a", archive.Query{Limit: 2, Cursor: cur})
 	if err != nil || !slices.Equal(names(page.Orders), []string{id(6), id(5)}) || page.Next == "" {
 		t.Fatalf("after a position between orders: %v, next %q, %v", names(page.Orders), page.Next, err)
+	}
+}
+
+func testListUntil(t *testing.T, s archive.Store) {
+	for i := range 9 {
+		mustPut(t, s, Order("tenant-a", id(i), base.Add(time.Duration(i/3)*time.Second)), investv1.AccountTypeIndividual)
+	}
+	until := &archive.Position{Created: base.Add(time.Second), ID: id(4)}
+	// Newest first down to (1s, id(4)), exclusive: id(8) .. id(5), paged two at a time.
+	var got []string
+	q := archive.Query{Limit: 2, Until: until}
+	for pages := 0; ; pages++ {
+		page, err := s.List(ctxOf(t), "tenant-a", q)
+		if err != nil || pages > 5 {
+			t.Fatalf("page %d: %v", pages, err)
+		}
+		got = append(got, names(page.Orders)...)
+		if page.Next == "" {
+			break
+		}
+		q.Cursor = page.Next
+	}
+	if want := []string{id(8), id(7), id(6), id(5)}; !slices.Equal(got, want) {
+		t.Fatalf("until (1s, %s): got %v, want %v", id(4), got, want)
+	}
+	// A full page that ends exactly at the bound has no next page.
+	page, err := s.List(ctxOf(t), "tenant-a", archive.Query{Limit: 4, Until: until})
+	if err != nil || len(page.Orders) != 4 || page.Next != "" {
+		t.Fatalf("a page ending at the bound: %v, next %q, %v", names(page.Orders), page.Next, err)
+	}
+	// With a filter, and with a bound newer than every order: nothing.
+	page, err = s.List(ctxOf(t), "tenant-a", archive.Query{Limit: 10, Until: until, Filter: archive.Filter{ISIN: "LU0000000001"}})
+	if err != nil || len(page.Orders) != 4 {
+		t.Fatalf("until with a filter: %v, %v", names(page.Orders), err)
+	}
+	page, err = s.List(ctxOf(t), "tenant-a", archive.Query{Limit: 10, Until: &archive.Position{Created: base.Add(time.Hour), ID: id(0)}})
+	if err != nil || len(page.Orders) != 0 || page.Next != "" {
+		t.Fatalf("until a position newer than every order: %v, next %q, %v", names(page.Orders), page.Next, err)
 	}
 }
 

@@ -101,6 +101,7 @@ func plans(t *testing.T, s archive.Store, explain string) map[string]string {
 		out[name] = strings.Join(lines, "\n")
 	}
 	cursor := archive.EncodeCursor(archive.Position{Created: time.Unix(1_760_000_300, 0), ID: "80000000"})
+	until := archive.Position{Created: time.Unix(1_760_000_100, 0), ID: "20000000"}
 	for _, f := range planFilters {
 		for _, cur := range []string{"", cursor} {
 			q, args, err := listQuery("tenant-a", archive.Query{Filter: f, Limit: 100, Cursor: cur})
@@ -108,6 +109,11 @@ func plans(t *testing.T, s archive.Store, explain string) map[string]string {
 				t.Fatal(err)
 			}
 			run(fmt.Sprintf("List %+v cursor=%v", f, cur != ""), q, args)
+			q, args, err = listQuery("tenant-a", archive.Query{Filter: f, Limit: 100, Cursor: cur, Until: &until})
+			if err != nil {
+				t.Fatal(err)
+			}
+			run(fmt.Sprintf("List %+v cursor=%v until", f, cur != ""), q, args)
 		}
 	}
 	q, args := completedQuery("tenant-a", "aaaaaaaa-0000-4000-8000-000000000007", "")

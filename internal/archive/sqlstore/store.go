@@ -427,6 +427,10 @@ func listQuery(namespace string, q archive.Query) (string, []any, error) {
 		where.WriteString(" AND (created_unix, name) < (?, ?)")
 		args = append(args, pos.Created.Unix(), pos.ID)
 	}
+	if q.Until != nil {
+		where.WriteString(" AND (created_unix, name) > (?, ?)")
+		args = append(args, q.Until.Created.Unix(), q.Until.ID)
+	}
 	args = append(args, q.Limit+1)
 	return `SELECT created_unix, name, order_json FROM archived_orders WHERE ` + where.String() +
 		` ORDER BY created_unix DESC, name DESC LIMIT ?`, args, nil
