@@ -61,6 +61,35 @@ var _ = Describe("Retention: done orders leave the cluster for the archive", fun
 		Expect(archivedOfAccount(a)).To(HaveLen(2))
 	})
 
+	It("drops a reservation that names a sell already in the archive: it holds nothing", func() {
+		isin := newMarket(0)
+		a := newCustomer()
+		buy := mustPlace(a, investv1.SideBuy, isin, 100)
+		waitCompleted(buy)
+		sell := mustPlace(a, investv1.SideSell, isin, 30)
+		waitCompleted(sell)
+		waitArchived(sell)
+		// A status written before the sell completed (a restored backup, an old replica's
+		// write) still reserves the sell's units; the sell is only in the archive now.
+		acct := &investv1.Account{}
+		Expect(k8s.Get(ctx, client.ObjectKeyFromObject(a), acct)).To(Succeed())
+		before := acct.DeepCopy()
+		acct.Status.Reservations = append(acct.Status.Reservations, investv1.UnitReservation{
+			Order: investv1.ObjectID(sell.Name), ISIN: investv1.ISIN(isin), Units: 30})
+		Expect(k8s.Status().Patch(ctx, acct, client.MergeFrom(before))).To(Succeed())
+		// The account's next reconcile (here: an annotation, as any change of it) drops it.
+		before = acct.DeepCopy()
+		acct.Annotations = map[string]string{"example.com/touched": "yes"}
+		Expect(k8s.Patch(ctx, acct, client.MergeFrom(before))).To(Succeed())
+		Eventually(func(g Gomega) {
+			g.Expect(k8s.Get(ctx, client.ObjectKeyFromObject(a), acct)).To(Succeed())
+			g.Expect(acct.Status.Reservations).To(BeEmpty())
+			g.Expect(acct.Status.Holdings).To(ConsistOf(HaveField("ReservedUnits", BeZero())))
+		}).WithTimeout(30 * time.Second).Should(Succeed())
+		Expect(holding(a, isin)()).To(Equal(int64(70)))
+		mustPlace(a, investv1.SideSell, isin, 70) // every unit left may be sold
+	})
+
 	It("keeps the lock-up of an archived buy", func() {
 		isin := newMarket(365)
 		a := newCustomer()
