@@ -80,14 +80,8 @@ func (s cachedState) ClientState(context.Context, string, time.Duration) (Client
 func BenchmarkTokenLatencyUnderFlood(b *testing.B) {
 	ks, _ := newTestKeys(b)
 	iss := newTestIssuer(b, ks, nil)
-	secret, err := NewClientSecret()
-	if err != nil {
-		b.Fatal(err)
-	}
-	hash, err := HashSecret(secret)
-	if err != nil {
-		b.Fatal(err)
-	}
+	secret := must(NewClientSecret())(b)
+	hash := must(HashSecret(secret))(b)
 	h := NewTokenHandler(memStore{"acme": {ID: "acme", Tenant: "tenant-acme", SecretHash: hash}},
 		iss, NewThrottle(ThrottleConfig{}), logr.Discard())
 	form := func(id, secret string) string {
