@@ -111,7 +111,7 @@ func TestNewKeySet(t *testing.T) {
 	if _, err := NewKeySet(nil); err == nil {
 		t.Fatal("nil active key accepted")
 	}
-	p384, _ := ecdsa.GenerateKey(elliptic.P384(), rand.Reader)
+	p384 := p384Key(t)
 	if _, err := NewKeySet(p384); err == nil {
 		t.Fatal("P-384 active key accepted for ES256")
 	}
@@ -131,16 +131,14 @@ func TestParseSigningKeyPEM(t *testing.T) {
 		t.Fatalf("SEC 1 key not accepted: %v", err)
 	}
 
-	p384, _ := ecdsa.GenerateKey(elliptic.P384(), rand.Reader)
-	p384DER, _ := x509.MarshalPKCS8PrivateKey(p384)
+	p384DER, _ := x509.MarshalPKCS8PrivateKey(p384Key(t))
 	_, edKey, _ := ed25519.GenerateKey(rand.Reader)
 	edDER, _ := x509.MarshalPKCS8PrivateKey(edKey)
-	pubDER, _ := x509.MarshalPKIXPublicKey(&key.PublicKey)
 
 	bad := map[string][]byte{
 		"empty":        nil,
 		"not PEM":      []byte("hello"),
-		"public key":   pem.EncodeToMemory(&pem.Block{Type: "PUBLIC KEY", Bytes: pubDER}),
+		"public key":   publicKeyPEM(t, key),
 		"corrupt DER":  pem.EncodeToMemory(&pem.Block{Type: "PRIVATE KEY", Bytes: []byte{1, 2, 3}}),
 		"P-384":        pem.EncodeToMemory(&pem.Block{Type: "PRIVATE KEY", Bytes: p384DER}),
 		"Ed25519":      pem.EncodeToMemory(&pem.Block{Type: "PRIVATE KEY", Bytes: edDER}),
@@ -151,4 +149,22 @@ func TestParseSigningKeyPEM(t *testing.T) {
 			t.Errorf("%s: accepted", name)
 		}
 	}
+}
+
+// p384Key is an ECDSA key on P-384, a curve ES256 does not use.
+func p384Key(t testing.TB) *ecdsa.PrivateKey {
+	t.Helper()
+	return must(ecdsa.GenerateKey(elliptic.P384(), rand.Reader))(t)
+}
+
+// publicKeyDER is the public half of key as PKIX DER.
+func publicKeyDER(t testing.TB, key *ecdsa.PrivateKey) []byte {
+	t.Helper()
+	return must(x509.MarshalPKIXPublicKey(&key.PublicKey))(t)
+}
+
+// publicKeyPEM is the public half of key as a PEM "PUBLIC KEY" block.
+func publicKeyPEM(t testing.TB, key *ecdsa.PrivateKey) []byte {
+	t.Helper()
+	return pem.EncodeToMemory(&pem.Block{Type: "PUBLIC KEY", Bytes: publicKeyDER(t, key)})
 }

@@ -17,12 +17,9 @@ package auth
 import (
 	"crypto/ecdsa"
 	"crypto/elliptic"
-	"crypto/rand"
 	"crypto/sha256"
-	"crypto/x509"
 	"encoding/base64"
 	"encoding/json"
-	"encoding/pem"
 	"errors"
 	"math/big"
 	"strings"
@@ -247,11 +244,10 @@ func TestVerifyRejects(t *testing.T) {
 		t.Fatalf("baseline token rejected: %v", err)
 	}
 
-	pubDER := must(x509.MarshalPKIXPublicKey(&key.PublicKey))(t)
-	pubPEM := pem.EncodeToMemory(&pem.Block{Type: "PUBLIC KEY", Bytes: pubDER})
+	pubDER, pubPEM := publicKeyDER(t, key), publicKeyPEM(t, key)
 	pubRaw, _ := key.PublicKey.Bytes()
 	foreign, _ := GenerateSigningKey()
-	p384, _ := ecdsa.GenerateKey(elliptic.P384(), rand.Reader)
+	p384 := p384Key(t)
 
 	tampered := func() string {
 		good := sign(jwt.SigningMethodES256, key, nil, validClaims())
