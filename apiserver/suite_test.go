@@ -377,6 +377,10 @@ func pagingRefusals() []TableEntry {
 	}
 }
 
+// walletsOf and pmdOf are the collections of an account's children.
+func walletsOf(accountID string) string { return "/v1/accounts/" + accountID + "/wallets" }
+func pmdOf(accountID string) string     { return "/v1/accounts/" + accountID + "/payment-method-details" }
+
 // refuseQuery checks that the tenant's GET path?query answers 422 Validation error naming
 // the query parameter field.
 func (t *tenant) refuseQuery(path, query, field string) {
