@@ -6,7 +6,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"net"
 	"net/http"
 	"net/url"
 	"path/filepath"
@@ -21,7 +20,6 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/util/intstr"
 	"k8s.io/klog/v2"
-	ctrl "sigs.k8s.io/controller-runtime"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	"sigs.k8s.io/controller-runtime/pkg/log/zap"
 
@@ -32,7 +30,9 @@ import (
 	"github.com/fundshare/fundshare-operator/internal/archive/sqlstore"
 	"github.com/fundshare/fundshare-operator/internal/controlplane"
 	"github.com/fundshare/fundshare-operator/internal/fixtures"
+	"github.com/fundshare/fundshare-operator/internal/test/apptest"
 	"github.com/fundshare/fundshare-operator/internal/test/envtest"
+	"github.com/fundshare/fundshare-operator/internal/test/loopback"
 )
 
 // The REST suite runs the facade exactly as production does: a real kube-apiserver and
@@ -93,18 +93,13 @@ var _ = BeforeSuite(func() {
 	archiveSwitch = &switchedArchive{Store: st}
 	orderArchive = archiveSwitch
 
-	addr := freeAddress()
+	addr := loopback.FreeAddr(GinkgoT())
 	baseURL = "http://" + addr
-	env.Manager = env.StartManager(env.Config, envtest.ManagerOptions{
-		New: app.NewManager,
-		Setup: func(mgr ctrl.Manager) error {
-			return app.Setup(mgr, app.Config{
-				RESTAddr: addr, PublicBaseURL: baseURL, Namespace: operatorNamespace,
-				SigningKeySecret: "fundshare-jwt-signing-key", Webhooks: true, Controllers: true,
-				SandboxSettlement: -1, Archive: orderArchive,
-			})
-		},
-	})
+	env.Manager = env.StartManager(env.Config, apptest.Manager(app.Config{
+		RESTAddr: addr, PublicBaseURL: baseURL, Namespace: operatorNamespace,
+		SigningKeySecret: "fundshare-jwt-signing-key", Webhooks: true, Controllers: true,
+		SandboxSettlement: -1, Archive: orderArchive,
+	}))
 	Eventually(func() error {
 		res, err := hc.Get(baseURL + "/readyz")
 		if err != nil {
@@ -138,13 +133,6 @@ var _ = AfterSuite(func() {
 		conform.assertNoSecretsLeaked(logs.String(), tenantNamespaces)
 	}
 })
-
-func freeAddress() string {
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	Expect(err).NotTo(HaveOccurred())
-	defer ln.Close()
-	return ln.Addr().String()
-}
 
 // tenant is an API client with its namespace and a token.
 type tenant struct {

@@ -11,12 +11,9 @@ import (
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/client-go/rest"
-	ctrl "sigs.k8s.io/controller-runtime"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
-	"github.com/fundshare/fundshare-operator/cmd/manager/app"
-	"github.com/fundshare/fundshare-operator/internal/controlplane"
-	"github.com/fundshare/fundshare-operator/internal/fixtures"
+	"github.com/fundshare/fundshare-operator/internal/test/apptest"
 	"github.com/fundshare/fundshare-operator/internal/test/envtest"
 )
 
@@ -60,13 +57,7 @@ var _ = AfterSuite(func() {
 // restart spec builds a second manager in this process, hence SkipNameValidation.
 func startManager(cfg *rest.Config) *envtest.Manager {
 	GinkgoHelper()
-	return env.StartManager(cfg, envtest.ManagerOptions{
-		New: app.NewManager,
-		Setup: func(m ctrl.Manager) error {
-			return app.Setup(m, app.Config{Webhooks: true, Controllers: true, SandboxSettlement: -1})
-		},
-		SkipNameValidation: true,
-	})
+	return env.StartManager(cfg, apptest.Manager(apptest.WebhooksAndControllers))
 }
 
 // ensureSuiteManager leaves the suite's manager running, whatever a spec did to it.
@@ -81,13 +72,7 @@ func ensureSuiteManager() {
 }
 
 // newNamespace gives every spec its own namespace (envtest has no garbage collector).
-func newNamespace() string {
-	ns, err := controlplane.NewNamespace(ctx, k8s, "acct")
-	Expect(err).NotTo(HaveOccurred())
-	_, err = fixtures.MakeTenant(ctx, k8s, ns)
-	Expect(err).NotTo(HaveOccurred())
-	return ns
-}
+func newNamespace() string { return env.NewTenant("acct") }
 
 // create creates obj through the API server (so admission answers) and fails the spec on
 // error.

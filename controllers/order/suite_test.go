@@ -16,10 +16,10 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	investv1 "github.com/fundshare/fundshare-operator/api/v1alpha1"
-	"github.com/fundshare/fundshare-operator/cmd/manager/app"
 	"github.com/fundshare/fundshare-operator/controllers/settlement"
 	"github.com/fundshare/fundshare-operator/internal/controlplane"
 	"github.com/fundshare/fundshare-operator/internal/fixtures"
+	"github.com/fundshare/fundshare-operator/internal/test/apptest"
 	"github.com/fundshare/fundshare-operator/internal/test/envtest"
 	"github.com/fundshare/fundshare-operator/internal/validation"
 )
@@ -54,13 +54,7 @@ var _ = AfterSuite(func() {
 // waits until it has stopped. The restart specs build a second manager in this process.
 func startManager() func() {
 	GinkgoHelper()
-	return env.StartManager(cfg, envtest.ManagerOptions{
-		New: app.NewManager,
-		Setup: func(mgr ctrl.Manager) error {
-			return app.Setup(mgr, app.Config{Webhooks: true, Controllers: true, SandboxSettlement: -1})
-		},
-		SkipNameValidation: true,
-	}).Stop
+	return env.StartManager(cfg, apptest.Manager(apptest.WebhooksAndControllers)).Stop
 }
 
 // startSandbox runs a sandbox settlement agent with no delay, for one namespace only.
@@ -202,14 +196,7 @@ func historyStates(o *investv1.Order) []investv1.OrderState {
 	return out
 }
 
-func newNamespace() string {
-	GinkgoHelper()
-	ns, err := controlplane.NewNamespace(ctx, k8s, "orders")
-	Expect(err).NotTo(HaveOccurred())
-	_, err = fixtures.MakeTenant(ctx, k8s, ns)
-	Expect(err).NotTo(HaveOccurred())
-	return ns
-}
+func newNamespace() string { return env.NewTenant("orders") }
 
 func contains(sub string) OmegaMatcher {
 	return WithTransform(func(err error) string { return fmt.Sprint(err) }, ContainSubstring(sub))

@@ -21,8 +21,8 @@ import (
 	"github.com/fundshare/fundshare-operator/controllers/retention"
 	"github.com/fundshare/fundshare-operator/internal/archive"
 	"github.com/fundshare/fundshare-operator/internal/archive/sqlstore"
-	"github.com/fundshare/fundshare-operator/internal/controlplane"
 	"github.com/fundshare/fundshare-operator/internal/fixtures"
+	"github.com/fundshare/fundshare-operator/internal/test/apptest"
 	"github.com/fundshare/fundshare-operator/internal/test/envtest"
 	"github.com/fundshare/fundshare-operator/internal/validation"
 )
@@ -49,8 +49,7 @@ var suiteT *testing.T
 
 func TestRetention(t *testing.T) {
 	suiteT = t
-	RegisterFailHandler(Fail)
-	RunSpecs(t, "Retention suite")
+	envtest.RunSuite(t, "Retention suite")
 }
 
 var _ = BeforeSuite(func() {
@@ -79,12 +78,9 @@ var _ = AfterSuite(func() {
 // process, as far as the cluster and the archive can tell).
 func startManager() func() {
 	GinkgoHelper()
-	return env.StartManager(cfg, envtest.ManagerOptions{
-		New: app.NewManager,
-		Setup: func(mgr ctrl.Manager) error {
-			if err := app.Setup(mgr, app.Config{Webhooks: true, Controllers: true, SandboxSettlement: 0, Archive: store}); err != nil {
-				return err
-			}
+	return env.StartManager(cfg, apptest.Manager(
+		app.Config{Webhooks: true, Controllers: true, SandboxSettlement: 0, Archive: store},
+		func(mgr ctrl.Manager) error {
 			return (&retention.Reconciler{
 				Client: mgr.GetClient(), Live: mgr.GetAPIReader(), Store: store, Retention: retainFor,
 				Recorder: mgr.GetEventRecorder("retention-controller"),
@@ -98,9 +94,7 @@ func startManager() func() {
 					return f(ctx, o)
 				},
 			}).SetupWithManager(mgr)
-		},
-		SkipNameValidation: true,
-	}).Stop
+		})).Stop
 }
 
 func setCrash(f func(ctx context.Context, o *investv1.Order) error) {
@@ -226,10 +220,7 @@ func newMarket(lockUpDays int32) string {
 // method.
 func newCustomer() *investv1.Account {
 	GinkgoHelper()
-	ns, err := controlplane.NewNamespace(ctx, k8s, "retention")
-	Expect(err).NotTo(HaveOccurred())
-	_, err = fixtures.MakeTenant(ctx, k8s, ns)
-	Expect(err).NotTo(HaveOccurred())
+	ns := env.NewTenant("retention")
 	a := fixtures.IndividualAccount(ns)
 	Expect(k8s.Create(ctx, a)).To(Succeed())
 	w := fixtures.Wallet(ns, a.Name, fixtures.Address)

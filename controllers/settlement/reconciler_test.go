@@ -186,11 +186,7 @@ var _ = Describe("the sandbox settlement agent in a manager", func() {
 
 var _ = Describe("Reconcile, called directly outside the manager's namespace", func() {
 	var ns string
-	BeforeEach(func() {
-		var err error
-		ns, err = controlplane.NewNamespace(ctx, k8s, "settlement-direct")
-		Expect(err).NotTo(HaveOccurred())
-	})
+	BeforeEach(func() { ns = env.NewNamespace("settlement-direct") })
 
 	request := func(o *investv1.Order) ctrl.Request {
 		return ctrl.Request{NamespacedName: client.ObjectKeyFromObject(o)}

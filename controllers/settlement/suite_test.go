@@ -5,13 +5,11 @@ import (
 	"testing"
 
 	. "github.com/onsi/ginkgo/v2"
-	. "github.com/onsi/gomega"
 	"k8s.io/client-go/rest"
 	ctrl "sigs.k8s.io/controller-runtime"
 	"sigs.k8s.io/controller-runtime/pkg/cache"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
-	"github.com/fundshare/fundshare-operator/internal/controlplane"
 	"github.com/fundshare/fundshare-operator/internal/test/envtest"
 )
 
@@ -33,9 +31,7 @@ var _ = BeforeSuite(func() {
 	env = envtest.Start(envtest.Options{})
 	cfg, k8s = env.Config, env.Client
 
-	var err error
-	managedNS, err = controlplane.NewNamespace(ctx, k8s, "settlement")
-	Expect(err).NotTo(HaveOccurred())
+	managedNS = env.NewNamespace("settlement")
 
 	env.Manager = env.StartManager(cfg, envtest.ManagerOptions{
 		Options: func(o *ctrl.Options) {

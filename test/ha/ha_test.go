@@ -21,9 +21,9 @@ import (
 	investv1 "github.com/fundshare/fundshare-operator/api/v1alpha1"
 	"github.com/fundshare/fundshare-operator/cmd/manager/app"
 	"github.com/fundshare/fundshare-operator/controllers/order"
-	"github.com/fundshare/fundshare-operator/internal/controlplane"
 	"github.com/fundshare/fundshare-operator/internal/devdata"
 	"github.com/fundshare/fundshare-operator/internal/fixtures"
+	"github.com/fundshare/fundshare-operator/internal/test/apptest"
 	"github.com/fundshare/fundshare-operator/internal/test/envtest"
 	"github.com/fundshare/fundshare-operator/internal/validation"
 )
@@ -56,22 +56,16 @@ var _ = AfterSuite(func() { env.Stop() })
 // test; in a cluster every replica serves them behind a Service).
 func startReplica(webhooks bool) *envtest.Manager {
 	GinkgoHelper()
-	return env.StartManager(cfg, envtest.ManagerOptions{
-		New: app.NewManager,
-		Options: func(o *ctrl.Options) {
-			o.LeaderElection = true
-			o.LeaderElectionID = "fundshare-operator.invest.fundshare.io"
-			o.LeaderElectionNamespace = "fundshare-system"
-			o.LeaseDuration, o.RenewDeadline, o.RetryPeriod = ptr.To(leaseDuration), ptr.To(renewDeadline), ptr.To(retryPeriod)
-			o.LeaderElectionReleaseOnCancel = false // a crashed leader releases nothing
-		},
-		Setup: func(mgr ctrl.Manager) error {
-			return app.Setup(mgr, app.Config{Webhooks: webhooks, Controllers: true, SandboxSettlement: 0})
-		},
-		NoWebhookServer:    !webhooks,
-		SkipNameValidation: true,
-		NoCacheSync:        true,
-	})
+	mo := apptest.Manager(app.Config{Webhooks: webhooks, Controllers: true, SandboxSettlement: 0})
+	mo.Options = func(o *ctrl.Options) {
+		o.LeaderElection = true
+		o.LeaderElectionID = "fundshare-operator.invest.fundshare.io"
+		o.LeaderElectionNamespace = "fundshare-system"
+		o.LeaseDuration, o.RenewDeadline, o.RetryPeriod = ptr.To(leaseDuration), ptr.To(renewDeadline), ptr.To(retryPeriod)
+		o.LeaderElectionReleaseOnCancel = false // a crashed leader releases nothing
+	}
+	mo.NoWebhookServer, mo.NoCacheSync = !webhooks, true
+	return env.StartManager(cfg, mo)
 }
 
 func elected(r *envtest.Manager) bool {
@@ -102,10 +96,7 @@ var _ = Describe("Two replicas with leader election", func() {
 		b := startReplica(false)
 		Consistently(func() bool { return elected(b) }).WithTimeout(2*time.Second).Should(BeFalse(), "only one leader")
 
-		ns, err := controlplane.NewNamespace(ctx, k8s, "ha")
-		Expect(err).NotTo(HaveOccurred())
-		_, err = fixtures.MakeTenant(ctx, k8s, ns)
-		Expect(err).NotTo(HaveOccurred())
+		ns := env.NewTenant("ha")
 		fund := fixtures.Fund()
 		Expect(k8s.Create(ctx, fund)).To(Succeed())
 		d, err := validation.ISINCheckDigit("XS000000HA0")

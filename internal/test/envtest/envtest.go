@@ -33,6 +33,7 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/webhook"
 
 	"github.com/fundshare/fundshare-operator/internal/controlplane"
+	"github.com/fundshare/fundshare-operator/internal/fixtures"
 )
 
 // Settle and Poll are the suites' usual Eventually timeout and polling interval; the
@@ -180,6 +181,26 @@ func (e *Environment) writeKubeconfig(name string) error {
 	}
 	e.Kubeconfig = filepath.Join(e.tmp, "kubeconfig")
 	return os.WriteFile(e.Kubeconfig, data, 0o600)
+}
+
+// NewNamespace is a new namespace named after prefix (controlplane.NewNamespace), for one
+// spec: envtest has no garbage collector, so specs do not share namespaces. An error
+// fails the spec.
+func (e *Environment) NewNamespace(prefix string) string {
+	GinkgoHelper()
+	ns, err := controlplane.NewNamespace(context.Background(), e.Client, prefix)
+	Expect(err).NotTo(HaveOccurred())
+	return ns
+}
+
+// NewTenant is NewNamespace made a tenant of the facade (fixtures.MakeTenant), as an
+// operator onboards an integrator.
+func (e *Environment) NewTenant(prefix string) string {
+	GinkgoHelper()
+	ns := e.NewNamespace(prefix)
+	_, err := fixtures.MakeTenant(context.Background(), e.Client, ns)
+	Expect(err).NotTo(HaveOccurred())
+	return ns
 }
 
 // StartManager is RunManager that fails the suite on error.
