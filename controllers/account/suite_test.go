@@ -24,7 +24,6 @@ import (
 // a kubectl user sees.
 var (
 	env *envtest.Environment
-	cfg *rest.Config
 	k8s client.Client // direct, uncached
 	ctx = context.Background()
 
@@ -40,8 +39,8 @@ func TestAccount(t *testing.T) {
 
 var _ = BeforeSuite(func() {
 	env = envtest.Start(envtest.Options{Webhooks: true})
-	cfg, k8s = env.Config, env.Client
-	mgr = startManager(cfg)
+	k8s = env.Client
+	mgr = startManager(env.Config)
 })
 
 var _ = AfterSuite(func() {
@@ -62,13 +61,13 @@ func startManager(cfg *rest.Config) *envtest.Manager {
 
 // ensureSuiteManager leaves the suite's manager running, whatever a spec did to it.
 func ensureSuiteManager() {
-	if mgr != nil && !mgr.Stopped() && mgr.Config == cfg {
+	if mgr != nil && !mgr.Stopped() && mgr.Config == env.Config {
 		return
 	}
 	if mgr != nil {
 		mgr.Stop()
 	}
-	mgr = startManager(cfg)
+	mgr = startManager(env.Config)
 }
 
 // newNamespace gives every spec its own namespace (envtest has no garbage collector).

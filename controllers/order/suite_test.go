@@ -10,7 +10,6 @@ import (
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
-	"k8s.io/client-go/rest"
 	ctrl "sigs.k8s.io/controller-runtime"
 	"sigs.k8s.io/controller-runtime/pkg/cache"
 	"sigs.k8s.io/controller-runtime/pkg/client"
@@ -29,7 +28,6 @@ import (
 // hand, as an operator would, or start a sandbox agent scoped to their namespace.
 var (
 	env     *envtest.Environment
-	cfg     *rest.Config
 	k8s     client.Client
 	ctx     = context.Background()
 	stopMgr func()
@@ -39,7 +37,7 @@ func TestOrders(t *testing.T) { envtest.RunSuite(t, "Order suite") }
 
 var _ = BeforeSuite(func() {
 	env = envtest.Start(envtest.Options{Webhooks: true})
-	cfg, k8s = env.Config, env.Client
+	k8s = env.Client
 	stopMgr = startManager()
 })
 
@@ -54,13 +52,13 @@ var _ = AfterSuite(func() {
 // waits until it has stopped. The restart specs build a second manager in this process.
 func startManager() func() {
 	GinkgoHelper()
-	return env.StartManager(cfg, apptest.Manager(apptest.WebhooksAndControllers)).Stop
+	return env.StartManager(env.Config, apptest.Manager(apptest.WebhooksAndControllers)).Stop
 }
 
 // startSandbox runs a sandbox settlement agent with no delay, for one namespace only.
 func startSandbox(ns string) func() {
 	GinkgoHelper()
-	return env.StartManager(cfg, envtest.ManagerOptions{
+	return env.StartManager(env.Config, envtest.ManagerOptions{
 		Options: func(o *ctrl.Options) {
 			o.Cache = cache.Options{DefaultNamespaces: map[string]cache.Config{ns: {}}}
 		},

@@ -12,7 +12,6 @@ import (
 
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
-	"k8s.io/client-go/rest"
 	ctrl "sigs.k8s.io/controller-runtime"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
@@ -33,7 +32,6 @@ import (
 // and a fail point between the archive write and the delete.
 var (
 	env   *envtest.Environment
-	cfg   *rest.Config
 	k8s   client.Client
 	ctx   = context.Background()
 	store *switchable
@@ -54,7 +52,7 @@ func TestRetention(t *testing.T) {
 
 var _ = BeforeSuite(func() {
 	env = envtest.Start(envtest.Options{Webhooks: true})
-	cfg, k8s = env.Config, env.Client
+	k8s = env.Client
 	dir, err := filepath.Abs(GinkgoT().TempDir())
 	Expect(err).NotTo(HaveOccurred())
 	st, err := sqlstore.Open(ctx, "sqlite://"+filepath.Join(dir, "archive.db"), sqlstore.Options{})
@@ -78,7 +76,7 @@ var _ = AfterSuite(func() {
 // process, as far as the cluster and the archive can tell).
 func startManager() func() {
 	GinkgoHelper()
-	return env.StartManager(cfg, apptest.Manager(
+	return env.StartManager(env.Config, apptest.Manager(
 		app.Config{Webhooks: true, Controllers: true, SandboxSettlement: 0, Archive: store},
 		func(mgr ctrl.Manager) error {
 			return (&retention.Reconciler{

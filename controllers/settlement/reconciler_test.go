@@ -329,7 +329,7 @@ func (failingAgent) Settle(context.Context, *investv1.Order, Step) (investv1.Set
 var errBankUnavailable = errors.New("bank unavailable")
 
 func directWithWatch() client.WithWatch {
-	c, err := client.NewWithWatch(cfg, client.Options{Scheme: controlplane.Scheme()})
+	c, err := client.NewWithWatch(env.Config, client.Options{Scheme: controlplane.Scheme()})
 	Expect(err).NotTo(HaveOccurred())
 	return c
 }

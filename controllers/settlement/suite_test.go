@@ -5,7 +5,6 @@ import (
 	"testing"
 
 	. "github.com/onsi/ginkgo/v2"
-	"k8s.io/client-go/rest"
 	ctrl "sigs.k8s.io/controller-runtime"
 	"sigs.k8s.io/controller-runtime/pkg/cache"
 	"sigs.k8s.io/controller-runtime/pkg/client"
@@ -19,7 +18,6 @@ import (
 // Reconcile directly without the manager racing them.
 var (
 	env       *envtest.Environment
-	cfg       *rest.Config
 	k8s       client.Client // direct, uncached
 	ctx       = context.Background()
 	managedNS string
@@ -29,11 +27,11 @@ func TestSettlement(t *testing.T) { envtest.RunSuite(t, "Settlement suite") }
 
 var _ = BeforeSuite(func() {
 	env = envtest.Start(envtest.Options{})
-	cfg, k8s = env.Config, env.Client
+	k8s = env.Client
 
 	managedNS = env.NewNamespace("settlement")
 
-	env.Manager = env.StartManager(cfg, envtest.ManagerOptions{
+	env.Manager = env.StartManager(env.Config, envtest.ManagerOptions{
 		Options: func(o *ctrl.Options) {
 			o.Cache = cache.Options{DefaultNamespaces: map[string]cache.Config{managedNS: {}}}
 		},

@@ -17,7 +17,6 @@ import (
 	"github.com/ethereum/go-ethereum/ethclient"
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
-	"k8s.io/client-go/rest"
 	ctrl "sigs.k8s.io/controller-runtime"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
@@ -40,7 +39,6 @@ import (
 // simulated backend mining every 100 ms, reached over JSON-RPC on a loopback port.
 var (
 	env *envtest.Environment
-	cfg *rest.Config
 	k8s client.Client // direct, uncached
 	ctx = context.Background()
 
@@ -94,8 +92,8 @@ var _ = BeforeSuite(func() {
 	Expect(err).NotTo(HaveOccurred())
 
 	env = envtest.Start(envtest.Options{Webhooks: true})
-	cfg, k8s = env.Config, env.Client
-	env.Manager = env.StartManager(cfg, apptest.Manager(app.Config{Webhooks: true, SandboxSettlement: -1},
+	k8s = env.Client
+	env.Manager = env.StartManager(env.Config, apptest.Manager(app.Config{Webhooks: true, SandboxSettlement: -1},
 		func(mgr ctrl.Manager) error {
 			lookup, err = Setup(mgr, Config{
 				Chain: eth, ChainID: chainID, Registry: lc.Registry, Operator: operator.Address(),

@@ -13,7 +13,6 @@ import (
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
 	coordinationv1 "k8s.io/api/coordination/v1"
-	"k8s.io/client-go/rest"
 	"k8s.io/utils/ptr"
 	ctrl "sigs.k8s.io/controller-runtime"
 	"sigs.k8s.io/controller-runtime/pkg/client"
@@ -36,7 +35,6 @@ const (
 
 var (
 	env *envtest.Environment
-	cfg *rest.Config
 	k8s client.Client
 	ctx = context.Background()
 )
@@ -45,7 +43,7 @@ func TestHighAvailability(t *testing.T) { envtest.RunSuite(t, "High availability
 
 var _ = BeforeSuite(func() {
 	env = envtest.Start(envtest.Options{Webhooks: true})
-	cfg, k8s = env.Config, env.Client
+	k8s = env.Client
 	Expect(devdata.EnsureNamespace(ctx, k8s, "fundshare-system")).To(Succeed())
 })
 
@@ -65,7 +63,7 @@ func startReplica(webhooks bool) *envtest.Manager {
 		o.LeaderElectionReleaseOnCancel = false // a crashed leader releases nothing
 	}
 	mo.NoWebhookServer, mo.NoCacheSync = !webhooks, true
-	return env.StartManager(cfg, mo)
+	return env.StartManager(env.Config, mo)
 }
 
 func elected(r *envtest.Manager) bool {
