@@ -3,7 +3,6 @@ package order_test
 import (
 	"context"
 	"fmt"
-	"math/rand/v2"
 	"testing"
 	"time"
 
@@ -20,7 +19,6 @@ import (
 	"github.com/fundshare/fundshare-operator/internal/fixtures"
 	"github.com/fundshare/fundshare-operator/internal/test/apptest"
 	"github.com/fundshare/fundshare-operator/internal/test/envtest"
-	"github.com/fundshare/fundshare-operator/internal/validation"
 )
 
 // The order suite runs the production manager (webhooks, account and order controllers,
@@ -84,16 +82,9 @@ type market struct {
 // nav is the NAV per share of every market: 105.3400 EUR in micro-units.
 const nav = int64(1_053_400)
 
-func newISIN() string {
-	body := fmt.Sprintf("XS%09d", rand.IntN(1_000_000_000))
-	d, err := validation.ISINCheckDigit(body)
-	Expect(err).NotTo(HaveOccurred())
-	return body + string(d)
-}
-
 func newMarket(mutate func(*investv1.Fund, *investv1.ShareClass)) market {
 	GinkgoHelper()
-	m := market{fund: fixtures.Fund(), isin: newISIN()}
+	m := market{fund: fixtures.Fund(), isin: envtest.NewISIN()}
 	m.sc = fixtures.ShareClass(m.fund.Name, m.isin)
 	m.sc.Spec.MinInvestment = 0
 	if mutate != nil {
@@ -117,15 +108,8 @@ type customer struct {
 
 func newCustomer(ns string) customer {
 	GinkgoHelper()
-	c := customer{ns: ns, account: fixtures.IndividualAccount(ns)}
-	Expect(k8s.Create(ctx, c.account)).To(Succeed())
-	c.wallet = fixtures.Wallet(ns, c.account.Name, fixtures.Address)
-	Expect(k8s.Create(ctx, c.wallet)).To(Succeed())
-	c.pmd = fixtures.PaymentMethodDetails(ns, c.account.Name, fixtures.IBAN)
-	Expect(k8s.Create(ctx, c.pmd)).To(Succeed())
-	patch := client.MergeFrom(c.account.DeepCopy())
-	c.account.Spec.PrimaryWallet, c.account.Spec.PrimaryPaymentMethodDetails = c.wallet.Name, c.pmd.Name
-	Expect(k8s.Patch(ctx, c.account, patch)).To(Succeed())
+	c := customer{ns: ns}
+	c.account, c.wallet, c.pmd = env.NewCustomer(ns)
 	return c
 }
 

@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"math/rand/v2"
 	"path/filepath"
 	"sync"
 	"testing"
@@ -23,7 +22,6 @@ import (
 	"github.com/fundshare/fundshare-operator/internal/fixtures"
 	"github.com/fundshare/fundshare-operator/internal/test/apptest"
 	"github.com/fundshare/fundshare-operator/internal/test/envtest"
-	"github.com/fundshare/fundshare-operator/internal/validation"
 )
 
 // The retention suite runs the production manager (webhooks, account and order
@@ -201,10 +199,7 @@ func direct() archive.Store {
 // market is a fund with one share class (lock-up in days) and a NAV.
 func newMarket(lockUpDays int32) string {
 	GinkgoHelper()
-	body := fmt.Sprintf("XS%09d", rand.IntN(1_000_000_000))
-	d, err := validation.ISINCheckDigit(body)
-	Expect(err).NotTo(HaveOccurred())
-	isin := body + string(d)
+	isin := envtest.NewISIN()
 	fund := fixtures.Fund()
 	sc := fixtures.ShareClass(fund.Name, isin)
 	sc.Spec.MinInvestment, sc.Spec.LockUp = 0, lockUpDays
@@ -218,16 +213,7 @@ func newMarket(lockUpDays int32) string {
 // method.
 func newCustomer() *investv1.Account {
 	GinkgoHelper()
-	ns := env.NewTenant("retention")
-	a := fixtures.IndividualAccount(ns)
-	Expect(k8s.Create(ctx, a)).To(Succeed())
-	w := fixtures.Wallet(ns, a.Name, fixtures.Address)
-	Expect(k8s.Create(ctx, w)).To(Succeed())
-	p := fixtures.PaymentMethodDetails(ns, a.Name, fixtures.IBAN)
-	Expect(k8s.Create(ctx, p)).To(Succeed())
-	patch := client.MergeFrom(a.DeepCopy())
-	a.Spec.PrimaryWallet, a.Spec.PrimaryPaymentMethodDetails = w.Name, p.Name
-	Expect(k8s.Patch(ctx, a, patch)).To(Succeed())
+	a, _, _ := env.NewCustomer(env.NewTenant("retention"))
 	return a
 }
 

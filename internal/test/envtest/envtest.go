@@ -14,6 +14,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"testing"
@@ -32,8 +33,10 @@ import (
 	metricsserver "sigs.k8s.io/controller-runtime/pkg/metrics/server"
 	"sigs.k8s.io/controller-runtime/pkg/webhook"
 
+	investv1 "github.com/fundshare/fundshare-operator/api/v1alpha1"
 	"github.com/fundshare/fundshare-operator/internal/controlplane"
 	"github.com/fundshare/fundshare-operator/internal/fixtures"
+	"github.com/fundshare/fundshare-operator/internal/validation"
 )
 
 // Settle and Poll are the suites' usual Eventually timeout and polling interval; the
@@ -201,6 +204,34 @@ func (e *Environment) NewTenant(prefix string) string {
 	_, err := fixtures.MakeTenant(context.Background(), e.Client, ns)
 	Expect(err).NotTo(HaveOccurred())
 	return ns
+}
+
+// NewCustomer creates in the tenant namespace ns an individual account with a wallet and
+// payment method details, both made its primary ones, as an integrator onboards an
+// investor who can place orders. An error fails the spec.
+func (e *Environment) NewCustomer(ns string) (*investv1.Account, *investv1.Wallet, *investv1.PaymentMethodDetails) {
+	GinkgoHelper()
+	ctx := context.Background()
+	a := fixtures.IndividualAccount(ns)
+	Expect(e.Client.Create(ctx, a)).To(Succeed())
+	w := fixtures.Wallet(ns, a.Name, fixtures.Address)
+	Expect(e.Client.Create(ctx, w)).To(Succeed())
+	p := fixtures.PaymentMethodDetails(ns, a.Name, fixtures.IBAN)
+	Expect(e.Client.Create(ctx, p)).To(Succeed())
+	patch := client.MergeFrom(a.DeepCopy())
+	a.Spec.PrimaryWallet, a.Spec.PrimaryPaymentMethodDetails = w.Name, p.Name
+	Expect(e.Client.Patch(ctx, a, patch)).To(Succeed())
+	return a, w, p
+}
+
+// NewISIN is a random valid ISIN (XS, nine digits, the check digit) for a share class a
+// spec creates.
+func NewISIN() string {
+	GinkgoHelper()
+	body := fmt.Sprintf("XS%09d", rand.IntN(1_000_000_000))
+	d, err := validation.ISINCheckDigit(body)
+	Expect(err).NotTo(HaveOccurred())
+	return body + string(d)
 }
 
 // StartManager is RunManager that fails the suite on error.
