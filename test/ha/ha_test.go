@@ -75,18 +75,6 @@ func elected(r *envtest.Manager) bool {
 	}
 }
 
-func completed(ns string) int {
-	var list investv1.OrderList
-	Expect(k8s.List(ctx, &list, client.InNamespace(ns))).To(Succeed())
-	n := 0
-	for _, o := range list.Items {
-		if o.Status.State == investv1.StateCompleted {
-			n++
-		}
-	}
-	return n
-}
-
 var _ = Describe("Two replicas with leader election", func() {
 	It("hands over within the lease time when the leader stops in the middle of 500 moving orders, and every order completes exactly once", func() {
 		a := startReplica(true)
@@ -117,7 +105,7 @@ var _ = Describe("Two replicas with leader election", func() {
 			o := fixtures.BuyOrder(ns, acct.Name, isin, int64(1+i%7))
 			Expect(k8s.Create(ctx, o)).To(Succeed())
 		}
-		Eventually(func() int { return completed(ns) }).WithTimeout(3*time.Minute).WithPolling(200*time.Millisecond).
+		Eventually(func() int { return env.CompletedOrders(ns) }).WithTimeout(3*time.Minute).WithPolling(200*time.Millisecond).
 			Should(BeNumerically(">=", 50), "let part of the orders move before the leader stops")
 
 		a.Stop()
@@ -135,7 +123,7 @@ var _ = Describe("Two replicas with leader election", func() {
 		maxPoll := time.Duration(float64(retryPeriod) * 2.2)
 		Expect(takeover).To(BeNumerically("<=", leaseDuration+2*maxPoll), "the other replica takes over within the lease time")
 
-		Eventually(func() int { return completed(ns) }).WithTimeout(5 * time.Minute).WithPolling(time.Second).Should(Equal(n))
+		Eventually(func() int { return env.CompletedOrders(ns) }).WithTimeout(5 * time.Minute).WithPolling(time.Second).Should(Equal(n))
 		var list investv1.OrderList
 		Expect(k8s.List(ctx, &list, client.InNamespace(ns))).To(Succeed())
 		for _, o := range list.Items {

@@ -224,6 +224,20 @@ func (e *Environment) NewCustomer(ns string) (*investv1.Account, *investv1.Walle
 	return a, w, p
 }
 
+// CompletedOrders is the number of the orders in ns that are COMPLETED.
+func (e *Environment) CompletedOrders(ns string) int {
+	GinkgoHelper()
+	var list investv1.OrderList
+	Expect(e.Client.List(context.Background(), &list, client.InNamespace(ns))).To(Succeed())
+	n := 0
+	for _, o := range list.Items {
+		if o.Status.State == investv1.StateCompleted {
+			n++
+		}
+	}
+	return n
+}
+
 // NewISIN is a random valid ISIN (XS, nine digits, the check digit) for a share class a
 // spec creates.
 func NewISIN() string {
