@@ -33,6 +33,7 @@ import (
 	"github.com/fundshare/fundshare-operator/internal/test/apptest"
 	"github.com/fundshare/fundshare-operator/internal/test/envtest"
 	"github.com/fundshare/fundshare-operator/internal/test/loopback"
+	"github.com/fundshare/fundshare-operator/internal/test/syncbuf"
 )
 
 // The REST suite runs the facade exactly as production does: a real kube-apiserver and
@@ -68,7 +69,7 @@ var (
 	// conform checks every exchange against /openapi.json and notes secrets (conformance_test.go).
 	conform *conformance
 	// logs captures everything the manager and the facade log.
-	logs = &logCapture{}
+	logs = &syncbuf.Buffer{}
 	// tenantNamespaces are every tenant's namespace, for the check of their Events.
 	tenantNamespaces []string
 )

@@ -7,12 +7,12 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
-	"sync"
 	"syscall"
 	"testing"
 	"time"
 
 	"github.com/fundshare/fundshare-operator/internal/test/loopback"
+	"github.com/fundshare/fundshare-operator/internal/test/syncbuf"
 )
 
 // TestCtrlCStopsEverythingAndExitsZero: `make run` execs the built devrun binary, so a
@@ -87,7 +87,7 @@ func TestMakeRunCtrlCPrintsNoError(t *testing.T) {
 	cmd := exec.Command("make", "--no-print-directory", "-C", root, "run",
 		"RUN_ARGS=--local-dir "+local+" --rest-bind-address "+loopback.FreeAddr(t)+" --zap-log-level error")
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true} // a terminal's foreground group
-	out := &syncBuffer{}
+	out := &syncbuf.Buffer{}
 	cmd.Stdout, cmd.Stderr = out, out
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
@@ -121,21 +121,4 @@ func TestMakeRunCtrlCPrintsNoError(t *testing.T) {
 	if !strings.Contains(out.String(), "stopping the control plane") {
 		t.Errorf("devrun did not stop the control plane after Ctrl-C:\n%s", out.String())
 	}
-}
-
-type syncBuffer struct {
-	mu sync.Mutex
-	b  strings.Builder
-}
-
-func (s *syncBuffer) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
-
-func (s *syncBuffer) String() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.String()
 }
