@@ -13,7 +13,7 @@ import (
 	"k8s.io/client-go/rest"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
-	"github.com/fundshare/fundshare-operator/internal/test/apptest"
+	"github.com/fundshare/fundshare-operator/cmd/manager/app/apptest"
 	"github.com/fundshare/fundshare-operator/internal/test/envtest"
 )
 

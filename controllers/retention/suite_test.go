@@ -16,11 +16,11 @@ import (
 
 	investv1 "github.com/fundshare/fundshare-operator/api/v1alpha1"
 	"github.com/fundshare/fundshare-operator/cmd/manager/app"
+	"github.com/fundshare/fundshare-operator/cmd/manager/app/apptest"
 	"github.com/fundshare/fundshare-operator/controllers/retention"
 	"github.com/fundshare/fundshare-operator/internal/archive"
 	"github.com/fundshare/fundshare-operator/internal/archive/sqlstore"
 	"github.com/fundshare/fundshare-operator/internal/fixtures"
-	"github.com/fundshare/fundshare-operator/internal/test/apptest"
 	"github.com/fundshare/fundshare-operator/internal/test/envtest"
 )
 

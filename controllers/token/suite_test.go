@@ -22,12 +22,12 @@ import (
 
 	investv1 "github.com/fundshare/fundshare-operator/api/v1alpha1"
 	"github.com/fundshare/fundshare-operator/cmd/manager/app"
+	"github.com/fundshare/fundshare-operator/cmd/manager/app/apptest"
 	. "github.com/fundshare/fundshare-operator/controllers/token"
 	"github.com/fundshare/fundshare-operator/internal/chain"
 	"github.com/fundshare/fundshare-operator/internal/chain/contracts"
 	"github.com/fundshare/fundshare-operator/internal/chain/localchain"
 	"github.com/fundshare/fundshare-operator/internal/chain/outbox"
-	"github.com/fundshare/fundshare-operator/internal/test/apptest"
 	"github.com/fundshare/fundshare-operator/internal/test/envtest"
 	"github.com/fundshare/fundshare-operator/internal/test/loopback"
 	"github.com/fundshare/fundshare-operator/internal/validation"

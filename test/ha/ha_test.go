@@ -19,10 +19,10 @@ import (
 
 	investv1 "github.com/fundshare/fundshare-operator/api/v1alpha1"
 	"github.com/fundshare/fundshare-operator/cmd/manager/app"
+	"github.com/fundshare/fundshare-operator/cmd/manager/app/apptest"
 	"github.com/fundshare/fundshare-operator/controllers/order"
 	"github.com/fundshare/fundshare-operator/internal/devdata"
 	"github.com/fundshare/fundshare-operator/internal/fixtures"
-	"github.com/fundshare/fundshare-operator/internal/test/apptest"
 	"github.com/fundshare/fundshare-operator/internal/test/envtest"
 	"github.com/fundshare/fundshare-operator/internal/validation"
 )

@@ -12,8 +12,8 @@ import (
 	"sigs.k8s.io/yaml"
 
 	investv1 "github.com/fundshare/fundshare-operator/api/v1alpha1"
+	"github.com/fundshare/fundshare-operator/cmd/manager/app/apptest"
 	"github.com/fundshare/fundshare-operator/internal/controlplane"
-	"github.com/fundshare/fundshare-operator/internal/test/apptest"
 	"github.com/fundshare/fundshare-operator/internal/test/envtest"
 	"github.com/fundshare/fundshare-operator/internal/test/kubectl"
 )

@@ -1,7 +1,7 @@
-// Package apptest builds the envtest suites' managers the way production builds them
-// (cmd/manager/app), for internal/test/envtest, which cannot import the composition root:
-// the controllers' own suites import envtest. Test code only: nothing the production
-// binary links imports it.
+// Package apptest builds the envtest suites' managers the way production builds them (the
+// composition root, package app), for internal/test/envtest, which cannot import the
+// root: the root imports the controllers, whose own suites import envtest. Test code
+// only: nothing the production binary links imports it (cmd/manager's deps_test).
 package apptest
 
 import (
