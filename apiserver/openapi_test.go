@@ -17,13 +17,11 @@ import (
 	"github.com/go-logr/logr"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"sigs.k8s.io/controller-runtime/pkg/client"
-	"sigs.k8s.io/controller-runtime/pkg/client/fake"
 
 	investv1 "github.com/fundshare/fundshare-operator/api/v1alpha1"
 	"github.com/fundshare/fundshare-operator/apiserver/auth"
-	"github.com/fundshare/fundshare-operator/internal/controlplane"
 	"github.com/fundshare/fundshare-operator/internal/fixtures"
-	"github.com/fundshare/fundshare-operator/internal/index"
+	"github.com/fundshare/fundshare-operator/internal/test/ctrltest"
 )
 
 // newTestIssuer is a token issuer with a fresh signing key.
@@ -49,11 +47,7 @@ func newTestIssuer(tb testing.TB) *auth.Issuer {
 func newTestServer(t *testing.T, objs ...client.Object) (*Server, client.Client, func(tenant string) string) {
 	t.Helper()
 	issuer := newTestIssuer(t)
-	c := fake.NewClientBuilder().WithScheme(controlplane.Scheme()).WithObjects(objs...).
-		WithStatusSubresource(&investv1.Order{}, &investv1.Account{}).
-		WithIndex(&investv1.ApiClient{}, index.ApiClientID, func(o client.Object) []string {
-			return []string{o.(*investv1.ApiClient).Spec.ClientID}
-		}).Build()
+	c := ctrltest.FakeClient(t, objs, &investv1.Order{}, &investv1.Account{})
 	clients := &ClientStore{Cache: c, Secrets: c}
 	s := NewServer(Deps{Reader: c, Writer: c, APIReader: c, Issuer: issuer, Clients: clients, Log: logr.Discard()})
 	// A token of the tenant's API client, onboarded on first use (ApiClient and Secret),

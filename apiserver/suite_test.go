@@ -76,10 +76,7 @@ var (
 
 const operatorNamespace = "fundshare-system"
 
-func TestREST(t *testing.T) {
-	RegisterFailHandler(Fail)
-	RunSpecs(t, "REST facade suite")
-}
+func TestREST(t *testing.T) { envtest.RunSuite(t, "REST facade suite") }
 
 var _ = BeforeSuite(func() {
 	logger := zap.New(zap.WriteTo(io.MultiWriter(GinkgoWriter, logs)), zap.UseDevMode(true))
