@@ -7,25 +7,12 @@ import (
 	"testing"
 	"time"
 
-	"github.com/go-logr/logr"
-	corev1 "k8s.io/api/core/v1"
-	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	investv1 "github.com/fundshare/fundshare-operator/api/v1alpha1"
 	"github.com/fundshare/fundshare-operator/apiserver/auth"
 	"github.com/fundshare/fundshare-operator/internal/fixtures"
-	"github.com/fundshare/fundshare-operator/internal/test/ctrltest"
 )
-
-func clientStoreWith(t *testing.T, objs ...client.Object) *ClientStore {
-	c := ctrltest.FakeClient(t, objs)
-	return &ClientStore{Cache: c, Secrets: c, Log: logr.Discard()}
-}
-
-func hashSecret(ns, name, key, hash string) *corev1.Secret {
-	return &corev1.Secret{ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: name}, Data: map[string][]byte{key: []byte(hash)}}
-}
 
 func TestClientStoreFindsTheClientAndItsHash(t *testing.T) {
 	ac := fixtures.ApiClient("tenant-a", "acme", "creds")
