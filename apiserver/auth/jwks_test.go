@@ -34,7 +34,8 @@ func TestJWKSHandler(t *testing.T) {
 	srv := httptest.NewServer(JWKSHandler(ks))
 	defer srv.Close()
 
-	resp := must(http.Get(srv.URL))(t)
+	resp, err := http.Get(srv.URL)
+	mustOK(t, err)
 	defer resp.Body.Close()
 	if resp.StatusCode != http.StatusOK {
 		t.Fatalf("status %d", resp.StatusCode)
@@ -72,7 +73,7 @@ func TestJWKSHandler(t *testing.T) {
 	// A third party verifying with only the JWKS accepts our token.
 	iss := newTestIssuer(t, ks, clock)
 	tok, _, _ := iss.Issue("tenant-acme", "acme", "openid offline")
-	_, err := jwt.Parse(tok, func(tk *jwt.Token) (any, error) {
+	_, err = jwt.Parse(tok, func(tk *jwt.Token) (any, error) {
 		return byKID[tk.Header["kid"].(string)], nil
 	}, jwt.WithValidMethods([]string{"ES256"}), jwt.WithTimeFunc(clock.Now))
 	if err != nil {

@@ -158,7 +158,8 @@ func (f *tokenFixture) do(t *testing.T, method, path, contentType, body string, 
 			req.Header.Add(k, v)
 		}
 	}
-	resp := must(http.DefaultClient.Do(req))(t)
+	resp, err := http.DefaultClient.Do(req)
+	mustOK(t, err)
 	defer resp.Body.Close()
 	raw, _ := io.ReadAll(resp.Body)
 	res := tokenResult{status: resp.StatusCode, header: resp.Header, raw: string(raw)}
@@ -571,9 +572,10 @@ func TestTokenBodyOverTheLimitIs413InTheOAuthShape(t *testing.T) {
 		}
 		req := must(http.NewRequest(http.MethodPost, f.srv.URL+"/oauth2/token", body))(t)
 		req.Header.Set("Content-Type", formType)
-		resp := must(http.DefaultClient.Do(req))(t)
+		resp, err := http.DefaultClient.Do(req)
+		mustOK(t, err)
 		var got map[string]any
-		err := json.NewDecoder(resp.Body).Decode(&got)
+		err = json.NewDecoder(resp.Body).Decode(&got)
 		resp.Body.Close()
 		if resp.StatusCode != http.StatusRequestEntityTooLarge || err != nil || got["error"] != "invalid_request" || got["error_description"] == nil {
 			t.Fatalf("chunked=%v: %d %v (%v), want 413 invalid_request with a description", chunked, resp.StatusCode, got, err)

@@ -12,9 +12,10 @@ package envtest
 
 import (
 	"context"
+	"crypto/rand"
 	"errors"
 	"fmt"
-	"math/rand/v2"
+	"math/big"
 	"os"
 	"path/filepath"
 	"testing"
@@ -242,7 +243,9 @@ func (e *Environment) CompletedOrders(ns string) int {
 // spec creates.
 func NewISIN() string {
 	GinkgoHelper()
-	body := fmt.Sprintf("XS%09d", rand.IntN(1_000_000_000))
+	n, err := rand.Int(rand.Reader, big.NewInt(1_000_000_000))
+	Expect(err).NotTo(HaveOccurred())
+	body := fmt.Sprintf("XS%09d", n)
 	d, err := validation.ISINCheckDigit(body)
 	Expect(err).NotTo(HaveOccurred())
 	return body + string(d)
