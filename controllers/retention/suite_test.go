@@ -296,31 +296,19 @@ func watchHolding(a *investv1.Account, isin string, want int64) (stop func() []i
 	var mu sync.Mutex
 	var seen []int64
 	reached := false
-	done := make(chan struct{})
-	finished := make(chan struct{})
-	go func() {
-		defer GinkgoRecover()
-		defer close(finished)
-		for {
-			v := holding(a, isin)()
-			mu.Lock()
-			if v == want {
-				reached = true
-			}
-			if reached {
-				seen = append(seen, v)
-			}
-			mu.Unlock()
-			select {
-			case <-done:
-				return
-			case <-time.After(10 * time.Millisecond):
-			}
+	stopSampling := envtest.Sample(10*time.Millisecond, func() {
+		v := holding(a, isin)()
+		mu.Lock()
+		defer mu.Unlock()
+		if v == want {
+			reached = true
 		}
-	}()
+		if reached {
+			seen = append(seen, v)
+		}
+	})
 	return func() []int64 {
-		close(done)
-		<-finished
+		stopSampling()
 		mu.Lock()
 		defer mu.Unlock()
 		return seen

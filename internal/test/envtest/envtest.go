@@ -239,6 +239,30 @@ func (e *Environment) CompletedOrders(ns string) int {
 	return n
 }
 
+// Sample calls sample at once and then every interval, in a goroutine, until the returned
+// stop is called; stop returns once the last call has. A failed assertion in sample fails
+// the spec.
+func Sample(interval time.Duration, sample func()) (stop func()) {
+	done := make(chan struct{})
+	finished := make(chan struct{})
+	go func() {
+		defer GinkgoRecover()
+		defer close(finished)
+		for {
+			sample()
+			select {
+			case <-done:
+				return
+			case <-time.After(interval):
+			}
+		}
+	}()
+	return func() {
+		close(done)
+		<-finished
+	}
+}
+
 // NewISIN is a random valid ISIN (XS, nine digits, the check digit) for a share class a
 // spec creates.
 func NewISIN() string {
