@@ -2,8 +2,6 @@ package apiserver
 
 import (
 	"context"
-	"net/http"
-	"net/http/httptest"
 	"testing"
 
 	"github.com/go-logr/logr"
@@ -16,6 +14,7 @@ import (
 	"github.com/fundshare/fundshare-operator/internal/fixtures"
 	"github.com/fundshare/fundshare-operator/internal/index"
 	"github.com/fundshare/fundshare-operator/internal/test/envtest"
+	"github.com/fundshare/fundshare-operator/internal/test/restbench"
 )
 
 // BenchmarkBearerCheckInformerCache is the bearer check of the read path as the facade
@@ -68,21 +67,7 @@ func BenchmarkBearerCheckInformerCache(b *testing.B) {
 		name   string
 		states auth.ClientStates
 	}{{"signature", nil}, {"signature+state", s}} {
-		b.Run(bc.name, func(b *testing.B) {
-			h := auth.RequireBearer(issuer, bc.states)(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-				w.WriteHeader(http.StatusNoContent)
-			}))
-			req := httptest.NewRequest(http.MethodGet, "/v1/funds", nil)
-			req.Header.Set("Authorization", "Bearer "+token)
-			b.ReportAllocs()
-			for b.Loop() {
-				w := httptest.NewRecorder()
-				h.ServeHTTP(w, req)
-				if w.Code != http.StatusNoContent {
-					b.Fatal(w.Code, w.Body)
-				}
-			}
-		})
+		b.Run(bc.name, func(b *testing.B) { restbench.Bearer(b, auth.RequireBearer(issuer, bc.states), token) })
 	}
 	b.Run("state-only", func(b *testing.B) {
 		b.ReportAllocs()

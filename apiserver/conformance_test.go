@@ -264,21 +264,3 @@ func (c *conformance) assertNoSecretsLeaked(logs string, namespaces []string) {
 	}
 	Expect(leaks).To(BeEmpty())
 }
-
-// logCapture is a concurrency-safe buffer for the manager's and facade's logs.
-type logCapture struct {
-	mu  sync.Mutex
-	buf bytes.Buffer
-}
-
-func (l *logCapture) Write(p []byte) (int, error) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.buf.Write(p)
-}
-
-func (l *logCapture) String() string {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.buf.String()
-}

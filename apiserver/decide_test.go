@@ -84,9 +84,8 @@ func TestCancelPatchFailedRetriesConflictsUntilTheLimit(t *testing.T) {
 }
 
 func TestAccountUpdateFailedNamesTheTakenExternalIDAndRetriesConflicts(t *testing.T) {
-	gk := investv1.GroupVersion.WithKind("Account").GroupKind()
-	duplicate := apierrors.NewInvalid(gk, "a", field.ErrorList{field.Duplicate(field.NewPath("spec", "externalID"), "cust-1")})
-	otherDuplicate := apierrors.NewInvalid(gk, "a", field.ErrorList{field.Duplicate(field.NewPath("spec", "lei"), "x")})
+	duplicate := invalid("Account", "a", field.ErrorList{field.Duplicate(field.NewPath("spec", "externalID"), "cust-1")})
+	otherDuplicate := invalid("Account", "a", field.ErrorList{field.Duplicate(field.NewPath("spec", "lei"), "x")})
 	conflict := apierrors.NewConflict(grAccounts, "a", errors.New("the object has been modified"))
 	for name, tc := range map[string]struct {
 		err     error
@@ -207,8 +206,8 @@ func TestWriteAPIErrorAnswersRefusalsThatAreNotOurs(t *testing.T) {
 	s, _, _ := newTestServer(t)
 	withCauses := apierrors.NewForbidden(grAccounts, "a", errors.New("admission webhook \"kyc.platform.example\" denied the request: no"))
 	withCauses.ErrStatus.Details.Causes = []metav1.StatusCause{{Type: metav1.CauseTypeFieldValueInvalid, Field: "spec.city", Message: "is not served"}}
-	invalid := apierrors.NewInvalid(investv1.GroupVersion.WithKind("Account").GroupKind(), "a", nil)
-	invalid.ErrStatus.Message = "ValidatingAdmissionPolicy 'p' with binding 'p' denied request: no Atlantis"
+	policyInvalid := invalid("Account", "a", nil)
+	policyInvalid.ErrStatus.Message = "ValidatingAdmissionPolicy 'p' with binding 'p' denied request: no Atlantis"
 	for name, tc := range map[string]struct {
 		method   string
 		err      error
@@ -218,7 +217,7 @@ func TestWriteAPIErrorAnswersRefusalsThatAreNotOurs(t *testing.T) {
 	}{
 		"a policy's Forbidden on a POST": {http.MethodPost, apierrors.NewForbidden(grAccounts, "a", errors.New("ValidatingAdmissionPolicy 'p' with binding 'p' denied request: no Mallory")),
 			http.StatusBadRequest, ErrorResponse{Error: msgRejected, Details: `accounts.invest.fundshare.io "a" is forbidden: ValidatingAdmissionPolicy 'p' with binding 'p' denied request: no Mallory`}, false},
-		"a policy's Invalid without causes on a PATCH": {http.MethodPatch, invalid,
+		"a policy's Invalid without causes on a PATCH": {http.MethodPatch, policyInvalid,
 			http.StatusBadRequest, ErrorResponse{Error: msgRejected, Details: "ValidatingAdmissionPolicy 'p' with binding 'p' denied request: no Atlantis"}, false},
 		"a webhook's refusal naming a field": {http.MethodPatch, withCauses,
 			http.StatusUnprocessableEntity, ErrorResponse{Error: msgValidation, Details: map[string]any{"city": []any{"is not served"}}}, false},

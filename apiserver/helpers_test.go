@@ -11,7 +11,6 @@ import (
 
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
-	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/apimachinery/pkg/util/validation/field"
 
 	investv1 "github.com/fundshare/fundshare-operator/api/v1alpha1"
@@ -128,13 +127,19 @@ func TestPaginateOrdersByCreationThenName(t *testing.T) {
 	}
 }
 
+// invalid is the API server's 422 refusal of the object name of kind, with errs as its
+// causes.
+func invalid(kind, name string, errs field.ErrorList) *apierrors.StatusError {
+	return apierrors.NewInvalid(investv1.GroupVersion.WithKind(kind).GroupKind(), name, errs)
+}
+
 func TestAPIServerCausesMapBackToRESTFields(t *testing.T) {
 	errs := rules.ToFieldErrors(validation.FieldErrors{
 		"wallet_address": {"must be 0x followed by 40 hexadecimal digits"},
 		"birthdate":      {"is not a real calendar day"},
 	})
 	errs = append(errs, field.TooLong(field.NewPath("spec", "city"), "x", 100))
-	err := apierrors.NewInvalid(schema.GroupKind{Group: "invest.fundshare.io", Kind: "Account"}, "x", errs)
+	err := invalid("Account", "x", errs)
 	got := causesToFields(err, nil)
 	want := validation.FieldErrors{
 		"wallet_address": {"must be 0x followed by 40 hexadecimal digits"},
@@ -181,7 +186,7 @@ func TestDerivedIDsAreStableLowercaseUUIDs(t *testing.T) {
 func TestAdmissionDuplicateOfTheAddressIsRecognised(t *testing.T) {
 	d := field.Duplicate(field.NewPath("spec", "walletAddress"), "0xabc")
 	d.Detail = "Wallet already registered as wallet x"
-	err := apierrors.NewInvalid(schema.GroupKind{Group: "invest.fundshare.io", Kind: "Wallet"}, "w", field.ErrorList{d})
+	err := invalid("Wallet", "w", field.ErrorList{d})
 	if !hasCause(err, metav1.CauseTypeFieldValueDuplicate, "spec.walletAddress") {
 		t.Fatal("duplicate cause not recognised")
 	}
@@ -197,7 +202,7 @@ func TestTooLongCauseNamesOnlyTheField(t *testing.T) {
 		field.TooLong(field.NewPath("spec", "city"), "x", 100),
 		field.Invalid(nil, "", "some validation rules were not checked because the object was invalid; correct the existing errors to complete validation"),
 	}
-	err := apierrors.NewInvalid(schema.GroupKind{Group: "invest.fundshare.io", Kind: "Account"}, "x", errs)
+	err := invalid("Account", "x", errs)
 	got := causesToFields(err, nil)
 	if len(got) != 1 || len(got["city"]) != 1 {
 		t.Fatalf("got %v, want only city", got)

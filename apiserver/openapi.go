@@ -293,6 +293,9 @@ type operation struct {
 	alias      bool
 	mergePatch bool
 	responses  []response
+	// serve is the handler routes.go registers for the operation (the token endpoint and
+	// the key set, handlers of package auth, are registered there by hand).
+	serve func(*Server, http.ResponseWriter, *http.Request)
 }
 
 func strSchema() *openapi3.Schema { return openapi3.NewStringSchema() }
@@ -391,13 +394,13 @@ func operations() []operation {
 		return answer(http.StatusCreated, "Created.", body, "Location", "?"+headerReplayed)
 	}
 	return []operation{
-		{method: http.MethodGet, path: "/healthz", id: "getHealth", summary: "Liveness", tag: "Service", public: true, ext: true,
+		{method: http.MethodGet, path: "/healthz", id: "getHealth", serve: (*Server).health, summary: "Liveness", tag: "Service", public: true, ext: true,
 			description: "Answers 200 while the process serves HTTP; for liveness probes. Needs no token.",
 			responses:   these(answer(http.StatusOK, "The process is alive.", HealthStatus{}))},
-		{method: http.MethodGet, path: "/readyz", id: "getReadiness", summary: "Readiness", tag: "Service", public: true, ext: true,
+		{method: http.MethodGet, path: "/readyz", id: "getReadiness", serve: (*Server).ready, summary: "Readiness", tag: "Service", public: true, ext: true,
 			description: "Answers 200 once the caches have synced and the facade can answer from them, 503 before; for readiness probes. Needs no token.",
 			responses:   these(answer(http.StatusOK, "Ready to serve.", HealthStatus{}), answer(http.StatusServiceUnavailable, "Starting.", HealthStatus{}))},
-		{method: http.MethodGet, path: "/openapi.json", id: "getOpenAPIDocument", summary: "This document", tag: "Service", public: true, ext: true,
+		{method: http.MethodGet, path: "/openapi.json", id: "getOpenAPIDocument", serve: (*Server).serveOpenAPI, summary: "This document", tag: "Service", public: true, ext: true,
 			description: "The OpenAPI 3.0 document of every route, built from the code that serves them. Needs no token.",
 			responses:   these(answer(http.StatusOK, "The OpenAPI 3.0 document of the API.", openAPIDocBody{}))},
 		{method: http.MethodPost, path: "/oauth2/token", id: "createAccessToken", summary: "Obtain an access token", tag: "Authentication", public: true,
@@ -417,67 +420,67 @@ func operations() []operation {
 			responses:   these(answer(http.StatusOK, "The public keys (JWK Set) that verify access tokens.", JSONWebKeySet{}))},
 
 		// Accounts.
-		{method: http.MethodPost, path: "/v1/accounts", id: "createAccount", summary: "Create an account", tag: "Accounts", ext: true,
+		{method: http.MethodPost, path: "/v1/accounts", id: "createAccount", serve: (*Server).createAccount, summary: "Create an account", tag: "Accounts", ext: true,
 			description: "An account with an external_id gets an id derived from it; a second account with the same external_id answers 409. " + idemDescription,
 			body:        AccountCreateRequest{},
 			responses:   errs(these(created(Account{}), fail(http.StatusConflict, "External ID already in use.")), bodyErrors, commonErrors)},
-		{method: http.MethodGet, path: "/v1/accounts", id: "listAccounts", summary: "List accounts", tag: "Accounts", ext: true,
+		{method: http.MethodGet, path: "/v1/accounts", id: "listAccounts", serve: (*Server).listAccounts, summary: "List accounts", tag: "Accounts", ext: true,
 			description: "The accounts of the calling client, oldest first, filtered by external_id and account_type; skip and limit page through them.",
 			query: withPaging(
 				qparam("external_id", "Exact external_id.", strSchema()),
 				qparam("account_type", "Type of the account.", enumSchema("individual", "business"))),
 			responses: errs(these(answer(http.StatusOK, "The accounts, oldest first.", AccountList{}), queryError), commonErrors)},
-		{method: http.MethodGet, path: "/v1/accounts/{account_id}", id: "getAccount", summary: "Get an account", tag: "Accounts",
+		{method: http.MethodGet, path: "/v1/accounts/{account_id}", id: "getAccount", serve: (*Server).getAccount, summary: "Get an account", tag: "Accounts",
 			description: "One account of the calling client by its id; 404 for an id that does not exist or belongs to another client.",
 			responses:   errs(these(answer(http.StatusOK, "The account.", Account{}), notFoundError), commonErrors)},
-		{method: http.MethodPatch, path: "/v1/accounts/{account_id}", id: "updateAccount", summary: "Update an account", tag: "Accounts",
+		{method: http.MethodPatch, path: "/v1/accounts/{account_id}", id: "updateAccount", serve: (*Server).updateAccount, summary: "Update an account", tag: "Accounts",
 			description: "Absent or null fields stay unchanged; \"\" clears an optional field; birthdate (YYYY-MM-DD) sets dob_day, dob_month and dob_year.",
 			body:        AccountUpdateRequest{}, mergePatch: true,
 			responses: errs(these(answer(http.StatusOK, "The updated account.", Account{}), notFoundError, conflictError,
 				fail(http.StatusConflict, "External ID already in use.")), bodyErrors, commonErrors)},
-		{method: http.MethodGet, path: "/v1/accounts/{account_id}/portfolio", id: "getPortfolio", summary: "Holdings of an account", tag: "Accounts", ext: true,
+		{method: http.MethodGet, path: "/v1/accounts/{account_id}/portfolio", id: "getPortfolio", serve: (*Server).getPortfolio, summary: "Holdings of an account", tag: "Accounts", ext: true,
 			description: "Per ISIN: units held, redeemable now, locked by the share class's lock-up, reserved for live sell orders, and the lots with their unlock times: one per completed buy still locked, and one lot for every unit past its lock-up (acquired_at the latest of those buys, unlocks_at the latest of their unlocks).",
 			responses:   errs(these(answer(http.StatusOK, "The portfolio.", Portfolio{}), notFoundError, queryError), commonErrors)},
 
 		// Wallets.
-		{method: http.MethodPost, path: "/v1/accounts/{account_id}/wallets", id: "createWallet", summary: "Register a wallet", tag: "Wallets",
+		{method: http.MethodPost, path: "/v1/accounts/{account_id}/wallets", id: "createWallet", serve: (*Server).createWallet, summary: "Register a wallet", tag: "Wallets",
 			description: "A wallet address can be registered once per account (409 Wallet already registered). is_primary true makes it the primary wallet. " + idemDescription,
 			body:        WalletCreateRequest{},
 			responses: errs(these(created(Wallet{}), notFoundError, fail(http.StatusConflict, "Wallet already registered; or the account changed concurrently.")),
 				bodyErrors, commonErrors)},
-		{method: http.MethodGet, path: "/v1/accounts/{account_id}/wallets", id: "listWallets", summary: "List registered wallets", tag: "Wallets",
+		{method: http.MethodGet, path: "/v1/accounts/{account_id}/wallets", id: "listWallets", serve: (*Server).listWallets, summary: "List registered wallets", tag: "Wallets",
 			description: "The wallets registered for an account, oldest first, filtered by wallet_address and is_primary; skip and limit page through them.",
 			query: withPaging(
 				qparam("wallet_address", "Exact address, any letter case.", strSchema()),
 				qparam("is_primary", "Only the primary wallet, or only the others.", openapi3.NewBoolSchema())),
 			responses: errs(these(answer(http.StatusOK, "The wallets, oldest first.", WalletList{}), notFoundError, queryError), commonErrors)},
-		{method: http.MethodGet, path: "/v1/accounts/{account_id}/wallets/{wallet_id}", id: "getWallet", summary: "Get a registered wallet", tag: "Wallets", ext: true,
+		{method: http.MethodGet, path: "/v1/accounts/{account_id}/wallets/{wallet_id}", id: "getWallet", serve: (*Server).getWallet, summary: "Get a registered wallet", tag: "Wallets", ext: true,
 			description: "One wallet of an account by its id; 404 when the account or the wallet does not exist for the calling client.",
 			responses:   errs(these(answer(http.StatusOK, "The wallet.", Wallet{}), notFoundError), commonErrors)},
-		{method: http.MethodPatch, path: "/v1/accounts/{account_id}/wallets/{wallet_id}", id: "updateWallet", summary: "Update a registered wallet", tag: "Wallets",
+		{method: http.MethodPatch, path: "/v1/accounts/{account_id}/wallets/{wallet_id}", id: "updateWallet", serve: (*Server).updateWallet, summary: "Update a registered wallet", tag: "Wallets",
 			description: "is_primary true makes this the primary wallet (the others lose the flag), false clears it if this one has it, null changes nothing.",
 			body:        WalletUpdateRequest{}, mergePatch: true,
 			responses: errs(these(answer(http.StatusOK, "The wallet.", Wallet{}), notFoundError, conflictError), bodyErrors, commonErrors)},
 
 		// Payment method details.
-		{method: http.MethodPost, path: "/v1/accounts/{account_id}/payment-method-details", id: "createPaymentMethodDetails", summary: "Add payment method details", tag: "Payment method details",
+		{method: http.MethodPost, path: "/v1/accounts/{account_id}/payment-method-details", id: "createPaymentMethodDetails", serve: (*Server).createPaymentMethod, summary: "Add payment method details", tag: "Payment method details",
 			description: idemDescription,
 			body:        PaymentMethodDetailsCreateRequest{},
 			responses:   errs(these(created(PaymentMethodDetails{}), notFoundError, conflictError), bodyErrors, commonErrors)},
-		{method: http.MethodGet, path: "/v1/accounts/{account_id}/payment-method-details", id: "listPaymentMethodDetails", summary: "List payment method details", tag: "Payment method details", ext: true,
+		{method: http.MethodGet, path: "/v1/accounts/{account_id}/payment-method-details", id: "listPaymentMethodDetails", serve: (*Server).listPaymentMethods, summary: "List payment method details", tag: "Payment method details", ext: true,
 			description: "The bank accounts of an account, oldest first, filtered by is_primary; skip and limit page through them.",
 			query:       withPaging(qparam("is_primary", "Only the primary details, or only the others.", openapi3.NewBoolSchema())),
 			responses:   errs(these(answer(http.StatusOK, "The payment method details, oldest first.", PaymentMethodDetailsList{}), notFoundError, queryError), commonErrors)},
-		{method: http.MethodGet, path: "/v1/accounts/{account_id}/payment-method-details/{payment_method_details_id}", id: "getPaymentMethodDetails", summary: "Get payment method details", tag: "Payment method details",
+		{method: http.MethodGet, path: "/v1/accounts/{account_id}/payment-method-details/{payment_method_details_id}", id: "getPaymentMethodDetails", serve: (*Server).getPaymentMethod, summary: "Get payment method details", tag: "Payment method details",
 			description: "One bank account of an account by its id; 404 when the account or the details do not exist for the calling client.",
 			responses:   errs(these(answer(http.StatusOK, "The payment method details.", PaymentMethodDetails{}), notFoundError), commonErrors)},
-		{method: http.MethodPatch, path: "/v1/accounts/{account_id}/payment-method-details/{payment_method_details_id}", id: "updatePaymentMethodDetails", summary: "Update payment method details", tag: "Payment method details",
+		{method: http.MethodPatch, path: "/v1/accounts/{account_id}/payment-method-details/{payment_method_details_id}", id: "updatePaymentMethodDetails", serve: (*Server).updatePaymentMethod, summary: "Update payment method details", tag: "Payment method details",
 			description: "A JSON merge patch: absent or null fields stay unchanged; is_primary true makes these the primary details (the others lose the flag).",
 			body:        PaymentMethodDetailsUpdateRequest{}, mergePatch: true,
 			responses: errs(these(answer(http.StatusOK, "The payment method details.", PaymentMethodDetails{}), notFoundError, conflictError), bodyErrors, commonErrors)},
 
 		// Orders.
-		{method: http.MethodPost, path: "/v1/orders", id: "createOrder", summary: "Place an order", tag: "Orders", ext: true,
+		{method: http.MethodPost, path: "/v1/orders", id: "createOrder", serve: (*Server).createOrder, summary: "Place an order", tag: "Orders", ext: true,
 			description: "Checked and priced at placement from the latest NAV. The status is PLACED until the lifecycle moves the order on. " + idemDescription,
 			body:        OrderCreateRequest{},
 			responses: errs(these(created(Order{}),
@@ -488,7 +491,7 @@ func operations() []operation {
 				fail(http.StatusUnsupportedMediaType, "Unsupported media type: the body is not application/json."),
 				fail(http.StatusUnprocessableEntity, "Validation error: details map each field (or the Idempotency-Key header) to its messages.")),
 				commonErrors)},
-		{method: http.MethodGet, path: "/v1/orders", id: "listOrders", summary: "List orders", tag: "Orders",
+		{method: http.MethodGet, path: "/v1/orders", id: "listOrders", serve: (*Server).listOrders, summary: "List orders", tag: "Orders",
 			description: "The orders of the calling client, live and archived alike, newest first (by created, then id), filtered by side, market, order_status, account_type, account_id, currency and isin; cursor (next_cursor of the previous page) pages stably while orders are placed or archived, skip and limit page within it.",
 			query: withPaging(
 				qparam("cursor", "Continue after the last order of a previous page: its next_cursor.", strSchema()),
@@ -500,14 +503,14 @@ func operations() []operation {
 				qparam("currency", "Order currency.", patternSchema(`^[A-Z]{3}$`)),
 				qparam("isin", "ISIN of the share class.", strSchema())),
 			responses: errs(these(answer(http.StatusOK, "The orders, newest first; next_cursor when more follow.", OrderList{}), queryError), commonErrors)},
-		{method: http.MethodGet, path: "/v1/orders/{order_id}", id: "getOrder", summary: "Get an order", tag: "Orders", ext: true,
+		{method: http.MethodGet, path: "/v1/orders/{order_id}", id: "getOrder", serve: (*Server).getOrder, summary: "Get an order", tag: "Orders", ext: true,
 			description: "One order of the calling client with its status history; an order placed a moment ago is found (read-your-writes).",
 			responses:   errs(these(answer(http.StatusOK, "The full order with its history.", Order{}), notFoundError), commonErrors)},
-		cancelOperation("/v1/orders/{order_id}", "cancelOrder"),
-		alias(cancelOperation("/v1/orders/{order_id}/", "cancelOrder")),
+		cancelOperation("/v1/orders/{order_id}"),
+		alias(cancelOperation("/v1/orders/{order_id}/")),
 
 		// Catalogue.
-		{method: http.MethodGet, path: "/v1/funds", id: "listFunds", summary: "List funds", tag: "Catalogue",
+		{method: http.MethodGet, path: "/v1/funds", id: "listFunds", serve: (*Server).listFunds, summary: "List funds", tag: "Catalogue",
 			description: "The feeder funds of the catalogue (the same for every client), filtered by abbreviation, name, base_currency and risk_score; skip and limit page through them.",
 			query: withPaging(
 				qparam("abbreviation", "Exact abbreviation.", strSchema()),
@@ -515,23 +518,23 @@ func operations() []operation {
 				qparam("base_currency", "Base currency.", patternSchema(`^[A-Z]{3}$`)),
 				qparam("risk_score", "Risk score, 1 to 10.", intSchema(1, 10))),
 			responses: errs(these(answer(http.StatusOK, "The funds.", FundList{}), queryError), commonErrors)},
-		{method: http.MethodGet, path: "/v1/funds/{fund_id}", id: "getFund", summary: "Get a fund", tag: "Catalogue",
+		{method: http.MethodGet, path: "/v1/funds/{fund_id}", id: "getFund", serve: (*Server).getFund, summary: "Get a fund", tag: "Catalogue",
 			description: "One feeder fund of the catalogue by its id (the id GET /v1/funds answers); 404 `Fund not found` for an id no fund has.",
 			responses:   errs(these(answer(http.StatusOK, "The fund.", Fund{}), notFoundError), commonErrors)},
-		{method: http.MethodGet, path: "/v1/share-classes", id: "listShareClasses", summary: "List share classes", tag: "Catalogue",
+		{method: http.MethodGet, path: "/v1/share-classes", id: "listShareClasses", serve: (*Server).listShareClasses, summary: "List share classes", tag: "Catalogue",
 			description: "The share classes of the catalogue, filtered by abbreviation, name and feeder_fund_id; skip and limit page through them.",
 			query: withPaging(
 				qparam("abbreviation", "Exact abbreviation.", strSchema()),
 				qparam("name", "Part of the name, any letter case.", strSchema()),
 				qparam("feeder_fund_id", "The fund of the share class.", uuidSchema())),
 			responses: errs(these(answer(http.StatusOK, "The share classes.", ShareClassList{}), queryError), commonErrors)},
-		{method: http.MethodGet, path: "/v1/share-classes/{isin}", id: "getShareClass", summary: "Get a share class", tag: "Catalogue", ext: true,
+		{method: http.MethodGet, path: "/v1/share-classes/{isin}", id: "getShareClass", serve: (*Server).getShareClass, summary: "Get a share class", tag: "Catalogue", ext: true,
 			description: "One share class by its ISIN, in any letter case.",
 			responses:   errs(these(answer(http.StatusOK, "The share class.", ShareClass{}), notFoundError), commonErrors)},
-		{method: http.MethodGet, path: "/v1/assets/{isin}/prices", id: "listPrices", summary: "List NAV prices of a share class", tag: "Catalogue",
+		{method: http.MethodGet, path: "/v1/assets/{isin}/prices", id: "listPrices", serve: (*Server).listPrices, summary: "List NAV prices of a share class", tag: "Catalogue",
 			description: "Every published NAV price of a share class, newest first, with total_count; an empty list before the first price.",
 			responses:   errs(these(answer(http.StatusOK, "Every price, newest first.", AssetPrices{}), notFoundError, queryError), commonErrors)},
-		{method: http.MethodGet, path: "/v1/assets/{isin}/prices/latest", id: "getLatestPrice", summary: "The newest NAV price", tag: "Catalogue", ext: true,
+		{method: http.MethodGet, path: "/v1/assets/{isin}/prices/latest", id: "getLatestPrice", serve: (*Server).latestPrice, summary: "The newest NAV price", tag: "Catalogue", ext: true,
 			description: "The newest published NAV price of a share class; 404 `Price not found` before the first one.",
 			responses: errs(these(answer(http.StatusOK, "The newest price.", LatestAssetPrice{}),
 				fail(http.StatusNotFound, "`Share class not found`, or `Price not found` when none is published.")), commonErrors)},
@@ -543,8 +546,8 @@ func alias(op operation) operation {
 	return op
 }
 
-func cancelOperation(path, id string) operation {
-	return operation{method: http.MethodDelete, path: path, id: id, summary: "Cancel an order", tag: "Orders",
+func cancelOperation(path string) operation {
+	return operation{method: http.MethodDelete, path: path, id: "cancelOrder", serve: (*Server).cancelOrder, summary: "Cancel an order", tag: "Orders",
 		description: "The cancellation has a point of no return, decided by what has already happened outside. " +
 			"BUY: cancellable in PLACED and AWAITING_PAYMENT; in PAYMENT_RECEIVED the order is cancelled with a refund of the amount paid (the `refund` object), " +
 			"settled by the settlement agent; from EXECUTED on (EXECUTED, DELIVERY_INITIATED, DELIVERY_COMPLETED) 409 `Order already executed` and the order goes on to COMPLETED. " +

@@ -14,72 +14,11 @@ import (
 
 	"github.com/getkin/kin-openapi/openapi3"
 	"github.com/go-chi/chi/v5"
-	"github.com/go-logr/logr"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"sigs.k8s.io/controller-runtime/pkg/client"
-	"sigs.k8s.io/controller-runtime/pkg/client/fake"
 
 	investv1 "github.com/fundshare/fundshare-operator/api/v1alpha1"
-	"github.com/fundshare/fundshare-operator/apiserver/auth"
-	"github.com/fundshare/fundshare-operator/internal/controlplane"
-	"github.com/fundshare/fundshare-operator/internal/fixtures"
-	"github.com/fundshare/fundshare-operator/internal/index"
 )
-
-// newTestIssuer is a token issuer with a fresh signing key.
-func newTestIssuer(tb testing.TB) *auth.Issuer {
-	tb.Helper()
-	key, err := auth.GenerateSigningKey()
-	if err != nil {
-		tb.Fatal(err)
-	}
-	keys, err := auth.NewKeySet(key)
-	if err != nil {
-		tb.Fatal(err)
-	}
-	issuer, err := auth.NewIssuer(auth.IssuerConfig{Keys: keys, Issuer: "http://api.example.com"})
-	if err != nil {
-		tb.Fatal(err)
-	}
-	return issuer
-}
-
-// newTestServer is a facade over a fake client (no controllers, no admission), for unit
-// tests of glue code; issue makes tokens for tenant.
-func newTestServer(t *testing.T, objs ...client.Object) (*Server, client.Client, func(tenant string) string) {
-	t.Helper()
-	issuer := newTestIssuer(t)
-	c := fake.NewClientBuilder().WithScheme(controlplane.Scheme()).WithObjects(objs...).
-		WithStatusSubresource(&investv1.Order{}, &investv1.Account{}).
-		WithIndex(&investv1.ApiClient{}, index.ApiClientID, func(o client.Object) []string {
-			return []string{o.(*investv1.ApiClient).Spec.ClientID}
-		}).Build()
-	clients := &ClientStore{Cache: c, Secrets: c}
-	s := NewServer(Deps{Reader: c, Writer: c, APIReader: c, Issuer: issuer, Clients: clients, Log: logr.Discard()})
-	// A token of the tenant's API client, onboarded on first use (ApiClient and Secret),
-	// so that the bearer check finds the client current.
-	return s, c, func(tenant string) string {
-		ctx := context.Background()
-		id := tenant + "-client"
-		if _, err := clients.LookupClient(ctx, id); err != nil {
-			if err := c.Create(ctx, fixtures.ApiClient(tenant, id, "credentials")); err != nil {
-				t.Fatal(err)
-			}
-			if err := c.Create(ctx, hashSecret(tenant, "credentials", "hash", "$argon2id$test")); err != nil {
-				t.Fatal(err)
-			}
-		}
-		cl, err := clients.LookupClient(ctx, id)
-		if err != nil {
-			t.Fatal(err)
-		}
-		token, _, err := issuer.IssueFor(cl, "openid offline")
-		if err != nil {
-			t.Fatal(err)
-		}
-		return token
-	}
-}
 
 func loadOpenAPI(t *testing.T, s *Server) *openapi3.T {
 	t.Helper()

@@ -6,7 +6,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"net"
 	"net/http"
 	"net/url"
 	"path/filepath"
@@ -21,18 +20,20 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/util/intstr"
 	"k8s.io/klog/v2"
-	ctrl "sigs.k8s.io/controller-runtime"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	"sigs.k8s.io/controller-runtime/pkg/log/zap"
 
 	investv1 "github.com/fundshare/fundshare-operator/api/v1alpha1"
 	"github.com/fundshare/fundshare-operator/apiserver/auth"
 	"github.com/fundshare/fundshare-operator/cmd/manager/app"
+	"github.com/fundshare/fundshare-operator/cmd/manager/app/apptest"
 	"github.com/fundshare/fundshare-operator/internal/archive"
 	"github.com/fundshare/fundshare-operator/internal/archive/sqlstore"
 	"github.com/fundshare/fundshare-operator/internal/controlplane"
 	"github.com/fundshare/fundshare-operator/internal/fixtures"
 	"github.com/fundshare/fundshare-operator/internal/test/envtest"
+	"github.com/fundshare/fundshare-operator/internal/test/loopback"
+	"github.com/fundshare/fundshare-operator/internal/test/syncbuf"
 )
 
 // The REST suite runs the facade exactly as production does: a real kube-apiserver and
@@ -68,17 +69,14 @@ var (
 	// conform checks every exchange against /openapi.json and notes secrets (conformance_test.go).
 	conform *conformance
 	// logs captures everything the manager and the facade log.
-	logs = &logCapture{}
+	logs = &syncbuf.Buffer{}
 	// tenantNamespaces are every tenant's namespace, for the check of their Events.
 	tenantNamespaces []string
 )
 
 const operatorNamespace = "fundshare-system"
 
-func TestREST(t *testing.T) {
-	RegisterFailHandler(Fail)
-	RunSpecs(t, "REST facade suite")
-}
+func TestREST(t *testing.T) { envtest.RunSuite(t, "REST facade suite") }
 
 var _ = BeforeSuite(func() {
 	logger := zap.New(zap.WriteTo(io.MultiWriter(GinkgoWriter, logs)), zap.UseDevMode(true))
@@ -93,18 +91,13 @@ var _ = BeforeSuite(func() {
 	archiveSwitch = &switchedArchive{Store: st}
 	orderArchive = archiveSwitch
 
-	addr := freeAddress()
+	addr := loopback.FreeAddr(GinkgoT())
 	baseURL = "http://" + addr
-	env.Manager = env.StartManager(env.Config, envtest.ManagerOptions{
-		New: app.NewManager,
-		Setup: func(mgr ctrl.Manager) error {
-			return app.Setup(mgr, app.Config{
-				RESTAddr: addr, PublicBaseURL: baseURL, Namespace: operatorNamespace,
-				SigningKeySecret: "fundshare-jwt-signing-key", Webhooks: true, Controllers: true,
-				SandboxSettlement: -1, Archive: orderArchive,
-			})
-		},
-	})
+	env.Manager = env.StartManager(env.Config, apptest.Manager(app.Config{
+		RESTAddr: addr, PublicBaseURL: baseURL, Namespace: operatorNamespace,
+		SigningKeySecret: "fundshare-jwt-signing-key", Webhooks: true, Controllers: true,
+		SandboxSettlement: -1, Archive: orderArchive,
+	}))
 	Eventually(func() error {
 		res, err := hc.Get(baseURL + "/readyz")
 		if err != nil {
@@ -138,13 +131,6 @@ var _ = AfterSuite(func() {
 		conform.assertNoSecretsLeaked(logs.String(), tenantNamespaces)
 	}
 })
-
-func freeAddress() string {
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	Expect(err).NotTo(HaveOccurred())
-	defer ln.Close()
-	return ln.Addr().String()
-}
 
 // tenant is an API client with its namespace and a token.
 type tenant struct {
@@ -376,6 +362,10 @@ func pagingRefusals() []TableEntry {
 		Entry("limit not a number", "limit=all", "limit"),
 	}
 }
+
+// walletsOf and pmdOf are the collections of an account's children.
+func walletsOf(accountID string) string { return "/v1/accounts/" + accountID + "/wallets" }
+func pmdOf(accountID string) string     { return "/v1/accounts/" + accountID + "/payment-method-details" }
 
 // refuseQuery checks that the tenant's GET path?query answers 422 Validation error naming
 // the query parameter field.

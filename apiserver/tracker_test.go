@@ -100,6 +100,14 @@ func waitForWallets(t *testing.T, tr *WriteTracker) time.Duration {
 	return time.Since(start)
 }
 
+// expectWaitsUntilShown makes the cache show wallet w1 at version after d, and fails
+// unless a read waits until then (expectCaughtUp).
+func expectWaitsUntilShown(t *testing.T, c *fakeCache, tr *WriteTracker, d time.Duration, version string) {
+	t.Helper()
+	c.setLater(d, "w1", version)
+	expectCaughtUp(t, tr, waitForWallets(t, tr), d)
+}
+
 // expectCaughtUp fails unless a wait that took waited lasted about want (until the cache
 // showed the change, which it did after want) and left nothing pending.
 func expectCaughtUp(t *testing.T, tr *WriteTracker, waited, want time.Duration) {
@@ -122,8 +130,7 @@ func TestTrackerWaitsUntilCacheShowsTheWrite(t *testing.T) {
 	c, tr := newTestTracker()
 	c.set("a", "w1", "9")
 	tr.Written(wallet("a", "w1", 10))
-	c.setLater(50*time.Millisecond, "w1", "10")
-	expectCaughtUp(t, tr, waitForWallets(t, tr), 50*time.Millisecond)
+	expectWaitsUntilShown(t, c, tr, 50*time.Millisecond, "10")
 }
 
 func TestTrackerComparesResourceVersionsAsNumbers(t *testing.T) {
@@ -142,8 +149,7 @@ func TestTrackerComparesResourceVersionsOfAnyLength(t *testing.T) {
 	c.set("a", "w1", "99999999999999999999999")
 	w := &investv1.Wallet{ObjectMeta: metav1.ObjectMeta{Namespace: "a", Name: "w1", ResourceVersion: "100000000000000000000000"}}
 	tr.Written(w)
-	c.setLater(50*time.Millisecond, "w1", "100000000000000000000000")
-	expectCaughtUp(t, tr, waitForWallets(t, tr), 50*time.Millisecond)
+	expectWaitsUntilShown(t, c, tr, 50*time.Millisecond, "100000000000000000000000")
 }
 
 func TestTrackerGivesUpAfterItsBound(t *testing.T) {
@@ -171,8 +177,7 @@ func TestTrackerWaitsForDeletions(t *testing.T) {
 	c, tr := newTestTracker()
 	c.set("a", "w1", "10")
 	tr.Deleted(wallet("a", "w1", 10))
-	c.setLater(30*time.Millisecond, "w1", "")
-	expectCaughtUp(t, tr, waitForWallets(t, tr), 30*time.Millisecond)
+	expectWaitsUntilShown(t, c, tr, 30*time.Millisecond, "")
 	// A deleted and recreated object (newer version) counts as caught up too.
 	tr.Deleted(wallet("a", "w2", 10))
 	c.set("a", "w2", "11")

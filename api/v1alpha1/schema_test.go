@@ -28,11 +28,7 @@ func expectInvalid(err error, field, message string) {
 
 var _ = Describe("CRD schemas", func() {
 	var ns string
-	BeforeEach(func() {
-		var err error
-		ns, err = controlplane.NewNamespace(ctx, k8s, "schema")
-		Expect(err).NotTo(HaveOccurred())
-	})
+	BeforeEach(func() { ns = env.NewNamespace("schema") })
 
 	Describe("the spec's valid examples are accepted", func() {
 		It("accepts an individual and a business account, a wallet, a payment method, a fund, a share class, a NAV history, an offering, an API client and an order", func() {

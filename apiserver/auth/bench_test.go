@@ -28,6 +28,8 @@ import (
 	"time"
 
 	"github.com/go-logr/logr"
+
+	"github.com/fundshare/fundshare-operator/internal/test/restbench"
 )
 
 // BenchmarkBearerCheck is the cost of RequireBearer per request: signature and claims,
@@ -44,21 +46,7 @@ func BenchmarkBearerCheck(b *testing.B) {
 		name   string
 		states ClientStates
 	}{{"signature", nil}, {"signature+state", cachedState{c}}} {
-		b.Run(bc.name, func(b *testing.B) {
-			h := RequireBearer(iss, bc.states)(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-				w.WriteHeader(http.StatusNoContent)
-			}))
-			req := httptest.NewRequest(http.MethodGet, "/v1/funds", nil)
-			req.Header.Set("Authorization", "Bearer "+tok)
-			b.ReportAllocs()
-			for b.Loop() {
-				w := httptest.NewRecorder()
-				h.ServeHTTP(w, req)
-				if w.Code != http.StatusNoContent {
-					b.Fatal(w.Code)
-				}
-			}
-		})
+		b.Run(bc.name, func(b *testing.B) { restbench.Bearer(b, RequireBearer(iss, bc.states), tok) })
 	}
 }
 
@@ -80,14 +68,8 @@ func (s cachedState) ClientState(context.Context, string, time.Duration) (Client
 func BenchmarkTokenLatencyUnderFlood(b *testing.B) {
 	ks, _ := newTestKeys(b)
 	iss := newTestIssuer(b, ks, nil)
-	secret, err := NewClientSecret()
-	if err != nil {
-		b.Fatal(err)
-	}
-	hash, err := HashSecret(secret)
-	if err != nil {
-		b.Fatal(err)
-	}
+	secret := must(NewClientSecret())(b)
+	hash := must(HashSecret(secret))(b)
 	h := NewTokenHandler(memStore{"acme": {ID: "acme", Tenant: "tenant-acme", SecretHash: hash}},
 		iss, NewThrottle(ThrottleConfig{}), logr.Discard())
 	form := func(id, secret string) string {

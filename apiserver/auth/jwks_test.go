@@ -30,17 +30,12 @@ func TestJWKSHandler(t *testing.T) {
 	clock := newFakeClock()
 	active, _ := GenerateSigningKey()
 	previous, _ := GenerateSigningKey()
-	ks, err := NewKeySet(active, &previous.PublicKey)
-	if err != nil {
-		t.Fatal(err)
-	}
+	ks := must(NewKeySet(active, &previous.PublicKey))(t)
 	srv := httptest.NewServer(JWKSHandler(ks))
 	defer srv.Close()
 
 	resp, err := http.Get(srv.URL)
-	if err != nil {
-		t.Fatal(err)
-	}
+	mustOK(t, err)
 	defer resp.Body.Close()
 	if resp.StatusCode != http.StatusOK {
 		t.Fatalf("status %d", resp.StatusCode)
@@ -54,9 +49,7 @@ func TestJWKSHandler(t *testing.T) {
 	var doc struct {
 		Keys []map[string]string `json:"keys"`
 	}
-	if err := json.NewDecoder(resp.Body).Decode(&doc); err != nil {
-		t.Fatal(err)
-	}
+	mustOK(t, json.NewDecoder(resp.Body).Decode(&doc))
 	if len(doc.Keys) != 2 {
 		t.Fatalf("%d keys, want 2", len(doc.Keys))
 	}
@@ -67,10 +60,7 @@ func TestJWKSHandler(t *testing.T) {
 		}
 		x, _ := base64.RawURLEncoding.DecodeString(k["x"])
 		y, _ := base64.RawURLEncoding.DecodeString(k["y"])
-		pub, err := ecdsa.ParseUncompressedPublicKey(elliptic.P256(), append(append([]byte{4}, x...), y...))
-		if err != nil {
-			t.Fatal(err)
-		}
+		pub := must(ecdsa.ParseUncompressedPublicKey(elliptic.P256(), append(append([]byte{4}, x...), y...)))(t)
 		if kid, _ := Thumbprint(pub); kid != k["kid"] {
 			t.Fatalf("kid %q is not the thumbprint of its key", k["kid"])
 		}

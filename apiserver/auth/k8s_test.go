@@ -37,14 +37,8 @@ const (
 
 func signingSecret(t *testing.T) (*corev1.Secret, string) {
 	t.Helper()
-	key, err := GenerateSigningKey()
-	if err != nil {
-		t.Fatal(err)
-	}
-	pemBytes, err := MarshalSigningKeyPEM(key)
-	if err != nil {
-		t.Fatal(err)
-	}
+	key := must(GenerateSigningKey())(t)
+	pemBytes := must(MarshalSigningKeyPEM(key))(t)
 	kid, _ := Thumbprint(&key.PublicKey)
 	return &corev1.Secret{
 		ObjectMeta: metav1.ObjectMeta{Namespace: testNS, Name: testName},
@@ -55,33 +49,22 @@ func signingSecret(t *testing.T) (*corev1.Secret, string) {
 func TestEnsureSigningKeyCreates(t *testing.T) {
 	ctx := context.Background()
 	c := fake.NewClientBuilder().Build()
-	ks, err := EnsureSigningKey(ctx, c, testNS, testName)
-	if err != nil {
-		t.Fatal(err)
-	}
+	ks := must(EnsureSigningKey(ctx, c, testNS, testName))(t)
 	var s corev1.Secret
-	if err := c.Get(ctx, client.ObjectKey{Namespace: testNS, Name: testName}, &s); err != nil {
-		t.Fatal(err)
-	}
+	mustOK(t, c.Get(ctx, client.ObjectKey{Namespace: testNS, Name: testName}, &s))
 	if s.Labels[ManagedByLabel] != ManagedByValue {
 		t.Errorf("labels = %v", s.Labels)
 	}
 	if s.Type != corev1.SecretTypeOpaque {
 		t.Errorf("type = %q", s.Type)
 	}
-	stored, err := ParseSigningKeyPEM(s.Data[SigningKeyDataKey])
-	if err != nil {
-		t.Fatal(err)
-	}
+	stored := must(ParseSigningKeyPEM(s.Data[SigningKeyDataKey]))(t)
 	if kid, _ := Thumbprint(&stored.PublicKey); kid != ks.ActiveKID() {
 		t.Fatal("returned KeySet does not use the stored key")
 	}
 
 	// A second call (restart, other replica) loads the same key.
-	again, err := EnsureSigningKey(ctx, c, testNS, testName)
-	if err != nil {
-		t.Fatal(err)
-	}
+	again := must(EnsureSigningKey(ctx, c, testNS, testName))(t)
 	if again.ActiveKID() != ks.ActiveKID() {
 		t.Fatal("second call produced a different key")
 	}
@@ -97,10 +80,7 @@ func TestEnsureSigningKeyUsesExisting(t *testing.T) {
 // answers is kid.
 func expectEnsuredKID(t *testing.T, c client.Client, kid, why string) {
 	t.Helper()
-	ks, err := EnsureSigningKey(context.Background(), c, testNS, testName)
-	if err != nil {
-		t.Fatal(err)
-	}
+	ks := must(EnsureSigningKey(context.Background(), c, testNS, testName))(t)
 	if ks.ActiveKID() != kid {
 		t.Fatal(why)
 	}
@@ -172,10 +152,7 @@ func TestEnsureSigningKeyLostRaceStaleRead(t *testing.T) {
 			return apierrors.NewAlreadyExists(gr, obj.GetName())
 		},
 	})
-	ks, err := EnsureSigningKey(context.Background(), c, testNS, testName)
-	if err != nil {
-		t.Fatal(err)
-	}
+	ks := must(EnsureSigningKey(context.Background(), c, testNS, testName))(t)
 	if ks.ActiveKID() != theirKID || gets != 3 {
 		t.Fatalf("kid match %v after %d gets", ks.ActiveKID() == theirKID, gets)
 	}

@@ -32,10 +32,7 @@ func rfc7515A3Key(t *testing.T) *ecdsa.PublicKey {
 	t.Helper()
 	x, _ := base64.RawURLEncoding.DecodeString("f83OJ3D2xF1Bg8vub9tLe1gHMzV76e8Tus9uPHvRVEU")
 	y, _ := base64.RawURLEncoding.DecodeString("x_FEzRu9m36HLN_tue659LNpXW6pCyStikYjKIWI5a0")
-	pub, err := ecdsa.ParseUncompressedPublicKey(elliptic.P256(), append(append([]byte{4}, x...), y...))
-	if err != nil {
-		t.Fatal(err)
-	}
+	pub := must(ecdsa.ParseUncompressedPublicKey(elliptic.P256(), append(append([]byte{4}, x...), y...)))(t)
 	return pub
 }
 
@@ -43,10 +40,7 @@ func rfc7515A3Key(t *testing.T) *ecdsa.PublicKey {
 // which sorts map keys, as a cross-check of the hand-built canonical form.
 func independentThumbprint(t *testing.T, pub *ecdsa.PublicKey) string {
 	t.Helper()
-	raw, err := pub.Bytes()
-	if err != nil {
-		t.Fatal(err)
-	}
+	raw := must(pub.Bytes())(t)
 	b, err := json.Marshal(map[string]string{
 		"kty": "EC", "crv": "P-256",
 		"x": base64.RawURLEncoding.EncodeToString(raw[1:33]),
@@ -61,10 +55,7 @@ func independentThumbprint(t *testing.T, pub *ecdsa.PublicKey) string {
 
 func TestThumbprintKnownVector(t *testing.T) {
 	pub := rfc7515A3Key(t)
-	got, err := Thumbprint(pub)
-	if err != nil {
-		t.Fatal(err)
-	}
+	got := must(Thumbprint(pub))(t)
 	// SHA-256 of {"crv":"P-256","kty":"EC","x":"f83O…","y":"x_FE…"},
 	// computed independently with Python's hashlib.
 	const want = "oKIywvGUpTVTyxMQ3bwIIeQUudfr_CkLMjCE19ECD-U"
@@ -77,14 +68,8 @@ func TestThumbprintKnownVector(t *testing.T) {
 }
 
 func TestThumbprintStable(t *testing.T) {
-	key, err := GenerateSigningKey()
-	if err != nil {
-		t.Fatal(err)
-	}
-	a, err := Thumbprint(&key.PublicKey)
-	if err != nil {
-		t.Fatal(err)
-	}
+	key := must(GenerateSigningKey())(t)
+	a := must(Thumbprint(&key.PublicKey))(t)
 	b, _ := Thumbprint(&key.PublicKey)
 	if a != b {
 		t.Fatal("thumbprint changed between calls")
@@ -93,22 +78,10 @@ func TestThumbprintStable(t *testing.T) {
 		t.Fatalf("Thumbprint = %q, json-based = %q", a, ind)
 	}
 	// Survives a PEM round trip, i.e. a restart that reloads the Secret.
-	pemBytes, err := MarshalSigningKeyPEM(key)
-	if err != nil {
-		t.Fatal(err)
-	}
-	reloaded, err := ParseSigningKeyPEM(pemBytes)
-	if err != nil {
-		t.Fatal(err)
-	}
-	ks1, err := NewKeySet(key)
-	if err != nil {
-		t.Fatal(err)
-	}
-	ks2, err := NewKeySet(reloaded)
-	if err != nil {
-		t.Fatal(err)
-	}
+	pemBytes := must(MarshalSigningKeyPEM(key))(t)
+	reloaded := must(ParseSigningKeyPEM(pemBytes))(t)
+	ks1 := must(NewKeySet(key))(t)
+	ks2 := must(NewKeySet(reloaded))(t)
 	if ks1.ActiveKID() != a || ks2.ActiveKID() != a {
 		t.Fatalf("kids %q/%q, want %q", ks1.ActiveKID(), ks2.ActiveKID(), a)
 	}
@@ -122,10 +95,7 @@ func TestThumbprintStable(t *testing.T) {
 func TestNewKeySet(t *testing.T) {
 	active, _ := GenerateSigningKey()
 	old, _ := GenerateSigningKey()
-	ks, err := NewKeySet(active, &old.PublicKey, &old.PublicKey, &active.PublicKey)
-	if err != nil {
-		t.Fatal(err)
-	}
+	ks := must(NewKeySet(active, &old.PublicKey, &old.PublicKey, &active.PublicKey))(t)
 	kids := ks.KIDs()
 	if len(kids) != 2 || kids[0] != ks.ActiveKID() {
 		t.Fatalf("KIDs = %v, want active first and duplicates dropped", kids)
@@ -141,7 +111,7 @@ func TestNewKeySet(t *testing.T) {
 	if _, err := NewKeySet(nil); err == nil {
 		t.Fatal("nil active key accepted")
 	}
-	p384, _ := ecdsa.GenerateKey(elliptic.P384(), rand.Reader)
+	p384 := p384Key(t)
 	if _, err := NewKeySet(p384); err == nil {
 		t.Fatal("P-384 active key accepted for ES256")
 	}
@@ -155,25 +125,20 @@ func TestNewKeySet(t *testing.T) {
 
 func TestParseSigningKeyPEM(t *testing.T) {
 	key, _ := GenerateSigningKey()
-	sec1, err := x509.MarshalECPrivateKey(key)
-	if err != nil {
-		t.Fatal(err)
-	}
+	sec1 := must(x509.MarshalECPrivateKey(key))(t)
 	got, err := ParseSigningKeyPEM(pem.EncodeToMemory(&pem.Block{Type: "EC PRIVATE KEY", Bytes: sec1}))
 	if err != nil || !got.Equal(key) {
 		t.Fatalf("SEC 1 key not accepted: %v", err)
 	}
 
-	p384, _ := ecdsa.GenerateKey(elliptic.P384(), rand.Reader)
-	p384DER, _ := x509.MarshalPKCS8PrivateKey(p384)
+	p384DER, _ := x509.MarshalPKCS8PrivateKey(p384Key(t))
 	_, edKey, _ := ed25519.GenerateKey(rand.Reader)
 	edDER, _ := x509.MarshalPKCS8PrivateKey(edKey)
-	pubDER, _ := x509.MarshalPKIXPublicKey(&key.PublicKey)
 
 	bad := map[string][]byte{
 		"empty":        nil,
 		"not PEM":      []byte("hello"),
-		"public key":   pem.EncodeToMemory(&pem.Block{Type: "PUBLIC KEY", Bytes: pubDER}),
+		"public key":   publicKeyPEM(t, key),
 		"corrupt DER":  pem.EncodeToMemory(&pem.Block{Type: "PRIVATE KEY", Bytes: []byte{1, 2, 3}}),
 		"P-384":        pem.EncodeToMemory(&pem.Block{Type: "PRIVATE KEY", Bytes: p384DER}),
 		"Ed25519":      pem.EncodeToMemory(&pem.Block{Type: "PRIVATE KEY", Bytes: edDER}),
@@ -184,4 +149,22 @@ func TestParseSigningKeyPEM(t *testing.T) {
 			t.Errorf("%s: accepted", name)
 		}
 	}
+}
+
+// p384Key is an ECDSA key on P-384, a curve ES256 does not use.
+func p384Key(t testing.TB) *ecdsa.PrivateKey {
+	t.Helper()
+	return must(ecdsa.GenerateKey(elliptic.P384(), rand.Reader))(t)
+}
+
+// publicKeyDER is the public half of key as PKIX DER.
+func publicKeyDER(t testing.TB, key *ecdsa.PrivateKey) []byte {
+	t.Helper()
+	return must(x509.MarshalPKIXPublicKey(&key.PublicKey))(t)
+}
+
+// publicKeyPEM is the public half of key as a PEM "PUBLIC KEY" block.
+func publicKeyPEM(t testing.TB, key *ecdsa.PrivateKey) []byte {
+	t.Helper()
+	return pem.EncodeToMemory(&pem.Block{Type: "PUBLIC KEY", Bytes: publicKeyDER(t, key)})
 }

@@ -32,10 +32,7 @@ func TestRequireBearer(t *testing.T) {
 	clock := newFakeClock()
 	ks, _ := newTestKeys(t)
 	iss := newTestIssuer(t, ks, clock)
-	tok, _, err := iss.Issue("tenant-acme", "acme", "openid offline")
-	if err != nil {
-		t.Fatal(err)
-	}
+	tok := issued(t, iss, "tenant-acme", "acme")
 	otherKS, _ := newTestKeys(t)
 	foreignTok, _, _ := newTestIssuer(t, otherKS, clock).Issue("tenant-acme", "acme", "openid offline")
 
@@ -105,9 +102,7 @@ func TestRequireBearer(t *testing.T) {
 				t.Fatal("response echoes the token")
 			}
 			var body map[string]string
-			if err := json.Unmarshal(raw, &body); err != nil {
-				t.Fatal(err)
-			}
+			mustOK(t, json.Unmarshal(raw, &body))
 			if body["error"] != "Unauthorized" || body["details"] != tc.details || len(body) != 2 {
 				t.Fatalf("body %v", body)
 			}

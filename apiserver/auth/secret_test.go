@@ -21,14 +21,8 @@ import (
 )
 
 func TestNewClientSecret(t *testing.T) {
-	a, err := NewClientSecret()
-	if err != nil {
-		t.Fatal(err)
-	}
-	b, err := NewClientSecret()
-	if err != nil {
-		t.Fatal(err)
-	}
+	a := must(NewClientSecret())(t)
+	b := must(NewClientSecret())(t)
 	if a == b {
 		t.Fatal("two generated secrets are equal")
 	}
@@ -42,18 +36,9 @@ func TestNewClientSecret(t *testing.T) {
 }
 
 func TestHashSecretRoundTrip(t *testing.T) {
-	secret, err := NewClientSecret()
-	if err != nil {
-		t.Fatal(err)
-	}
-	h1, err := HashSecret(secret)
-	if err != nil {
-		t.Fatal(err)
-	}
-	h2, err := HashSecret(secret)
-	if err != nil {
-		t.Fatal(err)
-	}
+	secret := must(NewClientSecret())(t)
+	h1 := must(HashSecret(secret))(t)
+	h2 := must(HashSecret(secret))(t)
 	const prefix = "$argon2id$v=19$m=19456,t=2,p=1$"
 	if !strings.HasPrefix(h1, prefix) {
 		t.Fatalf("hash does not start with %q", prefix)
@@ -64,10 +49,7 @@ func TestHashSecretRoundTrip(t *testing.T) {
 	if h1 == h2 {
 		t.Fatal("two hashes of the same secret are equal; salt not random")
 	}
-	parsed, err := parseSecretHash(h1)
-	if err != nil {
-		t.Fatal(err)
-	}
+	parsed := must(parseSecretHash(h1))(t)
 	if len(parsed.salt) != 16 || len(parsed.key) != 32 {
 		t.Fatalf("salt/key length = %d/%d, want 16/32", len(parsed.salt), len(parsed.key))
 	}
@@ -100,10 +82,7 @@ func TestDummyHashMatchesRealParameters(t *testing.T) {
 
 func TestVerifySecretRejectsTamperedPHC(t *testing.T) {
 	const secret = "correct horse battery staple"
-	good, err := HashSecret(secret)
-	if err != nil {
-		t.Fatal(err)
-	}
+	good := must(HashSecret(secret))(t)
 	parts := strings.Split(good, "$") // "", argon2id, v=19, params, salt, hash
 	join := func(p ...string) string { return strings.Join(p, "$") }
 	salt, hash := parts[4], parts[5]

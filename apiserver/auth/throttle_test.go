@@ -28,13 +28,30 @@ const (
 	addrB = "198.51.100.7"
 )
 
-func testThrottle(clock *fakeClock, capacity int) *Throttle {
-	return NewThrottle(ThrottleConfig{PerClientSource: 5, PerSource: 20, Window: time.Minute, Capacity: capacity, Now: clock.Now})
+// testThrottle is a throttle on a fake clock: 5 failures per client and source, 20 per
+// source, in a minute, its tables holding capacity records (0: the default).
+func testThrottle(capacity int) (*fakeClock, *Throttle) {
+	clock := newFakeClock()
+	return clock, NewThrottle(ThrottleConfig{PerClientSource: 5, PerSource: 20, Window: time.Minute, Capacity: capacity, Now: clock.Now})
+}
+
+// failures records n failed logins of clientID from addr.
+func failures(th *Throttle, clientID, addr string, n int) {
+	for range n {
+		th.Failure(clientID, addr)
+	}
+}
+
+// sprayed records a failed login from addr for each of n client ids, prefix0 to
+// prefix(n-1).
+func sprayed(th *Throttle, prefix, addr string, n int) {
+	for i := range n {
+		th.Failure(fmt.Sprintf("%s%d", prefix, i), addr)
+	}
 }
 
 func TestThrottleBlocksAClientFromOneSourceAfterMaxFailures(t *testing.T) {
-	clock := newFakeClock()
-	th := testThrottle(clock, 0)
+	clock, th := testThrottle(0)
 	for i := range 5 {
 		if _, ok := th.Allow("acme", addrA); !ok {
 			t.Fatalf("blocked before failure %d", i+1)
@@ -62,57 +79,40 @@ func TestThrottleBlocksAClientFromOneSourceAfterMaxFailures(t *testing.T) {
 }
 
 func TestFailuresFromOneAddressDoNotBlockTheClientFromAnother(t *testing.T) {
-	clock := newFakeClock()
-	th := testThrottle(clock, 0)
-	for range 50 {
-		th.Failure("acme", addrA)
-	}
+	_, th := testThrottle(0)
+	failures(th, "acme", addrA, 50)
 	expectAllow(t, th, "acme", addrA, false, "the failing source is not blocked")
 	expectAllow(t, th, "acme", addrB, true, "the client is refused from another source")
 }
 
 func TestASourceSprayingClientIDsIsBlocked(t *testing.T) {
-	clock := newFakeClock()
-	th := testThrottle(clock, 0)
-	for i := range 20 {
-		th.Failure(fmt.Sprintf("id-%d", i), addrA)
-	}
+	_, th := testThrottle(0)
+	sprayed(th, "id-", addrA, 20)
 	expectAllow(t, th, "never-tried", addrA, false, "a source with 20 failures over many ids is not blocked")
 	expectAllow(t, th, "never-tried", addrB, true, "another source is blocked")
 }
 
 func TestASuccessDoesNotResetTheSourceCount(t *testing.T) {
-	clock := newFakeClock()
-	th := testThrottle(clock, 0)
-	for i := range 19 {
-		th.Failure(fmt.Sprintf("id-%d", i), addrA)
-	}
+	_, th := testThrottle(0)
+	sprayed(th, "id-", addrA, 19)
 	th.Success("own-client", addrA)
 	th.Failure("id-19", addrA)
 	expectAllow(t, th, "own-client", addrA, false, "a success of the attacker's own client reset its spraying count")
 }
 
 func TestThrottleWindowExpiresFailures(t *testing.T) {
-	clock := newFakeClock()
-	th := testThrottle(clock, 0)
-	for range 4 {
-		th.Failure("acme", addrA)
-	}
+	clock, th := testThrottle(0)
+	failures(th, "acme", addrA, 4)
 	clock.Advance(time.Minute)
 	th.Failure("acme", addrA) // the old four no longer count
 	expectAllow(t, th, "acme", addrA, true, "failures from an expired window counted")
 }
 
 func TestThrottleSuccessResetsThePair(t *testing.T) {
-	clock := newFakeClock()
-	th := testThrottle(clock, 0)
-	for range 4 {
-		th.Failure("acme", addrA)
-	}
+	_, th := testThrottle(0)
+	failures(th, "acme", addrA, 4)
 	th.Success("acme", addrA)
-	for range 4 {
-		th.Failure("acme", addrA)
-	}
+	failures(th, "acme", addrA, 4)
 	expectAllow(t, th, "acme", addrA, true, "success did not reset the pair's count")
 	th.Failure("acme", addrA)
 	expectAllow(t, th, "acme", addrA, false, "not blocked after 5 failures since the success")
@@ -121,14 +121,9 @@ func TestThrottleSuccessResetsThePair(t *testing.T) {
 // TestFloodOfUnknownClientIDsDoesNotEvictABlock: the attack (flooding other ids
 // resets the throttle) with more distinct ids and addresses than the tables hold.
 func TestFloodOfUnknownClientIDsDoesNotEvictABlock(t *testing.T) {
-	clock := newFakeClock()
-	th := testThrottle(clock, 100)
-	for range 5 {
-		th.Failure("acme", addrA)
-	}
-	for i := range 20 {
-		th.Failure(fmt.Sprintf("spray-%d", i), addrB) // blocks addrB as a source
-	}
+	_, th := testThrottle(100)
+	failures(th, "acme", addrA, 5)
+	sprayed(th, "spray-", addrB, 20) // blocks addrB as a source
 	// 10,000 other ids, each from its own address: nothing ever blocks, every record
 	// is new, and the tables are far too small for them.
 	for i := range 10_000 {
@@ -150,11 +145,8 @@ func TestFloodOfUnknownClientIDsDoesNotEvictABlock(t *testing.T) {
 }
 
 func TestThrottleBoundedMemory(t *testing.T) {
-	clock := newFakeClock()
-	th := testThrottle(clock, 100)
-	for i := range 50 {
-		th.Failure(fmt.Sprintf("old-%d", i), addrA)
-	}
+	clock, th := testThrottle(100)
+	sprayed(th, "old-", addrA, 50)
 	clock.Advance(2 * time.Minute)
 	th.Failure("fresh", addrA)
 	if n := th.pair.len(); n != 1 {
@@ -190,8 +182,7 @@ func TestThrottleDisabledAndNil(t *testing.T) {
 }
 
 func TestThrottleConcurrent(t *testing.T) {
-	clock := newFakeClock()
-	th := testThrottle(clock, 50)
+	clock, th := testThrottle(50)
 	var wg sync.WaitGroup
 	for g := range 8 {
 		wg.Add(1)
@@ -268,8 +259,7 @@ func TestXForwardedForIsIgnoredUnlessThePeerIsATrustedProxy(t *testing.T) {
 }
 
 func TestKnownSourcesAreRememberedOnlyOnSuccess(t *testing.T) {
-	clock := newFakeClock()
-	th := testThrottle(clock, 0)
+	clock, th := testThrottle(0)
 	th.Failure("acme", addrA)
 	if th.Known("acme", addrA) {
 		t.Fatal("a failure made the source known")

@@ -17,12 +17,9 @@ package auth
 import (
 	"crypto/ecdsa"
 	"crypto/elliptic"
-	"crypto/rand"
 	"crypto/sha256"
-	"crypto/x509"
 	"encoding/base64"
 	"encoding/json"
-	"encoding/pem"
 	"errors"
 	"math/big"
 	"strings"
@@ -63,14 +60,8 @@ func (c *fakeClock) Advance(d time.Duration) {
 
 func newTestKeys(t testing.TB) (*KeySet, *ecdsa.PrivateKey) {
 	t.Helper()
-	key, err := GenerateSigningKey()
-	if err != nil {
-		t.Fatal(err)
-	}
-	ks, err := NewKeySet(key)
-	if err != nil {
-		t.Fatal(err)
-	}
+	key := must(GenerateSigningKey())(t)
+	ks := must(NewKeySet(key))(t)
 	return ks, key
 }
 
@@ -82,19 +73,21 @@ func newTestIssuer(t testing.TB, ks *KeySet, clock *fakeClock) *Issuer {
 	if clock != nil {
 		cfg.Now = clock.Now
 	}
-	iss, err := NewIssuer(cfg)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return iss
+	return must(NewIssuer(cfg))(t)
+}
+
+// issued is a token iss issues to the client clientID of tenant for the scope every
+// client is granted.
+func issued(t testing.TB, iss *Issuer, tenant, clientID string) string {
+	t.Helper()
+	tok, _, err := iss.Issue(tenant, clientID, "openid offline")
+	mustOK(t, err)
+	return tok
 }
 
 func TestNewIssuerConfig(t *testing.T) {
 	ks, _ := newTestKeys(t)
-	iss, err := NewIssuer(IssuerConfig{Keys: ks, Issuer: "https://api.fundshare.example:8443/base"})
-	if err != nil {
-		t.Fatal(err)
-	}
+	iss := must(NewIssuer(IssuerConfig{Keys: ks, Issuer: "https://api.fundshare.example:8443/base"}))(t)
 	if iss.Audience() != testAudience || iss.TTL() != time.Hour {
 		t.Fatalf("audience %q ttl %v; want host name without port and 1h", iss.Audience(), iss.TTL())
 	}
@@ -136,10 +129,7 @@ func TestIssueAndVerify(t *testing.T) {
 		t.Fatalf("aud = %#v, want [%q]", payload["aud"], testAudience)
 	}
 
-	claims, err := iss.Verify(tok)
-	if err != nil {
-		t.Fatal(err)
-	}
+	claims := must(iss.Verify(tok))(t)
 	now := clock.Now()
 	if claims.Issuer != testIssuerURL || claims.Subject != "acme" || claims.ClientID != "acme" ||
 		claims.Tenant != "tenant-acme" || claims.Scope != "openid offline" {
@@ -179,15 +169,9 @@ func TestVerifyAcceptsPreviousKey(t *testing.T) {
 	clock := newFakeClock()
 	oldKS, oldKey := newTestKeys(t)
 	oldIss := newTestIssuer(t, oldKS, clock)
-	tok, _, err := oldIss.Issue("t", "c", "openid offline")
-	if err != nil {
-		t.Fatal(err)
-	}
+	tok := issued(t, oldIss, "t", "c")
 	newKey, _ := GenerateSigningKey()
-	rotated, err := NewKeySet(newKey, &oldKey.PublicKey)
-	if err != nil {
-		t.Fatal(err)
-	}
+	rotated := must(NewKeySet(newKey, &oldKey.PublicKey))(t)
 	if _, err := newTestIssuer(t, rotated, clock).Verify(tok); err != nil {
 		t.Fatalf("token signed by previous key rejected: %v", err)
 	}
@@ -203,14 +187,9 @@ func decodeSegment(t *testing.T, tok string, i int) map[string]any {
 	if len(parts) != 3 {
 		t.Fatalf("token has %d parts", len(parts))
 	}
-	raw, err := base64.RawURLEncoding.DecodeString(parts[i])
-	if err != nil {
-		t.Fatal(err)
-	}
+	raw := must(base64.RawURLEncoding.DecodeString(parts[i]))(t)
 	m := map[string]any{}
-	if err := json.Unmarshal(raw, &m); err != nil {
-		t.Fatal(err)
-	}
+	mustOK(t, json.Unmarshal(raw, &m))
 	return m
 }
 
@@ -248,14 +227,9 @@ func TestVerifyRejects(t *testing.T) {
 				tok.Header[k] = v
 			}
 		}
-		s, err := tok.SignedString(signKey)
-		if err != nil {
-			t.Fatal(err)
-		}
+		s := must(tok.SignedString(signKey))(t)
 		if method == jwt.SigningMethodES256 {
-			if s, err = CanonicalES256(s); err != nil {
-				t.Fatal(err)
-			}
+			s = must(CanonicalES256(s))(t)
 		}
 		return s
 	}
@@ -270,14 +244,10 @@ func TestVerifyRejects(t *testing.T) {
 		t.Fatalf("baseline token rejected: %v", err)
 	}
 
-	pubDER, err := x509.MarshalPKIXPublicKey(&key.PublicKey)
-	if err != nil {
-		t.Fatal(err)
-	}
-	pubPEM := pem.EncodeToMemory(&pem.Block{Type: "PUBLIC KEY", Bytes: pubDER})
+	pubDER, pubPEM := publicKeyDER(t, key), publicKeyPEM(t, key)
 	pubRaw, _ := key.PublicKey.Bytes()
 	foreign, _ := GenerateSigningKey()
-	p384, _ := ecdsa.GenerateKey(elliptic.P384(), rand.Reader)
+	p384 := p384Key(t)
 
 	tampered := func() string {
 		good := sign(jwt.SigningMethodES256, key, nil, validClaims())
@@ -382,10 +352,7 @@ func TestVerifyRejects(t *testing.T) {
 
 func mustKID(t *testing.T, k *ecdsa.PrivateKey) string {
 	t.Helper()
-	kid, err := Thumbprint(&k.PublicKey)
-	if err != nil {
-		t.Fatal(err)
-	}
+	kid := must(Thumbprint(&k.PublicKey))(t)
 	return kid
 }
 
@@ -409,10 +376,7 @@ func TestVerifyRefusesNonCanonicalHighSSignatures(t *testing.T) {
 	ks, key := newTestKeys(t)
 	iss := newTestIssuer(t, ks, clock)
 	for i := range 32 { // Issue canonicalises: every token is low-s, and its twin is refused
-		tok, _, err := iss.Issue("tenant-acme", "acme", "openid offline")
-		if err != nil {
-			t.Fatal(err)
-		}
+		tok := issued(t, iss, "tenant-acme", "acme")
 		if _, err := iss.Verify(tok); err != nil {
 			t.Fatalf("token %d refused: %v", i, err)
 		}
@@ -424,7 +388,7 @@ func TestVerifyRefusesNonCanonicalHighSSignatures(t *testing.T) {
 		if !ecdsa.Verify(&key.PublicKey, h[:], new(big.Int).SetBytes(sig[:32]), new(big.Int).SetBytes(sig[32:])) {
 			t.Fatal("the high-s twin does not verify with crypto/ecdsa; the test proves nothing")
 		}
-		_, err = iss.Verify(twin)
+		_, err := iss.Verify(twin)
 		if !errors.Is(err, ErrInvalidToken) || !errors.Is(err, jwt.ErrTokenSignatureInvalid) {
 			t.Fatalf("high-s twin: err = %v, want an invalid signature", err)
 		}

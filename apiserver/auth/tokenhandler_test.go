@@ -90,18 +90,9 @@ func newTokenFixture(t *testing.T) *tokenFixture {
 	clock := newFakeClock()
 	ks, _ := newTestKeys(t)
 	iss := newTestIssuer(t, ks, clock)
-	secret, err := NewClientSecret()
-	if err != nil {
-		t.Fatal(err)
-	}
-	hash, err := HashSecret(secret)
-	if err != nil {
-		t.Fatal(err)
-	}
-	oddHash, err := HashSecret(oddSecret)
-	if err != nil {
-		t.Fatal(err)
-	}
+	secret := must(NewClientSecret())(t)
+	hash := must(HashSecret(secret))(t)
+	oddHash := must(HashSecret(oddSecret))(t)
 	store := memStore{
 		"acme":     {ID: "acme", Tenant: "tenant-acme", SecretHash: hash},
 		"globex":   {ID: "globex", Tenant: "tenant-globex", SecretHash: hash},
@@ -158,10 +149,7 @@ type tokenResult struct {
 // do sends a raw request to the token endpoint.
 func (f *tokenFixture) do(t *testing.T, method, path, contentType, body string, hdr http.Header) tokenResult {
 	t.Helper()
-	req, err := http.NewRequest(method, f.srv.URL+path, strings.NewReader(body))
-	if err != nil {
-		t.Fatal(err)
-	}
+	req := must(http.NewRequest(method, f.srv.URL+path, strings.NewReader(body)))(t)
 	if contentType != "" {
 		req.Header.Set("Content-Type", contentType)
 	}
@@ -171,9 +159,7 @@ func (f *tokenFixture) do(t *testing.T, method, path, contentType, body string, 
 		}
 	}
 	resp, err := http.DefaultClient.Do(req)
-	if err != nil {
-		t.Fatal(err)
-	}
+	mustOK(t, err)
 	defer resp.Body.Close()
 	raw, _ := io.ReadAll(resp.Body)
 	res := tokenResult{status: resp.StatusCode, header: resp.Header, raw: string(raw)}
@@ -568,10 +554,7 @@ func TestUnknownClientVerifiesADummyHash(t *testing.T) {
 		}
 	}
 	// The dummy hash has the parameters of real hashes, so it costs the same.
-	d, err := parseSecretHash(dummySecretHash)
-	if err != nil {
-		t.Fatal(err)
-	}
+	d := must(parseSecretHash(dummySecretHash))(t)
 	if d.memory != argonMemoryKiB || d.time != argonTime || d.threads != argonThreads || len(d.key) != argonKeyLen || len(d.salt) != argonSaltLen {
 		t.Fatalf("dummy hash parameters %+v differ from real ones", d)
 	}
@@ -587,15 +570,10 @@ func TestTokenBodyOverTheLimitIs413InTheOAuthShape(t *testing.T) {
 		if chunked {
 			body = io.MultiReader(strings.NewReader(big)) // no length: read up to the limit
 		}
-		req, err := http.NewRequest(http.MethodPost, f.srv.URL+"/oauth2/token", body)
-		if err != nil {
-			t.Fatal(err)
-		}
+		req := must(http.NewRequest(http.MethodPost, f.srv.URL+"/oauth2/token", body))(t)
 		req.Header.Set("Content-Type", formType)
 		resp, err := http.DefaultClient.Do(req)
-		if err != nil {
-			t.Fatal(err)
-		}
+		mustOK(t, err)
 		var got map[string]any
 		err = json.NewDecoder(resp.Body).Decode(&got)
 		resp.Body.Close()
@@ -677,10 +655,7 @@ func TestAKnownSourceIsServedFirstUnderAFlood(t *testing.T) {
 // an unknown source while a known one is being verified.
 func TestStrangersStartNoVerificationWhileAKnownSourceIsVerified(t *testing.T) {
 	g := newVerifyGate(4, 50*time.Millisecond) // 3 slots strangers may hold, 1 reserved
-	releaseKnown, err := g.acquire(context.Background(), true)
-	if err != nil {
-		t.Fatal(err)
-	}
+	releaseKnown := must(g.acquire(context.Background(), true))(t)
 	if _, err := g.acquire(context.Background(), false); !errors.Is(err, errGateBusy) {
 		t.Fatalf("a stranger got a slot while a known source is verified: %v", err)
 	}

@@ -3,15 +3,16 @@ package main
 import (
 	"bufio"
 	"io"
-	"net"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
-	"sync"
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/fundshare/fundshare-operator/internal/test/loopback"
+	"github.com/fundshare/fundshare-operator/internal/test/syncbuf"
 )
 
 // TestCtrlCStopsEverythingAndExitsZero: `make run` execs the built devrun binary, so a
@@ -23,7 +24,7 @@ func TestCtrlCStopsEverythingAndExitsZero(t *testing.T) {
 		t.Fatalf("go build: %v\n%s", err, out)
 	}
 	local := filepath.Join(t.TempDir(), "local")
-	cmd := exec.Command(bin, "--local-dir", local, "--rest-bind-address", freeAddr(t), "--zap-log-level", "error")
+	cmd := exec.Command(bin, "--local-dir", local, "--rest-bind-address", loopback.FreeAddr(t), "--zap-log-level", "error")
 	stdout, err := cmd.StdoutPipe()
 	if err != nil {
 		t.Fatal(err)
@@ -73,16 +74,6 @@ func TestCtrlCStopsEverythingAndExitsZero(t *testing.T) {
 	}
 }
 
-func freeAddr(t *testing.T) string {
-	t.Helper()
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer func() { _ = ln.Close() }()
-	return ln.Addr().String()
-}
-
 // TestMakeRunCtrlCPrintsNoError: Ctrl-C on `make run` goes to the whole process group
 // (make and devrun). make dies of the signal as every make does (status 130, no message
 // of its own), but it must not report the recipe as failed: with `go run`, go exited 1
@@ -94,9 +85,9 @@ func TestMakeRunCtrlCPrintsNoError(t *testing.T) {
 	}
 	local := filepath.Join(t.TempDir(), "local")
 	cmd := exec.Command("make", "--no-print-directory", "-C", root, "run",
-		"RUN_ARGS=--local-dir "+local+" --rest-bind-address "+freeAddr(t)+" --zap-log-level error")
+		"RUN_ARGS=--local-dir "+local+" --rest-bind-address "+loopback.FreeAddr(t)+" --zap-log-level error")
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true} // a terminal's foreground group
-	out := &syncBuffer{}
+	out := &syncbuf.Buffer{}
 	cmd.Stdout, cmd.Stderr = out, out
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
@@ -130,21 +121,4 @@ func TestMakeRunCtrlCPrintsNoError(t *testing.T) {
 	if !strings.Contains(out.String(), "stopping the control plane") {
 		t.Errorf("devrun did not stop the control plane after Ctrl-C:\n%s", out.String())
 	}
-}
-
-type syncBuffer struct {
-	mu sync.Mutex
-	b  strings.Builder
-}
-
-func (s *syncBuffer) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
-
-func (s *syncBuffer) String() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.String()
 }

@@ -24,6 +24,7 @@ var forbiddenInBinary = []string{
 	"github.com/fundshare/fundshare-operator/internal/controlplane",
 	"github.com/fundshare/fundshare-operator/internal/fixtures",
 	"github.com/fundshare/fundshare-operator/internal/test",
+	"github.com/fundshare/fundshare-operator/cmd/manager/app/apptest",
 }
 
 const module = "github.com/fundshare/fundshare-operator"

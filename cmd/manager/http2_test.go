@@ -15,6 +15,8 @@ import (
 	certutil "k8s.io/client-go/util/cert"
 	metricsserver "sigs.k8s.io/controller-runtime/pkg/metrics/server"
 	"sigs.k8s.io/controller-runtime/pkg/webhook"
+
+	"github.com/fundshare/fundshare-operator/internal/test/loopback"
 )
 
 // The tests start the webhook and metrics servers exactly as managerOptions configures
@@ -56,7 +58,7 @@ func negotiatedWithWebhookServer(t *testing.T, srv webhook.Server) string {
 		t.Fatalf("webhook server is a %T, want *webhook.DefaultServer", srv)
 	}
 	o := ds.Options
-	o.Host, o.Port, o.CertDir = "127.0.0.1", freePort(t), selfSignedCertDir(t)
+	o.Host, o.Port, o.CertDir = "127.0.0.1", loopback.FreePort(t), selfSignedCertDir(t)
 	local := webhook.NewServer(o)
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error, 1)
@@ -112,16 +114,6 @@ func negotiate(t *testing.T, addr string) string {
 	}
 	defer func() { _ = conn.Close() }()
 	return conn.ConnectionState().NegotiatedProtocol
-}
-
-func freePort(t *testing.T) int {
-	t.Helper()
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer func() { _ = l.Close() }()
-	return l.Addr().(*net.TCPAddr).Port
 }
 
 func selfSignedCertDir(t *testing.T) string {

@@ -288,7 +288,7 @@ var _ = Describe("Protection of data", func() {
 		// a second, as against a busy API server, so that it can be stopped half way.
 		DeferCleanup(ensureSuiteManager)
 		mgr.Stop()
-		slow := rest.CopyConfig(cfg)
+		slow := rest.CopyConfig(env.Config)
 		slow.QPS, slow.Burst = 5, 1
 		mgr = startManager(slow)
 

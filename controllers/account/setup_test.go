@@ -4,17 +4,12 @@ import (
 	"context"
 	"testing"
 
-	"github.com/go-logr/logr"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
-	ctrl "sigs.k8s.io/controller-runtime"
 	"sigs.k8s.io/controller-runtime/pkg/client"
-	"sigs.k8s.io/controller-runtime/pkg/client/fake"
 	"sigs.k8s.io/controller-runtime/pkg/reconcile"
 
 	investv1 "github.com/fundshare/fundshare-operator/api/v1alpha1"
 	"github.com/fundshare/fundshare-operator/internal/fixtures"
-	"github.com/fundshare/fundshare-operator/internal/index"
-	"github.com/fundshare/fundshare-operator/internal/scheme"
 	"github.com/fundshare/fundshare-operator/internal/test/ctrltest"
 )
 
@@ -30,14 +25,6 @@ func TestMapFunctionsLogAFailedList(t *testing.T) {
 	}
 }
 
-// fakeIndexer registers the manager's indexes on a fake client builder.
-type fakeIndexer struct{ b *fake.ClientBuilder }
-
-func (f fakeIndexer) IndexField(_ context.Context, obj client.Object, field string, fn client.IndexerFunc) error {
-	f.b.WithIndex(obj, field, fn)
-	return nil
-}
-
 // TestCascadeDeleteStepsAreLogged: deleting an account logs each child it deletes, by
 // reference, then the release of the account, at info.
 func TestCascadeDeleteStepsAreLogged(t *testing.T) {
@@ -46,20 +33,10 @@ func TestCascadeDeleteStepsAreLogged(t *testing.T) {
 	now := metav1.Now()
 	acct.DeletionTimestamp = &now
 	wallet := fixtures.Wallet("t", acct.Name, "0x52908400098527886E0F7030069857D2E4169EE7")
-	b := fake.NewClientBuilder().WithScheme(scheme.New()).WithObjects(acct, wallet).WithStatusSubresource(&investv1.Account{})
-	if err := index.Register(context.Background(), fakeIndexer{b}); err != nil {
-		t.Fatal(err)
-	}
-	c := b.Build()
-	log, lines := ctrltest.RecordingLoggerAt(0)
-	ctx := logr.NewContext(context.Background(), log)
-	r := &Reconciler{Client: c}
-	for range 2 { // the first pass deletes the wallet, the second releases the account
-		if _, err := r.Reconcile(ctx, ctrl.Request{NamespacedName: client.ObjectKeyFromObject(acct)}); err != nil {
-			t.Fatal(err)
-		}
-	}
-	ctrltest.ExpectLogged(t, lines(), `"msg"="deleted a child of the deleted account"`, `"wallet"={"name"="`+wallet.Name+`" "namespace"="t"}`, `"msg"="released the deleted account`)
+	c := ctrltest.FakeClient(t, []client.Object{acct, wallet}, &investv1.Account{})
+	// The first pass deletes the wallet, the second releases the account.
+	lines := ctrltest.ReconcileLogged(t, &Reconciler{Client: c}, acct, 0, 2)
+	ctrltest.ExpectLogged(t, lines, `"msg"="deleted a child of the deleted account"`, `"wallet"={"name"="`+wallet.Name+`" "namespace"="t"}`, `"msg"="released the deleted account`)
 }
 
 func TestSetupWithManagerRefusesNilDependencies(t *testing.T) {

@@ -11,12 +11,9 @@ import (
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/client-go/rest"
-	ctrl "sigs.k8s.io/controller-runtime"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
-	"github.com/fundshare/fundshare-operator/cmd/manager/app"
-	"github.com/fundshare/fundshare-operator/internal/controlplane"
-	"github.com/fundshare/fundshare-operator/internal/fixtures"
+	"github.com/fundshare/fundshare-operator/cmd/manager/app/apptest"
 	"github.com/fundshare/fundshare-operator/internal/test/envtest"
 )
 
@@ -27,7 +24,6 @@ import (
 // a kubectl user sees.
 var (
 	env *envtest.Environment
-	cfg *rest.Config
 	k8s client.Client // direct, uncached
 	ctx = context.Background()
 
@@ -43,8 +39,8 @@ func TestAccount(t *testing.T) {
 
 var _ = BeforeSuite(func() {
 	env = envtest.Start(envtest.Options{Webhooks: true})
-	cfg, k8s = env.Config, env.Client
-	mgr = startManager(cfg)
+	k8s = env.Client
+	mgr = startManager(env.Config)
 })
 
 var _ = AfterSuite(func() {
@@ -60,34 +56,22 @@ var _ = AfterSuite(func() {
 // restart spec builds a second manager in this process, hence SkipNameValidation.
 func startManager(cfg *rest.Config) *envtest.Manager {
 	GinkgoHelper()
-	return env.StartManager(cfg, envtest.ManagerOptions{
-		New: app.NewManager,
-		Setup: func(m ctrl.Manager) error {
-			return app.Setup(m, app.Config{Webhooks: true, Controllers: true, SandboxSettlement: -1})
-		},
-		SkipNameValidation: true,
-	})
+	return env.StartManager(cfg, apptest.Manager(apptest.WebhooksAndControllers))
 }
 
 // ensureSuiteManager leaves the suite's manager running, whatever a spec did to it.
 func ensureSuiteManager() {
-	if mgr != nil && !mgr.Stopped() && mgr.Config == cfg {
+	if mgr != nil && !mgr.Stopped() && mgr.Config == env.Config {
 		return
 	}
 	if mgr != nil {
 		mgr.Stop()
 	}
-	mgr = startManager(cfg)
+	mgr = startManager(env.Config)
 }
 
 // newNamespace gives every spec its own namespace (envtest has no garbage collector).
-func newNamespace() string {
-	ns, err := controlplane.NewNamespace(ctx, k8s, "acct")
-	Expect(err).NotTo(HaveOccurred())
-	_, err = fixtures.MakeTenant(ctx, k8s, ns)
-	Expect(err).NotTo(HaveOccurred())
-	return ns
-}
+func newNamespace() string { return env.NewTenant("acct") }
 
 // create creates obj through the API server (so admission answers) and fails the spec on
 // error.

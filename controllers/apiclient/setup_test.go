@@ -5,17 +5,13 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/go-logr/logr"
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
-	ctrl "sigs.k8s.io/controller-runtime"
 	"sigs.k8s.io/controller-runtime/pkg/client"
-	"sigs.k8s.io/controller-runtime/pkg/client/fake"
 	"sigs.k8s.io/controller-runtime/pkg/reconcile"
 
 	investv1 "github.com/fundshare/fundshare-operator/api/v1alpha1"
 	"github.com/fundshare/fundshare-operator/internal/fixtures"
-	"github.com/fundshare/fundshare-operator/internal/scheme"
 	"github.com/fundshare/fundshare-operator/internal/test/ctrltest"
 )
 
@@ -31,18 +27,11 @@ func TestReconcileNeverLogsTheSecretOrItsHash(t *testing.T) {
 	hash := validHash(t)
 	for name, value := range map[string]string{"valid hash": hash, "plain secret": "correct horse battery staple", "broken hash": hash[:len(hash)-3]} {
 		t.Run(name, func(t *testing.T) {
-			scheme := scheme.New()
 			ac := fixtures.ApiClient("t", "acme", "credentials")
-			c := fake.NewClientBuilder().WithScheme(scheme).WithObjects(ac, secretWith("hash", value)).
-				WithStatusSubresource(&investv1.ApiClient{}).Build()
-			log, lines := ctrltest.RecordingLogger()
-			r := &Reconciler{Client: c, Secrets: c}
-			for range 2 { // a first verdict, then an unchanged one
-				if _, err := r.Reconcile(logr.NewContext(context.Background(), log), ctrl.Request{NamespacedName: client.ObjectKeyFromObject(ac)}); err != nil {
-					t.Fatal(err)
-				}
-			}
-			got := strings.Join(lines(), "\n")
+			c := ctrltest.FakeClient(t, []client.Object{ac, secretWith("hash", value)}, &investv1.ApiClient{})
+			// A first verdict, then an unchanged one.
+			lines := ctrltest.ReconcileLogged(t, &Reconciler{Client: c, Secrets: c}, ac, 1, 2)
+			got := strings.Join(lines, "\n")
 			if !strings.Contains(got, "credentials") {
 				t.Fatalf("the log does not name the Secret:\n%s", got)
 			}

@@ -5,12 +5,9 @@ import (
 	"testing"
 
 	. "github.com/onsi/ginkgo/v2"
-	. "github.com/onsi/gomega"
-	ctrl "sigs.k8s.io/controller-runtime"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
-	"github.com/fundshare/fundshare-operator/cmd/manager/app"
-	"github.com/fundshare/fundshare-operator/internal/controlplane"
+	"github.com/fundshare/fundshare-operator/cmd/manager/app/apptest"
 	"github.com/fundshare/fundshare-operator/internal/test/envtest"
 )
 
@@ -31,21 +28,12 @@ func TestApiClient(t *testing.T) {
 }
 
 var _ = BeforeSuite(func() {
-	env = envtest.Start(envtest.Options{Webhooks: true, Manager: &envtest.ManagerOptions{
-		New: app.NewManager,
-		Setup: func(m ctrl.Manager) error {
-			return app.Setup(m, app.Config{Webhooks: true, Controllers: true, SandboxSettlement: -1})
-		},
-	}})
+	mo := apptest.Manager(apptest.WebhooksAndControllers)
+	env = envtest.Start(envtest.Options{Webhooks: true, Manager: &mo})
 	k8s, mgr = env.Client, env.Manager
 })
 
 var _ = AfterSuite(func() { env.Stop() })
 
 // newNamespace is a fresh namespace that is not a tenant yet.
-func newNamespace() string {
-	GinkgoHelper()
-	ns, err := controlplane.NewNamespace(ctx, k8s, "apic")
-	Expect(err).NotTo(HaveOccurred())
-	return ns
-}
+func newNamespace() string { return env.NewNamespace("apic") }

@@ -42,10 +42,7 @@ const (
 	interval = 50 * time.Millisecond
 )
 
-func TestDelivery(t *testing.T) {
-	RegisterFailHandler(Fail)
-	RunSpecs(t, "Chain delivery suite")
-}
+func TestDelivery(t *testing.T) { envtest.RunSuite(t, "Chain delivery suite") }
 
 var _ = BeforeSuite(func() {
 	env = envtest.Start(envtest.Options{})
@@ -64,9 +61,7 @@ type world struct {
 
 func newWorld() *world {
 	GinkgoHelper()
-	ns, err := controlplane.NewNamespace(ctx, k8s, "delivery")
-	Expect(err).NotTo(HaveOccurred())
-	return &world{ns: ns, chain: chaintest.New(GinkgoT()), account: controlplane.NewID(), isin: fixtures.ISIN}
+	return &world{ns: env.NewNamespace("delivery"), chain: chaintest.New(GinkgoT()), account: controlplane.NewID(), isin: fixtures.ISIN}
 }
 
 // wallet creates a Wallet of the account with a fresh address; registered puts it in the

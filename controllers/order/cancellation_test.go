@@ -16,6 +16,7 @@ import (
 	"github.com/fundshare/fundshare-operator/controllers/order"
 	"github.com/fundshare/fundshare-operator/controllers/settlement"
 	"github.com/fundshare/fundshare-operator/internal/refusal"
+	"github.com/fundshare/fundshare-operator/internal/test/envtest"
 )
 
 // cancel requests the cancellation of o as REST DELETE does: on the version read (merge
@@ -105,26 +106,14 @@ var _ = Describe("Order cancellation: the point of no return", func() {
 			}()
 		}
 		// While they race: holdings never go negative.
-		stop := make(chan struct{})
-		sampled := make(chan struct{})
-		go func() {
-			defer GinkgoRecover()
-			defer close(sampled)
-			for {
-				select {
-				case <-stop:
-					return
-				case <-time.After(50 * time.Millisecond):
-					Expect(holdingOf(c.account, m.isin)).To(BeNumerically(">=", 0))
-				}
-			}
-		}()
+		stopSampling := envtest.Sample(50*time.Millisecond, func() {
+			Expect(holdingOf(c.account, m.isin)).To(BeNumerically(">=", 0))
+		})
 		wg.Wait()
 		for _, o := range orders {
 			Eventually(func() bool { return done(o) }).WithTimeout(2*time.Minute).Should(BeTrue(), "order %s", o.Name)
 		}
-		close(stop)
-		<-sampled
+		stopSampling()
 
 		var bought, sold int64 = 1000, 0
 		outcomes := map[string]int{}

@@ -86,32 +86,12 @@ var _ = Describe("Order concurrency", func() {
 			Expect(k8s.Create(ctx, orders[i])).To(Succeed())
 		}
 		// Let part of them move, then restart the manager.
-		Eventually(func() int {
-			var list investv1.OrderList
-			Expect(k8s.List(ctx, &list, client.InNamespace(ns))).To(Succeed())
-			done := 0
-			for _, o := range list.Items {
-				if o.Status.State == investv1.StateCompleted {
-					done++
-				}
-			}
-			return done
-		}).WithTimeout(2 * time.Minute).WithPolling(100 * time.Millisecond).Should(BeNumerically(">=", 20))
+		Eventually(func() int { return env.CompletedOrders(ns) }).WithTimeout(2 * time.Minute).WithPolling(100 * time.Millisecond).Should(BeNumerically(">=", 20))
 		stopMgr()
 		time.Sleep(time.Second)
 		stopMgr = startManager()
 
-		Eventually(func() int {
-			var list investv1.OrderList
-			Expect(k8s.List(ctx, &list, client.InNamespace(ns))).To(Succeed())
-			done := 0
-			for _, o := range list.Items {
-				if o.Status.State == investv1.StateCompleted {
-					done++
-				}
-			}
-			return done
-		}).WithTimeout(4 * time.Minute).WithPolling(500 * time.Millisecond).Should(Equal(n))
+		Eventually(func() int { return env.CompletedOrders(ns) }).WithTimeout(4 * time.Minute).WithPolling(500 * time.Millisecond).Should(Equal(n))
 		var list investv1.OrderList
 		Expect(k8s.List(ctx, &list, client.InNamespace(ns))).To(Succeed())
 		for _, o := range list.Items {

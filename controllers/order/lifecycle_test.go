@@ -18,6 +18,7 @@ import (
 	"github.com/fundshare/fundshare-operator/internal/fixtures"
 	"github.com/fundshare/fundshare-operator/internal/placement"
 	"github.com/fundshare/fundshare-operator/internal/refusal"
+	"github.com/fundshare/fundshare-operator/internal/test/envtest"
 )
 
 var _ = Describe("Order placement", func() {
@@ -84,7 +85,7 @@ var _ = Describe("Order placement", func() {
 		o := c.order(investv1.SideBuy, investv1.MarketPrimary, m.isin, 1)
 		o.Spec.AccountID = investv1.ObjectID(newID())
 		Expect(k8s.Create(ctx, o)).To(contains("spec.accountID: Not found"))
-		o = c.order(investv1.SideBuy, investv1.MarketPrimary, newISIN(), 1)
+		o = c.order(investv1.SideBuy, investv1.MarketPrimary, envtest.NewISIN(), 1)
 		Expect(k8s.Create(ctx, o)).To(contains("spec.isin: Not found"))
 	})
 

@@ -5,17 +5,12 @@ import (
 	"testing"
 	"time"
 
-	"github.com/go-logr/logr"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
-	ctrl "sigs.k8s.io/controller-runtime"
 	"sigs.k8s.io/controller-runtime/pkg/client"
-	"sigs.k8s.io/controller-runtime/pkg/client/fake"
 	"sigs.k8s.io/controller-runtime/pkg/reconcile"
 
 	investv1 "github.com/fundshare/fundshare-operator/api/v1alpha1"
 	"github.com/fundshare/fundshare-operator/internal/fixtures"
-	"github.com/fundshare/fundshare-operator/internal/index"
-	"github.com/fundshare/fundshare-operator/internal/scheme"
 	"github.com/fundshare/fundshare-operator/internal/test/ctrltest"
 )
 
@@ -29,17 +24,9 @@ func TestMapFunctionLogsAFailedList(t *testing.T) {
 // from, to and reason; the decision itself is the state machine's (order.Next).
 func TestTransitionWrittenIsLogged(t *testing.T) {
 	o := fixtures.BuyOrder("t", "acct-1", "LU0000000001", 10) // no quote: cancelled NotPriced
-	c := fake.NewClientBuilder().WithScheme(scheme.New()).WithObjects(o).
-		WithStatusSubresource(&investv1.Order{}).
-		WithIndex(&investv1.ShareClass{}, index.ShareClassISIN, func(obj client.Object) []string {
-			return []string{string(obj.(*investv1.ShareClass).Spec.ISIN)}
-		}).Build()
-	log, lines := ctrltest.RecordingLoggerAt(0)
-	r := &Reconciler{Client: c, Live: c, Now: time.Now}
-	if _, err := r.Reconcile(logr.NewContext(context.Background(), log), ctrl.Request{NamespacedName: client.ObjectKeyFromObject(o)}); err != nil {
-		t.Fatal(err)
-	}
-	ctrltest.ExpectLogged(t, lines(), `"msg"="transition written"`, `"to"="CANCELLED"`, `"reason"="`+ReasonNotPriced+`"`)
+	c := ctrltest.FakeClient(t, []client.Object{o}, &investv1.Order{})
+	lines := ctrltest.ReconcileLogged(t, &Reconciler{Client: c, Live: c, Now: time.Now}, o, 0, 1)
+	ctrltest.ExpectLogged(t, lines, `"msg"="transition written"`, `"to"="CANCELLED"`, `"reason"="`+ReasonNotPriced+`"`)
 }
 
 func TestSetupWithManagerRefusesNilDependencies(t *testing.T) {

@@ -3,25 +3,22 @@ package order_test
 import (
 	"context"
 	"fmt"
-	"math/rand/v2"
 	"testing"
 	"time"
 
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
-	"k8s.io/client-go/rest"
 	ctrl "sigs.k8s.io/controller-runtime"
 	"sigs.k8s.io/controller-runtime/pkg/cache"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	investv1 "github.com/fundshare/fundshare-operator/api/v1alpha1"
-	"github.com/fundshare/fundshare-operator/cmd/manager/app"
+	"github.com/fundshare/fundshare-operator/cmd/manager/app/apptest"
 	"github.com/fundshare/fundshare-operator/controllers/settlement"
 	"github.com/fundshare/fundshare-operator/internal/controlplane"
 	"github.com/fundshare/fundshare-operator/internal/fixtures"
 	"github.com/fundshare/fundshare-operator/internal/test/envtest"
-	"github.com/fundshare/fundshare-operator/internal/validation"
 )
 
 // The order suite runs the production manager (webhooks, account and order controllers,
@@ -29,7 +26,6 @@ import (
 // hand, as an operator would, or start a sandbox agent scoped to their namespace.
 var (
 	env     *envtest.Environment
-	cfg     *rest.Config
 	k8s     client.Client
 	ctx     = context.Background()
 	stopMgr func()
@@ -39,7 +35,7 @@ func TestOrders(t *testing.T) { envtest.RunSuite(t, "Order suite") }
 
 var _ = BeforeSuite(func() {
 	env = envtest.Start(envtest.Options{Webhooks: true})
-	cfg, k8s = env.Config, env.Client
+	k8s = env.Client
 	stopMgr = startManager()
 })
 
@@ -54,19 +50,13 @@ var _ = AfterSuite(func() {
 // waits until it has stopped. The restart specs build a second manager in this process.
 func startManager() func() {
 	GinkgoHelper()
-	return env.StartManager(cfg, envtest.ManagerOptions{
-		New: app.NewManager,
-		Setup: func(mgr ctrl.Manager) error {
-			return app.Setup(mgr, app.Config{Webhooks: true, Controllers: true, SandboxSettlement: -1})
-		},
-		SkipNameValidation: true,
-	}).Stop
+	return env.StartManager(env.Config, apptest.Manager(apptest.WebhooksAndControllers)).Stop
 }
 
 // startSandbox runs a sandbox settlement agent with no delay, for one namespace only.
 func startSandbox(ns string) func() {
 	GinkgoHelper()
-	return env.StartManager(cfg, envtest.ManagerOptions{
+	return env.StartManager(env.Config, envtest.ManagerOptions{
 		Options: func(o *ctrl.Options) {
 			o.Cache = cache.Options{DefaultNamespaces: map[string]cache.Config{ns: {}}}
 		},
@@ -92,16 +82,9 @@ type market struct {
 // nav is the NAV per share of every market: 105.3400 EUR in micro-units.
 const nav = int64(1_053_400)
 
-func newISIN() string {
-	body := fmt.Sprintf("XS%09d", rand.IntN(1_000_000_000))
-	d, err := validation.ISINCheckDigit(body)
-	Expect(err).NotTo(HaveOccurred())
-	return body + string(d)
-}
-
 func newMarket(mutate func(*investv1.Fund, *investv1.ShareClass)) market {
 	GinkgoHelper()
-	m := market{fund: fixtures.Fund(), isin: newISIN()}
+	m := market{fund: fixtures.Fund(), isin: envtest.NewISIN()}
 	m.sc = fixtures.ShareClass(m.fund.Name, m.isin)
 	m.sc.Spec.MinInvestment = 0
 	if mutate != nil {
@@ -125,15 +108,8 @@ type customer struct {
 
 func newCustomer(ns string) customer {
 	GinkgoHelper()
-	c := customer{ns: ns, account: fixtures.IndividualAccount(ns)}
-	Expect(k8s.Create(ctx, c.account)).To(Succeed())
-	c.wallet = fixtures.Wallet(ns, c.account.Name, fixtures.Address)
-	Expect(k8s.Create(ctx, c.wallet)).To(Succeed())
-	c.pmd = fixtures.PaymentMethodDetails(ns, c.account.Name, fixtures.IBAN)
-	Expect(k8s.Create(ctx, c.pmd)).To(Succeed())
-	patch := client.MergeFrom(c.account.DeepCopy())
-	c.account.Spec.PrimaryWallet, c.account.Spec.PrimaryPaymentMethodDetails = c.wallet.Name, c.pmd.Name
-	Expect(k8s.Patch(ctx, c.account, patch)).To(Succeed())
+	c := customer{ns: ns}
+	c.account, c.wallet, c.pmd = env.NewCustomer(ns)
 	return c
 }
 
@@ -202,14 +178,7 @@ func historyStates(o *investv1.Order) []investv1.OrderState {
 	return out
 }
 
-func newNamespace() string {
-	GinkgoHelper()
-	ns, err := controlplane.NewNamespace(ctx, k8s, "orders")
-	Expect(err).NotTo(HaveOccurred())
-	_, err = fixtures.MakeTenant(ctx, k8s, ns)
-	Expect(err).NotTo(HaveOccurred())
-	return ns
-}
+func newNamespace() string { return env.NewTenant("orders") }
 
 func contains(sub string) OmegaMatcher {
 	return WithTransform(func(err error) string { return fmt.Sprint(err) }, ContainSubstring(sub))

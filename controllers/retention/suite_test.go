@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"math/rand/v2"
 	"path/filepath"
 	"sync"
 	"testing"
@@ -13,20 +12,18 @@ import (
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
 	"k8s.io/apimachinery/pkg/types"
-	"k8s.io/client-go/rest"
 	ctrl "sigs.k8s.io/controller-runtime"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	investv1 "github.com/fundshare/fundshare-operator/api/v1alpha1"
 	"github.com/fundshare/fundshare-operator/cmd/manager/app"
+	"github.com/fundshare/fundshare-operator/cmd/manager/app/apptest"
 	"github.com/fundshare/fundshare-operator/controllers/retention"
 	"github.com/fundshare/fundshare-operator/internal/archive"
 	"github.com/fundshare/fundshare-operator/internal/archive/sqlstore"
-	"github.com/fundshare/fundshare-operator/internal/controlplane"
 	"github.com/fundshare/fundshare-operator/internal/fixtures"
 	"github.com/fundshare/fundshare-operator/internal/holdings"
 	"github.com/fundshare/fundshare-operator/internal/test/envtest"
-	"github.com/fundshare/fundshare-operator/internal/validation"
 )
 
 // The retention suite runs the production manager (webhooks, account and order
@@ -35,7 +32,6 @@ import (
 // and a fail point between the archive write and the delete.
 var (
 	env   *envtest.Environment
-	cfg   *rest.Config
 	k8s   client.Client
 	ctx   = context.Background()
 	store *switchable
@@ -51,13 +47,12 @@ var suiteT *testing.T
 
 func TestRetention(t *testing.T) {
 	suiteT = t
-	RegisterFailHandler(Fail)
-	RunSpecs(t, "Retention suite")
+	envtest.RunSuite(t, "Retention suite")
 }
 
 var _ = BeforeSuite(func() {
 	env = envtest.Start(envtest.Options{Webhooks: true})
-	cfg, k8s = env.Config, env.Client
+	k8s = env.Client
 	dir, err := filepath.Abs(GinkgoT().TempDir())
 	Expect(err).NotTo(HaveOccurred())
 	st, err := sqlstore.Open(ctx, "sqlite://"+filepath.Join(dir, "archive.db"), sqlstore.Options{})
@@ -81,12 +76,9 @@ var _ = AfterSuite(func() {
 // process, as far as the cluster and the archive can tell).
 func startManager() func() {
 	GinkgoHelper()
-	return env.StartManager(cfg, envtest.ManagerOptions{
-		New: app.NewManager,
-		Setup: func(mgr ctrl.Manager) error {
-			if err := app.Setup(mgr, app.Config{Webhooks: true, Controllers: true, SandboxSettlement: 0, Archive: store}); err != nil {
-				return err
-			}
+	return env.StartManager(env.Config, apptest.Manager(
+		app.Config{Webhooks: true, Controllers: true, SandboxSettlement: 0, Archive: store},
+		func(mgr ctrl.Manager) error {
 			return (&retention.Reconciler{
 				Client: mgr.GetClient(), Live: mgr.GetAPIReader(), Store: store, Retention: retainFor,
 				Recorder: mgr.GetEventRecorder("retention-controller"),
@@ -100,9 +92,7 @@ func startManager() func() {
 					return f(ctx, o)
 				},
 			}).SetupWithManager(mgr)
-		},
-		SkipNameValidation: true,
-	}).Stop
+		})).Stop
 }
 
 func setCrash(f func(ctx context.Context, o *investv1.Order) error) {
@@ -219,10 +209,7 @@ func direct() archive.Store {
 // market is a fund with one share class (lock-up in days) and a NAV.
 func newMarket(lockUpDays int32) string {
 	GinkgoHelper()
-	body := fmt.Sprintf("XS%09d", rand.IntN(1_000_000_000))
-	d, err := validation.ISINCheckDigit(body)
-	Expect(err).NotTo(HaveOccurred())
-	isin := body + string(d)
+	isin := envtest.NewISIN()
 	fund := fixtures.Fund()
 	sc := fixtures.ShareClass(fund.Name, isin)
 	sc.Spec.MinInvestment, sc.Spec.LockUp = 0, lockUpDays
@@ -236,19 +223,7 @@ func newMarket(lockUpDays int32) string {
 // method.
 func newCustomer() *investv1.Account {
 	GinkgoHelper()
-	ns, err := controlplane.NewNamespace(ctx, k8s, "retention")
-	Expect(err).NotTo(HaveOccurred())
-	_, err = fixtures.MakeTenant(ctx, k8s, ns)
-	Expect(err).NotTo(HaveOccurred())
-	a := fixtures.IndividualAccount(ns)
-	Expect(k8s.Create(ctx, a)).To(Succeed())
-	w := fixtures.Wallet(ns, a.Name, fixtures.Address)
-	Expect(k8s.Create(ctx, w)).To(Succeed())
-	p := fixtures.PaymentMethodDetails(ns, a.Name, fixtures.IBAN)
-	Expect(k8s.Create(ctx, p)).To(Succeed())
-	patch := client.MergeFrom(a.DeepCopy())
-	a.Spec.PrimaryWallet, a.Spec.PrimaryPaymentMethodDetails = w.Name, p.Name
-	Expect(k8s.Patch(ctx, a, patch)).To(Succeed())
+	a, _, _ := env.NewCustomer(env.NewTenant("retention"))
 	return a
 }
 
@@ -331,31 +306,19 @@ func watchHolding(a *investv1.Account, isin string, want int64) (stop func() []i
 	var mu sync.Mutex
 	var seen []int64
 	reached := false
-	done := make(chan struct{})
-	finished := make(chan struct{})
-	go func() {
-		defer GinkgoRecover()
-		defer close(finished)
-		for {
-			v := holding(a, isin)()
-			mu.Lock()
-			if v == want {
-				reached = true
-			}
-			if reached {
-				seen = append(seen, v)
-			}
-			mu.Unlock()
-			select {
-			case <-done:
-				return
-			case <-time.After(10 * time.Millisecond):
-			}
+	stopSampling := envtest.Sample(10*time.Millisecond, func() {
+		v := holding(a, isin)()
+		mu.Lock()
+		defer mu.Unlock()
+		if v == want {
+			reached = true
 		}
-	}()
+		if reached {
+			seen = append(seen, v)
+		}
+	})
 	return func() []int64 {
-		close(done)
-		<-finished
+		stopSampling()
 		mu.Lock()
 		defer mu.Unlock()
 		return seen

@@ -186,11 +186,7 @@ var _ = Describe("the sandbox settlement agent in a manager", func() {
 
 var _ = Describe("Reconcile, called directly outside the manager's namespace", func() {
 	var ns string
-	BeforeEach(func() {
-		var err error
-		ns, err = controlplane.NewNamespace(ctx, k8s, "settlement-direct")
-		Expect(err).NotTo(HaveOccurred())
-	})
+	BeforeEach(func() { ns = env.NewNamespace("settlement-direct") })
 
 	request := func(o *investv1.Order) ctrl.Request {
 		return ctrl.Request{NamespacedName: client.ObjectKeyFromObject(o)}
@@ -333,7 +329,7 @@ func (failingAgent) Settle(context.Context, *investv1.Order, Step) (investv1.Set
 var errBankUnavailable = errors.New("bank unavailable")
 
 func directWithWatch() client.WithWatch {
-	c, err := client.NewWithWatch(cfg, client.Options{Scheme: controlplane.Scheme()})
+	c, err := client.NewWithWatch(env.Config, client.Options{Scheme: controlplane.Scheme()})
 	Expect(err).NotTo(HaveOccurred())
 	return c
 }

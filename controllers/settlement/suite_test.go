@@ -5,13 +5,10 @@ import (
 	"testing"
 
 	. "github.com/onsi/ginkgo/v2"
-	. "github.com/onsi/gomega"
-	"k8s.io/client-go/rest"
 	ctrl "sigs.k8s.io/controller-runtime"
 	"sigs.k8s.io/controller-runtime/pkg/cache"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
-	"github.com/fundshare/fundshare-operator/internal/controlplane"
 	"github.com/fundshare/fundshare-operator/internal/test/envtest"
 )
 
@@ -21,7 +18,6 @@ import (
 // Reconcile directly without the manager racing them.
 var (
 	env       *envtest.Environment
-	cfg       *rest.Config
 	k8s       client.Client // direct, uncached
 	ctx       = context.Background()
 	managedNS string
@@ -31,13 +27,11 @@ func TestSettlement(t *testing.T) { envtest.RunSuite(t, "Settlement suite") }
 
 var _ = BeforeSuite(func() {
 	env = envtest.Start(envtest.Options{})
-	cfg, k8s = env.Config, env.Client
+	k8s = env.Client
 
-	var err error
-	managedNS, err = controlplane.NewNamespace(ctx, k8s, "settlement")
-	Expect(err).NotTo(HaveOccurred())
+	managedNS = env.NewNamespace("settlement")
 
-	env.Manager = env.StartManager(cfg, envtest.ManagerOptions{
+	env.Manager = env.StartManager(env.Config, envtest.ManagerOptions{
 		Options: func(o *ctrl.Options) {
 			o.Cache = cache.Options{DefaultNamespaces: map[string]cache.Config{managedNS: {}}}
 		},

@@ -18,18 +18,13 @@ import (
 	investv1 "github.com/fundshare/fundshare-operator/api/v1alpha1"
 	. "github.com/fundshare/fundshare-operator/controllers/token"
 	"github.com/fundshare/fundshare-operator/internal/chain/contracts"
-	"github.com/fundshare/fundshare-operator/internal/controlplane"
 	"github.com/fundshare/fundshare-operator/internal/fixtures"
 )
 
 // tenant makes a namespace a tenant for the spec.
 func tenant(prefix string) string {
 	GinkgoHelper()
-	ns, err := controlplane.NewNamespace(ctx, k8s, prefix)
-	Expect(err).NotTo(HaveOccurred())
-	_, err = fixtures.MakeTenant(ctx, k8s, ns)
-	Expect(err).NotTo(HaveOccurred())
-	return ns
+	return env.NewTenant(prefix)
 }
 
 // readyToken deploys a ShareToken for a new ISIN and has a share class adopt it.

@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"math/big"
-	"net"
 	"os"
 	"path/filepath"
 	"sync/atomic"
@@ -18,18 +17,19 @@ import (
 	"github.com/ethereum/go-ethereum/ethclient"
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
-	"k8s.io/client-go/rest"
 	ctrl "sigs.k8s.io/controller-runtime"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	investv1 "github.com/fundshare/fundshare-operator/api/v1alpha1"
 	"github.com/fundshare/fundshare-operator/cmd/manager/app"
+	"github.com/fundshare/fundshare-operator/cmd/manager/app/apptest"
 	. "github.com/fundshare/fundshare-operator/controllers/token"
 	"github.com/fundshare/fundshare-operator/internal/chain"
 	"github.com/fundshare/fundshare-operator/internal/chain/contracts"
 	"github.com/fundshare/fundshare-operator/internal/chain/localchain"
 	"github.com/fundshare/fundshare-operator/internal/chain/outbox"
 	"github.com/fundshare/fundshare-operator/internal/test/envtest"
+	"github.com/fundshare/fundshare-operator/internal/test/loopback"
 	"github.com/fundshare/fundshare-operator/internal/validation"
 )
 
@@ -39,7 +39,6 @@ import (
 // simulated backend mining every 100 ms, reached over JSON-RPC on a loopback port.
 var (
 	env *envtest.Environment
-	cfg *rest.Config
 	k8s client.Client // direct, uncached
 	ctx = context.Background()
 
@@ -55,10 +54,7 @@ var (
 	ob      *outbox.Outbox
 )
 
-const (
-	settle = 30 * time.Second
-	poll   = 100 * time.Millisecond
-)
+const settle, poll = envtest.Settle, envtest.Poll
 
 // Sample share classes with a token deployed by the local chain at start.
 const (
@@ -67,19 +63,13 @@ const (
 	devrunISIN      = "LU000FSHI012"
 )
 
-func TestToken(t *testing.T) {
-	RegisterFailHandler(Fail)
-	RunSpecs(t, "Token suite (envtest + local chain)")
-}
+func TestToken(t *testing.T) { envtest.RunSuite(t, "Token suite (envtest + local chain)") }
 
 var _ = BeforeSuite(func() {
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	Expect(err).NotTo(HaveOccurred())
-	port := ln.Addr().(*net.TCPAddr).Port
-	Expect(ln.Close()).To(Succeed())
 	dir := GinkgoT().TempDir()
+	var err error
 	lc, err = localchain.Start(ctx, localchain.Config{
-		Dir: dir, Port: port, BlockInterval: 100 * time.Millisecond,
+		Dir: dir, Port: loopback.FreePort(GinkgoT()), BlockInterval: 100 * time.Millisecond,
 		ShareClasses: []localchain.ShareClass{{ISIN: sampleISIN, Name: "Class A EUR Acc"}, {ISIN: otherSampleISIN, Name: "Class D EUR Dis"}, {ISIN: devrunISIN, Name: "Class I EUR Acc"}},
 	})
 	Expect(err).NotTo(HaveOccurred())
@@ -102,13 +92,9 @@ var _ = BeforeSuite(func() {
 	Expect(err).NotTo(HaveOccurred())
 
 	env = envtest.Start(envtest.Options{Webhooks: true})
-	cfg, k8s = env.Config, env.Client
-	env.Manager = env.StartManager(cfg, envtest.ManagerOptions{
-		New: app.NewManager,
-		Setup: func(mgr ctrl.Manager) error {
-			if err := app.Setup(mgr, app.Config{Webhooks: true, SandboxSettlement: -1}); err != nil {
-				return err
-			}
+	k8s = env.Client
+	env.Manager = env.StartManager(env.Config, apptest.Manager(app.Config{Webhooks: true, SandboxSettlement: -1},
+		func(mgr ctrl.Manager) error {
 			lookup, err = Setup(mgr, Config{
 				Chain: eth, ChainID: chainID, Registry: lc.Registry, Operator: operator.Address(),
 				LedgerInterval: 300 * time.Millisecond, Recheck: time.Second,
@@ -118,8 +104,7 @@ var _ = BeforeSuite(func() {
 				return err
 			}
 			return mgr.Add(ob)
-		},
-	})
+		}))
 })
 
 var _ = AfterSuite(func() {

@@ -2,11 +2,9 @@ package guides
 
 import (
 	"context"
-	"net"
 	"os"
 	"os/exec"
 	"path/filepath"
-	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -17,6 +15,7 @@ import (
 
 	"github.com/fundshare/fundshare-operator/cmd/devrun/devenv"
 	"github.com/fundshare/fundshare-operator/internal/controlplane"
+	"github.com/fundshare/fundshare-operator/internal/test/loopback"
 )
 
 // Every guide (paths from the repository's top folder) and, for one that does not run, why.
@@ -125,14 +124,14 @@ func runGuide(t *testing.T, g *Guide, root, fundsharectl string) {
 	if g.SandboxSettlementDelay != 0 {
 		delay = g.SandboxSettlementDelay
 	}
-	addr := freeAddr(t)
+	addr := loopback.FreeAddr(t)
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	started := time.Now()
 	env, err := devenv.Start(ctx, devenv.Options{
 		RESTAddr: addr, LocalDir: filepath.Join(work, ".local"),
 		SandboxSettlementDelay: delay, OrderRetention: g.OrderRetention, Out: testWriter{t}, SkipControllerNameValidation: true,
-		ChainRPCPort: freePort(t), ChainBlockInterval: 200 * time.Millisecond,
+		ChainRPCPort: loopback.FreePort(t), ChainBlockInterval: 200 * time.Millisecond,
 	})
 	if err != nil {
 		t.Fatalf("start the make run environment: %v", err)
@@ -176,29 +175,6 @@ func minimalEnv() []string {
 		env = append(env, kv)
 	}
 	return env
-}
-
-func freeAddr(t *testing.T) string {
-	t.Helper()
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer func() { _ = ln.Close() }()
-	return ln.Addr().String()
-}
-
-func freePort(t *testing.T) int {
-	t.Helper()
-	_, port, err := net.SplitHostPort(freeAddr(t))
-	if err != nil {
-		t.Fatal(err)
-	}
-	n, err := strconv.Atoi(port)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return n
 }
 
 type testWriter struct{ t *testing.T }

@@ -13,15 +13,14 @@ import (
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
 	coordinationv1 "k8s.io/api/coordination/v1"
-	"k8s.io/client-go/rest"
 	"k8s.io/utils/ptr"
 	ctrl "sigs.k8s.io/controller-runtime"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	investv1 "github.com/fundshare/fundshare-operator/api/v1alpha1"
 	"github.com/fundshare/fundshare-operator/cmd/manager/app"
+	"github.com/fundshare/fundshare-operator/cmd/manager/app/apptest"
 	"github.com/fundshare/fundshare-operator/controllers/order"
-	"github.com/fundshare/fundshare-operator/internal/controlplane"
 	"github.com/fundshare/fundshare-operator/internal/devdata"
 	"github.com/fundshare/fundshare-operator/internal/fixtures"
 	"github.com/fundshare/fundshare-operator/internal/test/envtest"
@@ -36,7 +35,6 @@ const (
 
 var (
 	env *envtest.Environment
-	cfg *rest.Config
 	k8s client.Client
 	ctx = context.Background()
 )
@@ -45,7 +43,7 @@ func TestHighAvailability(t *testing.T) { envtest.RunSuite(t, "High availability
 
 var _ = BeforeSuite(func() {
 	env = envtest.Start(envtest.Options{Webhooks: true})
-	cfg, k8s = env.Config, env.Client
+	k8s = env.Client
 	Expect(devdata.EnsureNamespace(ctx, k8s, "fundshare-system")).To(Succeed())
 })
 
@@ -56,22 +54,16 @@ var _ = AfterSuite(func() { env.Stop() })
 // test; in a cluster every replica serves them behind a Service).
 func startReplica(webhooks bool) *envtest.Manager {
 	GinkgoHelper()
-	return env.StartManager(cfg, envtest.ManagerOptions{
-		New: app.NewManager,
-		Options: func(o *ctrl.Options) {
-			o.LeaderElection = true
-			o.LeaderElectionID = "fundshare-operator.invest.fundshare.io"
-			o.LeaderElectionNamespace = "fundshare-system"
-			o.LeaseDuration, o.RenewDeadline, o.RetryPeriod = ptr.To(leaseDuration), ptr.To(renewDeadline), ptr.To(retryPeriod)
-			o.LeaderElectionReleaseOnCancel = false // a crashed leader releases nothing
-		},
-		Setup: func(mgr ctrl.Manager) error {
-			return app.Setup(mgr, app.Config{Webhooks: webhooks, Controllers: true, SandboxSettlement: 0})
-		},
-		NoWebhookServer:    !webhooks,
-		SkipNameValidation: true,
-		NoCacheSync:        true,
-	})
+	mo := apptest.Manager(app.Config{Webhooks: webhooks, Controllers: true, SandboxSettlement: 0})
+	mo.Options = func(o *ctrl.Options) {
+		o.LeaderElection = true
+		o.LeaderElectionID = "fundshare-operator.invest.fundshare.io"
+		o.LeaderElectionNamespace = "fundshare-system"
+		o.LeaseDuration, o.RenewDeadline, o.RetryPeriod = ptr.To(leaseDuration), ptr.To(renewDeadline), ptr.To(retryPeriod)
+		o.LeaderElectionReleaseOnCancel = false // a crashed leader releases nothing
+	}
+	mo.NoWebhookServer, mo.NoCacheSync = !webhooks, true
+	return env.StartManager(env.Config, mo)
 }
 
 func elected(r *envtest.Manager) bool {
@@ -83,18 +75,6 @@ func elected(r *envtest.Manager) bool {
 	}
 }
 
-func completed(ns string) int {
-	var list investv1.OrderList
-	Expect(k8s.List(ctx, &list, client.InNamespace(ns))).To(Succeed())
-	n := 0
-	for _, o := range list.Items {
-		if o.Status.State == investv1.StateCompleted {
-			n++
-		}
-	}
-	return n
-}
-
 var _ = Describe("Two replicas with leader election", func() {
 	It("hands over within the lease time when the leader stops in the middle of 500 moving orders, and every order completes exactly once", func() {
 		a := startReplica(true)
@@ -102,10 +82,7 @@ var _ = Describe("Two replicas with leader election", func() {
 		b := startReplica(false)
 		Consistently(func() bool { return elected(b) }).WithTimeout(2*time.Second).Should(BeFalse(), "only one leader")
 
-		ns, err := controlplane.NewNamespace(ctx, k8s, "ha")
-		Expect(err).NotTo(HaveOccurred())
-		_, err = fixtures.MakeTenant(ctx, k8s, ns)
-		Expect(err).NotTo(HaveOccurred())
+		ns := env.NewTenant("ha")
 		fund := fixtures.Fund()
 		Expect(k8s.Create(ctx, fund)).To(Succeed())
 		d, err := validation.ISINCheckDigit("XS000000HA0")
@@ -128,7 +105,7 @@ var _ = Describe("Two replicas with leader election", func() {
 			o := fixtures.BuyOrder(ns, acct.Name, isin, int64(1+i%7))
 			Expect(k8s.Create(ctx, o)).To(Succeed())
 		}
-		Eventually(func() int { return completed(ns) }).WithTimeout(3*time.Minute).WithPolling(200*time.Millisecond).
+		Eventually(func() int { return env.CompletedOrders(ns) }).WithTimeout(3*time.Minute).WithPolling(200*time.Millisecond).
 			Should(BeNumerically(">=", 50), "let part of the orders move before the leader stops")
 
 		a.Stop()
@@ -146,7 +123,7 @@ var _ = Describe("Two replicas with leader election", func() {
 		maxPoll := time.Duration(float64(retryPeriod) * 2.2)
 		Expect(takeover).To(BeNumerically("<=", leaseDuration+2*maxPoll), "the other replica takes over within the lease time")
 
-		Eventually(func() int { return completed(ns) }).WithTimeout(5 * time.Minute).WithPolling(time.Second).Should(Equal(n))
+		Eventually(func() int { return env.CompletedOrders(ns) }).WithTimeout(5 * time.Minute).WithPolling(time.Second).Should(Equal(n))
 		var list investv1.OrderList
 		Expect(k8s.List(ctx, &list, client.InNamespace(ns))).To(Succeed())
 		for _, o := range list.Items {

@@ -8,12 +8,11 @@ import (
 	"testing"
 
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
-	ctrl "sigs.k8s.io/controller-runtime"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	"sigs.k8s.io/yaml"
 
 	investv1 "github.com/fundshare/fundshare-operator/api/v1alpha1"
-	"github.com/fundshare/fundshare-operator/cmd/manager/app"
+	"github.com/fundshare/fundshare-operator/cmd/manager/app/apptest"
 	"github.com/fundshare/fundshare-operator/internal/controlplane"
 	"github.com/fundshare/fundshare-operator/internal/test/envtest"
 	"github.com/fundshare/fundshare-operator/internal/test/kubectl"
@@ -28,14 +27,9 @@ var (
 // an admin kubeconfig for kubectl, and the production manager (admission webhooks and
 // controllers) serving them.
 func TestMain(m *testing.M) {
+	mo := apptest.Manager(apptest.WebhooksAndControllers)
 	os.Exit(kubectl.Main(m, &suite, "it applies config/samples with `kubectl apply -k`", "samples-test-admin", envtest.Options{
-		Webhooks: true,
-		Manager: &envtest.ManagerOptions{
-			New: app.NewManager,
-			Setup: func(mgr ctrl.Manager) error {
-				return app.Setup(mgr, app.Config{Webhooks: true, Controllers: true, SandboxSettlement: -1})
-			},
-		},
+		Webhooks: true, Manager: &mo,
 	}))
 }
 

@@ -6,7 +6,6 @@ package wiring_test
 
 import (
 	"context"
-	"net"
 	"path/filepath"
 	"testing"
 	"time"
@@ -30,12 +29,10 @@ import (
 	"github.com/fundshare/fundshare-operator/internal/devdata"
 	"github.com/fundshare/fundshare-operator/internal/fixtures"
 	"github.com/fundshare/fundshare-operator/internal/test/envtest"
+	"github.com/fundshare/fundshare-operator/internal/test/loopback"
 )
 
-func TestWiring(t *testing.T) {
-	RegisterFailHandler(Fail)
-	RunSpecs(t, "make run's chain wiring (envtest + local chain)")
-}
+func TestWiring(t *testing.T) { envtest.RunSuite(t, "make run's chain wiring (envtest + local chain)") }
 
 var ctx = context.Background()
 
@@ -45,13 +42,9 @@ var _ = It("make run's manager, connected to the local chain, adopts the sample 
 	k8s := env.Client
 	Expect(devdata.EnsureNamespace(ctx, k8s, devdata.OperatorNamespace)).To(Succeed())
 
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	Expect(err).NotTo(HaveOccurred())
-	port := ln.Addr().(*net.TCPAddr).Port
-	Expect(ln.Close()).To(Succeed())
 	catalogue := filepath.Join(controlplane.Root(), "config", "samples", "catalogue.yaml")
 	lc, err := devdata.StartLocalChain(ctx, k8s, devdata.LocalChainConfig{
-		LocalDir: GinkgoT().TempDir(), Catalogue: catalogue, Port: port, BlockInterval: 100 * time.Millisecond,
+		LocalDir: GinkgoT().TempDir(), Catalogue: catalogue, Port: loopback.FreePort(GinkgoT()), BlockInterval: 100 * time.Millisecond,
 	})
 	Expect(err).NotTo(HaveOccurred())
 	DeferCleanup(lc.Close)
@@ -83,10 +76,7 @@ var _ = It("make run's manager, connected to the local chain, adopts the sample 
 		}
 	}, 60*time.Second, 200*time.Millisecond).Should(Succeed())
 
-	ns, err := controlplane.NewNamespace(ctx, k8s, "wiring")
-	Expect(err).NotTo(HaveOccurred())
-	_, err = fixtures.MakeTenant(ctx, k8s, ns)
-	Expect(err).NotTo(HaveOccurred())
+	ns := env.NewTenant("wiring")
 	acct := fixtures.IndividualAccount(ns)
 	Expect(k8s.Create(ctx, acct)).To(Succeed())
 	addr := common.HexToAddress("0x00000000000000000000000000000000000a11ce")

@@ -23,21 +23,12 @@ import (
 
 	"github.com/fundshare/fundshare-operator/internal/chain"
 	"github.com/fundshare/fundshare-operator/internal/chain/contracts"
+	"github.com/fundshare/fundshare-operator/internal/test/loopback"
 )
 
 var samples = []ShareClass{
 	{ISIN: "LU000FSHA019", Name: "Class A EUR Acc"},
 	{ISIN: "IE000FSHB028", Name: "Class B EUR Dist"},
-}
-
-func freePort(t *testing.T) int {
-	t.Helper()
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer func() { _ = ln.Close() }()
-	return ln.Addr().(*net.TCPAddr).Port
 }
 
 func start(t *testing.T, dir string, port int) *Chain {
@@ -106,7 +97,7 @@ func balanceOfCall(token, wallet common.Address) map[string]string {
 
 func TestLocalChainServesJSONRPCWithWhatChainJSONSays(t *testing.T) {
 	dir := t.TempDir()
-	port := freePort(t)
+	port := loopback.FreePort(t)
 	c := start(t, dir, port)
 	path := filepath.Join(dir, "chain.json")
 	if err := c.WriteInfo(path); err != nil {
@@ -153,7 +144,7 @@ func TestLocalChainServesJSONRPCWithWhatChainJSONSays(t *testing.T) {
 }
 
 func TestLocalChainMinesContinuously(t *testing.T) {
-	c := start(t, t.TempDir(), freePort(t))
+	c := start(t, t.TempDir(), loopback.FreePort(t))
 	first := hexInt(t, rpcString(t, c.RPCURL, "eth_blockNumber"))
 	deadline := time.Now().Add(5 * time.Second)
 	for {
@@ -206,7 +197,7 @@ func deliver(t *testing.T, c *Chain, isin string, units int64) (common.Address, 
 // A delivery the operator's key makes over JSON-RPC is visible to any tool: the receipt
 // succeeds and balanceOf shows the units.
 func TestLocalChainDeliveryVerifiableWithPlainJSONRPC(t *testing.T) {
-	c := start(t, t.TempDir(), freePort(t))
+	c := start(t, t.TempDir(), loopback.FreePort(t))
 	token := c.Tokens["LU000FSHA019"]
 	wallet, mint := deliver(t, c, "LU000FSHA019", 7)
 
@@ -232,7 +223,7 @@ func TestLocalChainDeliveryVerifiableWithPlainJSONRPC(t *testing.T) {
 // and a share class added meanwhile gets its token.
 func TestLocalChainRestartContinuesTheChain(t *testing.T) {
 	dir := t.TempDir()
-	port := freePort(t)
+	port := loopback.FreePort(t)
 	c := start(t, dir, port)
 	first := c.Info
 	wallet, mint := deliver(t, c, "LU000FSHA019", 7)
@@ -291,7 +282,7 @@ func TestLocalChainRefusesACorruptKeyFileWithoutShowingIt(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(dir, operatorKeyFile), []byte("secretgarbage"), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	_, err := Start(context.Background(), Config{Dir: dir, Port: freePort(t), BlockInterval: time.Second})
+	_, err := Start(context.Background(), Config{Dir: dir, Port: loopback.FreePort(t), BlockInterval: time.Second})
 	if err == nil || strings.Contains(err.Error(), "secretgarbage") {
 		t.Fatalf("error %v, want a refusal that does not repeat the file", err)
 	}
@@ -315,7 +306,7 @@ func TestLocalChainFundsManyDeployersInOneBlockWithoutReusingANonce(t *testing.T
 	for i := range classes {
 		classes[i] = ShareClass{ISIN: fmt.Sprintf("LU%09dX", i), Name: fmt.Sprintf("Class %d", i)}
 	}
-	c, err := Start(context.Background(), Config{Dir: t.TempDir(), Port: freePort(t), BlockInterval: time.Hour, ShareClasses: classes})
+	c, err := Start(context.Background(), Config{Dir: t.TempDir(), Port: loopback.FreePort(t), BlockInterval: time.Hour, ShareClasses: classes})
 	if err != nil {
 		t.Fatalf("start: %v", err)
 	}

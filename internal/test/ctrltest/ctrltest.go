@@ -22,6 +22,7 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/client/interceptor"
 	"sigs.k8s.io/controller-runtime/pkg/reconcile"
 
+	"github.com/fundshare/fundshare-operator/internal/index"
 	"github.com/fundshare/fundshare-operator/internal/scheme"
 )
 
@@ -43,6 +44,39 @@ func RecordingLoggerAt(v int) (logr.Logger, func() []string) {
 		defer mu.Unlock()
 		return append([]string(nil), lines...)
 	}
+}
+
+// FakeClient is a fake client with the project's scheme and the manager's field indexes
+// (internal/index), holding objs; the kinds of status have the status subresource.
+func FakeClient(t testing.TB, objs []client.Object, status ...client.Object) client.Client {
+	t.Helper()
+	b := fake.NewClientBuilder().WithScheme(scheme.New()).WithObjects(objs...).WithStatusSubresource(status...)
+	if err := index.Register(context.Background(), fakeIndexer{b}); err != nil {
+		t.Fatal(err)
+	}
+	return b.Build()
+}
+
+// fakeIndexer registers the manager's indexes on a fake client builder.
+type fakeIndexer struct{ b *fake.ClientBuilder }
+
+func (f fakeIndexer) IndexField(_ context.Context, obj client.Object, field string, fn client.IndexerFunc) error {
+	f.b.WithIndex(obj, field, fn)
+	return nil
+}
+
+// ReconcileLogged reconciles obj with r times times, a logger that records the lines up to
+// verbosity v in the context, and returns those lines; an error of Reconcile fails t.
+func ReconcileLogged(t testing.TB, r reconcile.Reconciler, obj client.Object, v, times int) []string {
+	t.Helper()
+	log, lines := RecordingLoggerAt(v)
+	ctx := logr.NewContext(context.Background(), log)
+	for range times {
+		if _, err := r.Reconcile(ctx, ctrl.Request{NamespacedName: client.ObjectKeyFromObject(obj)}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return lines()
 }
 
 // ErrCannotList is what FailingLists' List answers.
@@ -83,7 +117,7 @@ func ExpectSetupRefuses(t *testing.T, cases map[string]SetupCase) {
 }
 
 // ExpectLogged fails unless the lines contain each of wants.
-func ExpectLogged(t *testing.T, lines []string, wants ...string) {
+func ExpectLogged(t testing.TB, lines []string, wants ...string) {
 	t.Helper()
 	got := strings.Join(lines, "\n")
 	for _, want := range wants {

@@ -12,8 +12,10 @@ package envtest
 
 import (
 	"context"
+	"crypto/rand"
 	"errors"
 	"fmt"
+	"math/big"
 	"os"
 	"path/filepath"
 	"testing"
@@ -32,7 +34,10 @@ import (
 	metricsserver "sigs.k8s.io/controller-runtime/pkg/metrics/server"
 	"sigs.k8s.io/controller-runtime/pkg/webhook"
 
+	investv1 "github.com/fundshare/fundshare-operator/api/v1alpha1"
 	"github.com/fundshare/fundshare-operator/internal/controlplane"
+	"github.com/fundshare/fundshare-operator/internal/fixtures"
+	"github.com/fundshare/fundshare-operator/internal/validation"
 )
 
 // Settle and Poll are the suites' usual Eventually timeout and polling interval; the
@@ -180,6 +185,94 @@ func (e *Environment) writeKubeconfig(name string) error {
 	}
 	e.Kubeconfig = filepath.Join(e.tmp, "kubeconfig")
 	return os.WriteFile(e.Kubeconfig, data, 0o600)
+}
+
+// NewNamespace is a new namespace named after prefix (controlplane.NewNamespace), for one
+// spec: envtest has no garbage collector, so specs do not share namespaces. An error
+// fails the spec.
+func (e *Environment) NewNamespace(prefix string) string {
+	GinkgoHelper()
+	ns, err := controlplane.NewNamespace(context.Background(), e.Client, prefix)
+	Expect(err).NotTo(HaveOccurred())
+	return ns
+}
+
+// NewTenant is NewNamespace made a tenant of the facade (fixtures.MakeTenant), as an
+// operator onboards an integrator.
+func (e *Environment) NewTenant(prefix string) string {
+	GinkgoHelper()
+	ns := e.NewNamespace(prefix)
+	_, err := fixtures.MakeTenant(context.Background(), e.Client, ns)
+	Expect(err).NotTo(HaveOccurred())
+	return ns
+}
+
+// NewCustomer creates in the tenant namespace ns an individual account with a wallet and
+// payment method details, both made its primary ones, as an integrator onboards an
+// investor who can place orders. An error fails the spec.
+func (e *Environment) NewCustomer(ns string) (*investv1.Account, *investv1.Wallet, *investv1.PaymentMethodDetails) {
+	GinkgoHelper()
+	ctx := context.Background()
+	a := fixtures.IndividualAccount(ns)
+	Expect(e.Client.Create(ctx, a)).To(Succeed())
+	w := fixtures.Wallet(ns, a.Name, fixtures.Address)
+	Expect(e.Client.Create(ctx, w)).To(Succeed())
+	p := fixtures.PaymentMethodDetails(ns, a.Name, fixtures.IBAN)
+	Expect(e.Client.Create(ctx, p)).To(Succeed())
+	patch := client.MergeFrom(a.DeepCopy())
+	a.Spec.PrimaryWallet, a.Spec.PrimaryPaymentMethodDetails = w.Name, p.Name
+	Expect(e.Client.Patch(ctx, a, patch)).To(Succeed())
+	return a, w, p
+}
+
+// CompletedOrders is the number of the orders in ns that are COMPLETED.
+func (e *Environment) CompletedOrders(ns string) int {
+	GinkgoHelper()
+	var list investv1.OrderList
+	Expect(e.Client.List(context.Background(), &list, client.InNamespace(ns))).To(Succeed())
+	n := 0
+	for _, o := range list.Items {
+		if o.Status.State == investv1.StateCompleted {
+			n++
+		}
+	}
+	return n
+}
+
+// Sample calls sample at once and then every interval, in a goroutine, until the returned
+// stop is called; stop returns once the last call has. A failed assertion in sample fails
+// the spec.
+func Sample(interval time.Duration, sample func()) (stop func()) {
+	done := make(chan struct{})
+	finished := make(chan struct{})
+	go func() {
+		defer GinkgoRecover()
+		defer close(finished)
+		for {
+			sample()
+			select {
+			case <-done:
+				return
+			case <-time.After(interval):
+			}
+		}
+	}()
+	return func() {
+		close(done)
+		<-finished
+	}
+}
+
+// NewISIN is a random valid ISIN (XS, nine digits, the check digit) for a share class a
+// spec creates.
+func NewISIN() string {
+	GinkgoHelper()
+	n, err := rand.Int(rand.Reader, big.NewInt(1_000_000_000))
+	Expect(err).NotTo(HaveOccurred())
+	body := fmt.Sprintf("XS%09d", n)
+	d, err := validation.ISINCheckDigit(body)
+	Expect(err).NotTo(HaveOccurred())
+	return body + string(d)
 }
 
 // StartManager is RunManager that fails the suite on error.
