@@ -1,27 +1,20 @@
 package apiserver_test
 
 import (
-	"context"
-	"fmt"
 	"net/http"
 	"slices"
 	"strconv"
 	"strings"
-	"sync"
-	"sync/atomic"
 	"time"
 
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
-	"k8s.io/apimachinery/pkg/types"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	"sigs.k8s.io/controller-runtime/pkg/reconcile"
 
 	investv1 "github.com/fundshare/fundshare-operator/api/v1alpha1"
 	"github.com/fundshare/fundshare-operator/controllers/retention"
-	"github.com/fundshare/fundshare-operator/internal/archive"
 	"github.com/fundshare/fundshare-operator/internal/fixtures"
-	"github.com/fundshare/fundshare-operator/internal/holdings"
 )
 
 // archiveOrder moves a done order of t to the archive exactly as the retention controller
@@ -252,14 +245,14 @@ var _ = Describe("Orders in the archive: reads stay whole", func() {
 		}
 		all := newestFirst(append(slices.Clone(recent), old...))
 
-		before := archiveSwitch.listed.Load()
+		before := archiveSwitch.Listed.Load()
 		Expect(listIDs(delta, "limit=2")).To(Equal(all[:2]))
-		Expect(archiveSwitch.listed.Load()-before).To(BeZero(), "archived orders read for a page of live ones")
+		Expect(archiveSwitch.Listed.Load()-before).To(BeZero(), "archived orders read for a page of live ones")
 		// A page that reaches past the live orders reads at most a page and one more of
 		// archived ones (the one more tells whether a next page exists).
-		before = archiveSwitch.listed.Load()
+		before = archiveSwitch.Listed.Load()
 		Expect(listIDs(delta, "limit=4")).To(Equal(all[:4]))
-		Expect(archiveSwitch.listed.Load() - before).To(BeNumerically("<=", 5))
+		Expect(archiveSwitch.Listed.Load() - before).To(BeNumerically("<=", 5))
 		Expect(walk(delta, "", 2)).To(Equal(all))
 	})
 
@@ -282,8 +275,8 @@ var _ = Describe("Orders in the archive: reads stay whole", func() {
 	It("while the archive cannot be read, answers a SELL and the portfolio with 503, and places a BUY", func() {
 		account := alpha.buyer()
 		alpha.settleBuy(alpha.place("BUY", fixtures.ISIN, account, 100))
-		archiveSwitch.setDown(true)
-		defer archiveSwitch.setDown(false)
+		archiveSwitch.SetDown(true)
+		defer archiveSwitch.SetDown(false)
 		r := alpha.post("/v1/orders", orderBody("SELL", fixtures.ISIN, account, 10))
 		Expect(r.code).To(Equal(http.StatusServiceUnavailable), r.String())
 		Expect(r.json()["error"]).To(Equal("Service unavailable"))
@@ -299,58 +292,3 @@ var _ = Describe("Orders in the archive: reads stay whole", func() {
 		Expect(r.details()).To(HaveKey("cursor"))
 	})
 })
-
-// switchedArchive is the suite's real archive, which a spec can switch off: every call
-// then fails with archive.ErrUnavailable, as with a database that stopped answering.
-type switchedArchive struct {
-	archive.Store
-	mu   sync.Mutex
-	down bool
-	// listed counts the orders List returned, for the specs of what a page reads.
-	listed atomic.Int64
-}
-
-func (s *switchedArchive) setDown(down bool) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	s.down = down
-}
-
-func (s *switchedArchive) err() error {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if s.down {
-		return fmt.Errorf("%w: switched off by the spec", archive.ErrUnavailable)
-	}
-	return nil
-}
-
-func (s *switchedArchive) Get(ctx context.Context, ns, id string) (*investv1.Order, error) {
-	if err := s.err(); err != nil {
-		return nil, err
-	}
-	return s.Store.Get(ctx, ns, id)
-}
-
-func (s *switchedArchive) List(ctx context.Context, ns string, q archive.Query) (archive.Page, error) {
-	if err := s.err(); err != nil {
-		return archive.Page{}, err
-	}
-	page, err := s.Store.List(ctx, ns, q)
-	s.listed.Add(int64(len(page.Orders)))
-	return page, err
-}
-
-func (s *switchedArchive) Holdings(ctx context.Context, ns, account string, foldBefore time.Time, live []types.UID) (holdings.Summary, error) {
-	if err := s.err(); err != nil {
-		return holdings.Summary{}, err
-	}
-	return s.Store.Holdings(ctx, ns, account, foldBefore, live)
-}
-
-func (s *switchedArchive) CompletedOrders(ctx context.Context, ns, account string, isin investv1.ISIN) ([]investv1.Order, error) {
-	if err := s.err(); err != nil {
-		return nil, err
-	}
-	return s.Store.CompletedOrders(ctx, ns, account, isin)
-}

@@ -28,6 +28,7 @@ import (
 	"github.com/fundshare/fundshare-operator/cmd/manager/app"
 	"github.com/fundshare/fundshare-operator/cmd/manager/app/apptest"
 	"github.com/fundshare/fundshare-operator/internal/archive"
+	"github.com/fundshare/fundshare-operator/internal/archive/archivetest"
 	"github.com/fundshare/fundshare-operator/internal/archive/sqlstore"
 	"github.com/fundshare/fundshare-operator/internal/controlplane"
 	"github.com/fundshare/fundshare-operator/internal/fixtures"
@@ -64,7 +65,7 @@ var (
 	// archiveOrder moves an order there as the retention controller does.
 	orderArchive archive.Store
 	// archiveSwitch turns the archive off, as a database that stopped answering.
-	archiveSwitch *switchedArchive
+	archiveSwitch *archivetest.Switch
 
 	// conform checks every exchange against /openapi.json and notes secrets (conformance_test.go).
 	conform *conformance
@@ -88,7 +89,7 @@ var _ = BeforeSuite(func() {
 	dir := GinkgoT().TempDir()
 	st, err := sqlstore.Open(ctx, "sqlite://"+filepath.Join(dir, "archive.db"), sqlstore.Options{})
 	Expect(err).NotTo(HaveOccurred())
-	archiveSwitch = &switchedArchive{Store: st}
+	archiveSwitch = archivetest.NewSwitch(st)
 	orderArchive = archiveSwitch
 
 	addr := loopback.FreeAddr(GinkgoT())

@@ -228,15 +228,15 @@ var backends = []struct {
 	setUp func() (down, up func())
 }{
 	{"SQLite", func() (func(), func()) {
-		return func() { store.setDown(true) }, func() { store.setDown(false) }
+		return func() { store.SetDown(true) }, func() { store.SetDown(false) }
 	}},
 	{"PostgreSQL", func() (func(), func()) {
 		pg := pgtest.Start(specTB())
 		st, err := sqlstore.Open(ctx, pg.NewDatabase(specTB()), sqlstore.Options{OpTimeout: 2 * time.Second})
 		Expect(err).NotTo(HaveOccurred())
-		old := store.use(st)
+		old := store.Use(st)
 		DeferCleanup(func() {
-			store.use(old)
+			store.Use(old)
 			Expect(st.Close()).To(Succeed())
 		})
 		stopped := false

@@ -11,7 +11,6 @@ import (
 
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
-	"k8s.io/apimachinery/pkg/types"
 	ctrl "sigs.k8s.io/controller-runtime"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
@@ -20,9 +19,9 @@ import (
 	"github.com/fundshare/fundshare-operator/cmd/manager/app/apptest"
 	"github.com/fundshare/fundshare-operator/controllers/retention"
 	"github.com/fundshare/fundshare-operator/internal/archive"
+	"github.com/fundshare/fundshare-operator/internal/archive/archivetest"
 	"github.com/fundshare/fundshare-operator/internal/archive/sqlstore"
 	"github.com/fundshare/fundshare-operator/internal/fixtures"
-	"github.com/fundshare/fundshare-operator/internal/holdings"
 	"github.com/fundshare/fundshare-operator/internal/test/envtest"
 )
 
@@ -34,7 +33,7 @@ var (
 	env   *envtest.Environment
 	k8s   client.Client
 	ctx   = context.Background()
-	store *switchable
+	store *archivetest.Switch
 	// crash, when set, is the fail point of the running retention controller.
 	crash     func(ctx context.Context, o *investv1.Order) error
 	crashMu   sync.Mutex
@@ -57,7 +56,7 @@ var _ = BeforeSuite(func() {
 	Expect(err).NotTo(HaveOccurred())
 	st, err := sqlstore.Open(ctx, "sqlite://"+filepath.Join(dir, "archive.db"), sqlstore.Options{})
 	Expect(err).NotTo(HaveOccurred())
-	store = &switchable{inner: st}
+	store = archivetest.NewSwitch(st)
 	stopMgr = startManager()
 })
 
@@ -101,110 +100,8 @@ func setCrash(f func(ctx context.Context, o *investv1.Order) error) {
 	crash = f
 }
 
-// switchable is the real store (SQLite, or PostgreSQL for the specs that swap one in),
-// which a spec can also make unavailable as a database that stopped answering does (every
-// call fails with archive.ErrUnavailable).
-type switchable struct {
-	mu    sync.Mutex
-	inner archive.Store
-	down  bool
-}
-
-var errDown = fmt.Errorf("%w: the test stopped the database", archive.ErrUnavailable)
-
-func (s *switchable) setDown(down bool) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	s.down = down
-}
-
-// use makes st the store behind the switch and returns the one it replaces.
-func (s *switchable) use(st archive.Store) archive.Store {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	old := s.inner
-	s.inner = st
-	return old
-}
-
-// current is the store behind the switch; errDown while it is switched off.
-func (s *switchable) current() (archive.Store, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if s.down {
-		return nil, errDown
-	}
-	return s.inner, nil
-}
-
-func (s *switchable) Put(ctx context.Context, o *investv1.Order, t investv1.AccountType) error {
-	st, err := s.current()
-	if err != nil {
-		return err
-	}
-	return st.Put(ctx, o, t)
-}
-
-func (s *switchable) PutMany(ctx context.Context, entries []archive.Entry) error {
-	st, err := s.current()
-	if err != nil {
-		return err
-	}
-	return st.PutMany(ctx, entries)
-}
-
-func (s *switchable) Get(ctx context.Context, ns, id string) (*investv1.Order, error) {
-	st, err := s.current()
-	if err != nil {
-		return nil, err
-	}
-	return st.Get(ctx, ns, id)
-}
-
-func (s *switchable) List(ctx context.Context, ns string, q archive.Query) (archive.Page, error) {
-	st, err := s.current()
-	if err != nil {
-		return archive.Page{}, err
-	}
-	return st.List(ctx, ns, q)
-}
-
-func (s *switchable) CompletedOrders(ctx context.Context, ns, account string, isin investv1.ISIN) ([]investv1.Order, error) {
-	st, err := s.current()
-	if err != nil {
-		return nil, err
-	}
-	return st.CompletedOrders(ctx, ns, account, isin)
-}
-
-func (s *switchable) Holdings(ctx context.Context, ns, account string, foldBefore time.Time, live []types.UID) (holdings.Summary, error) {
-	st, err := s.current()
-	if err != nil {
-		return holdings.Summary{}, err
-	}
-	return st.Holdings(ctx, ns, account, foldBefore, live)
-}
-
-func (s *switchable) Ping(ctx context.Context) error {
-	st, err := s.current()
-	if err != nil {
-		return err
-	}
-	return st.Ping(ctx)
-}
-
-func (s *switchable) Close() error {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.inner.Close()
-}
-
 // direct is the store behind the switch, for assertions (never switched off).
-func direct() archive.Store {
-	store.mu.Lock()
-	defer store.mu.Unlock()
-	return store.inner
-}
+func direct() archive.Store { return store.Direct() }
 
 // market is a fund with one share class (lock-up in days) and a NAV.
 func newMarket(lockUpDays int32) string {
