@@ -68,15 +68,6 @@ var _ = Describe("Catalogue", func() {
 			Expect(alpha.get("/v1/funds?limit=1").data()).To(HaveLen(1))
 		})
 
-		DescribeTable("refuses invalid filters with 422",
-			func(query, field string) { alpha.refuseQuery("/v1/funds", query, field) },
-			pagingRefusals(),
-			Entry("base_currency lower case", "base_currency=eur", "base_currency"),
-			Entry("base_currency too long", "base_currency=EURO", "base_currency"),
-			Entry("risk_score 0", "risk_score=0", "risk_score"),
-			Entry("risk_score 11", "risk_score=11", "risk_score"),
-			Entry("risk_score text", "risk_score=high", "risk_score"),
-		)
 	})
 
 	Describe("GET /v1/funds/{fund_id}", func() {

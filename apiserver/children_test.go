@@ -215,12 +215,6 @@ var _ = Describe("Wallets", func() {
 			Expect(alpha.get(walletsOf(account) + "?wallet_address=" + randomAddress()).data()).To(BeEmpty())
 		})
 
-		DescribeTable("refuses out-of-range paging and bad filters with 422",
-			func(query, field string) { alpha.refuseQuery(walletsOf(account), query, field) },
-			pagingRefusals(),
-			Entry("is_primary not a boolean", "is_primary=maybe", "is_primary"),
-		)
-
 		It("answers 404 Account not found for an unknown account", func() {
 			r := alpha.get(walletsOf(fixturesID()))
 			Expect(r.code).To(Equal(http.StatusNotFound))

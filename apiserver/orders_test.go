@@ -362,18 +362,6 @@ var _ = Describe("Orders: reading (GET /v1/orders, GET /v1/orders/{order_id})", 
 		Expect(list("account_id=" + person + "&skip=2")).To(BeEmpty())
 	})
 
-	DescribeTable("refuses invalid filters with 422 naming the parameter",
-		func(query, field string) { alpha.refuseQuery("/v1/orders", query, field) },
-		pagingRefusals(),
-		Entry("side not an enum value", "side=buy", "side"),
-		Entry("market not an enum value", "market=OTC", "market"),
-		Entry("order_status not a status", "order_status=DONE", "order_status"),
-		Entry("account_type not a type", "account_type=person", "account_type"),
-		Entry("account_id not a UUID", "account_id=acc-1", "account_id"),
-		Entry("currency not three uppercase letters", "currency=eur", "currency"),
-		Entry("an unknown parameter", "status=PLACED", "status"),
-	)
-
 	It("shows the settlement evidence of a BUY: payment reference and settlement transaction hash", func() {
 		id := alpha.place("BUY", fixtures.ISIN, alpha.buyer(), 100)
 		alpha.settleBuy(id)

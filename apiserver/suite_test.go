@@ -353,17 +353,6 @@ func storedAccount(ns, id string) *investv1.Account {
 	return &a
 }
 
-// pagingRefusals are the paging parameters every list refuses with 422, never clamping
-// them: entries (query, field) for a DescribeTable of refuseQuery.
-func pagingRefusals() []TableEntry {
-	return []TableEntry{
-		Entry("skip below 0", "skip=-1", "skip"),
-		Entry("limit 0", "limit=0", "limit"),
-		Entry("limit over 1000", "limit=1001", "limit"),
-		Entry("limit not a number", "limit=all", "limit"),
-	}
-}
-
 // walletsOf and pmdOf are the collections of an account's children.
 func walletsOf(accountID string) string { return "/v1/accounts/" + accountID + "/wallets" }
 func pmdOf(accountID string) string     { return "/v1/accounts/" + accountID + "/payment-method-details" }

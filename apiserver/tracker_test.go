@@ -100,6 +100,15 @@ func waitForWallets(t *testing.T, tr *WriteTracker) time.Duration {
 	return time.Since(start)
 }
 
+// expectNoWait fails with why unless a read of the wallets returns before the tracker's
+// bound: it did not wait for anything.
+func expectNoWait(t *testing.T, tr *WriteTracker, why string) {
+	t.Helper()
+	if waitForWallets(t, tr) >= tr.timeout {
+		t.Fatal(why)
+	}
+}
+
 // expectWaitsUntilShown makes the cache show wallet w1 at version after d, and fails
 // unless a read waits until then (expectCaughtUp).
 func expectWaitsUntilShown(t *testing.T, c *fakeCache, tr *WriteTracker, d time.Duration, version string) {
@@ -137,9 +146,7 @@ func TestTrackerComparesResourceVersionsAsNumbers(t *testing.T) {
 	c, tr := newTestTracker()
 	c.set("a", "w1", "100") // "100" < "99" as text, > as a number
 	tr.Written(wallet("a", "w1", 99))
-	if waitForWallets(t, tr) >= tr.timeout {
-		t.Fatal("waited for a version the cache already passed")
-	}
+	expectNoWait(t, tr, "waited for a version the cache already passed")
 }
 
 func TestTrackerComparesResourceVersionsOfAnyLength(t *testing.T) {
@@ -167,9 +174,7 @@ func TestTrackerWaitsOnlyForTheNamespaceAndKindsRead(t *testing.T) {
 	c, tr := newTestTracker()
 	tr.Written(wallet("b", "w1", 10)) // other namespace
 	tr.Written(&investv1.Account{ObjectMeta: metav1.ObjectMeta{Namespace: "a", Name: "acc", ResourceVersion: "10"}})
-	if waitForWallets(t, tr) >= tr.timeout {
-		t.Fatal("waited for writes of another namespace or kind")
-	}
+	expectNoWait(t, tr, "waited for writes of another namespace or kind")
 	expectNoCacheReads(t, c)
 }
 
@@ -215,8 +220,9 @@ func TestTrackerForgetsExpiredWrites(t *testing.T) {
 	tr.now = func() time.Time { return now }
 	tr.Written(wallet("a", "w1", 10))
 	now = now.Add(tr.expiry + time.Second)
-	if waitForWallets(t, tr) >= tr.timeout || tr.Pending() != 0 {
-		t.Fatal("an expired write was still waited for")
+	expectNoWait(t, tr, "an expired write was still waited for")
+	if tr.Pending() != 0 {
+		t.Fatal("an expired write is still tracked")
 	}
 }
 
