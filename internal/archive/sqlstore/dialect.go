@@ -84,6 +84,9 @@ func (d sqliteDialect) open(opts Options) (*sql.DB, error) {
 
 // migrate holds an exclusive file lock beside the database while goose runs, so two
 // processes opening one file migrate it once (goose has no SQLite locker).
+// from: the index named (see dialect.from).
+func (sqliteDialect) from(index string) string { return "archived_orders INDEXED BY " + index }
+
 // snapshot: a deferred transaction on one connection (the driver's BeginTx would take the
 // write lock, _txlock=immediate, and does not offer read-only ones). In WAL mode its reads
 // share the snapshot of its first read, and writers go on meanwhile. A connection whose
@@ -171,6 +174,9 @@ func (d postgresDialect) open(opts Options) (*sql.DB, error) {
 }
 
 func (postgresDialect) oneWriter() bool { return false }
+
+// from: the server's planner chooses the index by its statistics.
+func (postgresDialect) from(string) string { return "archived_orders" }
 
 // snapshot: a read-only REPEATABLE READ transaction, whose reads share the snapshot of
 // its first statement.

@@ -104,23 +104,23 @@ func plans(t *testing.T, s archive.Store, explain string) map[string]string {
 	until := archive.Position{Created: time.Unix(1_760_000_100, 0), ID: "20000000"}
 	for _, f := range planFilters {
 		for _, cur := range []string{"", cursor} {
-			q, args, err := listQuery("tenant-a", archive.Query{Filter: f, Limit: 100, Cursor: cur})
+			q, args, err := listQuery(st.dia, "tenant-a", archive.Query{Filter: f, Limit: 100, Cursor: cur})
 			if err != nil {
 				t.Fatal(err)
 			}
 			run(fmt.Sprintf("List %+v cursor=%v", f, cur != ""), q, args)
-			q, args, err = listQuery("tenant-a", archive.Query{Filter: f, Limit: 100, Cursor: cur, Until: &until})
+			q, args, err = listQuery(st.dia, "tenant-a", archive.Query{Filter: f, Limit: 100, Cursor: cur, Until: &until})
 			if err != nil {
 				t.Fatal(err)
 			}
 			run(fmt.Sprintf("List %+v cursor=%v until", f, cur != ""), q, args)
 		}
 	}
-	q, args := completedQuery("tenant-a", "aaaaaaaa-0000-4000-8000-000000000007", "")
+	q, args := completedQuery(st.dia, "tenant-a", "aaaaaaaa-0000-4000-8000-000000000007", "")
 	run("CompletedOrders", q, args)
-	q, args = completedQuery("tenant-a", "aaaaaaaa-0000-4000-8000-000000000007", "IE00B4L5Y983")
+	q, args = completedQuery(st.dia, "tenant-a", "aaaaaaaa-0000-4000-8000-000000000007", "IE00B4L5Y983")
 	run("CompletedOrders of an ISIN", q, args)
-	run("Holdings", holdingsQuery, holdingsArgs("tenant-a", "aaaaaaaa-0000-4000-8000-000000000007", time.Unix(1_760_000_500, 0)))
+	run("Holdings", holdingsQuery(st.dia), holdingsArgs("tenant-a", "aaaaaaaa-0000-4000-8000-000000000007", time.Unix(1_760_000_500, 0)))
 	return out
 }
 
@@ -153,14 +153,17 @@ func (r planRule) check(plan string) string {
 	return ""
 }
 
-// checkPlans seeds n orders, has the planner's statistics brought up to date (analyze),
+// checkPlans seeds n orders, has the planner's statistics brought up to date (analyze;
+// "": none, as in an embedded archive that was never analyzed),
 // and checks every List and CompletedOrders plan by list and the Holdings plan by sums.
 func checkPlans(t *testing.T, s archive.Store, n int, analyze, explain string, list, sums planRule) {
 	t.Helper()
 	defer func() { _ = s.Close() }()
 	seed(t, s, n)
-	if _, err := s.(*instrumented).next.(*store).db.Exec(analyze); err != nil {
-		t.Fatal(err)
+	if analyze != "" {
+		if _, err := s.(*instrumented).next.(*store).db.Exec(analyze); err != nil {
+			t.Fatal(err)
+		}
 	}
 	all := plans(t, s, explain)
 	plan := holdingsPlan(all)
@@ -183,7 +186,8 @@ func TestSQLiteEveryListFilterReadsThroughAnIndexWithoutSorting(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	checkPlans(t, s, 1000, `ANALYZE`, "EXPLAIN QUERY PLAN",
+	// No ANALYZE: an embedded archive has no statistics, and the store names its indexes.
+	checkPlans(t, s, 1000, "", "EXPLAIN QUERY PLAN",
 		planRule{require: "USING INDEX archived_orders_", times: 1, forbid: []string{"TEMP B-TREE"}, wrong: "the plan sorts or reads no index of the archive"},
 		planRule{require: "USING COVERING INDEX archived_orders_holdings", times: 3, forbid: []string{"SCAN archived_orders\n"}, wrong: sumsWrong})
 }
@@ -197,4 +201,40 @@ func TestPostgresEveryListFilterReadsThroughAnIndexWithoutSorting(t *testing.T) 
 	checkPlans(t, s, 6000, `ANALYZE archived_orders`, "EXPLAIN",
 		planRule{require: "Index", times: 1, forbid: []string{"Sort", "Seq Scan"}, wrong: "the plan sorts or scans the table"},
 		planRule{require: "Index Only Scan using archived_orders_holdings", times: 3, forbid: []string{"Seq Scan"}, wrong: sumsWrong})
+}
+
+// TestSQLiteReadsACombinedFilterThroughItsMostSelectiveIndexWithoutStatistics: without
+// statistics SQLite's planner read an account's page of one ISIN's buys through the side
+// index (every buy of the tenant: 0.86 s at 1,000,000 orders); the store names the
+// account's index.
+func TestSQLiteReadsACombinedFilterThroughItsMostSelectiveIndexWithoutStatistics(t *testing.T) {
+	s, err := Open(context.Background(), "sqlite://"+filepath.Join(t.TempDir(), "archive.db"), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer func() { _ = s.Close() }()
+	seed(t, s, 200)
+	st := s.(*instrumented).next.(*store)
+	f := archive.Filter{AccountID: "aaaaaaaa-0000-4000-8000-000000000007", ISIN: "IE00B4L5Y983", Side: investv1.SideBuy}
+	q, args, err := listQuery(st.dia, "tenant-a", archive.Query{Filter: f, Limit: 100})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var plan strings.Builder
+	rows, err := st.db.QueryContext(context.Background(), "EXPLAIN QUERY PLAN "+q, args...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer func() { _ = rows.Close() }()
+	for rows.Next() {
+		var id, parent, unused int
+		var detail string
+		if err := rows.Scan(&id, &parent, &unused, &detail); err != nil {
+			t.Fatal(err)
+		}
+		plan.WriteString(detail + "\n")
+	}
+	if !strings.Contains(plan.String(), "USING INDEX archived_orders_account ") {
+		t.Fatalf("the page of an account, an ISIN and a side is not read through the account's index:\n%s", plan.String())
+	}
 }

@@ -116,6 +116,12 @@ type dialect interface {
 	unavailable(err error) bool
 	// oneWriter reports whether the database takes one writer at a time.
 	oneWriter() bool
+	// from is the table read through index, for a query whose index the store knows.
+	// SQLite is told (INDEXED BY): its planner has no statistics until an ANALYZE, and
+	// without them it picks a worse index for combined filters (measured: 0.86 s for an
+	// account's page of one ISIN's buys at 1,000,000 orders, against milliseconds); a
+	// PostgreSQL server keeps its statistics (autovacuum) and chooses by them.
+	from(index string) string
 	// snapshot runs read with a querier whose reads all see one consistent snapshot of
 	// the database (a read-only transaction), and ends it.
 	snapshot(ctx context.Context, db *sql.DB, read func(querier) error) error
@@ -362,7 +368,7 @@ func (s *store) Get(ctx context.Context, namespace, id string) (*investv1.Order,
 
 // List implements archive.Store.
 func (s *store) List(ctx context.Context, namespace string, q archive.Query) (archive.Page, error) {
-	query, args, err := listQuery(namespace, q)
+	query, args, err := listQuery(s.dia, namespace, q)
 	if err != nil {
 		return archive.Page{}, err
 	}
@@ -400,23 +406,28 @@ func (s *store) List(ctx context.Context, namespace string, q archive.Query) (ar
 
 // listQuery is the query of a List page: the filters, the keyset condition after the
 // cursor, newest first, one row more than the page to know whether another follows.
-func listQuery(namespace string, q archive.Query) (string, []any, error) {
+func listQuery(dia dialect, namespace string, q archive.Query) (string, []any, error) {
 	if q.Limit < 1 || q.Limit > archive.MaxLimit {
 		return "", nil, fmt.Errorf("%w: limit %d is not between 1 and %d", archive.ErrInvalid, q.Limit, archive.MaxLimit)
 	}
 	var where strings.Builder
 	args := []any{namespace}
 	where.WriteString("namespace = ?")
-	for _, f := range []struct{ col, val string }{
-		// The most selective filters first: the planner reads through one index and
-		// checks the others on the rows it reads.
-		{"account_id", string(q.AccountID)}, {"isin", string(q.ISIN)}, {"state", string(q.State)},
-		{"account_type", string(q.AccountType)}, {"currency", string(q.Currency)},
-		{"side", string(q.Side)}, {"market", string(q.Market)},
+	index := "archived_orders_created"
+	for _, f := range []struct{ col, val, index string }{
+		// The most selective filters first: the page is read through the index of the
+		// first one given, and the others are checked on the rows it reads.
+		{"account_id", string(q.AccountID), "archived_orders_account"}, {"isin", string(q.ISIN), "archived_orders_isin"},
+		{"state", string(q.State), "archived_orders_state"}, {"account_type", string(q.AccountType), "archived_orders_account_type"},
+		{"currency", string(q.Currency), "archived_orders_currency"}, {"side", string(q.Side), "archived_orders_side"},
+		{"market", string(q.Market), "archived_orders_market"},
 	} {
 		if f.val != "" {
 			where.WriteString(" AND " + f.col + " = ?")
 			args = append(args, f.val)
+			if index == "archived_orders_created" {
+				index = f.index
+			}
 		}
 	}
 	if q.Cursor != "" {
@@ -432,13 +443,13 @@ func listQuery(namespace string, q archive.Query) (string, []any, error) {
 		args = append(args, q.Until.Created.Unix(), q.Until.ID)
 	}
 	args = append(args, q.Limit+1)
-	return `SELECT created_unix, name, order_json FROM archived_orders WHERE ` + where.String() +
+	return `SELECT created_unix, name, order_json FROM ` + dia.from(index) + ` WHERE ` + where.String() +
 		` ORDER BY created_unix DESC, name DESC LIMIT ?`, args, nil
 }
 
 // completedQuery is the query of CompletedOrders.
-func completedQuery(namespace, accountID string, isin investv1.ISIN) (string, []any) {
-	query := `SELECT order_json FROM archived_orders WHERE namespace = ? AND account_id = ? AND state = ?`
+func completedQuery(dia dialect, namespace, accountID string, isin investv1.ISIN) (string, []any) {
+	query := `SELECT order_json FROM ` + dia.from("archived_orders_holdings") + ` WHERE namespace = ? AND account_id = ? AND state = ?`
 	args := []any{namespace, accountID, string(investv1.StateCompleted)}
 	if isin != "" {
 		query += ` AND isin = ?`
@@ -449,7 +460,7 @@ func completedQuery(namespace, accountID string, isin investv1.ISIN) (string, []
 
 // CompletedOrders implements archive.Store.
 func (s *store) CompletedOrders(ctx context.Context, namespace, accountID string, isin investv1.ISIN) ([]investv1.Order, error) {
-	query, args := completedQuery(namespace, accountID, isin)
+	query, args := completedQuery(s.dia, namespace, accountID, isin)
 	ctx, cancel := s.op(ctx)
 	defer cancel()
 	rows, err := s.db.QueryContext(ctx, s.dia.rebind(query), args...)
@@ -476,15 +487,19 @@ func (s *store) CompletedOrders(ctx context.Context, namespace, accountID string
 }
 
 // holdingsQuery sums an account's archived completed orders (archive.Store.Holdings), by
-// the covering index archived_orders_holdings (migration 00002): kind 0 is a sum of sells, 1 the sum of
-// the buys completed before the cut-off (with the latest completion), 2 a later buy.
-const holdingsQuery = `SELECT 0, isin, CAST(SUM(units) AS BIGINT), CAST(0 AS BIGINT) FROM archived_orders
+// the covering index archived_orders_holdings (migration 00002): kind 0 is a sum of sells,
+// 1 the sum of the buys completed before the cut-off (with the latest completion), 2 a
+// later buy.
+func holdingsQuery(dia dialect) string {
+	from := dia.from("archived_orders_holdings")
+	return `SELECT 0, isin, CAST(SUM(units) AS BIGINT), CAST(0 AS BIGINT) FROM ` + from + `
 		WHERE namespace = ? AND account_id = ? AND state = ? AND side = ? GROUP BY isin
-	UNION ALL SELECT 1, isin, CAST(SUM(units) AS BIGINT), MAX(terminal_unix) FROM archived_orders
+	UNION ALL SELECT 1, isin, CAST(SUM(units) AS BIGINT), MAX(terminal_unix) FROM ` + from + `
 		WHERE namespace = ? AND account_id = ? AND state = ? AND side = ? AND terminal_unix < ? GROUP BY isin
-	UNION ALL SELECT 2, isin, units, terminal_unix FROM archived_orders
+	UNION ALL SELECT 2, isin, units, terminal_unix FROM ` + from + `
 		WHERE namespace = ? AND account_id = ? AND state = ? AND side = ? AND terminal_unix >= ?
 	ORDER BY 1, 4, 3`
+}
 
 // holdingsArgs are the arguments of holdingsQuery.
 func holdingsArgs(namespace, accountID string, foldBefore time.Time) []any {
@@ -528,7 +543,7 @@ func (s *store) Holdings(ctx context.Context, namespace, accountID string, foldB
 
 // sumHoldings runs holdingsQuery into byISIN.
 func (s *store) sumHoldings(ctx context.Context, q querier, namespace, accountID string, foldBefore time.Time, byISIN map[investv1.ISIN]holdings.ArchivedPosition) error {
-	rows, err := q.QueryContext(ctx, s.dia.rebind(holdingsQuery), holdingsArgs(namespace, accountID, foldBefore)...)
+	rows, err := q.QueryContext(ctx, s.dia.rebind(holdingsQuery(s.dia)), holdingsArgs(namespace, accountID, foldBefore)...)
 	if err != nil {
 		return err
 	}
