@@ -2,10 +2,12 @@ package guides
 
 import (
 	"context"
+	"errors"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -124,14 +126,12 @@ func runGuide(t *testing.T, g *Guide, root, fundsharectl string) {
 	if g.SandboxSettlementDelay != 0 {
 		delay = g.SandboxSettlementDelay
 	}
-	addr := loopback.FreeAddr(t)
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	started := time.Now()
-	env, err := devenv.Start(ctx, devenv.Options{
-		RESTAddr: addr, LocalDir: filepath.Join(work, ".local"),
-		SandboxSettlementDelay: delay, OrderRetention: g.OrderRetention, Out: testWriter{t}, SkipControllerNameValidation: true,
-		ChainRPCPort: loopback.FreePort(t), ChainBlockInterval: 200 * time.Millisecond,
+	addr, env, err := startEnv(ctx, t, devenv.Options{
+		LocalDir: filepath.Join(work, ".local"), SandboxSettlementDelay: delay, OrderRetention: g.OrderRetention,
+		Out: testWriter{t}, SkipControllerNameValidation: true, ChainBlockInterval: 200 * time.Millisecond,
 	})
 	if err != nil {
 		t.Fatalf("start the make run environment: %v", err)
@@ -159,6 +159,22 @@ func runGuide(t *testing.T, g *Guide, root, fundsharectl string) {
 	}
 	if err != nil {
 		t.Fatal(err)
+	}
+}
+
+// startEnv starts the make run environment of o on free loopback ports. A port found free
+// can be taken before the environment binds it (by a guide starting beside it, or by an
+// outgoing connection's ephemeral port): then it starts again on other ports, three times
+// at most.
+func startEnv(ctx context.Context, t *testing.T, o devenv.Options) (string, *devenv.Env, error) {
+	t.Helper()
+	for attempt := 1; ; attempt++ {
+		o.RESTAddr, o.ChainRPCPort = loopback.FreeAddr(t), loopback.FreePort(t)
+		env, err := devenv.Start(ctx, o)
+		if err == nil || attempt == 3 || !errors.Is(err, syscall.EADDRINUSE) {
+			return o.RESTAddr, env, err
+		}
+		t.Logf("a port was taken before the environment bound it (%v): again on other ports", err)
 	}
 }
 
