@@ -578,11 +578,8 @@ func (r *Reconciler) initiateMembers(ctx context.Context, b *investv1.DeliveryBa
 	var mu sync.Mutex
 	err = forEachMember(len(members), func(i int) error {
 		m := members[i]
-		o := &investv1.Order{}
-		if err := r.Client.Get(ctx, client.ObjectKey{Namespace: b.Namespace, Name: m.Order}, o); err != nil {
-			if apierrors.IsNotFound(err) {
-				return nil
-			}
+		o, err := r.member(ctx, b, m)
+		if o == nil {
 			return err
 		}
 		before := o.DeepCopy()
@@ -679,11 +676,8 @@ func (r *Reconciler) finishBatch(ctx context.Context, b *investv1.DeliveryBatch)
 	members := r.included(b)
 	err := forEachMember(len(members), func(i int) error {
 		m := members[i]
-		o := &investv1.Order{}
-		if err := r.Client.Get(ctx, client.ObjectKey{Namespace: b.Namespace, Name: m.Order}, o); err != nil {
-			if apierrors.IsNotFound(err) {
-				return nil
-			}
+		o, err := r.member(ctx, b, m)
+		if o == nil {
 			return err
 		}
 		c := o.Status.Chain
@@ -787,4 +781,17 @@ func BatchesSource(reader client.Reader) outbox.Source {
 		}
 		return txs
 	})
+}
+
+// member reads a member's order; nil, and no error, when it is gone (deleted since it
+// was claimed: nothing is left to record on it).
+func (r *Reconciler) member(ctx context.Context, b *investv1.DeliveryBatch, m investv1.DeliveryBatchMember) (*investv1.Order, error) {
+	o := &investv1.Order{}
+	if err := r.Client.Get(ctx, client.ObjectKey{Namespace: b.Namespace, Name: m.Order}, o); err != nil {
+		if apierrors.IsNotFound(err) {
+			return nil, nil
+		}
+		return nil, err
+	}
+	return o, nil
 }

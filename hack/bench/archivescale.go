@@ -125,15 +125,8 @@ func (b *bench) runArchiveScale(ctx context.Context, env *envtest.Environment) e
 		return err
 	}
 	b.archive = archiveConfig{store: store, retention: retention}
-	if err := b.start(ctx, false, variant{}); err != nil {
-		return err
-	}
-	defer func() {
-		if b.op != nil {
-			b.op.stop()
-		}
-	}()
-	if res.Served, err = probeEndpoints(ctx, b.op.baseURL, b.ds); err != nil {
+	defer b.stopServing()
+	if res.Served, err = b.startServing(ctx, false); err != nil {
 		return err
 	}
 	a.Filtered = listScale{OrdersBase: res.Scale.BaseOrders, OrdersFull: o.total}

@@ -227,15 +227,8 @@ func run(ctx context.Context, o options) (err error) {
 	if !full {
 		endLoad()
 	}
-	if err := b.start(ctx, !full, variant{}); err != nil {
-		return err
-	}
-	defer func() {
-		if b.op != nil {
-			b.op.stop()
-		}
-	}()
-	if res.Served, err = probeEndpoints(ctx, b.op.baseURL, b.ds); err != nil {
+	defer b.stopServing()
+	if res.Served, err = b.startServing(ctx, !full); err != nil {
 		return err
 	}
 	res.List = &listScale{OrdersBase: b.ds.orders, OrdersFull: o.orders}
@@ -714,4 +707,19 @@ func writeHeapProfile(path string) error {
 	}
 	defer f.Close()
 	return pprof.Lookup("heap").WriteTo(f, 0)
+}
+
+// startServing starts the manager (last: see start) and probes every endpoint it serves;
+// stopServing stops it, if it still runs.
+func (b *bench) startServing(ctx context.Context, last bool) (endpoints, error) {
+	if err := b.start(ctx, last, variant{}); err != nil {
+		return endpoints{}, err
+	}
+	return probeEndpoints(ctx, b.op.baseURL, b.ds)
+}
+
+func (b *bench) stopServing() {
+	if b.op != nil {
+		b.op.stop()
+	}
 }
