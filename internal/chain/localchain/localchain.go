@@ -36,6 +36,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/ethereum/go-ethereum"
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/ethereum/go-ethereum/core"
 	"github.com/ethereum/go-ethereum/core/types"
@@ -353,18 +354,37 @@ func (c *Chain) transfer(ctx context.Context, signer chain.Signer, chainID *big.
 	return tx, client.SendTransaction(ctx, tx)
 }
 
-// mined mines a block and checks that each transaction in it succeeded.
+// mined mines until each transaction is in a block, and checks that each succeeded. The
+// node's pool takes a sent transaction in a moment after SendTransaction returns, so the
+// block mined right after it may not hold it yet (seen under load: "receipt not found");
+// mining again until the receipts are there costs at most a few empty blocks.
 func (c *Chain) mined(ctx context.Context, txs ...*types.Transaction) error {
 	if len(txs) == 0 {
 		return nil
 	}
-	c.node.beacon.Commit()
 	client := c.node.client
-	for _, tx := range txs {
-		r, err := client.TransactionReceipt(ctx, tx.Hash())
-		if err != nil {
-			return fmt.Errorf("local chain: receipt of deployment %s: %w", tx.Hash().Hex(), err)
+	receipts := make([]*types.Receipt, len(txs))
+	if err := waitPending(ctx, func() (bool, error) {
+		c.node.beacon.Commit()
+		for i, tx := range txs {
+			if receipts[i] != nil {
+				continue
+			}
+			r, err := client.TransactionReceipt(ctx, tx.Hash())
+			switch {
+			case errors.Is(err, ethereum.NotFound):
+				return false, nil
+			case err != nil:
+				return false, fmt.Errorf("receipt of deployment %s: %w", tx.Hash().Hex(), err)
+			}
+			receipts[i] = r
 		}
+		return true, nil
+	}); err != nil {
+		return err
+	}
+	for i, tx := range txs {
+		r := receipts[i]
 		if r.Status != types.ReceiptStatusSuccessful {
 			rev, rerr := chain.RevertOfReceipt(ctx, client, tx, r)
 			if rerr != nil {
