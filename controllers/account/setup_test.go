@@ -1,12 +1,11 @@
 package account
 
 import (
-	"context"
 	"testing"
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"sigs.k8s.io/controller-runtime/pkg/client"
-	"sigs.k8s.io/controller-runtime/pkg/reconcile"
+	"sigs.k8s.io/controller-runtime/pkg/handler"
 
 	investv1 "github.com/fundshare/fundshare-operator/api/v1alpha1"
 	"github.com/fundshare/fundshare-operator/internal/fixtures"
@@ -15,13 +14,11 @@ import (
 
 func TestMapFunctionsLogAFailedList(t *testing.T) {
 	acct := &investv1.Account{ObjectMeta: metav1.ObjectMeta{Namespace: "t", Name: "acct-1"}}
-	for name, children := range map[string]func(context.Context, client.Object) []reconcile.Request{
+	for name, children := range map[string]handler.MapFunc{
 		"wallets":                NewWalletReconciler(ctrltest.FailingLists(t)).children,
 		"payment method details": NewPaymentMethodReconciler(ctrltest.FailingLists(t)).children,
 	} {
-		t.Run(name, func(t *testing.T) {
-			ctrltest.ExpectListFailureLogged(t, func(ctx context.Context) []reconcile.Request { return children(ctx, acct) }, "acct-1")
-		})
+		t.Run(name, func(t *testing.T) { ctrltest.ExpectListFailureLogged(t, children, acct) })
 	}
 }
 

@@ -1,14 +1,12 @@
 package apiclient
 
 import (
-	"context"
 	"strings"
 	"testing"
 
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"sigs.k8s.io/controller-runtime/pkg/client"
-	"sigs.k8s.io/controller-runtime/pkg/reconcile"
 
 	investv1 "github.com/fundshare/fundshare-operator/api/v1alpha1"
 	"github.com/fundshare/fundshare-operator/internal/fixtures"
@@ -18,7 +16,7 @@ import (
 func TestMapFunctionLogsAFailedList(t *testing.T) {
 	r := &Reconciler{Client: ctrltest.FailingLists(t)}
 	secret := &corev1.Secret{ObjectMeta: metav1.ObjectMeta{Namespace: "t", Name: "credentials"}}
-	ctrltest.ExpectListFailureLogged(t, func(ctx context.Context) []reconcile.Request { return r.clientsOf(ctx, secret) }, "credentials")
+	ctrltest.ExpectListFailureLogged(t, r.clientsOf, secret)
 }
 
 // TestReconcileNeverLogsTheSecretOrItsHash: the log names the Secret and the reason of

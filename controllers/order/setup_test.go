@@ -1,13 +1,11 @@
 package order
 
 import (
-	"context"
 	"testing"
 	"time"
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"sigs.k8s.io/controller-runtime/pkg/client"
-	"sigs.k8s.io/controller-runtime/pkg/reconcile"
 
 	investv1 "github.com/fundshare/fundshare-operator/api/v1alpha1"
 	"github.com/fundshare/fundshare-operator/internal/fixtures"
@@ -17,7 +15,7 @@ import (
 func TestMapFunctionLogsAFailedList(t *testing.T) {
 	r := &Reconciler{Client: ctrltest.FailingLists(t)}
 	fund := &investv1.Fund{ObjectMeta: metav1.ObjectMeta{Name: "fund-1"}}
-	ctrltest.ExpectListFailureLogged(t, func(ctx context.Context) []reconcile.Request { return r.ordersOfFund(ctx, fund) }, "fund-1")
+	ctrltest.ExpectListFailureLogged(t, r.ordersOfFund, fund)
 }
 
 // TestTransitionWrittenIsLogged: a state change is logged at info (verbosity 0) with its

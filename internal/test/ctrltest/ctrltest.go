@@ -20,6 +20,7 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	"sigs.k8s.io/controller-runtime/pkg/client/fake"
 	"sigs.k8s.io/controller-runtime/pkg/client/interceptor"
+	"sigs.k8s.io/controller-runtime/pkg/handler"
 	"sigs.k8s.io/controller-runtime/pkg/reconcile"
 
 	"github.com/fundshare/fundshare-operator/internal/index"
@@ -128,16 +129,16 @@ func ExpectLogged(t testing.TB, lines []string, wants ...string) {
 }
 
 // ExpectListFailureLogged calls a map function, whose client's List fails (FailingLists),
-// with a recording logger in its context, and fails unless it asks for no reconcile and
-// logs the List's error and each of names (the object it mapped): a map function cannot
-// return the error, so it must log it.
-func ExpectListFailureLogged(t *testing.T, mapFunc func(context.Context) []reconcile.Request, names ...string) {
+// on obj with a recording logger in its context, and fails unless it asks for no
+// reconcile and logs the List's error and obj's name: a map function cannot return the
+// error, so it must log it.
+func ExpectListFailureLogged(t *testing.T, mapFunc handler.MapFunc, obj client.Object) {
 	t.Helper()
 	log, lines := RecordingLogger()
-	if reqs := mapFunc(logr.NewContext(context.Background(), log)); len(reqs) != 0 {
+	if reqs := mapFunc(logr.NewContext(context.Background(), log), obj); len(reqs) != 0 {
 		t.Fatalf("requests = %v, want none", reqs)
 	}
-	ExpectLogged(t, lines(), append([]string{ErrCannotList.Error()}, names...)...)
+	ExpectLogged(t, lines(), ErrCannotList.Error(), obj.GetName())
 }
 
 // KstatusOf computes what Flux, kpt and kubectl-based tools read from obj (kstatus).
