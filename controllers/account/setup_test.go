@@ -38,12 +38,11 @@ func TestCascadeDeleteStepsAreLogged(t *testing.T) {
 
 func TestSetupWithManagerRefusesNilDependencies(t *testing.T) {
 	c := ctrltest.FailingLists(t)
-	ctrltest.ExpectSetupRefuses(t, map[string]ctrltest.SetupCase{
-		"account: nil manager":                {Setup: (&Reconciler{Client: c}).SetupWithManager, Manager: nil},
-		"account: nil Client":                 {Setup: (&Reconciler{}).SetupWithManager, Manager: ctrltest.NoManager{}},
-		"wallet: nil manager":                 {Setup: NewWalletReconciler(c).SetupWithManager, Manager: nil},
-		"wallet: nil Client":                  {Setup: NewWalletReconciler(nil).SetupWithManager, Manager: ctrltest.NoManager{}},
-		"payment method details: nil manager": {Setup: NewPaymentMethodReconciler(c).SetupWithManager, Manager: nil},
-		"payment method details: nil Client":  {Setup: NewPaymentMethodReconciler(nil).SetupWithManager, Manager: ctrltest.NoManager{}},
-	})
+	for name, r := range map[string]ctrltest.Setupper{
+		"account":                &Reconciler{Client: c},
+		"wallet":                 NewWalletReconciler(c),
+		"payment method details": NewPaymentMethodReconciler(c),
+	} {
+		t.Run(name, func(t *testing.T) { ctrltest.ExpectSetupRefusesNil(t, r, "Client") })
+	}
 }

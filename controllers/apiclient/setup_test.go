@@ -44,9 +44,5 @@ func TestReconcileNeverLogsTheSecretOrItsHash(t *testing.T) {
 
 func TestSetupWithManagerRefusesNilDependencies(t *testing.T) {
 	c := ctrltest.FailingLists(t)
-	ctrltest.ExpectSetupRefuses(t, map[string]ctrltest.SetupCase{
-		"nil manager": {Setup: (&Reconciler{Client: c, Secrets: c}).SetupWithManager, Manager: nil},
-		"nil Client":  {Setup: (&Reconciler{Secrets: c}).SetupWithManager, Manager: ctrltest.NoManager{}},
-		"nil Secrets": {Setup: (&Reconciler{Client: c}).SetupWithManager, Manager: ctrltest.NoManager{}},
-	})
+	ctrltest.ExpectSetupRefusesNil(t, &Reconciler{Client: c, Secrets: c}, "Client", "Secrets")
 }

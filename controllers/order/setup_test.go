@@ -29,9 +29,5 @@ func TestTransitionWrittenIsLogged(t *testing.T) {
 
 func TestSetupWithManagerRefusesNilDependencies(t *testing.T) {
 	c := ctrltest.FailingLists(t)
-	ctrltest.ExpectSetupRefuses(t, map[string]ctrltest.SetupCase{
-		"nil manager": {Setup: (&Reconciler{Client: c, Live: c}).SetupWithManager, Manager: nil},
-		"nil Client":  {Setup: (&Reconciler{Live: c}).SetupWithManager, Manager: ctrltest.NoManager{}},
-		"nil Live":    {Setup: (&Reconciler{Client: c}).SetupWithManager, Manager: ctrltest.NoManager{}},
-	})
+	ctrltest.ExpectSetupRefusesNil(t, &Reconciler{Client: c, Live: c}, "Client", "Live")
 }

@@ -7,6 +7,7 @@ package ctrltest
 import (
 	"context"
 	"errors"
+	"reflect"
 	"strings"
 	"sync"
 	"testing"
@@ -97,21 +98,31 @@ func FailingLists(t *testing.T) client.Client {
 // dependency before it touches the manager.
 type NoManager struct{ ctrl.Manager }
 
-// SetupCase is a SetupWithManager (of a reconciler that misses a dependency, or any, when
-// Manager is nil) and the manager to give it.
-type SetupCase struct {
-	Setup   func(ctrl.Manager) error
-	Manager ctrl.Manager
-}
+// Setupper is a reconciler, or any runnable, that a manager sets up.
+type Setupper interface{ SetupWithManager(ctrl.Manager) error }
 
-// ExpectSetupRefuses runs every case as a subtest and fails it unless its SetupWithManager
-// returns an error, so that a wiring mistake fails at start-up, not at the first reconcile.
-func ExpectSetupRefuses(t *testing.T, cases map[string]SetupCase) {
+// ExpectSetupRefusesNil fails t unless r's SetupWithManager refuses a nil manager, and
+// refuses a manager (NoManager) when any one of the fields named deps is nil in a copy of
+// r (a pointer to a struct with every dependency set): a wiring mistake fails at start-up,
+// not at the first reconcile. Each case is a subtest.
+func ExpectSetupRefusesNil(t *testing.T, r Setupper, deps ...string) {
 	t.Helper()
-	for name, tc := range cases {
-		t.Run(name, func(t *testing.T) {
-			if err := tc.Setup(tc.Manager); err == nil {
-				t.Fatal("SetupWithManager accepted a nil dependency")
+	t.Run("nil manager", func(t *testing.T) {
+		if err := r.SetupWithManager(nil); err == nil {
+			t.Fatal("SetupWithManager accepted a nil manager")
+		}
+	})
+	for _, dep := range deps {
+		t.Run("nil "+dep, func(t *testing.T) {
+			cp := reflect.New(reflect.TypeOf(r).Elem())
+			cp.Elem().Set(reflect.ValueOf(r).Elem())
+			field := cp.Elem().FieldByName(dep)
+			if !field.IsValid() || field.IsZero() {
+				t.Fatalf("%T has no dependency %s set", r, dep)
+			}
+			field.SetZero()
+			if err := cp.Interface().(Setupper).SetupWithManager(NoManager{}); err == nil {
+				t.Fatalf("SetupWithManager accepted a nil %s", dep)
 			}
 		})
 	}
