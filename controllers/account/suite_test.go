@@ -1,7 +1,6 @@
 package account_test
 
 import (
-	"context"
 	"errors"
 	"testing"
 	"time"
@@ -23,9 +22,7 @@ import (
 // reads through k8s, a direct client that bypasses the manager's cache, so a spec sees what
 // a kubectl user sees.
 var (
-	env *envtest.Environment
-	k8s client.Client // direct, uncached
-	ctx = context.Background()
+	env, k8s, ctx = envtest.Suite(envtest.Options{Webhooks: true})
 
 	mgr *envtest.Manager
 )
@@ -34,21 +31,11 @@ var (
 const settle, poll, observe = envtest.Settle, envtest.Poll, 2 * time.Second
 
 func TestAccount(t *testing.T) {
-	envtest.RunSuite(t, "Account suite (envtest: admission webhooks + account controllers)")
+	env.Run(t, "Account suite (envtest: admission webhooks + account controllers)", func() {
+		mgr = startManager(env.Config)
+		DeferCleanup(func() { mgr.Stop() })
+	})
 }
-
-var _ = BeforeSuite(func() {
-	env = envtest.Start(envtest.Options{Webhooks: true})
-	k8s = env.Client
-	mgr = startManager(env.Config)
-})
-
-var _ = AfterSuite(func() {
-	if mgr != nil {
-		mgr.Stop()
-	}
-	env.Stop()
-})
 
 // startManager builds the manager the way cmd/manager and cmd/devrun do, with the webhook
 // server on the address and certificates that envtest installed the webhook configurations

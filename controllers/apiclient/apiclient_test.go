@@ -116,7 +116,9 @@ var _ = Describe("Tenancy on the Kubernetes side", func() {
 		Expect(apierrors.IsForbidden(err)).To(BeTrue(), "%v", err)
 		Expect(err.Error()).To(MatchRegexp(`namespace %s still holds accounts( \(1\))? of this tenant`, ns))
 		Expect(err.Error()).To(ContainSubstring("set spec.disabled: true"))
-		Eventually(func() error { return mgr.GetClient().Get(ctx, client.ObjectKeyFromObject(acct), &investv1.Account{}) }, settle, poll).Should(Succeed())
+		Eventually(func() error {
+			return env.Manager.GetClient().Get(ctx, client.ObjectKeyFromObject(acct), &investv1.Account{})
+		}, settle, poll).Should(Succeed())
 		err = k8s.Delete(ctx, ac)
 		Expect(err).To(MatchError(ContainSubstring("namespace " + ns + " still holds accounts (1) of this tenant")))
 

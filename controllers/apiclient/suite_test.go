@@ -1,11 +1,9 @@
 package apiclient_test
 
 import (
-	"context"
 	"testing"
 
-	. "github.com/onsi/ginkgo/v2"
-	"sigs.k8s.io/controller-runtime/pkg/client"
+	"k8s.io/utils/ptr"
 
 	"github.com/fundshare/fundshare-operator/cmd/manager/app/apptest"
 	"github.com/fundshare/fundshare-operator/internal/test/envtest"
@@ -14,26 +12,13 @@ import (
 // The suite runs a real control plane with the webhook configurations installed and a
 // manager built as in production (app.NewManager + app.Setup), and reads through k8s, a
 // direct client, as a kubectl user would.
-var (
-	env *envtest.Environment
-	k8s client.Client
-	ctx = context.Background()
-	mgr *envtest.Manager
-)
+var env, k8s, ctx = envtest.Suite(envtest.Options{Webhooks: true, Manager: ptr.To(apptest.Manager(apptest.WebhooksAndControllers))})
 
 const settle, poll = envtest.Settle, envtest.Poll
 
 func TestApiClient(t *testing.T) {
-	envtest.RunSuite(t, "ApiClient suite (envtest: tenancy admission + ApiClient controller)")
+	env.Run(t, "ApiClient suite (envtest: tenancy admission + ApiClient controller)", nil)
 }
-
-var _ = BeforeSuite(func() {
-	mo := apptest.Manager(apptest.WebhooksAndControllers)
-	env = envtest.Start(envtest.Options{Webhooks: true, Manager: &mo})
-	k8s, mgr = env.Client, env.Manager
-})
-
-var _ = AfterSuite(func() { env.Stop() })
 
 // newNamespace is a fresh namespace that is not a tenant yet.
 func newNamespace() string { return env.NewNamespace("apic") }

@@ -31,25 +31,14 @@ import (
 // EVM (go-ethereum's simulated backend, mined when the spec commits blocks). "Killing the
 // agent" stops its manager at a fail point (a broadcast or a status write that fails);
 // a new manager then starts from what is recorded.
-var (
-	env *envtest.Environment
-	k8s client.Client
-	ctx = context.Background()
-)
+var env, k8s, ctx = envtest.Suite(envtest.Options{})
 
 const (
 	timeout  = 30 * time.Second
 	interval = 50 * time.Millisecond
 )
 
-func TestDelivery(t *testing.T) { envtest.RunSuite(t, "Chain delivery suite") }
-
-var _ = BeforeSuite(func() {
-	env = envtest.Start(envtest.Options{})
-	k8s = env.Client
-})
-
-var _ = AfterSuite(func() { env.Stop() })
+func TestDelivery(t *testing.T) { env.Run(t, "Chain delivery suite", nil) }
 
 // world is one spec's namespace, chain and account.
 type world struct {

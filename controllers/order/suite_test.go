@@ -1,7 +1,6 @@
 package order_test
 
 import (
-	"context"
 	"fmt"
 	"testing"
 	"time"
@@ -25,26 +24,16 @@ import (
 // no settlement agent) against a real control plane. Specs record settlement evidence by
 // hand, as an operator would, or start a sandbox agent scoped to their namespace.
 var (
-	env     *envtest.Environment
-	k8s     client.Client
-	ctx     = context.Background()
-	stopMgr func()
+	env, k8s, ctx = envtest.Suite(envtest.Options{Webhooks: true})
+	stopMgr       func()
 )
 
-func TestOrders(t *testing.T) { envtest.RunSuite(t, "Order suite") }
-
-var _ = BeforeSuite(func() {
-	env = envtest.Start(envtest.Options{Webhooks: true})
-	k8s = env.Client
-	stopMgr = startManager()
-})
-
-var _ = AfterSuite(func() {
-	if stopMgr != nil {
-		stopMgr()
-	}
-	env.Stop()
-})
+func TestOrders(t *testing.T) {
+	env.Run(t, "Order suite", func() {
+		stopMgr = startManager()
+		DeferCleanup(func() { stopMgr() })
+	})
+}
 
 // startManager starts the production manager and returns a function that stops it and
 // waits until it has stopped. The restart specs build a second manager in this process.

@@ -30,10 +30,8 @@ import (
 // with a real SQLite order archive, and the retention controller with a short retention
 // and a fail point between the archive write and the delete.
 var (
-	env   *envtest.Environment
-	k8s   client.Client
-	ctx   = context.Background()
-	store *archivetest.Switch
+	env, k8s, ctx = envtest.Suite(envtest.Options{Webhooks: true})
+	store         *archivetest.Switch
 	// crash, when set, is the fail point of the running retention controller.
 	crash     func(ctx context.Context, o *investv1.Order) error
 	crashMu   sync.Mutex
@@ -46,29 +44,17 @@ var suiteT *testing.T
 
 func TestRetention(t *testing.T) {
 	suiteT = t
-	envtest.RunSuite(t, "Retention suite")
+	env.Run(t, "Retention suite", func() {
+		dir, err := filepath.Abs(GinkgoT().TempDir())
+		Expect(err).NotTo(HaveOccurred())
+		st, err := sqlstore.Open(ctx, "sqlite://"+filepath.Join(dir, "archive.db"), sqlstore.Options{})
+		Expect(err).NotTo(HaveOccurred())
+		store = archivetest.NewSwitch(st)
+		DeferCleanup(func() { Expect(store.Close()).To(Succeed()) })
+		stopMgr = startManager()
+		DeferCleanup(func() { stopMgr() })
+	})
 }
-
-var _ = BeforeSuite(func() {
-	env = envtest.Start(envtest.Options{Webhooks: true})
-	k8s = env.Client
-	dir, err := filepath.Abs(GinkgoT().TempDir())
-	Expect(err).NotTo(HaveOccurred())
-	st, err := sqlstore.Open(ctx, "sqlite://"+filepath.Join(dir, "archive.db"), sqlstore.Options{})
-	Expect(err).NotTo(HaveOccurred())
-	store = archivetest.NewSwitch(st)
-	stopMgr = startManager()
-})
-
-var _ = AfterSuite(func() {
-	if stopMgr != nil {
-		stopMgr()
-	}
-	if store != nil {
-		Expect(store.Close()).To(Succeed())
-	}
-	env.Stop()
-})
 
 // startManager starts the production manager with the archive, and the retention
 // controller with the suite's fail point; it returns what stops it (a crash of the

@@ -38,9 +38,7 @@ import (
 // a spec can write an account's holdings itself), against `make run`'s local chain: the
 // simulated backend mining every 100 ms, reached over JSON-RPC on a loopback port.
 var (
-	env *envtest.Environment
-	k8s client.Client // direct, uncached
-	ctx = context.Background()
+	env, k8s, ctx = envtest.Suite(envtest.Options{Webhooks: true})
 
 	lc       *localchain.Chain
 	eth      *ethclient.Client
@@ -63,9 +61,12 @@ const (
 	devrunISIN      = "LU000FSHI012"
 )
 
-func TestToken(t *testing.T) { envtest.RunSuite(t, "Token suite (envtest + local chain)") }
+func TestToken(t *testing.T) { env.Run(t, "Token suite (envtest + local chain)", startChainAndManager) }
 
-var _ = BeforeSuite(func() {
+// startChainAndManager starts the local chain and a manager with this package's
+// controllers on it; the manager stops first, then the chain.
+func startChainAndManager() {
+	GinkgoHelper()
 	dir := GinkgoT().TempDir()
 	var err error
 	lc, err = localchain.Start(ctx, localchain.Config{
@@ -91,8 +92,6 @@ var _ = BeforeSuite(func() {
 	ob, err = outbox.New(outbox.Config{Backend: eth, Signer: operator, ChainID: chainID, StuckAfter: time.Minute})
 	Expect(err).NotTo(HaveOccurred())
 
-	env = envtest.Start(envtest.Options{Webhooks: true})
-	k8s = env.Client
 	env.Manager = env.StartManager(env.Config, apptest.Manager(app.Config{Webhooks: true, SandboxSettlement: -1},
 		func(mgr ctrl.Manager) error {
 			lookup, err = Setup(mgr, Config{
@@ -105,13 +104,8 @@ var _ = BeforeSuite(func() {
 			}
 			return mgr.Add(ob)
 		}))
-})
-
-var _ = AfterSuite(func() {
-	if env != nil {
-		env.Stop()
-	}
-})
+	DeferCleanup(func() { env.Manager.Stop() })
+}
 
 // isinSeq makes distinct valid ISINs for share classes the specs create.
 var isinSeq atomic.Int64

@@ -5,7 +5,6 @@
 package ha
 
 import (
-	"context"
 	"fmt"
 	"testing"
 	"time"
@@ -33,21 +32,13 @@ const (
 	retryPeriod   = time.Second
 )
 
-var (
-	env *envtest.Environment
-	k8s client.Client
-	ctx = context.Background()
-)
+var env, k8s, ctx = envtest.Suite(envtest.Options{Webhooks: true})
 
-func TestHighAvailability(t *testing.T) { envtest.RunSuite(t, "High availability suite") }
-
-var _ = BeforeSuite(func() {
-	env = envtest.Start(envtest.Options{Webhooks: true})
-	k8s = env.Client
-	Expect(devdata.EnsureNamespace(ctx, k8s, "fundshare-system")).To(Succeed())
-})
-
-var _ = AfterSuite(func() { env.Stop() })
+func TestHighAvailability(t *testing.T) {
+	env.Run(t, "High availability suite", func() {
+		Expect(devdata.EnsureNamespace(ctx, k8s, "fundshare-system")).To(Succeed())
+	})
+}
 
 // startReplica starts a manager with leader election, a replica of the Deployment; the
 // first one also serves the admission webhooks that envtest installed (one address for the

@@ -114,7 +114,8 @@ type Environment struct {
 	// stopped by Stop/Close.
 	Manager *Manager
 
-	tmp string
+	tmp   string
+	suite *suite // Suite's, nil for an environment of Start or New
 }
 
 // Manager is a started manager and the means to stop it.
@@ -131,24 +132,41 @@ type Manager struct {
 // BeforeSuite and Stop from AfterSuite.
 func Start(opts Options) *Environment {
 	GinkgoHelper()
+	e := &Environment{}
+	e.mustStart(opts)
+	return e
+}
+
+// mustStart is start that fails the suite on error, the logger defaulting to development
+// mode on GinkgoWriter.
+func (e *Environment) mustStart(opts Options) {
+	GinkgoHelper()
 	if opts.Logger.GetSink() == nil {
 		opts.Logger = zap.New(zap.WriteTo(GinkgoWriter), zap.UseDevMode(true))
 	}
-	e, err := New(opts)
-	Expect(err).NotTo(HaveOccurred())
-	return e
+	Expect(e.start(opts)).To(Succeed())
 }
 
 // New starts the control plane, the direct client, the kubeconfig and, if asked, the
 // manager. On error it stops what it started.
-func New(opts Options) (_ *Environment, err error) {
+func New(opts Options) (*Environment, error) {
+	e := &Environment{}
+	if err := e.start(opts); err != nil {
+		return nil, err
+	}
+	return e, nil
+}
+
+// start is New on an Environment that exists already (Suite's, which specs hold before
+// the suite starts).
+func (e *Environment) start(opts Options) (err error) {
 	if opts.Logger.GetSink() != nil {
 		logf.SetLogger(opts.Logger)
 	}
-	e := &Environment{Environment: controlplane.New(controlplane.Options{Webhooks: opts.Webhooks})}
+	e.Environment = controlplane.New(controlplane.Options{Webhooks: opts.Webhooks})
 	e.CRDDirectoryPaths = append(e.CRDDirectoryPaths, opts.CRDPaths...)
 	if e.Config, err = e.Environment.Start(); err != nil { //nolint:staticcheck // named like e.Environment.Stop, which the outer Stop shadows
-		return nil, fmt.Errorf("start the control plane: %w", err)
+		return fmt.Errorf("start the control plane: %w", err)
 	}
 	defer func() {
 		if err != nil {
@@ -156,20 +174,62 @@ func New(opts Options) (_ *Environment, err error) {
 		}
 	}()
 	if e.Client, err = client.New(e.Config, client.Options{Scheme: controlplane.Scheme()}); err != nil {
-		return e, fmt.Errorf("client: %w", err)
+		return fmt.Errorf("client: %w", err)
 	}
 	if opts.KubeconfigUser != "" {
 		if err = e.writeKubeconfig(opts.KubeconfigUser); err != nil {
-			return e, fmt.Errorf("kubeconfig: %w", err)
+			return fmt.Errorf("kubeconfig: %w", err)
 		}
 	}
 	if opts.Manager != nil {
 		if e.Manager, err = e.RunManager(e.Config, *opts.Manager); err != nil {
-			return e, fmt.Errorf("manager: %w", err)
+			return fmt.Errorf("manager: %w", err)
 		}
 	}
-	return e, nil
+	return nil
 }
+
+// Suite declares the environment of a Ginkgo suite, in the package-level declaration
+//
+//	var env, k8s, ctx = envtest.Suite(envtest.Options{...})
+//
+// and the suite's TestX calls env.Run. env and k8s (the environment's direct, uncached
+// client) serve once the suite has started; ctx is the context of the suite's calls.
+func Suite(opts Options) (*Environment, client.Client, context.Context) {
+	e := &Environment{suite: &suite{opts: opts, client: &suiteClient{}}}
+	return e, e.suite.client, context.Background()
+}
+
+// suite is what Suite declared and Run starts.
+type suite struct {
+	opts   Options
+	client *suiteClient
+}
+
+// Run runs the Ginkgo specs of the suite named name as the test t, Gomega's failures
+// failing the spec, in Suite's environment: before the first spec it starts the
+// environment, then calls setup, if not nil (the suite's own start: a manager, a store, a
+// chain), which may DeferCleanup what it starts; that is stopped after the last spec, and
+// the environment last. A suite that runs with Run declares no BeforeSuite of its own
+// (Ginkgo allows one).
+func (e *Environment) Run(t *testing.T, name string, setup func()) bool {
+	if e.suite == nil {
+		t.Fatal("envtest: Run is for the environment of Suite")
+	}
+	BeforeSuite(func() {
+		e.mustStart(e.suite.opts)
+		DeferCleanup(e.Stop)
+		e.suite.client.Client = e.Client
+		if setup != nil {
+			setup()
+		}
+	})
+	return RunSuite(t, name)
+}
+
+// suiteClient is Suite's client, which specs hold from the start: it calls the
+// environment's direct client, once BeforeSuite has made it.
+type suiteClient struct{ client.Client }
 
 func (e *Environment) writeKubeconfig(name string) error {
 	user, err := e.ControlPlane.AddUser(crenvtest.User{Name: name, Groups: []string{"system:masters"}}, e.Config)
