@@ -52,19 +52,9 @@ func sprayed(th *Throttle, prefix, addr string, n int) {
 
 func TestThrottleBlocksAClientFromOneSourceAfterMaxFailures(t *testing.T) {
 	clock, th := testThrottle(0)
-	for i := range 5 {
-		if _, ok := th.Allow("acme", addrA); !ok {
-			t.Fatalf("blocked before failure %d", i+1)
-		}
-		th.Failure("acme", addrA)
-		clock.Advance(time.Second)
-	}
-	wait, ok := th.Allow("acme", addrA)
-	if ok {
-		t.Fatal("not blocked after 5 failures")
-	}
+	expectBlockedAfterFailures(t, th, clock, "acme", addrA, 5, time.Second)
 	// Blocked for a window from the 5th failure (at +4 s, now +5 s).
-	if wait != 59*time.Second {
+	if wait, _ := th.Allow("acme", addrA); wait != 59*time.Second {
 		t.Fatalf("retryAfter = %v, want 59s", wait)
 	}
 	expectAllow(t, th, "other", addrA, true, "another client from the same source blocked by the pair's failures")
@@ -109,13 +99,11 @@ func TestThrottleWindowExpiresFailures(t *testing.T) {
 }
 
 func TestThrottleSuccessResetsThePair(t *testing.T) {
-	_, th := testThrottle(0)
+	clock, th := testThrottle(0)
 	failures(th, "acme", addrA, 4)
 	th.Success("acme", addrA)
-	failures(th, "acme", addrA, 4)
-	expectAllow(t, th, "acme", addrA, true, "success did not reset the pair's count")
-	th.Failure("acme", addrA)
-	expectAllow(t, th, "acme", addrA, false, "not blocked after 5 failures since the success")
+	// The count starts again: allowed until the 5th failure since the success.
+	expectBlockedAfterFailures(t, th, clock, "acme", addrA, 5, 0)
 }
 
 // TestFloodOfUnknownClientIDsDoesNotEvictABlock: the attack (flooding other ids
@@ -272,6 +260,19 @@ func TestKnownSourcesAreRememberedOnlyOnSuccess(t *testing.T) {
 	if th.Known("acme", addrA) {
 		t.Fatal("a source stays known past 24 h")
 	}
+}
+
+// expectBlockedAfterFailures records n failed logins of client id from addr, step apart
+// on clock, and fails unless every attempt before the n-th failure is allowed and the
+// attempt after it is not.
+func expectBlockedAfterFailures(t *testing.T, th *Throttle, clock *fakeClock, id, addr string, n int, step time.Duration) {
+	t.Helper()
+	for i := range n {
+		expectAllow(t, th, id, addr, true, fmt.Sprintf("blocked before failure %d", i+1))
+		th.Failure(id, addr)
+		clock.Advance(step)
+	}
+	expectAllow(t, th, id, addr, false, fmt.Sprintf("not blocked after %d failures", n))
 }
 
 // expectAllow fails, saying why, unless th allows the attempt of client id from addr

@@ -1,99 +1,56 @@
 package main
 
 import (
-	"bytes"
 	"context"
-	"encoding/json"
 	"fmt"
-	"io"
-	"net/http"
 	"os"
 	"strconv"
 	"strings"
 	"time"
+
+	clientv3 "go.etcd.io/etcd/client/v3"
 )
 
-// etcdStatus is what etcd says of its database (its JSON gateway, /v3/maintenance/status).
+// etcdStatus is what etcd says of its database (the Maintenance Status call).
 type etcdStatus struct {
 	Revision    int64 `json:"revision"`
 	DBSize      int64 `json:"db_size_bytes"`
 	DBSizeInUse int64 `json:"db_size_in_use_bytes"`
 }
 
-// etcdCall posts a request to etcd's gRPC JSON gateway (the client URL; loopback, no TLS
-// in the harness's control plane) and decodes the answer into out.
-func etcdCall(ctx context.Context, base, path string, in, out any) error {
-	body, err := json.Marshal(in)
+// statusOf reads etcd's database size and current revision at endpoint.
+func statusOf(ctx context.Context, cli *clientv3.Client, endpoint string) (etcdStatus, error) {
+	st, err := cli.Status(ctx, endpoint)
 	if err != nil {
-		return err
+		return etcdStatus{}, fmt.Errorf("etcd status: %w", err)
 	}
-	req, err := http.NewRequestWithContext(ctx, http.MethodPost, strings.TrimSuffix(base, "/")+path, bytes.NewReader(body))
-	if err != nil {
-		return err
-	}
-	req.Header.Set("Content-Type", "application/json")
-	hc := &http.Client{Timeout: 10 * time.Minute}
-	res, err := hc.Do(req)
-	if err != nil {
-		return err
-	}
-	defer res.Body.Close()
-	b, err := io.ReadAll(res.Body)
-	if err != nil {
-		return err
-	}
-	if res.StatusCode != http.StatusOK {
-		return fmt.Errorf("etcd %s: %s: %s", path, res.Status, b)
-	}
-	if out == nil {
-		return nil
-	}
-	return json.Unmarshal(b, out)
-}
-
-// statusOf reads etcd's database size and current revision. The gateway writes int64
-// values as strings.
-func statusOf(ctx context.Context, base string) (etcdStatus, error) {
-	var raw struct {
-		Header struct {
-			Revision string `json:"revision"`
-		} `json:"header"`
-		DBSize      string `json:"dbSize"`
-		DBSizeInUse string `json:"dbSizeInUse"`
-	}
-	if err := etcdCall(ctx, base, "/v3/maintenance/status", struct{}{}, &raw); err != nil {
-		return etcdStatus{}, err
-	}
-	var s etcdStatus
-	var err error
-	if s.Revision, err = strconv.ParseInt(raw.Header.Revision, 10, 64); err != nil {
-		return s, fmt.Errorf("etcd status: revision %q: %w", raw.Header.Revision, err)
-	}
-	if s.DBSize, err = strconv.ParseInt(raw.DBSize, 10, 64); err != nil {
-		return s, fmt.Errorf("etcd status: dbSize %q: %w", raw.DBSize, err)
-	}
-	if s.DBSizeInUse, err = strconv.ParseInt(raw.DBSizeInUse, 10, 64); err != nil {
-		return s, fmt.Errorf("etcd status: dbSizeInUse %q: %w", raw.DBSizeInUse, err)
-	}
-	return s, nil
+	return etcdStatus{Revision: st.Header.Revision, DBSize: st.DbSize, DBSizeInUse: st.DbSizeInUse}, nil
 }
 
 // compactDefrag does what an operator does to give etcd's space back after many deletes
-// (etcdctl compact <rev> --physical; etcdctl defrag): compacts the key history up to the
-// current revision and defragments the database file. It returns the status before and
-// after.
-func compactDefrag(ctx context.Context, base string) (before, after etcdStatus, err error) {
-	if before, err = statusOf(ctx, base); err != nil {
+// (etcdctl compact <rev> --physical; etcdctl defrag), with etcdctl's client, at endpoint
+// (the client URL; loopback, no TLS in the harness's control plane): compacts the key
+// history up to the current revision and defragments the database file. It returns the
+// status before and after.
+func compactDefrag(ctx context.Context, endpoint string) (before, after etcdStatus, err error) {
+	cli, err := clientv3.New(clientv3.Config{Endpoints: []string{endpoint}, DialTimeout: 10 * time.Second})
+	if err != nil {
 		return before, after, err
 	}
-	rev := strconv.FormatInt(before.Revision, 10)
-	if err := etcdCall(ctx, base, "/v3/kv/compaction", map[string]any{"revision": rev, "physical": true}, nil); err != nil {
+	defer func() { _ = cli.Close() }()
+	// Defragmenting a large database takes minutes.
+	ctx, cancel := context.WithTimeout(ctx, 10*time.Minute)
+	defer cancel()
+	if before, err = statusOf(ctx, cli, endpoint); err != nil {
+		return before, after, err
+	}
+	if _, err := cli.Compact(ctx, before.Revision, clientv3.WithCompactPhysical()); err != nil {
 		return before, after, fmt.Errorf("compact: %w", err)
 	}
-	if err := etcdCall(ctx, base, "/v3/maintenance/defragment", struct{}{}, nil); err != nil {
+	if _, err := cli.Defragment(ctx, endpoint); err != nil {
 		return before, after, fmt.Errorf("defragment: %w", err)
 	}
-	after, err = statusOf(ctx, base)
+	after, err = statusOf(ctx, cli, endpoint)
 	return before, after, err
 }
 
