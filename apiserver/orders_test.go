@@ -4,7 +4,6 @@ import (
 	"math/rand/v2"
 	"net/http"
 	"strings"
-	"sync"
 	"time"
 
 	. "github.com/onsi/ginkgo/v2"
@@ -20,6 +19,7 @@ import (
 	"github.com/fundshare/fundshare-operator/internal/fixtures"
 	"github.com/fundshare/fundshare-operator/internal/placement"
 	"github.com/fundshare/fundshare-operator/internal/refusal"
+	"github.com/fundshare/fundshare-operator/internal/test/envtest"
 )
 
 // The order endpoints. The sandbox settlement agent is off in this suite: specs record
@@ -604,23 +604,13 @@ var _ = Describe("Orders: cancellation (DELETE /v1/orders/{order_id})", func() {
 		// is recorded with the optimistic lock, as a settlement agent records it.
 		const evidenceJitter, deleteJitter = 300 * time.Millisecond, 1500 * time.Millisecond
 		answers := make([]response, n)
-		var wg sync.WaitGroup
-		for i, id := range ids {
-			wg.Add(2)
-			go func() {
-				defer GinkgoRecover()
-				defer wg.Done()
-				time.Sleep(rand.N(evidenceJitter))
-				alpha.recordLocked(id, settlement.StepPaymentReceived, investv1.SettlementRecord{Reference: "SEPA-" + id[:8]})
-			}()
-			go func() {
-				defer GinkgoRecover()
-				defer wg.Done()
-				time.Sleep(rand.N(deleteJitter))
-				answers[i] = alpha.deleteAsAClientWould("/v1/orders/" + id)
-			}()
-		}
-		wg.Wait()
+		envtest.Race(n, func(i int) {
+			time.Sleep(rand.N(evidenceJitter))
+			alpha.recordLocked(ids[i], settlement.StepPaymentReceived, investv1.SettlementRecord{Reference: "SEPA-" + ids[i][:8]})
+		}, func(i int) {
+			time.Sleep(rand.N(deleteJitter))
+			answers[i] = alpha.deleteAsAClientWould("/v1/orders/" + ids[i])
+		})
 		cancelled, refunded, executed := 0, 0, 0
 		for i, id := range ids {
 			switch a := answers[i]; a.code {

@@ -2,7 +2,6 @@ package apiserver_test
 
 import (
 	"bytes"
-	"context"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -43,11 +42,9 @@ import (
 // HTTP with tokens from POST /oauth2/token. Assertions about stored objects use a direct
 // (uncached) client.
 var (
-	env     *envtest.Environment
-	k8s     client.Client
-	ctx     = context.Background()
-	baseURL string
-	hc      = &http.Client{Timeout: 60 * time.Second}
+	env, k8s, ctx = envtest.Suite(envtest.Options{Webhooks: true, Logger: logger})
+	baseURL       string
+	hc            = &http.Client{Timeout: 60 * time.Second}
 
 	// Two tenants: every test that needs isolation uses both.
 	alpha, beta *tenant
@@ -70,26 +67,30 @@ var (
 	// conform checks every exchange against /openapi.json and notes secrets (conformance_test.go).
 	conform *conformance
 	// logs captures everything the manager and the facade log.
-	logs = &syncbuf.Buffer{}
+	logs   = &syncbuf.Buffer{}
+	logger = zap.New(zap.WriteTo(io.MultiWriter(GinkgoWriter, logs)), zap.UseDevMode(true))
 	// tenantNamespaces are every tenant's namespace, for the check of their Events.
 	tenantNamespaces []string
 )
 
 const operatorNamespace = "fundshare-system"
 
-func TestREST(t *testing.T) { envtest.RunSuite(t, "REST facade suite") }
+func TestREST(t *testing.T) { env.Run(t, "REST facade suite", startFacade) }
 
-var _ = BeforeSuite(func() {
-	logger := zap.New(zap.WriteTo(io.MultiWriter(GinkgoWriter, logs)), zap.UseDevMode(true))
+// startFacade starts the manager with the REST facade on a loopback port and the order
+// archive, loads the catalogue and makes the suite's tenants. After the last spec it
+// stops the manager, then checks every answer against the OpenAPI document and that no
+// secret reached the logs, the Events or an error body.
+func startFacade() {
+	GinkgoHelper()
 	klog.SetLogger(logger)
-	env = envtest.Start(envtest.Options{Webhooks: true, Logger: logger})
-	k8s = env.Client
 	Expect(k8s.Create(ctx, &corev1.Namespace{ObjectMeta: metav1.ObjectMeta{Name: operatorNamespace}})).To(Succeed())
 
 	dir := GinkgoT().TempDir()
 	st, err := sqlstore.Open(ctx, "sqlite://"+filepath.Join(dir, "archive.db"), sqlstore.Options{})
 	Expect(err).NotTo(HaveOccurred())
 	archiveSwitch = archivetest.NewSwitch(st)
+	DeferCleanup(func() { Expect(archiveSwitch.Close()).To(Succeed()) })
 	orderArchive = archiveSwitch
 
 	addr := loopback.FreeAddr(GinkgoT())
@@ -99,6 +100,15 @@ var _ = BeforeSuite(func() {
 		SigningKeySecret: "fundshare-jwt-signing-key", Webhooks: true, Controllers: true,
 		SandboxSettlement: -1, Archive: orderArchive,
 	}))
+	DeferCleanup(func() {
+		env.Manager.Stop()
+		if conform != nil {
+			Expect(conform.Mismatches()).To(BeEmpty(), "answers that do not match /openapi.json")
+			// Secrets never in logs: the whole run's logs (shutdown included), the tenants'
+			// Events and every error body the suite received.
+			conform.assertNoSecretsLeaked(logs.String(), tenantNamespaces)
+		}
+	})
 	Eventually(func() error {
 		res, err := hc.Get(baseURL + "/readyz")
 		if err != nil {
@@ -118,20 +128,7 @@ var _ = BeforeSuite(func() {
 	beta = newTenant("beta", investv1.ApiClientSpec{})
 	strict = newTenant("strict", investv1.ApiClientSpec{TaxReporting: true, LEIRequired: true, KYCDataRequired: true})
 	loadCatalogue()
-})
-
-var _ = AfterSuite(func() {
-	defer env.Stop()
-	if env != nil {
-		env.Manager.Stop()
-	}
-	if conform != nil {
-		Expect(conform.Mismatches()).To(BeEmpty(), "answers that do not match /openapi.json")
-		// Secrets never in logs: the whole run's logs (shutdown included), the tenants'
-		// Events and every error body the suite received.
-		conform.assertNoSecretsLeaked(logs.String(), tenantNamespaces)
-	}
-})
+}
 
 // tenant is an API client with its namespace and a token.
 type tenant struct {

@@ -141,8 +141,8 @@ func TestTrackerReturnsAtOnceWithoutWrites(t *testing.T) {
 func TestTrackerWaitsUntilCacheShowsTheChange(t *testing.T) {
 	for _, tc := range []struct {
 		name string
-		// cached is the version the cache has of w1 when the change is recorded, shown the
-		// one it has after a while ("": none).
+		// cached is the version of w1 in the cache when the change is recorded; shown is
+		// the one the cache has a while later ("": none).
 		cached, shown string
 		change        func(*WriteTracker)
 	}{

@@ -2,7 +2,6 @@ package order_test
 
 import (
 	"math/rand/v2"
-	"sync"
 	"time"
 
 	. "github.com/onsi/ginkgo/v2"
@@ -388,41 +387,31 @@ var _ = Describe("Order cancellation", func() {
 		// it is accepted). The evidence is patched as kubectl does, without a version: it
 		// may land on an order already cancelled, which then owes a refund.
 		answers := make([]string, n)
-		var wg sync.WaitGroup
-		for i, o := range orders {
-			wg.Add(2)
-			go func() {
-				defer GinkgoRecover()
-				defer wg.Done()
-				record(o, settlement.StepPaymentReceived, investv1.SettlementRecord{Reference: "SEPA"})
-			}()
-			go func() {
-				defer GinkgoRecover()
-				defer wg.Done()
-				// Jitter, so that some cancellations arrive before and some after the
-				// controller's write.
-				time.Sleep(time.Duration(rand.IntN(1500)) * time.Millisecond)
-				for {
-					fresh := get(o)
-					patch := client.MergeFromWithOptions(fresh.DeepCopy(), client.MergeFromWithOptimisticLock{})
-					fresh.Spec.CancellationRequested = true
-					err := k8s.Patch(ctx, fresh, patch)
-					switch {
-					case err == nil:
-						answers[i] = "accepted"
-						return
-					case refusal.IsNotCancellable(err):
-						answers[i] = "refused"
-						return
-					case apierrors.IsConflict(err):
-						continue
-					default:
-						Fail(err.Error())
-					}
+		envtest.Race(n, func(i int) {
+			record(orders[i], settlement.StepPaymentReceived, investv1.SettlementRecord{Reference: "SEPA"})
+		}, func(i int) {
+			// Jitter, so that some cancellations arrive before and some after the
+			// controller's write.
+			time.Sleep(time.Duration(rand.IntN(1500)) * time.Millisecond)
+			for {
+				fresh := get(orders[i])
+				patch := client.MergeFromWithOptions(fresh.DeepCopy(), client.MergeFromWithOptimisticLock{})
+				fresh.Spec.CancellationRequested = true
+				err := k8s.Patch(ctx, fresh, patch)
+				switch {
+				case err == nil:
+					answers[i] = "accepted"
+					return
+				case refusal.IsNotCancellable(err):
+					answers[i] = "refused"
+					return
+				case apierrors.IsConflict(err):
+					continue
+				default:
+					Fail(err.Error())
 				}
-			}()
-		}
-		wg.Wait()
+			}
+		})
 		accepted := 0
 		for i, o := range orders {
 			if answers[i] == "accepted" {

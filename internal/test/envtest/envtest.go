@@ -18,6 +18,7 @@ import (
 	"math/big"
 	"os"
 	"path/filepath"
+	"sync"
 	"testing"
 	"time"
 
@@ -321,6 +322,22 @@ func Sample(interval time.Duration, sample func()) (stop func()) {
 		close(done)
 		<-finished
 	}
+}
+
+// Race runs a(i) and b(i) at once for every i below n, each in a goroutine of its own
+// (a failure in either fails the spec), and returns when all have returned: the two
+// sides of n races, whose callers add the jitter that lets either side come first.
+func Race(n int, a, b func(i int)) {
+	var wg sync.WaitGroup
+	for i := range n {
+		for _, side := range []func(int){a, b} {
+			wg.Go(func() {
+				defer GinkgoRecover()
+				side(i)
+			})
+		}
+	}
+	wg.Wait()
 }
 
 // NewISIN is a random valid ISIN (XS, nine digits, the check digit) for a share class a
