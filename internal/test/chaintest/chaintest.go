@@ -393,21 +393,21 @@ func (c *Chain) transfers(logs []types.Log) []Transfer {
 // Mints lists token's mints (Transfer events from the zero address) to wallet.
 func (c *Chain) Mints(token, wallet common.Address) []Transfer {
 	c.t.Helper()
-	var out []Transfer
-	for _, tr := range c.Transfers(token) {
-		if tr.From == (common.Address{}) && tr.To == wallet {
-			out = append(out, tr)
-		}
-	}
-	return out
+	return c.transfersBetween(token, common.Address{}, wallet)
 }
 
 // Burns lists token's burns (Transfer events to the zero address) from wallet.
 func (c *Chain) Burns(token, wallet common.Address) []Transfer {
 	c.t.Helper()
+	return c.transfersBetween(token, wallet, common.Address{})
+}
+
+// transfersBetween lists token's Transfer events from one address to another, oldest first.
+func (c *Chain) transfersBetween(token, from, to common.Address) []Transfer {
+	c.t.Helper()
 	var out []Transfer
 	for _, tr := range c.Transfers(token) {
-		if tr.To == (common.Address{}) && tr.From == wallet {
+		if tr.From == from && tr.To == to {
 			out = append(out, tr)
 		}
 	}
