@@ -1,4 +1,4 @@
-package chain
+package chain_test
 
 import (
 	"math/big"
@@ -8,26 +8,67 @@ import (
 	"github.com/ethereum/go-ethereum/accounts/abi/bind/v2"
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/ethereum/go-ethereum/core/types"
+	"github.com/ethereum/go-ethereum/crypto"
 
+	"github.com/fundshare/fundshare-operator/internal/chain"
 	"github.com/fundshare/fundshare-operator/internal/chain/contracts"
+	"github.com/fundshare/fundshare-operator/internal/test/chaintest"
 )
+
+var (
+	agentRole = crypto.Keccak256Hash([]byte("AGENT_ROLE"))
+	adminRole = common.Hash{} // OpenZeppelin's DEFAULT_ADMIN_ROLE
+)
+
+// tokenChain is the registry and a share token as the deployment helpers leave them: the
+// admin and the agent are different keys and the admin is no agent, so role separation is
+// observable. alice, bob and carol are investors' wallets, funded with gas money, none
+// registered yet.
+type tokenChain struct {
+	*chaintest.Chain
+	alice, bob, carol *chain.KeySigner
+}
+
+func newTokenChain(t *testing.T) *tokenChain {
+	t.Helper()
+	c := chaintest.New(t, chaintest.SeparateRoles())
+	w := c.Investors(3)
+	return &tokenChain{Chain: c, alice: w[0], bob: w[1], carol: w[2]}
+}
+
+// token is the share token, for calls and transactions the chain's helpers do not make.
+func (c *tokenChain) token() *bind.BoundContract { return c.TokenABI.Instance(c.Client, c.Token) }
+
+// wantArgs fails unless the revert's arguments are want, compared as its reason prints them.
+func wantArgs(t *testing.T, r *chain.RevertError, want ...any) {
+	t.Helper()
+	if len(r.Args) != len(want) {
+		t.Fatalf("%s: %d arguments, want %d", r.Reason(), len(r.Args), len(want))
+	}
+	for i := range want {
+		got, w := chain.FormatArg(r.Args[i]), chain.FormatArg(want[i])
+		if got != w {
+			t.Fatalf("%s: argument %d is %s, want %s", r.Reason(), i, got, w)
+		}
+	}
+}
 
 func TestTokenStatesWholeUnitsNameAndSymbol(t *testing.T) {
 	c := newTokenChain(t)
-	opts := &bind.CallOpts{Context: c.ctx}
-	dec, err := bind.Call(c.token, opts, c.tokenABI.PackDecimals(), c.tokenABI.UnpackDecimals)
+	opts := &bind.CallOpts{Context: c.Ctx}
+	dec, err := bind.Call(c.token(), opts, c.TokenABI.PackDecimals(), c.TokenABI.UnpackDecimals)
 	if err != nil || dec != 0 {
 		t.Fatalf("decimals %d, %v; want 0 (one token is one unit)", dec, err)
 	}
-	sym, err := bind.Call(c.token, opts, c.tokenABI.PackSymbol(), c.tokenABI.UnpackSymbol)
+	sym, err := bind.Call(c.token(), opts, c.TokenABI.PackSymbol(), c.TokenABI.UnpackSymbol)
 	if err != nil || sym != "LU0000000001" {
 		t.Fatalf("symbol %q, %v", sym, err)
 	}
-	reg, err := bind.Call(c.token, opts, c.tokenABI.PackIdentityRegistry(), c.tokenABI.UnpackIdentityRegistry)
-	if err != nil || reg != c.registryAddr {
-		t.Fatalf("identityRegistry %s, %v; want %s", reg.Hex(), err, c.registryAddr.Hex())
+	reg, err := bind.Call(c.token(), opts, c.TokenABI.PackIdentityRegistry(), c.TokenABI.UnpackIdentityRegistry)
+	if err != nil || reg != c.Registry {
+		t.Fatalf("identityRegistry %s, %v; want %s", reg.Hex(), err, c.Registry.Hex())
 	}
-	role, err := bind.Call(c.token, opts, c.tokenABI.PackAGENTROLE(), c.tokenABI.UnpackAGENTROLE)
+	role, err := bind.Call(c.token(), opts, c.TokenABI.PackAGENTROLE(), c.TokenABI.UnpackAGENTROLE)
 	if err != nil || common.Hash(role) != agentRole {
 		t.Fatalf("AGENT_ROLE %x, %v", role, err)
 	}
@@ -35,63 +76,63 @@ func TestTokenStatesWholeUnitsNameAndSymbol(t *testing.T) {
 
 func TestMintToARegisteredWalletCreditsExactlyTheUnits(t *testing.T) {
 	c := newTokenChain(t)
-	c.register(c.alice)
-	r := c.mint(c.alice, 250)
-	if got := c.balance(c.alice.Address()); got != 250 {
+	c.Register(c.alice.Address())
+	r := c.Mint(c.Token, c.alice.Address(), 250)
+	if got := c.Balance(c.Token, c.alice.Address()); got != 250 {
 		t.Fatalf("balanceOf %d, want 250", got)
 	}
-	if got := c.totalSupply(); got != 250 {
+	if got := c.TotalSupply(c.Token); got != 250 {
 		t.Fatalf("totalSupply %d, want 250", got)
 	}
-	tr := c.transfers(r)
-	if len(tr) != 1 || tr[0].From != (common.Address{}) || tr[0].To != c.alice.Address() || tr[0].Value.Int64() != 250 {
+	tr := c.TransfersOf(r)
+	if len(tr) != 1 || tr[0].From != (common.Address{}) || tr[0].To != c.alice.Address() || tr[0].Units != 250 {
 		t.Fatalf("Transfer events %+v, want one from 0x0 to alice of 250", tr)
 	}
 }
 
 func TestMintToAnUnregisteredWalletRevertsNotVerified(t *testing.T) {
 	c := newTokenChain(t)
-	r := c.reverts(c.agent, c.token, c.tokenABI.PackMint(c.bob.Address(), big.NewInt(5)), "NotVerified")
+	r := c.Reverts(c.Agent, c.Token, c.TokenABI.PackMint(c.bob.Address(), big.NewInt(5)), "NotVerified")
 	wantArgs(t, r, c.bob.Address())
 	if want := "reverted: NotVerified(" + c.bob.Address().Hex() + ")"; r.Error() != want {
 		t.Fatalf("error %q, want %q", r.Error(), want)
 	}
-	if c.totalSupply() != 0 {
+	if c.TotalSupply(c.Token) != 0 {
 		t.Fatal("units issued")
 	}
 }
 
 func TestTransferToAnUnregisteredWalletReverts(t *testing.T) {
 	c := newTokenChain(t)
-	c.register(c.alice)
-	c.mint(c.alice, 10)
-	r := c.reverts(c.alice, c.token, c.tokenABI.PackTransfer(c.carol.Address(), big.NewInt(3)), "NotVerified")
+	c.Register(c.alice.Address())
+	c.Mint(c.Token, c.alice.Address(), 10)
+	r := c.Reverts(c.alice, c.Token, c.TokenABI.PackTransfer(c.carol.Address(), big.NewInt(3)), "NotVerified")
 	wantArgs(t, r, c.carol.Address())
-	if c.balance(c.alice.Address()) != 10 || c.balance(c.carol.Address()) != 0 {
+	if c.Balance(c.Token, c.alice.Address()) != 10 || c.Balance(c.Token, c.carol.Address()) != 0 {
 		t.Fatal("units moved")
 	}
 }
 
 func TestTransferBetweenRegisteredWalletsSucceeds(t *testing.T) {
 	c := newTokenChain(t)
-	c.register(c.alice, c.bob)
-	c.mint(c.alice, 10)
-	c.send(c.alice, c.token, c.tokenABI.PackTransfer(c.bob.Address(), big.NewInt(4)))
-	if c.balance(c.alice.Address()) != 6 || c.balance(c.bob.Address()) != 4 || c.totalSupply() != 10 {
-		t.Fatalf("balances %d/%d supply %d, want 6/4 and 10", c.balance(c.alice.Address()), c.balance(c.bob.Address()), c.totalSupply())
+	c.Register(c.alice.Address(), c.bob.Address())
+	c.Mint(c.Token, c.alice.Address(), 10)
+	c.Send(c.alice, c.Token, c.TokenABI.PackTransfer(c.bob.Address(), big.NewInt(4)))
+	if c.Balance(c.Token, c.alice.Address()) != 6 || c.Balance(c.Token, c.bob.Address()) != 4 || c.TotalSupply(c.Token) != 10 {
+		t.Fatalf("balances %d/%d supply %d, want 6/4 and 10", c.Balance(c.Token, c.alice.Address()), c.Balance(c.Token, c.bob.Address()), c.TotalSupply(c.Token))
 	}
 }
 
 func TestAWalletRemovedFromTheRegistryCannotSend(t *testing.T) {
 	c := newTokenChain(t)
-	c.register(c.alice, c.bob)
-	c.mint(c.alice, 10)
-	c.send(c.agent, c.registry, c.registryABI.PackRemoveWallet(c.alice.Address()))
-	r := c.reverts(c.alice, c.token, c.tokenABI.PackTransfer(c.bob.Address(), big.NewInt(1)), "NotVerified")
+	c.Register(c.alice.Address(), c.bob.Address())
+	c.Mint(c.Token, c.alice.Address(), 10)
+	c.Send(c.Agent, c.Registry, c.RegistryABI.PackRemoveWallet(c.alice.Address()))
+	r := c.Reverts(c.alice, c.Token, c.TokenABI.PackTransfer(c.bob.Address(), big.NewInt(1)), "NotVerified")
 	wantArgs(t, r, c.alice.Address())
 	// transferFrom by an approved spender is held to the same rule.
-	c.send(c.alice, c.token, c.tokenABI.PackApprove(c.bob.Address(), big.NewInt(5)))
-	_ = c.reverts(c.bob, c.token, c.tokenABI.PackTransferFrom(c.alice.Address(), c.bob.Address(), big.NewInt(1)), "NotVerified")
+	c.Send(c.alice, c.Token, c.TokenABI.PackApprove(c.bob.Address(), big.NewInt(5)))
+	_ = c.Reverts(c.bob, c.Token, c.TokenABI.PackTransferFrom(c.alice.Address(), c.bob.Address(), big.NewInt(1)), "NotVerified")
 }
 
 // canTransfer is ERC-3643's compliance check: it must say true exactly when the transfer
@@ -107,39 +148,39 @@ func TestCanTransferAgreesWithTransfer(t *testing.T) {
 		{"all units", func(*tokenChain) {}, 10, true},
 		{"more than held", func(*tokenChain) {}, 11, false},
 		{"receiver unregistered", func(c *tokenChain) {
-			c.send(c.agent, c.registry, c.registryABI.PackRemoveWallet(c.bob.Address()))
+			c.Send(c.Agent, c.Registry, c.RegistryABI.PackRemoveWallet(c.bob.Address()))
 		}, 3, false},
 		{"sender unregistered", func(c *tokenChain) {
-			c.send(c.agent, c.registry, c.registryABI.PackRemoveWallet(c.alice.Address()))
+			c.Send(c.Agent, c.Registry, c.RegistryABI.PackRemoveWallet(c.alice.Address()))
 		}, 3, false},
 		{"sender frozen", func(c *tokenChain) {
-			c.send(c.agent, c.token, c.tokenABI.PackSetAddressFrozen(c.alice.Address(), true))
+			c.Send(c.Agent, c.Token, c.TokenABI.PackSetAddressFrozen(c.alice.Address(), true))
 		}, 3, false},
 		{"receiver frozen", func(c *tokenChain) {
-			c.send(c.agent, c.token, c.tokenABI.PackSetAddressFrozen(c.bob.Address(), true))
+			c.Send(c.Agent, c.Token, c.TokenABI.PackSetAddressFrozen(c.bob.Address(), true))
 		}, 3, false},
-		{"paused", func(c *tokenChain) { c.send(c.agent, c.token, c.tokenABI.PackPause()) }, 3, false},
+		{"paused", func(c *tokenChain) { c.Send(c.Agent, c.Token, c.TokenABI.PackPause()) }, 3, false},
 		{"unfrozen again", func(c *tokenChain) {
-			c.send(c.agent, c.token, c.tokenABI.PackSetAddressFrozen(c.bob.Address(), true))
-			c.send(c.agent, c.token, c.tokenABI.PackSetAddressFrozen(c.bob.Address(), false))
+			c.Send(c.Agent, c.Token, c.TokenABI.PackSetAddressFrozen(c.bob.Address(), true))
+			c.Send(c.Agent, c.Token, c.TokenABI.PackSetAddressFrozen(c.bob.Address(), false))
 		}, 3, true},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			c := newTokenChain(t)
-			c.register(c.alice, c.bob)
-			c.mint(c.alice, 10)
+			c.Register(c.alice.Address(), c.bob.Address())
+			c.Mint(c.Token, c.alice.Address(), 10)
 			tc.setup(c)
-			said := c.canTransfer(c.alice.Address(), c.bob.Address(), tc.units)
+			said := c.CanTransfer(c.Token, c.alice.Address(), c.bob.Address(), tc.units)
 			if said != tc.ok {
 				t.Fatalf("canTransfer %v, want %v", said, tc.ok)
 			}
-			tx, err := bind.Transact(c.token, TransactOpts(c.ctx, c.alice, c.chainID), c.tokenABI.PackTransfer(c.bob.Address(), big.NewInt(tc.units)))
+			tx, err := bind.Transact(c.token(), chain.TransactOpts(c.Ctx, c.alice, c.ChainID), c.TokenABI.PackTransfer(c.bob.Address(), big.NewInt(tc.units)))
 			succeeded := err == nil
 			if succeeded {
-				succeeded = c.mined(tx).Status == types.ReceiptStatusSuccessful
+				succeeded = c.Mined(tx).Status == types.ReceiptStatusSuccessful
 			}
 			if succeeded != said {
-				t.Fatalf("canTransfer said %v, the transfer succeeded: %v (%v)", said, succeeded, DecodeError(err))
+				t.Fatalf("canTransfer said %v, the transfer succeeded: %v (%v)", said, succeeded, chain.DecodeError(err))
 			}
 		})
 	}
@@ -147,25 +188,25 @@ func TestCanTransferAgreesWithTransfer(t *testing.T) {
 
 func TestAFrozenWalletCanNeitherSendNorReceive(t *testing.T) {
 	c := newTokenChain(t)
-	c.register(c.alice, c.bob)
-	c.mint(c.alice, 10)
-	c.mint(c.bob, 10)
-	r := c.send(c.agent, c.token, c.tokenABI.PackSetAddressFrozen(c.alice.Address(), true))
-	ev, err := c.tokenABI.UnpackAddressFrozenEvent(r.Logs[0])
-	if err != nil || ev.Wallet != c.alice.Address() || !ev.Frozen || ev.Agent != c.agent.Address() {
+	c.Register(c.alice.Address(), c.bob.Address())
+	c.Mint(c.Token, c.alice.Address(), 10)
+	c.Mint(c.Token, c.bob.Address(), 10)
+	r := c.Send(c.Agent, c.Token, c.TokenABI.PackSetAddressFrozen(c.alice.Address(), true))
+	ev, err := c.TokenABI.UnpackAddressFrozenEvent(r.Logs[0])
+	if err != nil || ev.Wallet != c.alice.Address() || !ev.Frozen || ev.Agent != c.Agent.Address() {
 		t.Fatalf("AddressFrozen event %+v, %v", ev, err)
 	}
-	wantArgs(t, c.reverts(c.alice, c.token, c.tokenABI.PackTransfer(c.bob.Address(), big.NewInt(1)), "WalletFrozen"), c.alice.Address())
-	wantArgs(t, c.reverts(c.bob, c.token, c.tokenABI.PackTransfer(c.alice.Address(), big.NewInt(1)), "WalletFrozen"), c.alice.Address())
-	wantArgs(t, c.reverts(c.agent, c.token, c.tokenABI.PackMint(c.alice.Address(), big.NewInt(1)), "WalletFrozen"), c.alice.Address())
-	frozen, err := bind.Call(c.token, &bind.CallOpts{Context: c.ctx}, c.tokenABI.PackIsFrozen(c.alice.Address()), c.tokenABI.UnpackIsFrozen)
+	wantArgs(t, c.Reverts(c.alice, c.Token, c.TokenABI.PackTransfer(c.bob.Address(), big.NewInt(1)), "WalletFrozen"), c.alice.Address())
+	wantArgs(t, c.Reverts(c.bob, c.Token, c.TokenABI.PackTransfer(c.alice.Address(), big.NewInt(1)), "WalletFrozen"), c.alice.Address())
+	wantArgs(t, c.Reverts(c.Agent, c.Token, c.TokenABI.PackMint(c.alice.Address(), big.NewInt(1)), "WalletFrozen"), c.alice.Address())
+	frozen, err := bind.Call(c.token(), &bind.CallOpts{Context: c.Ctx}, c.TokenABI.PackIsFrozen(c.alice.Address()), c.TokenABI.UnpackIsFrozen)
 	if err != nil || !frozen {
 		t.Fatalf("isFrozen %v, %v", frozen, err)
 	}
 
-	c.send(c.agent, c.token, c.tokenABI.PackSetAddressFrozen(c.alice.Address(), false))
-	c.send(c.alice, c.token, c.tokenABI.PackTransfer(c.bob.Address(), big.NewInt(1)))
-	if c.balance(c.alice.Address()) != 9 || c.balance(c.bob.Address()) != 11 {
+	c.Send(c.Agent, c.Token, c.TokenABI.PackSetAddressFrozen(c.alice.Address(), false))
+	c.Send(c.alice, c.Token, c.TokenABI.PackTransfer(c.bob.Address(), big.NewInt(1)))
+	if c.Balance(c.Token, c.alice.Address()) != 9 || c.Balance(c.Token, c.bob.Address()) != 11 {
 		t.Fatal("transfer after unfreezing did not move the unit")
 	}
 }
@@ -173,30 +214,30 @@ func TestAFrozenWalletCanNeitherSendNorReceive(t *testing.T) {
 // Pause stops holder transfers and mint; burn and forcedTransfer stay open to the agent.
 func TestPauseStopsTransfersAndMintButNotTheAgentsRecovery(t *testing.T) {
 	c := newTokenChain(t)
-	c.register(c.alice, c.bob)
-	c.mint(c.alice, 10)
-	r := c.send(c.agent, c.token, c.tokenABI.PackPause())
-	if ev, err := c.tokenABI.UnpackPausedEvent(r.Logs[0]); err != nil || ev.Account != c.agent.Address() {
+	c.Register(c.alice.Address(), c.bob.Address())
+	c.Mint(c.Token, c.alice.Address(), 10)
+	r := c.Send(c.Agent, c.Token, c.TokenABI.PackPause())
+	if ev, err := c.TokenABI.UnpackPausedEvent(r.Logs[0]); err != nil || ev.Account != c.Agent.Address() {
 		t.Fatalf("Paused event %+v, %v", ev, err)
 	}
-	_ = c.reverts(c.alice, c.token, c.tokenABI.PackTransfer(c.bob.Address(), big.NewInt(1)), "EnforcedPause")
-	_ = c.reverts(c.agent, c.token, c.tokenABI.PackMint(c.bob.Address(), big.NewInt(1)), "EnforcedPause")
-	_ = c.reverts(c.agent, c.token, c.tokenABI.PackBatchMint([]common.Address{c.bob.Address()}, []*big.Int{big.NewInt(1)}), "EnforcedPause")
-	_ = c.reverts(c.agent, c.token, c.tokenABI.PackPause(), "EnforcedPause")
+	_ = c.Reverts(c.alice, c.Token, c.TokenABI.PackTransfer(c.bob.Address(), big.NewInt(1)), "EnforcedPause")
+	_ = c.Reverts(c.Agent, c.Token, c.TokenABI.PackMint(c.bob.Address(), big.NewInt(1)), "EnforcedPause")
+	_ = c.Reverts(c.Agent, c.Token, c.TokenABI.PackBatchMint([]common.Address{c.bob.Address()}, []*big.Int{big.NewInt(1)}), "EnforcedPause")
+	_ = c.Reverts(c.Agent, c.Token, c.TokenABI.PackPause(), "EnforcedPause")
 
-	c.send(c.agent, c.token, c.tokenABI.PackBurn(c.alice.Address(), big.NewInt(2)))
-	c.send(c.agent, c.token, c.tokenABI.PackForcedTransfer(c.alice.Address(), c.bob.Address(), big.NewInt(3)))
-	if c.balance(c.alice.Address()) != 5 || c.balance(c.bob.Address()) != 3 || c.totalSupply() != 8 {
+	c.Send(c.Agent, c.Token, c.TokenABI.PackBurn(c.alice.Address(), big.NewInt(2)))
+	c.Send(c.Agent, c.Token, c.TokenABI.PackForcedTransfer(c.alice.Address(), c.bob.Address(), big.NewInt(3)))
+	if c.Balance(c.Token, c.alice.Address()) != 5 || c.Balance(c.Token, c.bob.Address()) != 3 || c.TotalSupply(c.Token) != 8 {
 		t.Fatal("burn and forced transfer while paused did not apply")
 	}
 
-	r = c.send(c.agent, c.token, c.tokenABI.PackUnpause())
-	if _, err := c.tokenABI.UnpackUnpausedEvent(r.Logs[0]); err != nil {
+	r = c.Send(c.Agent, c.Token, c.TokenABI.PackUnpause())
+	if _, err := c.TokenABI.UnpackUnpausedEvent(r.Logs[0]); err != nil {
 		t.Fatalf("Unpaused event: %v", err)
 	}
-	c.send(c.alice, c.token, c.tokenABI.PackTransfer(c.bob.Address(), big.NewInt(1)))
-	c.mint(c.bob, 1)
-	if c.balance(c.alice.Address()) != 4 || c.balance(c.bob.Address()) != 5 {
+	c.Send(c.alice, c.Token, c.TokenABI.PackTransfer(c.bob.Address(), big.NewInt(1)))
+	c.Mint(c.Token, c.bob.Address(), 1)
+	if c.Balance(c.Token, c.alice.Address()) != 4 || c.Balance(c.Token, c.bob.Address()) != 5 {
 		t.Fatal("transfer and mint after unpause did not apply")
 	}
 }
@@ -205,28 +246,28 @@ func TestPauseStopsTransfersAndMintButNotTheAgentsRecovery(t *testing.T) {
 // and the agent moves the units without the old key.
 func TestForcedTransferMovesUnitsFromALostWalletToANewRegisteredWallet(t *testing.T) {
 	c := newTokenChain(t)
-	c.register(c.alice)
-	c.mint(c.alice, 40)
+	c.Register(c.alice.Address())
+	c.Mint(c.Token, c.alice.Address(), 40)
 	lost, replacement := c.alice.Address(), c.carol.Address()
-	c.send(c.agent, c.token, c.tokenABI.PackSetAddressFrozen(lost, true))
-	c.send(c.agent, c.registry, c.registryABI.PackRemoveWallet(lost))
+	c.Send(c.Agent, c.Token, c.TokenABI.PackSetAddressFrozen(lost, true))
+	c.Send(c.Agent, c.Registry, c.RegistryABI.PackRemoveWallet(lost))
 
 	// Not to a wallet that is not registered.
-	wantArgs(t, c.reverts(c.agent, c.token, c.tokenABI.PackForcedTransfer(lost, replacement, big.NewInt(40)), "NotVerified"), replacement)
-	c.register(c.carol)
-	r := c.send(c.agent, c.token, c.tokenABI.PackForcedTransfer(lost, replacement, big.NewInt(40)))
+	wantArgs(t, c.Reverts(c.Agent, c.Token, c.TokenABI.PackForcedTransfer(lost, replacement, big.NewInt(40)), "NotVerified"), replacement)
+	c.Register(c.carol.Address())
+	r := c.Send(c.Agent, c.Token, c.TokenABI.PackForcedTransfer(lost, replacement, big.NewInt(40)))
 
-	if c.balance(lost) != 0 || c.balance(replacement) != 40 || c.totalSupply() != 40 {
-		t.Fatalf("after recovery lost %d, new %d, supply %d; want 0, 40, 40", c.balance(lost), c.balance(replacement), c.totalSupply())
+	if c.Balance(c.Token, lost) != 0 || c.Balance(c.Token, replacement) != 40 || c.TotalSupply(c.Token) != 40 {
+		t.Fatalf("after recovery lost %d, new %d, supply %d; want 0, 40, 40", c.Balance(c.Token, lost), c.Balance(c.Token, replacement), c.TotalSupply(c.Token))
 	}
-	tr := c.transfers(r)
-	if len(tr) != 1 || tr[0].From != lost || tr[0].To != replacement || tr[0].Value.Int64() != 40 {
+	tr := c.TransfersOf(r)
+	if len(tr) != 1 || tr[0].From != lost || tr[0].To != replacement || tr[0].Units != 40 {
 		t.Fatalf("Transfer events %+v", tr)
 	}
 	var forced *struct{ from, to common.Address }
 	for _, l := range r.Logs {
-		if ev, err := c.tokenABI.UnpackForcedTransferEvent(l); err == nil {
-			if ev.Agent != c.agent.Address() || ev.Amount.Int64() != 40 {
+		if ev, err := c.TokenABI.UnpackForcedTransferEvent(l); err == nil {
+			if ev.Agent != c.Agent.Address() || ev.Amount.Int64() != 40 {
 				t.Fatalf("ForcedTransfer event %+v", ev)
 			}
 			forced = &struct{ from, to common.Address }{ev.From, ev.To}
@@ -236,37 +277,37 @@ func TestForcedTransferMovesUnitsFromALostWalletToANewRegisteredWallet(t *testin
 		t.Fatalf("ForcedTransfer event %+v", forced)
 	}
 	// More than the wallet holds is refused.
-	_ = c.reverts(c.agent, c.token, c.tokenABI.PackForcedTransfer(lost, replacement, big.NewInt(1)), "ERC20InsufficientBalance")
+	_ = c.Reverts(c.Agent, c.Token, c.TokenABI.PackForcedTransfer(lost, replacement, big.NewInt(1)), "ERC20InsufficientBalance")
 }
 
 func TestOnlyTheAgentCanMintBurnFreezePauseAndForceTransfers(t *testing.T) {
 	c := newTokenChain(t)
-	c.register(c.alice, c.bob)
-	c.mint(c.alice, 10)
+	c.Register(c.alice.Address(), c.bob.Address())
+	c.Mint(c.Token, c.alice.Address(), 10)
 	one := big.NewInt(1)
 	calls := map[string][]byte{
-		"mint":           c.tokenABI.PackMint(c.bob.Address(), one),
-		"batchMint":      c.tokenABI.PackBatchMint([]common.Address{c.bob.Address()}, []*big.Int{one}),
-		"burn":           c.tokenABI.PackBurn(c.alice.Address(), one),
-		"batchBurn":      c.tokenABI.PackBatchBurn([]common.Address{c.alice.Address()}, []*big.Int{one}),
-		"freeze":         c.tokenABI.PackSetAddressFrozen(c.bob.Address(), true),
-		"pause":          c.tokenABI.PackPause(),
-		"forcedTransfer": c.tokenABI.PackForcedTransfer(c.alice.Address(), c.bob.Address(), one),
+		"mint":           c.TokenABI.PackMint(c.bob.Address(), one),
+		"batchMint":      c.TokenABI.PackBatchMint([]common.Address{c.bob.Address()}, []*big.Int{one}),
+		"burn":           c.TokenABI.PackBurn(c.alice.Address(), one),
+		"batchBurn":      c.TokenABI.PackBatchBurn([]common.Address{c.alice.Address()}, []*big.Int{one}),
+		"freeze":         c.TokenABI.PackSetAddressFrozen(c.bob.Address(), true),
+		"pause":          c.TokenABI.PackPause(),
+		"forcedTransfer": c.TokenABI.PackForcedTransfer(c.alice.Address(), c.bob.Address(), one),
 	}
 	for name, calldata := range calls {
 		// Neither a holder nor the admin: the admin configures, it does not operate.
-		for _, caller := range []*KeySigner{c.alice, c.admin} {
+		for _, caller := range []*chain.KeySigner{c.alice, c.Admin} {
 			t.Logf("%s by %s", name, caller.Address().Hex())
-			r := c.reverts(caller, c.token, calldata, "AccessControlUnauthorizedAccount")
+			r := c.Reverts(caller, c.Token, calldata, "AccessControlUnauthorizedAccount")
 			wantArgs(t, r, caller.Address(), [32]byte(agentRole))
 		}
 	}
 	// The registry's agent functions likewise.
-	for _, caller := range []*KeySigner{c.alice, c.admin} {
-		wantArgs(t, c.reverts(caller, c.registry, c.registryABI.PackRegisterWallet(c.carol.Address()), "AccessControlUnauthorizedAccount"), caller.Address(), [32]byte(agentRole))
-		wantArgs(t, c.reverts(caller, c.registry, c.registryABI.PackRemoveWallet(c.bob.Address()), "AccessControlUnauthorizedAccount"), caller.Address(), [32]byte(agentRole))
+	for _, caller := range []*chain.KeySigner{c.alice, c.Admin} {
+		wantArgs(t, c.Reverts(caller, c.Registry, c.RegistryABI.PackRegisterWallet(c.carol.Address()), "AccessControlUnauthorizedAccount"), caller.Address(), [32]byte(agentRole))
+		wantArgs(t, c.Reverts(caller, c.Registry, c.RegistryABI.PackRemoveWallet(c.bob.Address()), "AccessControlUnauthorizedAccount"), caller.Address(), [32]byte(agentRole))
 	}
-	if c.balance(c.alice.Address()) != 10 || c.totalSupply() != 10 {
+	if c.Balance(c.Token, c.alice.Address()) != 10 || c.TotalSupply(c.Token) != 10 {
 		t.Fatal("state changed")
 	}
 }
@@ -274,140 +315,140 @@ func TestOnlyTheAgentCanMintBurnFreezePauseAndForceTransfers(t *testing.T) {
 func TestOnlyTheAdminCanGrantRolesAndSetTheRegistry(t *testing.T) {
 	c := newTokenChain(t)
 	// The agent cannot make another agent, nor move the token to another registry.
-	wantArgs(t, c.reverts(c.agent, c.token, c.tokenABI.PackGrantRole(agentRole, c.bob.Address()), "AccessControlUnauthorizedAccount"), c.agent.Address(), [32]byte(adminRole))
-	wantArgs(t, c.reverts(c.agent, c.token, c.tokenABI.PackSetIdentityRegistry(c.registryAddr), "AccessControlUnauthorizedAccount"), c.agent.Address(), [32]byte(adminRole))
-	wantArgs(t, c.reverts(c.agent, c.registry, c.registryABI.PackGrantRole(agentRole, c.bob.Address()), "AccessControlUnauthorizedAccount"), c.agent.Address(), [32]byte(adminRole))
+	wantArgs(t, c.Reverts(c.Agent, c.Token, c.TokenABI.PackGrantRole(agentRole, c.bob.Address()), "AccessControlUnauthorizedAccount"), c.Agent.Address(), [32]byte(adminRole))
+	wantArgs(t, c.Reverts(c.Agent, c.Token, c.TokenABI.PackSetIdentityRegistry(c.Registry), "AccessControlUnauthorizedAccount"), c.Agent.Address(), [32]byte(adminRole))
+	wantArgs(t, c.Reverts(c.Agent, c.Registry, c.RegistryABI.PackGrantRole(agentRole, c.bob.Address()), "AccessControlUnauthorizedAccount"), c.Agent.Address(), [32]byte(adminRole))
 
 	// The admin grants the agent role; the new agent can mint.
-	c.send(c.admin, c.token, c.tokenABI.PackGrantRole(agentRole, c.bob.Address()))
-	c.register(c.alice)
-	c.send(c.bob, c.token, c.tokenABI.PackMint(c.alice.Address(), big.NewInt(2)))
+	c.Send(c.Admin, c.Token, c.TokenABI.PackGrantRole(agentRole, c.bob.Address()))
+	c.Register(c.alice.Address())
+	c.Send(c.bob, c.Token, c.TokenABI.PackMint(c.alice.Address(), big.NewInt(2)))
 	// ...and revokes it again.
-	c.send(c.admin, c.token, c.tokenABI.PackRevokeRole(agentRole, c.bob.Address()))
-	_ = c.reverts(c.bob, c.token, c.tokenABI.PackMint(c.alice.Address(), big.NewInt(2)), "AccessControlUnauthorizedAccount")
+	c.Send(c.Admin, c.Token, c.TokenABI.PackRevokeRole(agentRole, c.bob.Address()))
+	_ = c.Reverts(c.bob, c.Token, c.TokenABI.PackMint(c.alice.Address(), big.NewInt(2)), "AccessControlUnauthorizedAccount")
 
 	// The admin points the token at a new registry, where alice is not registered.
-	next, err := DeployIdentityRegistry(c.ctx, c.client, c.admin, c.chainID, c.admin.Address(), c.agent.Address())
+	next, err := chain.DeployIdentityRegistry(c.Ctx, c.Client, c.Admin, c.ChainID, c.Admin.Address(), c.Agent.Address())
 	if err != nil {
 		t.Fatal(err)
 	}
-	c.mined(next.Tx)
-	r := c.send(c.admin, c.token, c.tokenABI.PackSetIdentityRegistry(next.Address))
-	ev, err := c.tokenABI.UnpackIdentityRegistrySetEvent(r.Logs[0])
-	if err != nil || ev.Previous != c.registryAddr || ev.Current != next.Address {
+	c.Mined(next.Tx)
+	r := c.Send(c.Admin, c.Token, c.TokenABI.PackSetIdentityRegistry(next.Address))
+	ev, err := c.TokenABI.UnpackIdentityRegistrySetEvent(r.Logs[0])
+	if err != nil || ev.Previous != c.Registry || ev.Current != next.Address {
 		t.Fatalf("IdentityRegistrySet event %+v, %v", ev, err)
 	}
-	_ = c.reverts(c.agent, c.token, c.tokenABI.PackMint(c.alice.Address(), big.NewInt(1)), "NotVerified")
+	_ = c.Reverts(c.Agent, c.Token, c.TokenABI.PackMint(c.alice.Address(), big.NewInt(1)), "NotVerified")
 	// An address without code is no registry.
-	wantArgs(t, c.reverts(c.admin, c.token, c.tokenABI.PackSetIdentityRegistry(c.carol.Address()), "InvalidIdentityRegistry"), c.carol.Address())
+	wantArgs(t, c.Reverts(c.Admin, c.Token, c.TokenABI.PackSetIdentityRegistry(c.carol.Address()), "InvalidIdentityRegistry"), c.carol.Address())
 }
 
 func TestBatchMintMintsToManyWalletsInOneTransaction(t *testing.T) {
 	c := newTokenChain(t)
-	c.register(c.alice, c.bob, c.carol)
+	c.Register(c.alice.Address(), c.bob.Address(), c.carol.Address())
 	wallets := []common.Address{c.alice.Address(), c.bob.Address(), c.carol.Address()}
 	units := []*big.Int{big.NewInt(5), big.NewInt(7), big.NewInt(11)}
-	r := c.send(c.agent, c.token, c.tokenABI.PackBatchMint(wallets, units))
-	tr := c.transfers(r)
+	r := c.Send(c.Agent, c.Token, c.TokenABI.PackBatchMint(wallets, units))
+	tr := c.TransfersOf(r)
 	if len(tr) != 3 {
 		t.Fatalf("%d Transfer events in the batch's receipt, want 3", len(tr))
 	}
 	for i, w := range wallets {
-		if c.balance(w) != units[i].Int64() || tr[i].To != w || tr[i].Value.Cmp(units[i]) != 0 {
-			t.Fatalf("wallet %d: balance %d, event %+v; want %s", i, c.balance(w), tr[i], units[i])
+		if c.Balance(c.Token, w) != units[i].Int64() || tr[i].To != w || tr[i].Units != units[i].Int64() {
+			t.Fatalf("wallet %d: balance %d, event %+v; want %s", i, c.Balance(c.Token, w), tr[i], units[i])
 		}
 	}
-	if c.totalSupply() != 23 {
-		t.Fatalf("totalSupply %d, want 23", c.totalSupply())
+	if c.TotalSupply(c.Token) != 23 {
+		t.Fatalf("totalSupply %d, want 23", c.TotalSupply(c.Token))
 	}
 }
 
 func TestBatchMintIsAllOrNothing(t *testing.T) {
 	c := newTokenChain(t)
-	c.register(c.alice, c.bob)
+	c.Register(c.alice.Address(), c.bob.Address())
 	// carol is not registered: the whole batch reverts, alice and bob get nothing.
 	wallets := []common.Address{c.alice.Address(), c.bob.Address(), c.carol.Address()}
 	units := []*big.Int{big.NewInt(5), big.NewInt(7), big.NewInt(11)}
-	wantArgs(t, c.reverts(c.agent, c.token, c.tokenABI.PackBatchMint(wallets, units), "NotVerified"), c.carol.Address())
-	r := c.reverts(c.agent, c.token, c.tokenABI.PackBatchMint(wallets[:2], units), "BatchLengthMismatch")
+	wantArgs(t, c.Reverts(c.Agent, c.Token, c.TokenABI.PackBatchMint(wallets, units), "NotVerified"), c.carol.Address())
+	r := c.Reverts(c.Agent, c.Token, c.TokenABI.PackBatchMint(wallets[:2], units), "BatchLengthMismatch")
 	wantArgs(t, r, big.NewInt(2), big.NewInt(3))
-	if c.totalSupply() != 0 {
+	if c.TotalSupply(c.Token) != 0 {
 		t.Fatal("units issued")
 	}
 }
 
 func TestBurnReducesBalanceAndTotalSupply(t *testing.T) {
 	c := newTokenChain(t)
-	c.register(c.alice, c.bob)
-	c.mint(c.alice, 10)
-	c.mint(c.bob, 6)
-	r := c.send(c.agent, c.token, c.tokenABI.PackBurn(c.alice.Address(), big.NewInt(4)))
-	if tr := c.transfers(r); len(tr) != 1 || tr[0].From != c.alice.Address() || tr[0].To != (common.Address{}) || tr[0].Value.Int64() != 4 {
+	c.Register(c.alice.Address(), c.bob.Address())
+	c.Mint(c.Token, c.alice.Address(), 10)
+	c.Mint(c.Token, c.bob.Address(), 6)
+	r := c.Send(c.Agent, c.Token, c.TokenABI.PackBurn(c.alice.Address(), big.NewInt(4)))
+	if tr := c.TransfersOf(r); len(tr) != 1 || tr[0].From != c.alice.Address() || tr[0].To != (common.Address{}) || tr[0].Units != 4 {
 		t.Fatalf("Transfer events %+v, want one from alice to 0x0 of 4", tr)
 	}
-	if c.balance(c.alice.Address()) != 6 || c.totalSupply() != 12 {
-		t.Fatalf("balance %d supply %d, want 6 and 12", c.balance(c.alice.Address()), c.totalSupply())
+	if c.Balance(c.Token, c.alice.Address()) != 6 || c.TotalSupply(c.Token) != 12 {
+		t.Fatalf("balance %d supply %d, want 6 and 12", c.Balance(c.Token, c.alice.Address()), c.TotalSupply(c.Token))
 	}
-	r2 := c.reverts(c.agent, c.token, c.tokenABI.PackBurn(c.alice.Address(), big.NewInt(7)), "ERC20InsufficientBalance")
+	r2 := c.Reverts(c.Agent, c.Token, c.TokenABI.PackBurn(c.alice.Address(), big.NewInt(7)), "ERC20InsufficientBalance")
 	wantArgs(t, r2, c.alice.Address(), big.NewInt(6), big.NewInt(7))
 
-	c.send(c.agent, c.token, c.tokenABI.PackBatchBurn([]common.Address{c.alice.Address(), c.bob.Address()}, []*big.Int{big.NewInt(6), big.NewInt(1)}))
-	if c.balance(c.alice.Address()) != 0 || c.balance(c.bob.Address()) != 5 || c.totalSupply() != 5 {
+	c.Send(c.Agent, c.Token, c.TokenABI.PackBatchBurn([]common.Address{c.alice.Address(), c.bob.Address()}, []*big.Int{big.NewInt(6), big.NewInt(1)}))
+	if c.Balance(c.Token, c.alice.Address()) != 0 || c.Balance(c.Token, c.bob.Address()) != 5 || c.TotalSupply(c.Token) != 5 {
 		t.Fatal("batch burn did not apply")
 	}
 }
 
 func TestRegistryRegistersAndRemovesWalletsWithEvents(t *testing.T) {
 	c := newTokenChain(t)
-	if c.verified(c.alice.Address()) {
+	if c.Verified(c.alice.Address()) {
 		t.Fatal("verified before registration")
 	}
-	r := c.send(c.agent, c.registry, c.registryABI.PackRegisterWallet(c.alice.Address()))
-	ev, err := c.registryABI.UnpackWalletRegisteredEvent(r.Logs[0])
-	if err != nil || ev.Wallet != c.alice.Address() || ev.Agent != c.agent.Address() {
+	r := c.Send(c.Agent, c.Registry, c.RegistryABI.PackRegisterWallet(c.alice.Address()))
+	ev, err := c.RegistryABI.UnpackWalletRegisteredEvent(r.Logs[0])
+	if err != nil || ev.Wallet != c.alice.Address() || ev.Agent != c.Agent.Address() {
 		t.Fatalf("WalletRegistered event %+v, %v", ev, err)
 	}
-	if !c.verified(c.alice.Address()) {
+	if !c.Verified(c.alice.Address()) {
 		t.Fatal("not verified after registration")
 	}
-	wantArgs(t, c.reverts(c.agent, c.registry, c.registryABI.PackRegisterWallet(c.alice.Address()), "WalletAlreadyRegistered"), c.alice.Address())
-	_ = c.reverts(c.agent, c.registry, c.registryABI.PackRegisterWallet(common.Address{}), "ZeroAddress")
+	wantArgs(t, c.Reverts(c.Agent, c.Registry, c.RegistryABI.PackRegisterWallet(c.alice.Address()), "WalletAlreadyRegistered"), c.alice.Address())
+	_ = c.Reverts(c.Agent, c.Registry, c.RegistryABI.PackRegisterWallet(common.Address{}), "ZeroAddress")
 
-	r = c.send(c.agent, c.registry, c.registryABI.PackBatchRegisterWallets([]common.Address{c.bob.Address(), c.carol.Address()}))
-	if len(r.Logs) != 2 || !c.verified(c.bob.Address()) || !c.verified(c.carol.Address()) {
+	r = c.Send(c.Agent, c.Registry, c.RegistryABI.PackBatchRegisterWallets([]common.Address{c.bob.Address(), c.carol.Address()}))
+	if len(r.Logs) != 2 || !c.Verified(c.bob.Address()) || !c.Verified(c.carol.Address()) {
 		t.Fatalf("batch registration: %d events", len(r.Logs))
 	}
 
-	r = c.send(c.agent, c.registry, c.registryABI.PackRemoveWallet(c.alice.Address()))
-	rm, err := c.registryABI.UnpackWalletRemovedEvent(r.Logs[0])
-	if err != nil || rm.Wallet != c.alice.Address() || rm.Agent != c.agent.Address() {
+	r = c.Send(c.Agent, c.Registry, c.RegistryABI.PackRemoveWallet(c.alice.Address()))
+	rm, err := c.RegistryABI.UnpackWalletRemovedEvent(r.Logs[0])
+	if err != nil || rm.Wallet != c.alice.Address() || rm.Agent != c.Agent.Address() {
 		t.Fatalf("WalletRemoved event %+v, %v", rm, err)
 	}
-	if c.verified(c.alice.Address()) {
+	if c.Verified(c.alice.Address()) {
 		t.Fatal("verified after removal")
 	}
-	wantArgs(t, c.reverts(c.agent, c.registry, c.registryABI.PackRemoveWallet(c.alice.Address()), "WalletNotRegistered"), c.alice.Address())
+	wantArgs(t, c.Reverts(c.Agent, c.Registry, c.RegistryABI.PackRemoveWallet(c.alice.Address()), "WalletNotRegistered"), c.alice.Address())
 }
 
 // The later chain agent reports a mined, failed delivery as "reverted: NotVerified(0x…)": a
 // receipt carries no reason, so it is read by replaying the transaction.
 func TestAMinedRevertIsDecodedFromItsReceipt(t *testing.T) {
 	c := newTokenChain(t)
-	opts := TransactOpts(c.ctx, c.agent, c.chainID)
+	opts := chain.TransactOpts(c.Ctx, c.Agent, c.ChainID)
 	opts.GasLimit = 300_000 // skip the gas estimate, which would refuse to send it
-	tx, err := bind.Transact(c.token, opts, c.tokenABI.PackMint(c.bob.Address(), big.NewInt(5)))
+	tx, err := bind.Transact(c.token(), opts, c.TokenABI.PackMint(c.bob.Address(), big.NewInt(5)))
 	if err != nil {
 		t.Fatal(err)
 	}
-	c.backend.Commit()
-	receipt, err := c.client.TransactionReceipt(c.ctx, tx.Hash())
+	c.Backend.Commit()
+	receipt, err := c.Client.TransactionReceipt(c.Ctx, tx.Hash())
 	if err != nil {
 		t.Fatal(err)
 	}
 	if receipt.Status != types.ReceiptStatusFailed {
 		t.Fatal("the mint to an unregistered wallet was mined successfully")
 	}
-	rev, err := RevertOfReceipt(c.ctx, c.client, tx, receipt)
+	rev, err := chain.RevertOfReceipt(c.Ctx, c.Client, tx, receipt)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -415,18 +456,18 @@ func TestAMinedRevertIsDecodedFromItsReceipt(t *testing.T) {
 		t.Fatalf("%q, want %q", rev.Error(), want)
 	}
 	// The generated bindings decode the same data into a typed error.
-	typed, err := c.tokenABI.UnpackError(rev.Data)
+	typed, err := c.TokenABI.UnpackError(rev.Data)
 	if nv, ok := typed.(*contracts.ShareTokenNotVerified); err != nil || !ok || nv.Wallet != c.bob.Address() {
 		t.Fatalf("UnpackError: %#v, %v", typed, err)
 	}
 
 	// A successful transaction has no revert to read.
-	c.register(c.bob)
-	okTx, err := bind.Transact(c.token, TransactOpts(c.ctx, c.agent, c.chainID), c.tokenABI.PackMint(c.bob.Address(), big.NewInt(5)))
+	c.Register(c.bob.Address())
+	okTx, err := bind.Transact(c.token(), chain.TransactOpts(c.Ctx, c.Agent, c.ChainID), c.TokenABI.PackMint(c.bob.Address(), big.NewInt(5)))
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := RevertOfReceipt(c.ctx, c.client, okTx, c.mined(okTx)); err == nil || !strings.Contains(err.Error(), "did not revert") {
+	if _, err := chain.RevertOfReceipt(c.Ctx, c.Client, okTx, c.Mined(okTx)); err == nil || !strings.Contains(err.Error(), "did not revert") {
 		t.Fatalf("RevertOfReceipt of a success: %v", err)
 	}
 }

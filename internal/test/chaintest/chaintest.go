@@ -2,13 +2,18 @@
 // identity registry and one share token deployed: the operator's agent key (Agent, used
 // only by the code under test, so its nonces are the code's own), and an admin key that
 // also holds the agent role, for the test's own compliance actions (register, pause,
-// freeze) without touching the agent's nonces. Blocks are mined when the test commits.
+// freeze, mint) without touching the agent's nonces. Blocks are mined when the test commits.
+//
+// Tests of the contracts themselves start the chain with SeparateRoles, which leaves the
+// roles exactly as the deployment helpers grant them.
 package chaintest
 
 import (
 	"context"
 	"encoding/hex"
+	"errors"
 	"math/big"
+	"time"
 
 	"github.com/ethereum/go-ethereum"
 	"github.com/ethereum/go-ethereum/accounts/abi/bind/v2"
@@ -16,6 +21,7 @@ import (
 	"github.com/ethereum/go-ethereum/core/types"
 	"github.com/ethereum/go-ethereum/crypto"
 	"github.com/ethereum/go-ethereum/ethclient/simulated"
+	"github.com/ethereum/go-ethereum/params"
 
 	"github.com/fundshare/fundshare-operator/internal/chain"
 	"github.com/fundshare/fundshare-operator/internal/chain/contracts"
@@ -28,6 +34,9 @@ type T interface {
 	Cleanup(func())
 }
 
+// agentRole is the role of the keys that mint, burn, freeze, pause and register wallets.
+var agentRole = crypto.Keccak256Hash([]byte("AGENT_ROLE"))
+
 // Chain is a simulated chain with the registry and a token.
 type Chain struct {
 	t       T
@@ -37,22 +46,38 @@ type Chain struct {
 	ChainID *big.Int
 
 	// Agent is the operator's key (AGENT_ROLE on registry and token); Admin holds the admin
-	// and agent roles and signs the test's own actions.
+	// and agent roles and signs the test's own actions (with SeparateRoles, the admin role
+	// only).
 	Agent, Admin *chain.KeySigner
 
 	Registry, Token common.Address
 	RegistryABI     *contracts.IdentityRegistry
 	TokenABI        *contracts.ShareToken
+
+	// separate is SeparateRoles: the admin is not granted the agent role.
+	separate bool
 }
 
+// Option changes how New sets up the chain.
+type Option func(*Chain)
+
+// SeparateRoles leaves the roles as the deployment helpers grant them: the admin holds only
+// the admin role and the agent only the agent role, so role separation is observable, as in
+// tests of the contracts' access control. The test's own agent actions (Register, Mint,
+// Pause, Unpause, Freeze) are then signed by the agent, which moves the agent's nonces: not
+// for tests of code that signs as the agent.
+func SeparateRoles() Option { return func(c *Chain) { c.separate = true } }
+
 // New starts the chain; it is closed when the test ends.
-func New(t T) *Chain {
+func New(t T, opts ...Option) *Chain {
 	t.Helper()
 	c := &Chain{t: t, Ctx: context.Background(), Agent: NewSigner(t), Admin: NewSigner(t)}
-	eth := new(big.Int).Exp(big.NewInt(10), big.NewInt(18), nil)
+	for _, o := range opts {
+		o(c)
+	}
 	c.Backend = simulated.NewBackend(types.GenesisAlloc{
-		c.Agent.Address(): {Balance: new(big.Int).Mul(eth, big.NewInt(1000))},
-		c.Admin.Address(): {Balance: new(big.Int).Mul(eth, big.NewInt(1000))},
+		c.Agent.Address(): {Balance: ether(1000)},
+		c.Admin.Address(): {Balance: ether(1000)},
 	})
 	t.Cleanup(func() { _ = c.Backend.Close() })
 	c.Client = c.Backend.Client()
@@ -69,10 +94,10 @@ func New(t T) *Chain {
 	}
 	c.Mined(reg.Tx)
 	c.Registry = reg.Address
+	if !c.separate {
+		c.AsAdmin(c.Registry, c.RegistryABI.PackGrantRole(agentRole, c.Admin.Address()))
+	}
 	c.Token = c.DeployToken("Fundshare Global Equity A", "LU0000000001")
-	role := crypto.Keccak256Hash([]byte("AGENT_ROLE"))
-	c.AsAdmin(c.Registry, c.RegistryABI.PackGrantRole(role, c.Admin.Address()))
-	c.AsAdmin(c.Token, c.TokenABI.PackGrantRole(role, c.Admin.Address()))
 	return c
 }
 
@@ -86,8 +111,8 @@ func (c *Chain) DeployToken(name, symbol string) common.Address {
 		c.t.Fatalf("deploy token: %v", err)
 	}
 	c.Mined(tok.Tx)
-	if c.Token != (common.Address{}) {
-		c.AsAdmin(tok.Address, c.TokenABI.PackGrantRole(crypto.Keccak256Hash([]byte("AGENT_ROLE")), c.Admin.Address()))
+	if !c.separate {
+		c.AsAdmin(tok.Address, c.TokenABI.PackGrantRole(agentRole, c.Admin.Address()))
 	}
 	return tok.Address
 }
@@ -106,63 +131,221 @@ func NewSigner(t T) *chain.KeySigner {
 	return s
 }
 
-// Mined commits a block and fails unless tx succeeded in it.
+// Investors are n fresh keys, each funded with 100 ether of gas money by the admin (the
+// transfers are mined before it returns), none of them registered: wallets that send
+// transactions of their own, where NewWallet's only receive.
+func (c *Chain) Investors(n int) []*chain.KeySigner {
+	c.t.Helper()
+	nonce, err := c.Client.PendingNonceAt(c.Ctx, c.Admin.Address())
+	if err != nil {
+		c.t.Fatalf("admin nonce: %v", err)
+	}
+	head, err := c.Client.HeaderByNumber(c.Ctx, nil)
+	if err != nil {
+		c.t.Fatalf("head: %v", err)
+	}
+	tip, err := c.Client.SuggestGasTipCap(c.Ctx)
+	if err != nil {
+		c.t.Fatalf("gas tip: %v", err)
+	}
+	feeCap := new(big.Int).Add(new(big.Int).Mul(head.BaseFee, big.NewInt(2)), tip)
+	out := make([]*chain.KeySigner, n)
+	txs := make([]*types.Transaction, n)
+	for i := range out {
+		out[i] = NewSigner(c.t)
+		to := out[i].Address()
+		// Numbered here, one after the other, rather than each asking the node.
+		tx, err := c.Admin.SignTx(c.Ctx, types.NewTx(&types.DynamicFeeTx{
+			ChainID: c.ChainID, Nonce: nonce + uint64(i), GasTipCap: tip, GasFeeCap: feeCap,
+			Gas: params.TxGas, To: &to, Value: ether(100),
+		}), c.ChainID)
+		if err == nil {
+			err = c.Client.SendTransaction(c.Ctx, tx)
+		}
+		if err != nil {
+			c.t.Fatalf("fund investor %s: %v", to.Hex(), err)
+		}
+		txs[i] = tx
+	}
+	c.mined(txs...)
+	return out
+}
+
+// Mined mines until tx is in a block and fails unless it succeeded there; the failure names
+// the decoded revert reason.
 func (c *Chain) Mined(tx *types.Transaction) *types.Receipt {
 	c.t.Helper()
-	c.Backend.Commit()
-	r, err := c.Client.TransactionReceipt(c.Ctx, tx.Hash())
-	if err != nil {
-		c.t.Fatalf("receipt of %s: %v", tx.Hash().Hex(), err)
+	return c.mined(tx)[0]
+}
+
+// minedWithin bounds how long mined commits blocks waiting for a transaction, every
+// minedRetry.
+const (
+	minedWithin = 10 * time.Second
+	minedRetry  = 5 * time.Millisecond
+)
+
+// mined commits a block and reads the receipts of txs, committing again while one is not
+// there yet: the node's pool may take a sent transaction in a moment after SendTransaction
+// returns (seen with several transactions of one sender), so the first block may lack it.
+// It fails unless every transaction succeeded.
+func (c *Chain) mined(txs ...*types.Transaction) []*types.Receipt {
+	c.t.Helper()
+	receipts := make([]*types.Receipt, len(txs))
+	deadline := time.Now().Add(minedWithin)
+	for missing, round := len(txs), 0; missing > 0; round++ {
+		if round > 0 {
+			time.Sleep(minedRetry) // give the pool its moment rather than mine empty blocks flat out
+		}
+		c.Backend.Commit()
+		for i, tx := range txs {
+			if receipts[i] != nil {
+				continue
+			}
+			r, err := c.Client.TransactionReceipt(c.Ctx, tx.Hash())
+			switch {
+			case errors.Is(err, ethereum.NotFound) && time.Now().Before(deadline):
+				continue
+			case err != nil:
+				c.t.Fatalf("receipt of %s: %v", tx.Hash().Hex(), err)
+			}
+			receipts[i], missing = r, missing-1
+		}
 	}
-	if r.Status != types.ReceiptStatusSuccessful {
-		c.t.Fatalf("transaction %s failed", tx.Hash().Hex())
+	for i, tx := range txs {
+		if r := receipts[i]; r.Status != types.ReceiptStatusSuccessful {
+			rev, err := chain.RevertOfReceipt(c.Ctx, c.Client, tx, r)
+			if err != nil {
+				c.t.Fatalf("transaction %s failed (reason unknown: %v)", tx.Hash().Hex(), err)
+			}
+			c.t.Fatalf("transaction %s failed: %v", tx.Hash().Hex(), rev)
+		}
+	}
+	return receipts
+}
+
+// Send signs calldata as from, sends it to the contract at to and mines it; it must succeed.
+func (c *Chain) Send(from chain.Signer, to common.Address, calldata []byte) *types.Receipt {
+	c.t.Helper()
+	tx, err := bind.Transact(c.bound(to), chain.TransactOpts(c.Ctx, from, c.ChainID), calldata)
+	if err != nil {
+		c.t.Fatalf("send: %v", chain.DecodeError(err))
+	}
+	return c.Mined(tx)
+}
+
+// Reverts sends calldata as from to the contract at to and expects the node to refuse it
+// with the named error (the gas estimate runs the call and reverts, so nothing is mined);
+// it returns the decoded revert, whose Args the test checks.
+func (c *Chain) Reverts(from chain.Signer, to common.Address, calldata []byte, wantError string) *chain.RevertError {
+	c.t.Helper()
+	tx, err := bind.Transact(c.bound(to), chain.TransactOpts(c.Ctx, from, c.ChainID), calldata)
+	if err == nil {
+		c.Backend.Commit()
+		c.t.Fatalf("transaction %s was accepted, want revert %s", tx.Hash().Hex(), wantError)
+	}
+	r, ok := chain.AsRevert(err)
+	if !ok {
+		c.t.Fatalf("error %v is no revert, want %s", err, wantError)
+	}
+	if r.Name != wantError {
+		c.t.Fatalf("reverted with %s, want %s", r.Reason(), wantError)
 	}
 	return r
+}
+
+// bound is the contract at addr, for calldata that is already packed (any ABI will do).
+func (c *Chain) bound(addr common.Address) *bind.BoundContract {
+	return c.TokenABI.Instance(c.Client, addr)
 }
 
 // AsAdmin sends calldata to a contract signed by the admin and mines it; it must succeed.
 func (c *Chain) AsAdmin(to common.Address, calldata []byte) {
 	c.t.Helper()
-	inst := c.TokenABI.Instance(c.Client, to) // any ABI: the calldata is already packed
-	tx, err := bind.Transact(inst, chain.TransactOpts(c.Ctx, c.Admin, c.ChainID), calldata)
-	if err != nil {
-		c.t.Fatalf("admin transaction: %v", chain.DecodeError(err))
+	c.Send(c.Admin, to, calldata)
+}
+
+// asAgent sends an agent action of the test's own: signed by the admin, or with
+// SeparateRoles (where the admin is no agent) by the agent.
+func (c *Chain) asAgent(to common.Address, calldata []byte) *types.Receipt {
+	c.t.Helper()
+	if c.separate {
+		return c.Send(c.Agent, to, calldata)
 	}
-	c.Mined(tx)
+	return c.Send(c.Admin, to, calldata)
 }
 
 // Register puts wallets in the identity registry.
 func (c *Chain) Register(wallets ...common.Address) {
 	c.t.Helper()
 	for _, w := range wallets {
-		c.AsAdmin(c.Registry, c.RegistryABI.PackRegisterWallet(w))
+		c.asAgent(c.Registry, c.RegistryABI.PackRegisterWallet(w))
 	}
 }
 
+// Mint issues units of token to wallet (which must be registered) and returns the receipt.
+func (c *Chain) Mint(token, wallet common.Address, units int64) *types.Receipt {
+	c.t.Helper()
+	return c.asAgent(token, c.TokenABI.PackMint(wallet, big.NewInt(units)))
+}
+
 // Pause pauses token.
-func (c *Chain) Pause(token common.Address) { c.t.Helper(); c.AsAdmin(token, c.TokenABI.PackPause()) }
+func (c *Chain) Pause(token common.Address) { c.t.Helper(); c.asAgent(token, c.TokenABI.PackPause()) }
 
 // Unpause unpauses token.
 func (c *Chain) Unpause(token common.Address) {
 	c.t.Helper()
-	c.AsAdmin(token, c.TokenABI.PackUnpause())
+	c.asAgent(token, c.TokenABI.PackUnpause())
 }
 
 // Freeze freezes (or unfreezes) a wallet on token.
 func (c *Chain) Freeze(token, wallet common.Address, frozen bool) {
 	c.t.Helper()
-	c.AsAdmin(token, c.TokenABI.PackSetAddressFrozen(wallet, frozen))
+	c.asAgent(token, c.TokenABI.PackSetAddressFrozen(wallet, frozen))
+}
+
+// call runs a view function of the contract at to on the head and unpacks its result.
+func call[R any](c *Chain, to common.Address, calldata []byte, unpack func([]byte) (R, error), what string) R {
+	c.t.Helper()
+	v, err := bind.Call(c.bound(to), &bind.CallOpts{Context: c.Ctx}, calldata, unpack)
+	if err != nil {
+		c.t.Fatalf("%s: %v", what, chain.DecodeError(err))
+	}
+	return v
+}
+
+// units is v as an int64; a value out of range fails the test rather than wrapping.
+func (c *Chain) units(v *big.Int, what string) int64 {
+	c.t.Helper()
+	if !v.IsInt64() {
+		c.t.Fatalf("%s is %s, beyond int64", what, v)
+	}
+	return v.Int64()
 }
 
 // Balance is balanceOf(wallet) on token at the head.
 func (c *Chain) Balance(token, wallet common.Address) int64 {
 	c.t.Helper()
-	inst := c.TokenABI.Instance(c.Client, token)
-	b, err := bind.Call(inst, &bind.CallOpts{Context: c.Ctx}, c.TokenABI.PackBalanceOf(wallet), c.TokenABI.UnpackBalanceOf)
-	if err != nil {
-		c.t.Fatalf("balanceOf: %v", err)
-	}
-	return b.Int64()
+	return c.units(call(c, token, c.TokenABI.PackBalanceOf(wallet), c.TokenABI.UnpackBalanceOf, "balanceOf"), "balanceOf")
+}
+
+// TotalSupply is token's totalSupply() at the head.
+func (c *Chain) TotalSupply(token common.Address) int64 {
+	c.t.Helper()
+	return c.units(call(c, token, c.TokenABI.PackTotalSupply(), c.TokenABI.UnpackTotalSupply, "totalSupply"), "totalSupply")
+}
+
+// CanTransfer is token's compliance answer (ERC-3643 canTransfer) at the head: whether a
+// transfer of units from one wallet to another would succeed.
+func (c *Chain) CanTransfer(token, from, to common.Address, units int64) bool {
+	c.t.Helper()
+	return call(c, token, c.TokenABI.PackCanTransfer(from, to, big.NewInt(units)), c.TokenABI.UnpackCanTransfer, "canTransfer")
+}
+
+// Verified is the identity registry's isVerified(wallet) at the head.
+func (c *Chain) Verified(wallet common.Address) bool {
+	c.t.Helper()
+	return call(c, c.Registry, c.RegistryABI.PackIsVerified(wallet), c.RegistryABI.UnpackIsVerified, "isVerified")
 }
 
 // Transfer is one Transfer event of the canonical chain.
@@ -180,13 +363,29 @@ func (c *Chain) Transfers(token common.Address) []Transfer {
 	if err != nil {
 		c.t.Fatalf("filter logs: %v", err)
 	}
+	return c.transfers(logs)
+}
+
+// TransfersOf lists the Transfer events in a receipt, in the order they were emitted.
+func (c *Chain) TransfersOf(r *types.Receipt) []Transfer {
+	c.t.Helper()
+	logs := make([]types.Log, len(r.Logs))
+	for i, l := range r.Logs {
+		logs[i] = *l
+	}
+	return c.transfers(logs)
+}
+
+// transfers decodes the logs that are Transfer events.
+func (c *Chain) transfers(logs []types.Log) []Transfer {
+	c.t.Helper()
 	var out []Transfer
 	for i := range logs {
 		ev, err := c.TokenABI.UnpackTransferEvent(&logs[i])
 		if err != nil {
 			continue
 		}
-		out = append(out, Transfer{From: ev.From, To: ev.To, Units: ev.Value.Int64(), TxHash: logs[i].TxHash, Block: logs[i].BlockNumber})
+		out = append(out, Transfer{From: ev.From, To: ev.To, Units: c.units(ev.Value, "Transfer value"), TxHash: logs[i].TxHash, Block: logs[i].BlockNumber})
 	}
 	return out
 }
@@ -194,21 +393,21 @@ func (c *Chain) Transfers(token common.Address) []Transfer {
 // Mints lists token's mints (Transfer events from the zero address) to wallet.
 func (c *Chain) Mints(token, wallet common.Address) []Transfer {
 	c.t.Helper()
-	var out []Transfer
-	for _, tr := range c.Transfers(token) {
-		if tr.From == (common.Address{}) && tr.To == wallet {
-			out = append(out, tr)
-		}
-	}
-	return out
+	return c.transfersBetween(token, common.Address{}, wallet)
 }
 
 // Burns lists token's burns (Transfer events to the zero address) from wallet.
 func (c *Chain) Burns(token, wallet common.Address) []Transfer {
 	c.t.Helper()
+	return c.transfersBetween(token, wallet, common.Address{})
+}
+
+// transfersBetween lists token's Transfer events from one address to another, oldest first.
+func (c *Chain) transfersBetween(token, from, to common.Address) []Transfer {
+	c.t.Helper()
 	var out []Transfer
 	for _, tr := range c.Transfers(token) {
-		if tr.To == (common.Address{}) && tr.From == wallet {
+		if tr.From == from && tr.To == to {
 			out = append(out, tr)
 		}
 	}
@@ -236,4 +435,9 @@ func (c *Chain) Head() uint64 {
 func (c *Chain) NewWallet() common.Address {
 	c.t.Helper()
 	return NewSigner(c.t).Address()
+}
+
+// ether is n ether in wei.
+func ether(n int64) *big.Int {
+	return new(big.Int).Mul(big.NewInt(n), new(big.Int).Exp(big.NewInt(10), big.NewInt(18), nil))
 }
