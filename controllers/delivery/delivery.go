@@ -434,9 +434,10 @@ func (r *Reconciler) planBurns(ctx context.Context, o *investv1.Order, tok Token
 	}
 	if r.Archive != nil {
 		// Orders older than the retention period are only in the archive: their mints
-		// hold units too, and their burns took some. An unreadable archive stops the plan
-		// (the reconcile retries) rather than burning from part of the history.
-		archived, err := r.Archive.CompletedOrders(ctx, o.Namespace, string(o.Spec.AccountID), "")
+		// hold units too, and their burns took some. Only the sell's share class counts
+		// (its token is the one BurnPlan burns). An unreadable archive stops the plan (the
+		// reconcile retries) rather than burning from part of the history.
+		archived, err := r.Archive.CompletedOrders(ctx, o.Namespace, string(o.Spec.AccountID), o.Spec.ISIN)
 		if err != nil {
 			return nil, fmt.Errorf("read the account's archived orders: %w", err)
 		}
@@ -452,8 +453,9 @@ func (r *Reconciler) planBurns(ctx context.Context, o *investv1.Order, tok Token
 }
 
 // Archive is what a burn plan reads of the order archive (internal/archive): an account's
-// archived completed orders, whose recorded mints (recipient wallets) and burns say what
-// each wallet holds. It reads the account's whole archived history, once per SELL's plan.
+// archived completed orders of one share class, whose recorded mints (recipient wallets)
+// and burns say what each wallet holds of its token. A SELL's plan reads the account's
+// archived history of the sell's share class, once.
 type Archive interface {
 	CompletedOrders(ctx context.Context, namespace, accountID string, isin investv1.ISIN) ([]investv1.Order, error)
 }

@@ -122,6 +122,7 @@ type agentOptions struct {
 	batchWindow   time.Duration            // zero: 500ms
 	noPreflight   bool                     // batches are checked only by the outbox's estimate at signing
 	batchOnly     bool                     // the batch controller runs, but the order reconciler mints each order on its own
+	archive       Archive                  // nil: no order archive
 }
 
 // startAgent starts the outbox and the chain agent in a manager of their own.
@@ -174,7 +175,7 @@ func (w *world) startAgent(opts agentOptions) *envtest.Manager {
 			r := &Reconciler{
 				Client: c, Live: mgr.GetAPIReader(), Outbox: ob, Tokens: tokens, Confirmations: conf,
 				Poll: 100 * time.Millisecond, RetryRefused: 300 * time.Millisecond,
-				BatchSize: opts.batchSize, BatchWindow: opts.batchWindow, Backend: backend,
+				BatchSize: opts.batchSize, BatchWindow: opts.batchWindow, Backend: backend, Archive: opts.archive,
 			}
 			if r.BatchWindow == 0 {
 				r.BatchWindow = 500 * time.Millisecond
