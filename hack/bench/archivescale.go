@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"database/sql"
 	"fmt"
 	"math/rand/v2"
 	"os"
@@ -11,6 +12,7 @@ import (
 	"time"
 
 	"github.com/google/uuid"
+	_ "github.com/jackc/pgx/v5/stdlib" // the "pgx" database/sql driver of archiveBytes
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/types"
 	"sigs.k8s.io/controller-runtime/pkg/client"
@@ -57,7 +59,8 @@ type archiveScale struct {
 	// SeedPerSec is the rate of the archive's seed through PutMany.
 	SeedPerSec  float64 `json:"seed_orders_per_s"`
 	SeedSeconds float64 `json:"seed_seconds"`
-	// ArchiveBytes is the archive database's size on disk after the run (SQLite).
+	// ArchiveBytes is the archive database's size on disk after the run (SQLite: the file and
+	// its write-ahead log; PostgreSQL: pg_database_size).
 	ArchiveBytes int64 `json:"archive_bytes,omitempty"`
 
 	Baseline *clusterState `json:"baseline_live_only,omitempty"`
@@ -185,14 +188,32 @@ func (b *bench) runArchiveScale(ctx context.Context, env *envtest.Environment) e
 		}
 		res.Pipeline = &p
 	}
+	a.ArchiveBytes, err = archiveBytes(ctx, o.archiveDSN, path)
+	return err
+}
+
+// archiveBytes is the archive database's size: the SQLite file and its write-ahead log at
+// path, or PostgreSQL's own figure for the database of dsn (path "").
+func archiveBytes(ctx context.Context, dsn, path string) (int64, error) {
 	if path != "" {
+		var n int64
 		for _, f := range []string{path, path + "-wal"} {
 			if d, err := os.Stat(f); err == nil {
-				a.ArchiveBytes += d.Size()
+				n += d.Size()
 			}
 		}
+		return n, nil
 	}
-	return nil
+	db, err := sql.Open("pgx", dsn)
+	if err != nil {
+		return 0, err
+	}
+	defer func() { _ = db.Close() }()
+	var n int64
+	if err := db.QueryRowContext(ctx, "SELECT pg_database_size(current_database())").Scan(&n); err != nil {
+		return 0, fmt.Errorf("archive database size: %w", err)
+	}
+	return n, nil
 }
 
 // openBenchArchive opens the archive of the run: dsn, or a new SQLite file in a
