@@ -452,12 +452,7 @@ var _ = Describe("SELL burn on the chain", func() {
 		wal, addr := w.wallet(true)
 		agent := w.startAgent(agentOptions{confirmations: 2})
 		defer agent.Stop()
-		buy := w.order(investv1.SideBuy, 10, wal)
-		Eventually(func() *investv1.SettlementRecord { return get(buy).Status.Settlement.DeliveryInitiated }, timeout, interval).ShouldNot(BeNil())
-		moveTo(buy, investv1.StateDeliveryInitiated)
-		w.chain.Commit(2)
-		Eventually(func() *investv1.SettlementRecord { return get(buy).Status.Settlement.DeliveryCompleted }, timeout, interval).ShouldNot(BeNil())
-		moveTo(buy, investv1.StateDeliveryCompleted, investv1.StateCompleted)
+		w.delivered(10, wal, 2)
 
 		sell := w.order(investv1.SideSell, 4, wal)
 		var tx *investv1.ChainTransaction
@@ -488,12 +483,7 @@ var _ = Describe("SELL burn on the chain", func() {
 		reads := &archiveReads{Archive: store}
 		agent := w.startAgent(agentOptions{archive: reads})
 		defer agent.Stop()
-		buy := w.order(investv1.SideBuy, 10, wal)
-		Eventually(func() *investv1.SettlementRecord { return get(buy).Status.Settlement.DeliveryInitiated }, timeout, interval).ShouldNot(BeNil())
-		moveTo(buy, investv1.StateDeliveryInitiated)
-		w.chain.Commit(1)
-		Eventually(func() *investv1.SettlementRecord { return get(buy).Status.Settlement.DeliveryCompleted }, timeout, interval).ShouldNot(BeNil())
-		moveTo(buy, investv1.StateDeliveryCompleted, investv1.StateCompleted)
+		buy := w.delivered(10, wal, 1)
 		// What the retention controller does: archive the order, then delete it.
 		Expect(store.Put(ctx, get(buy), investv1.AccountTypeIndividual)).To(Succeed())
 		Expect(k8s.Delete(ctx, get(buy))).To(Succeed())
@@ -581,6 +571,19 @@ func (g *gatedBroadcast) Open()  { g.mu.Lock(); g.closed = false; g.mu.Unlock() 
 
 // Refused is how many broadcasts were held back.
 func (g *gatedBroadcast) Refused() int { g.mu.Lock(); defer g.mu.Unlock(); return g.refused }
+
+// delivered places a BUY of units to wallet and walks it to COMPLETED as the order
+// controller would, committing the blocks of the confirmations its mint needs.
+func (w *world) delivered(units int64, wallet *investv1.Wallet, confirmations int) *investv1.Order {
+	GinkgoHelper()
+	buy := w.order(investv1.SideBuy, units, wallet)
+	Eventually(func() *investv1.SettlementRecord { return get(buy).Status.Settlement.DeliveryInitiated }, timeout, interval).ShouldNot(BeNil())
+	moveTo(buy, investv1.StateDeliveryInitiated)
+	w.chain.Commit(confirmations)
+	Eventually(func() *investv1.SettlementRecord { return get(buy).Status.Settlement.DeliveryCompleted }, timeout, interval).ShouldNot(BeNil())
+	moveTo(buy, investv1.StateDeliveryCompleted, investv1.StateCompleted)
+	return buy
+}
 
 // archiveReads is the order archive of a burn plan, noting the share class of every read.
 type archiveReads struct {
