@@ -771,15 +771,18 @@ func (r *Reconciler) setupBatching(mgr ctrl.Manager, workers int) error {
 		Complete(BatchReconciler{r: r})
 }
 
-// BatchesSource is the outbox Source of DeliveryBatches: the highest nonce any batch's
-// status.transaction records, read uncached, 500 a page.
+// BatchesSource is the outbox Source of DeliveryBatches: every batch's
+// status.transaction, read uncached, 500 a page.
 func BatchesSource(reader client.Reader) outbox.Source {
-	return pagedSource(reader, "delivery batches", func(list *investv1.DeliveryBatchList) []*investv1.ChainTransaction {
-		txs := make([]*investv1.ChainTransaction, 0, len(list.Items))
+	return pagedSource(reader, "delivery batches", func(list *investv1.DeliveryBatchList) []outbox.Record {
+		recs := make([]outbox.Record, 0, len(list.Items))
 		for i := range list.Items {
-			txs = append(txs, list.Items[i].Status.Transaction)
+			b := &list.Items[i]
+			if b.Status.Transaction != nil {
+				recs = append(recs, outbox.Record{Owner: "DeliveryBatch " + b.Namespace + "/" + b.Name, Object: b, Tx: b.Status.Transaction})
+			}
 		}
-		return txs
+		return recs
 	})
 }
 

@@ -645,43 +645,41 @@ func (r *Reconciler) SetupWithManager(mgr ctrl.Manager) error {
 	return b.Complete(r)
 }
 
-// OrdersSource is the outbox Source of orders: the highest nonce any order's
-// status.chain.transaction records, read uncached, 500 orders a page.
+// OrdersSource is the outbox Source of orders: every order's status.chain.transaction,
+// read uncached, 500 orders a page.
 func OrdersSource(reader client.Reader) outbox.Source {
-	return pagedSource(reader, "orders", func(list *investv1.OrderList) []*investv1.ChainTransaction {
-		txs := make([]*investv1.ChainTransaction, 0, len(list.Items))
+	return pagedSource(reader, "orders", func(list *investv1.OrderList) []outbox.Record {
+		recs := make([]outbox.Record, 0, len(list.Items))
 		for i := range list.Items {
-			if c := list.Items[i].Status.Chain; c != nil {
-				txs = append(txs, c.Transaction)
+			o := &list.Items[i]
+			if c := o.Status.Chain; c != nil && c.Transaction != nil {
+				recs = append(recs, outbox.Record{Owner: "Order " + o.Namespace + "/" + o.Name, Object: o, Tx: c.Transaction})
 			}
 		}
-		return txs
+		return recs
 	})
 }
 
 // pagedSource is an outbox Source that lists every object of a kind, 500 a page, through
 // reader (uncached: a record whose write was reported as failed but happened counts), and
-// answers the highest nonce among the transactions txs finds in each page.
+// answers the records recs finds in each page.
 func pagedSource[L any, PL interface {
 	*L
 	client.ObjectList
-}](reader client.Reader, what string, txs func(PL) []*investv1.ChainTransaction) outbox.Source {
-	return outbox.SourceFunc(func(ctx context.Context, from common.Address, chainID int64) (int64, bool, error) {
+}](reader client.Reader, what string, recs func(PL) []outbox.Record) outbox.Source {
+	return outbox.SourceFunc(func(ctx context.Context) ([]outbox.Record, error) {
 		var (
-			best  int64
-			found bool
-			cont  string
+			out  []outbox.Record
+			cont string
 		)
 		for {
 			list := PL(new(L))
 			if err := reader.List(ctx, list, client.Limit(500), client.Continue(cont)); err != nil {
-				return 0, false, fmt.Errorf("list %s: %w", what, err)
+				return nil, fmt.Errorf("list %s: %w", what, err)
 			}
-			if n, ok := outbox.HighestNonce(from, chainID, txs(list)...); ok && (!found || n > best) {
-				best, found = n, true
-			}
+			out = append(out, recs(list)...)
 			if cont = list.GetContinue(); cont == "" {
-				return best, found, nil
+				return out, nil
 			}
 		}
 	})

@@ -152,9 +152,22 @@ func NewRuntime(backend outbox.Backend, signer chain.Signer, chainID *big.Int, c
 	if confirmations == 0 {
 		confirmations = DefaultConfirmations
 	}
+	events := mgr.GetEventRecorder("chain-outbox")
 	ob, err := outbox.New(outbox.Config{
 		Backend: backend, Signer: signer, ChainID: chainID, StuckAfter: stuckAfter,
 		Log: mgr.GetLogger().WithName("outbox"),
+		// What the outbox's healing says about an owner becomes an Event on it; what it
+		// says about the signer is logged, and the share classes show it (ChainInSync).
+		Notify: func(n outbox.Notice) {
+			if n.Record == nil || n.Record.Object == nil {
+				return
+			}
+			typ := corev1.EventTypeNormal
+			if n.Warning {
+				typ = corev1.EventTypeWarning
+			}
+			events.Eventf(n.Record.Object, nil, typ, n.Reason, "Heal", "%s", n.Message)
+		},
 	})
 	if err != nil {
 		return nil, err

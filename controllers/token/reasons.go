@@ -13,6 +13,11 @@ const (
 	// TypeLedgerInSync (Account): the on-chain balances of the account's wallets equal its
 	// holdings.
 	TypeLedgerInSync = "LedgerInSync"
+	// TypeChainInSync (ShareClass): the chain holds every transaction the operator recorded
+	// as final; False while the transaction outbox heals a chain that fell behind (reason
+	// Behind: nothing new is signed, so no mint, burn or registration starts) or cannot heal
+	// it by itself (reason Halted: a person must act; docs/tokens.md, Healing).
+	TypeChainInSync = "ChainInSync"
 )
 
 // Reasons of TokenReady and Stalled on a ShareClass.

@@ -50,31 +50,38 @@ type Config struct {
 	Confirmations uint64
 }
 
-// Source reports to the outbox the highest nonce recorded by share classes (token
-// deployments) and wallets (registrations and removals), read from the API server.
+// Source lists for the outbox the transactions share classes (token deployments) and
+// wallets (registrations and removals) have recorded, read from the API server.
 func Source(r client.Reader) outbox.Source {
-	return outbox.SourceFunc(func(ctx context.Context, from common.Address, chainID int64) (int64, bool, error) {
-		var txs []*investv1.ChainTransaction
+	return outbox.SourceFunc(func(ctx context.Context) ([]outbox.Record, error) {
+		var recs []outbox.Record
 		var classes investv1.ShareClassList
 		if err := r.List(ctx, &classes); err != nil {
-			return 0, false, err
+			return nil, err
 		}
 		for i := range classes.Items {
-			if t := classes.Items[i].Status.Token; t != nil {
-				txs = append(txs, t.Deployment)
+			sc := &classes.Items[i]
+			if t := sc.Status.Token; t != nil && t.Deployment != nil {
+				recs = append(recs, outbox.Record{Owner: "ShareClass " + sc.Name, Object: sc, Tx: t.Deployment})
 			}
 		}
 		var wallets investv1.WalletList
 		if err := r.List(ctx, &wallets); err != nil {
-			return 0, false, err
+			return nil, err
 		}
 		for i := range wallets.Items {
-			if reg := wallets.Items[i].Status.Registration; reg != nil {
-				txs = append(txs, reg.RegisterTransaction, reg.RemoveTransaction)
+			w := &wallets.Items[i]
+			reg := w.Status.Registration
+			if reg == nil {
+				continue
+			}
+			for _, tx := range []*investv1.ChainTransaction{reg.RegisterTransaction, reg.RemoveTransaction} {
+				if tx != nil {
+					recs = append(recs, outbox.Record{Owner: "Wallet " + w.Namespace + "/" + w.Name, Object: w, Tx: tx})
+				}
 			}
 		}
-		n, ok := outbox.HighestNonce(from, chainID, txs...)
-		return n, ok, nil
+		return recs, nil
 	})
 }
 
@@ -106,6 +113,7 @@ func Setup(mgr ctrl.Manager, c Config) (*Lookup, error) {
 			return nil, errors.New("token: the outbox signs for another key or chain than Operator and ChainID")
 		}
 		c.Outbox.AddSource(Source(mgr.GetAPIReader()))
+		sc.Chain = c.Outbox
 		sc.Deployer = &OutboxDeployer{Client: mgr.GetClient(), Outbox: c.Outbox, Registry: c.Registry, Confirmations: c.Confirmations}
 		wr := &WalletReconciler{
 			Client: mgr.GetClient(), APIReader: mgr.GetAPIReader(), Chain: c.Chain,

@@ -16,10 +16,15 @@ import (
 	ctrl "sigs.k8s.io/controller-runtime"
 	"sigs.k8s.io/controller-runtime/pkg/builder"
 	"sigs.k8s.io/controller-runtime/pkg/client"
+	"sigs.k8s.io/controller-runtime/pkg/event"
+	"sigs.k8s.io/controller-runtime/pkg/handler"
+	"sigs.k8s.io/controller-runtime/pkg/manager"
 	"sigs.k8s.io/controller-runtime/pkg/predicate"
+	"sigs.k8s.io/controller-runtime/pkg/source"
 
 	investv1 "github.com/fundshare/fundshare-operator/api/v1alpha1"
 	"github.com/fundshare/fundshare-operator/controllers/delivery"
+	"github.com/fundshare/fundshare-operator/internal/chain/outbox"
 	"github.com/fundshare/fundshare-operator/internal/index"
 )
 
@@ -35,7 +40,20 @@ type ShareClassReconciler struct {
 	// Deployer deploys tokens (spec.token.mode Deploy); nil: such share classes wait with
 	// TokenReady=False.
 	Deployer Deployer
+	// Chain reports how the chain stands against the recorded transactions (the outbox's
+	// healing): condition ChainInSync. Nil: the condition is not set.
+	Chain ChainHealth
 }
+
+// ChainHealth is the outbox's view of the chain against its records.
+type ChainHealth interface {
+	Health() outbox.Health
+	HealthChanges() <-chan struct{}
+}
+
+// behindRecheck is how often a share class looks at the chain's health again while the
+// chain is behind the records.
+const behindRecheck = 5 * time.Second
 
 // Deployer sends a share class's token deployment and reports how it stands; see
 // deploy.go.
@@ -48,6 +66,14 @@ type Deployer interface {
 
 // Reconcile implements reconcile.Reconciler.
 func (r *ShareClassReconciler) Reconcile(ctx context.Context, req ctrl.Request) (ctrl.Result, error) {
+	res, err := r.reconcile(ctx, req)
+	if err == nil && r.Chain != nil && r.Chain.Health().State != outbox.InSync && (res.RequeueAfter == 0 || res.RequeueAfter > behindRecheck) {
+		res.RequeueAfter = behindRecheck
+	}
+	return res, err
+}
+
+func (r *ShareClassReconciler) reconcile(ctx context.Context, req ctrl.Request) (ctrl.Result, error) {
 	sc := &investv1.ShareClass{}
 	if err := r.Client.Get(ctx, req.NamespacedName, sc); err != nil {
 		return ctrl.Result{}, client.IgnoreNotFound(err)
@@ -134,6 +160,9 @@ func (r *ShareClassReconciler) tokenOfAnother(ctx context.Context, sc *investv1.
 func (r *ShareClassReconciler) setStatus(ctx context.Context, sc *investv1.ShareClass, addr *common.Address, p *Problem) error {
 	before := sc.DeepCopy()
 	gen := sc.Generation
+	if r.Chain != nil {
+		setChainInSync(&sc.Status.Conditions, r.Chain.Health(), gen)
+	}
 	if addr != nil {
 		if sc.Status.Token == nil {
 			sc.Status.Token = &investv1.ShareClassTokenStatus{}
@@ -172,12 +201,53 @@ func equalStatus(a, b *investv1.ShareClass) bool {
 	return equality.Semantic.DeepEqual(a.Status, b.Status)
 }
 
-// SetupWithManager watches share classes.
+// setChainInSync sets ChainInSync from the outbox's health.
+func setChainInSync(conds *[]metav1.Condition, h outbox.Health, gen int64) {
+	c := metav1.Condition{Type: TypeChainInSync, Status: metav1.ConditionTrue, Reason: h.State.String(), ObservedGeneration: gen,
+		Message: fmt.Sprintf("the chain holds every transaction recorded as final (the agent's nonce on chain is %d)", h.ChainNonce)}
+	if h.State != outbox.InSync {
+		c.Status, c.Message = metav1.ConditionFalse, h.Message
+	}
+	meta.SetStatusCondition(conds, c)
+}
+
+// SetupWithManager watches share classes, and every share class with a token when the
+// chain's health changes.
 func (r *ShareClassReconciler) SetupWithManager(mgr ctrl.Manager) error {
-	return ctrl.NewControllerManagedBy(mgr).
+	b := ctrl.NewControllerManagedBy(mgr).
 		Named("shareclass-token").
-		For(&investv1.ShareClass{}, builder.WithPredicates(predicate.GenerationChangedPredicate{})).
-		Complete(r)
+		For(&investv1.ShareClass{}, builder.WithPredicates(predicate.GenerationChangedPredicate{}))
+	if r.Chain != nil {
+		ch := make(chan event.GenericEvent, 64)
+		if err := mgr.Add(manager.RunnableFunc(func(ctx context.Context) error {
+			for {
+				select {
+				case <-ctx.Done():
+					return nil
+				case <-r.Chain.HealthChanges():
+				}
+				var all investv1.ShareClassList
+				if err := r.Client.List(ctx, &all); err != nil {
+					mgr.GetLogger().Error(err, "list share classes after the chain's health changed")
+					continue
+				}
+				for i := range all.Items {
+					if all.Items[i].Spec.Token == nil {
+						continue
+					}
+					select {
+					case ch <- event.GenericEvent{Object: &all.Items[i]}:
+					case <-ctx.Done():
+						return nil
+					}
+				}
+			}
+		})); err != nil {
+			return err
+		}
+		b = b.WatchesRawSource(source.Channel(ch, &handler.EnqueueRequestForObject{}))
+	}
+	return b.Complete(r)
 }
 
 // Lookup answers which token carries a share class's units: the delivery agent's

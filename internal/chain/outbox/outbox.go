@@ -32,6 +32,7 @@ import (
 	"github.com/go-logr/logr"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/runtime"
 
 	investv1 "github.com/fundshare/fundshare-operator/api/v1alpha1"
 	"github.com/fundshare/fundshare-operator/internal/chain"
@@ -52,29 +53,38 @@ type Backend interface {
 	ethereum.BlockNumberReader
 }
 
-// Source reports the highest nonce recorded, by one kind of owner, for transactions of
-// from on chainID: every durable record counts, whatever its state (unconfirmed, mined,
-// reverted). It must read the API server directly (not a cache that may lag behind a
-// write), so that a record whose write was reported as failed but happened is seen.
+// Record is one recorded transaction and the owner whose status holds it.
+type Record struct {
+	// Owner names the owner for logs and the outbox's health, e.g. "Order demo/6e7f…".
+	Owner string
+	// Object is the owner itself, for Events about it; nil when there is none to name.
+	Object runtime.Object
+	// Tx is the recorded transaction.
+	Tx *investv1.ChainTransaction
+}
+
+// Source lists the transactions one kind of owner (orders, delivery batches, wallets,
+// share classes) has recorded: every durable record, whatever its state (unconfirmed,
+// mined, reverted). The outbox keeps those of its signer and chain. A Source must read the
+// API server directly (not a cache that may lag behind a write), so that a record whose
+// write was reported as failed but happened is seen.
 type Source interface {
-	HighestNonce(ctx context.Context, from common.Address, chainID int64) (nonce int64, found bool, err error)
+	Records(ctx context.Context) ([]Record, error)
 }
 
 // SourceFunc adapts a function to Source.
-type SourceFunc func(ctx context.Context, from common.Address, chainID int64) (int64, bool, error)
+type SourceFunc func(ctx context.Context) ([]Record, error)
 
-// HighestNonce implements Source.
-func (f SourceFunc) HighestNonce(ctx context.Context, from common.Address, chainID int64) (int64, bool, error) {
-	return f(ctx, from, chainID)
-}
+// Records implements Source.
+func (f SourceFunc) Records(ctx context.Context) ([]Record, error) { return f(ctx) }
 
-// HighestNonce is a helper for Sources: the highest nonce among the recorded transactions of
-// from on chainID (nil entries are skipped).
+// HighestNonce is the highest nonce among the recorded transactions of from on chainID
+// (nil entries are skipped).
 func HighestNonce(from common.Address, chainID int64, txs ...*investv1.ChainTransaction) (int64, bool) {
 	var best int64
 	found := false
 	for _, t := range txs {
-		if t == nil || t.ChainID != chainID || !strings.EqualFold(t.From, from.Hex()) {
+		if !signedBy(t, from, chainID) {
 			continue
 		}
 		if !found || t.Nonce > best {
@@ -82,6 +92,10 @@ func HighestNonce(from common.Address, chainID int64, txs ...*investv1.ChainTran
 		}
 	}
 	return best, found
+}
+
+func signedBy(t *investv1.ChainTransaction, from common.Address, chainID int64) bool {
+	return t != nil && len(t.Attempts) > 0 && t.ChainID == chainID && strings.EqualFold(t.From, from.Hex())
 }
 
 // Fees are the EIP-1559 fee caps of a new transaction.
@@ -132,6 +146,14 @@ type Config struct {
 	Now func() time.Time
 	// Log receives one line per broadcast and replacement (never key material).
 	Log logr.Logger
+	// HealInterval is how often the signer's nonce on chain is compared with what was seen
+	// final, and how often Heal runs while the chain is behind; zero means 5 seconds.
+	HealInterval time.Duration
+	// ScanInterval is how often Heal compares the chain with every record even when the
+	// nonce looks right; zero means 2 minutes.
+	ScanInterval time.Duration
+	// Notify receives what a person should see (Events); nil drops it (it is logged too).
+	Notify func(Notice)
 }
 
 // Outbox allocates nonces, signs, has the owner record, and broadcasts. It is a manager
@@ -148,6 +170,12 @@ type Outbox struct {
 	synced  bool // next is valid: set by Sync, cleared by an ambiguous record
 	ready   chan struct{}
 	once    sync.Once
+	healing map[uint64]bool // nonces broadcast again since the chain fell behind
+
+	hmu     sync.Mutex // guards health and final
+	health  Health
+	changes chan struct{} // a value after each change of Health().State
+	final  uint64 // one more than the highest nonce recorded or seen final
 }
 
 // New returns an Outbox; it sends nothing until Start (or Sync) has run.
@@ -172,7 +200,16 @@ func New(cfg Config) (*Outbox, error) {
 	if cfg.Now == nil {
 		cfg.Now = time.Now
 	}
-	return &Outbox{cfg: cfg, from: cfg.Signer.Address(), chainID: cfg.ChainID.Int64(), ready: make(chan struct{})}, nil
+	if cfg.HealInterval <= 0 {
+		cfg.HealInterval = 5 * time.Second
+	}
+	if cfg.ScanInterval <= 0 {
+		cfg.ScanInterval = 2 * time.Minute
+	}
+	return &Outbox{
+		cfg: cfg, from: cfg.Signer.Address(), chainID: cfg.ChainID.Int64(),
+		ready: make(chan struct{}), changes: make(chan struct{}, 1),
+	}, nil
 }
 
 // From is the signer's address, the sender of every transaction.
@@ -192,22 +229,31 @@ func (o *Outbox) AddSource(s Source) {
 // NeedLeaderElection makes the manager start the outbox on the leader only.
 func (o *Outbox) NeedLeaderElection() bool { return true }
 
-// Start syncs the next nonce, retrying until it succeeds, then lets Send allocate; it
-// returns when ctx ends.
+// Start compares the chain with the records (Heal) and syncs the next nonce, retrying
+// each until it succeeds, then lets Send allocate and keeps comparing (HealInterval,
+// ScanInterval); it returns when ctx ends.
 func (o *Outbox) Start(ctx context.Context) error {
-	for {
-		err := o.Sync(ctx)
-		if err == nil {
-			break
-		}
-		o.cfg.Log.Error(err, "sync the next nonce; retrying")
-		select {
-		case <-ctx.Done():
-			return nil
-		case <-time.After(2 * time.Second):
+	for _, step := range []struct {
+		what string
+		run  func(context.Context) error
+	}{
+		{"compare the chain with the recorded transactions", func(ctx context.Context) error { _, err := o.Heal(ctx); return err }},
+		{"sync the next nonce", o.Sync},
+	} {
+		for {
+			err := step.run(ctx)
+			if err == nil {
+				break
+			}
+			o.cfg.Log.Error(err, step.what+"; retrying")
+			select {
+			case <-ctx.Done():
+				return nil
+			case <-time.After(2 * time.Second):
+			}
 		}
 	}
-	<-ctx.Done()
+	o.watch(ctx)
 	return nil
 }
 
@@ -229,14 +275,16 @@ func (o *Outbox) syncLocked(ctx context.Context) error {
 		return fmt.Errorf("outbox: pending nonce: %w", err)
 	}
 	next := pending
-	for _, s := range o.sources {
-		n, found, err := s.HighestNonce(ctx, o.from, o.chainID)
-		if err != nil {
-			return fmt.Errorf("outbox: recorded nonces: %w", err)
-		}
-		if found && n >= 0 && uint64(n)+1 > next {
-			next = uint64(n) + 1
-		}
+	recs, err := o.recordsLocked(ctx)
+	if err != nil {
+		return err
+	}
+	txs := make([]*investv1.ChainTransaction, len(recs))
+	for i := range recs {
+		txs[i] = recs[i].Tx
+	}
+	if n, found := HighestNonce(o.from, o.chainID, txs...); found && n >= 0 && uint64(n)+1 > next {
+		next = uint64(n) + 1
 	}
 	o.next, o.synced = next, true
 	o.cfg.Log.V(1).Info("next nonce synced", "from", o.from.Hex(), "nonce", next, "chainPending", pending)
@@ -301,6 +349,10 @@ func (o *Outbox) Send(ctx context.Context, call Call, record RecordFunc) (*inves
 	}
 
 	o.mu.Lock()
+	if err := o.signing(); err != nil {
+		o.mu.Unlock()
+		return nil, err
+	}
 	if !o.synced {
 		if err := o.syncLocked(ctx); err != nil {
 			o.mu.Unlock()
@@ -568,6 +620,7 @@ func (o *Outbox) Check(ctx context.Context, rec *investv1.ChainTransaction, conf
 			return obs, nil
 		}
 		obs.State = Final
+		o.sawFinal(uint64(rec.Nonce)) //nolint:gosec // recorded nonces are not negative (CRD minimum)
 		obs.Receipt = &investv1.ChainReceipt{
 			Hash: att.Hash, BlockNumber: int64(obs.BlockNumber), BlockHash: r.BlockHash.Hex(), //nolint:gosec // block numbers are far below 2^63
 			Status: investv1.ChainReceiptSucceeded, Confirmations: int64(obs.Confirmations), //nolint:gosec // idem

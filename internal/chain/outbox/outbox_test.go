@@ -41,15 +41,14 @@ func (s *store) get(owner string) *investv1.ChainTransaction {
 	return s.recs[owner].DeepCopy()
 }
 
-func (s *store) HighestNonce(_ context.Context, from common.Address, chainID int64) (int64, bool, error) {
+func (s *store) Records(context.Context) ([]Record, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	all := make([]*investv1.ChainTransaction, 0, len(s.recs))
-	for _, r := range s.recs {
-		all = append(all, r)
+	all := make([]Record, 0, len(s.recs))
+	for owner, r := range s.recs {
+		all = append(all, Record{Owner: owner, Tx: r.DeepCopy()})
 	}
-	n, ok := HighestNonce(from, chainID, all...)
-	return n, ok, nil
+	return all, nil
 }
 
 // deadBroadcast is the chain client of an agent that dies right after recording: nothing it

@@ -1,0 +1,343 @@
+package outbox
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math/big"
+	"strings"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/ethereum/go-ethereum/common"
+	"github.com/ethereum/go-ethereum/core/types"
+
+	investv1 "github.com/fundshare/fundshare-operator/api/v1alpha1"
+	"github.com/fundshare/fundshare-operator/internal/test/chaintest"
+)
+
+// mintFinal sends n mints of units to w through ob, mines them and records each receipt
+// as its owner would once final ("order-<i>", from first on).
+func mintFinal(t *testing.T, c *chaintest.Chain, ob *Outbox, s *store, w common.Address, first, n int, units int64) {
+	t.Helper()
+	recs := make([]*investv1.ChainTransaction, 0, n)
+	for i := first; i < first+n; i++ {
+		rec, err := ob.Send(c.Ctx, mintCall(c, w, units), s.record(fmt.Sprint("order-", i)))
+		if err != nil {
+			t.Fatalf("mint %d: %v", i, err)
+		}
+		recs = append(recs, rec)
+	}
+	c.Commit(1)
+	for i, rec := range recs {
+		owner := fmt.Sprint("order-", first+i)
+		var obs Observation
+		for range 50 {
+			var err error
+			if obs, err = ob.Check(c.Ctx, rec, 1); err != nil {
+				t.Fatal(err)
+			}
+			if obs.State == Final {
+				break
+			}
+			c.Commit(1)
+		}
+		if obs.State != Final || !obs.Succeeded {
+			t.Fatalf("%s: %v, succeeded %v", owner, obs.State, obs.Succeeded)
+		}
+		rec.Receipt = obs.Receipt
+		if err := s.record(owner)(c.Ctx, rec); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+// rollback makes the chain forget its last blocks down to (and keeping) block keep, and
+// drops the node's pool: what the chain had mined above keep is gone, as after a node
+// restored from an older snapshot.
+func rollback(t *testing.T, c *chaintest.Chain, keep uint64) {
+	t.Helper()
+	b, err := c.Client.HeaderByNumber(c.Ctx, new(big.Int).SetUint64(keep))
+	if err != nil {
+		t.Fatal(err)
+	}
+	c.Backend.Rollback() // a fork needs a clean pending block
+	if err := c.Backend.Fork(b.Hash()); err != nil {
+		t.Fatal(err)
+	}
+	c.Backend.Rollback() // the node's pool takes the forgotten transactions back: drop them
+	c.Commit(1) // the fork becomes the chain (its first block is empty: the pool was dropped)
+	c.Backend.Rollback()
+}
+
+func chainNonce(t *testing.T, c *chaintest.Chain) uint64 {
+	t.Helper()
+	n, err := c.Client.NonceAt(c.Ctx, c.Agent.Address(), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return n
+}
+
+// healUntilInSync runs Heal and mines a block, until the chain holds every record (at most
+// a minute: the node's pool takes a broadcast in a moment after it returns).
+func healUntilInSync(t *testing.T, c *chaintest.Chain, ob *Outbox) Health {
+	t.Helper()
+	for deadline := time.Now().Add(time.Minute); time.Now().Before(deadline); {
+		h, err := ob.Heal(c.Ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if h.State == InSync {
+			return h
+		}
+		c.Commit(1)
+	}
+	t.Fatalf("the chain never held the records again: %+v", ob.Health())
+	return Health{}
+}
+
+func TestAChainBehindTheRecordsGetsEveryRecordedTransactionBackAsTheRecordedBytes(t *testing.T) {
+	for _, depth := range []int{1, 10, 100} {
+		t.Run(fmt.Sprintf("rollback of %d blocks", depth), func(t *testing.T) {
+			c := chaintest.New(t)
+			w := c.NewWallet()
+			c.Register(w)
+			s := newStore()
+			var notices []Notice
+			ob := newOutbox(t, c, c.Client, s, func(cfg *Config) { cfg.Notify = func(n Notice) { notices = append(notices, n) } })
+			start := c.Head()
+			// A mint a block, depth blocks, then the rollback forgets them all.
+			for i := range depth {
+				mintFinal(t, c, ob, s, w, i, 1, 3)
+			}
+			minted := int64(depth * 3)
+			if b := c.Balance(c.Token, w); b != minted {
+				t.Fatalf("balance %d before the rollback, want %d", b, minted)
+			}
+			rollback(t, c, start)
+			if b := c.Balance(c.Token, w); b != 0 || chainNonce(t, c) != 0 {
+				t.Fatalf("after the rollback: balance %d, nonce %d; want both 0", b, chainNonce(t, c))
+			}
+
+			h, err := ob.Heal(c.Ctx)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if h.State != Behind || h.ChainNonce != 0 || h.Final != uint64(depth) || h.Rebroadcast != depth {
+				t.Fatalf("health %+v; want Behind at nonce 0 of %d final, all broadcast again", h, depth)
+			}
+			if _, err := ob.Send(c.Ctx, mintCall(c, w, 1), s.record("new")); !errors.Is(err, ErrChainBehind) {
+				t.Fatalf("Send while behind: %v, want ErrChainBehind", err)
+			}
+			if s.get("new") != nil {
+				t.Fatal("a new transaction was recorded while the chain was behind")
+			}
+
+			h = healUntilInSync(t, c, ob)
+			if h.ChainNonce != uint64(depth) || len(h.Changed) != 0 {
+				t.Fatalf("healed: %+v", h)
+			}
+			if b := c.Balance(c.Token, w); b != minted {
+				t.Fatalf("balance %d after healing, want %d", b, minted)
+			}
+			mints := c.Mints(c.Token, w)
+			if len(mints) != depth {
+				t.Fatalf("%d mints on the chain, want %d: none twice, none lost", len(mints), depth)
+			}
+			for i := range depth {
+				rec := s.get(fmt.Sprint("order-", i))
+				r, err := c.Client.TransactionReceipt(c.Ctx, common.HexToHash(rec.Attempts[0].Hash))
+				if err != nil || r.Status != types.ReceiptStatusSuccessful {
+					t.Fatalf("order-%d's recorded mint %s is not on the chain again: %v", i, rec.Attempts[0].Hash, err)
+				}
+			}
+			// Signing resumes above every old nonce.
+			rec, err := ob.Send(c.Ctx, mintCall(c, w, 1), s.record("new"))
+			if err != nil || rec.Nonce != int64(depth) {
+				t.Fatalf("Send after healing: nonce %v, %v; want %d", rec, err, depth)
+			}
+			var reasons []string
+			for _, n := range notices {
+				reasons = append(reasons, n.Reason)
+			}
+			joined := strings.Join(reasons, " ")
+			if !strings.Contains(joined, "ChainBehind") || !strings.Contains(joined, "TransactionRebroadcast") || !strings.Contains(joined, "ChainHealed") {
+				t.Fatalf("notices %v: want ChainBehind, TransactionRebroadcast for each owner, ChainHealed", reasons)
+			}
+		})
+	}
+}
+
+func TestAnInFlightTransactionAboveTheLostOnesIsMinedAfterThemWithItsRecordedNonce(t *testing.T) {
+	c := chaintest.New(t)
+	w := c.NewWallet()
+	c.Register(w)
+	s := newStore()
+	ob := newOutbox(t, c, c.Client, s, nil)
+	start := c.Head()
+	mintFinal(t, c, ob, s, w, 0, 5, 2)
+	// The sixth mint is recorded and broadcast, but not mined, when the chain falls back.
+	if _, err := ob.Send(c.Ctx, mintCall(c, w, 7), s.record("in-flight")); err != nil {
+		t.Fatal(err)
+	}
+	rollback(t, c, start) // drops the pool too
+	healUntilInSync(t, c, ob)
+	// Heal brought the lost five back and the in-flight one with them (its nonce is in
+	// the range); its owner tracks it to Final as usual.
+	rec := s.get("in-flight")
+	obs, _, err := ob.Track(c.Ctx, rec, 1, s.record("in-flight"))
+	for range 20 {
+		if err != nil || obs.State == Final {
+			break
+		}
+		c.Commit(1)
+		obs, _, err = ob.Track(c.Ctx, rec, 1, s.record("in-flight"))
+	}
+	if err != nil || obs.State != Final || obs.Hash.Hex() != rec.Attempts[0].Hash {
+		t.Fatalf("in-flight mint: %v %v (hash %s, recorded %s)", obs.State, err, obs.Hash.Hex(), rec.Attempts[0].Hash)
+	}
+	if b := c.Balance(c.Token, w); b != 5*2+7 {
+		t.Fatalf("balance %d, want 17", b)
+	}
+	if n := chainNonce(t, c); n != 6 {
+		t.Fatalf("chain nonce %d, want 6: no new nonce for an old effect", n)
+	}
+}
+
+func TestANonceNoRecordHoldsHaltsSigningUntilAPersonFillsIt(t *testing.T) {
+	c := chaintest.New(t)
+	w := c.NewWallet()
+	c.Register(w)
+	s := newStore()
+	ob := newOutbox(t, c, c.Client, s, nil)
+	start := c.Head()
+	mintFinal(t, c, ob, s, w, 0, 6, 1)
+	// order-2's record left the cluster (its owner is gone); keep its bytes, as an
+	// operator would find them in the order archive.
+	lost := s.get("order-2")
+	s.mu.Lock()
+	delete(s.recs, "order-2")
+	s.mu.Unlock()
+	rollback(t, c, start)
+
+	h, err := ob.Heal(c.Ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if h.State != Halted || len(h.Missing) != 1 || h.Missing[0] != 2 {
+		t.Fatalf("health %+v, want Halted with nonce 2 missing", h)
+	}
+	if !strings.Contains(h.Message, "no record holds nonce(s) 2") {
+		t.Fatalf("message %q does not name the missing nonce", h.Message)
+	}
+	c.Commit(3)
+	if h, _ = ob.Heal(c.Ctx); h.State != Halted || h.ChainNonce != 2 {
+		t.Fatalf("health %+v: nonces 0 and 1 mined again, halted at 2", h)
+	}
+	if _, err := ob.Send(c.Ctx, mintCall(c, w, 1), s.record("new")); !errors.Is(err, ErrChainBehind) {
+		t.Fatalf("Send while halted: %v, want ErrChainBehind", err)
+	}
+
+	// A person broadcasts the lost transaction's recorded bytes (eth_sendRawTransaction).
+	tx, err := Decode(lost.Attempts[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := c.Client.SendTransaction(c.Ctx, tx); err != nil {
+		t.Fatal(err)
+	}
+	healUntilInSync(t, c, ob)
+	if b := c.Balance(c.Token, w); b != 6 {
+		t.Fatalf("balance %d, want 6", b)
+	}
+}
+
+func TestATransactionMinedAgainWithAnotherOutcomeIsReportedOnItsOwner(t *testing.T) {
+	c := chaintest.New(t)
+	w := c.NewWallet()
+	start := c.Head()
+	c.Register(w) // the admin's registration: lost with the rollback, never re-sent
+	s := newStore()
+	var notices []Notice
+	ob := newOutbox(t, c, c.Client, s, func(cfg *Config) { cfg.Notify = func(n Notice) { notices = append(notices, n) } })
+	mintFinal(t, c, ob, s, w, 0, 1, 4)
+	rollback(t, c, start)
+	h := healUntilInSync(t, c, ob)
+	if len(h.Changed) != 1 {
+		t.Fatalf("changed %+v, want the mint", h.Changed)
+	}
+	ch := h.Changed[0]
+	if ch.Owner != "order-0" || ch.Recorded != investv1.ChainReceiptSucceeded || ch.Now != investv1.ChainReceiptReverted ||
+		ch.Reason != fmt.Sprintf("NotVerified(%s)", w.Hex()) {
+		t.Fatalf("change %+v", ch)
+	}
+	var warned bool
+	for _, n := range notices {
+		warned = warned || (n.Reason == "TransactionOutcomeChanged" && n.Warning && n.Record != nil && n.Record.Owner == "order-0")
+	}
+	if !warned {
+		t.Fatalf("notices %+v: no TransactionOutcomeChanged warning on order-0", notices)
+	}
+	if n := chainNonce(t, c); n != 1 {
+		t.Fatalf("chain nonce %d, want 1: the reverted mint is not re-sent", n)
+	}
+}
+
+// failAfter is a chain client whose broadcasts fail after n succeeded: an agent killed in
+// the middle of broadcasting the records again.
+type failAfter struct {
+	Backend
+	n    int64
+	sent atomic.Int64
+}
+
+func (f *failAfter) SendTransaction(ctx context.Context, tx *types.Transaction) error {
+	if f.sent.Add(1) > f.n {
+		return errors.New("killed while broadcasting again")
+	}
+	return f.Backend.SendTransaction(ctx, tx)
+}
+
+func TestAnAgentKilledWhileBroadcastingAgainIsHealedByTheNextOne(t *testing.T) {
+	c := chaintest.New(t)
+	w := c.NewWallet()
+	c.Register(w)
+	s := newStore()
+	ob := newOutbox(t, c, c.Client, s, nil)
+	start := c.Head()
+	for i := 0; i < 30; i += 10 {
+		mintFinal(t, c, ob, s, w, i, 10, 1)
+	}
+	rollback(t, c, start)
+
+	dying := newOutbox(t, c, &failAfter{Backend: c.Client, n: 12}, s, nil)
+	if h, err := dying.Heal(c.Ctx); err != nil || h.State != Behind || h.Rebroadcast != 12 {
+		t.Fatalf("the agent killed after 12 broadcasts: %+v %v", h, err)
+	}
+	c.Commit(1)
+	c.Backend.Rollback() // the restart loses nothing the chain mined, only the pool
+
+	next := newOutbox(t, c, c.Client, s, nil)
+	healUntilInSync(t, c, next)
+	if b, m := c.Balance(c.Token, w), len(c.Mints(c.Token, w)); b != 30 || m != 30 {
+		t.Fatalf("balance %d in %d mints, want 30 in 30", b, m)
+	}
+}
+
+func TestFormatNoncesFoldsRuns(t *testing.T) {
+	for _, tc := range []struct {
+		in   []uint64
+		want string
+	}{
+		{nil, ""},
+		{[]uint64{3}, "3"},
+		{[]uint64{3, 4, 5, 9}, "3-5, 9"},
+		{[]uint64{1, 3, 4}, "1, 3-4"},
+	} {
+		if got := formatNonces(tc.in); got != tc.want {
+			t.Errorf("formatNonces(%v) = %q, want %q", tc.in, got, tc.want)
+		}
+	}
+}
