@@ -67,7 +67,7 @@ func rollback(t *testing.T, c *chaintest.Chain, keep uint64) {
 		t.Fatal(err)
 	}
 	c.Backend.Rollback() // the node's pool takes the forgotten transactions back: drop them
-	c.Commit(1) // the fork becomes the chain (its first block is empty: the pool was dropped)
+	c.Commit(1)          // the fork becomes the chain (its first block is empty: the pool was dropped)
 	c.Backend.Rollback()
 }
 

@@ -175,7 +175,7 @@ type Outbox struct {
 	hmu     sync.Mutex // guards health and final
 	health  Health
 	changes chan struct{} // a value after each change of Health().State
-	final  uint64 // one more than the highest nonce recorded or seen final
+	final   uint64        // one more than the highest nonce recorded or seen final
 }
 
 // New returns an Outbox; it sends nothing until Start (or Sync) has run.
