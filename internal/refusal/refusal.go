@@ -64,10 +64,28 @@ func Refused(err error) (string, bool) {
 // with a Forbidden cause on path reading "<code>: <message>" (what kubectl users read)
 // and a CauseRule cause with the same message, which RuleOf finds.
 func Rule(kind schema.GroupKind, name string, path *field.Path, code, message string) *apierrors.StatusError {
-	text := code + ": " + message
-	err := apierrors.NewInvalid(kind, name, field.ErrorList{field.Forbidden(path, text)})
-	err.ErrStatus.Details.Causes = append(err.ErrStatus.Details.Causes,
-		metav1.StatusCause{Type: CauseRule, Field: path.String(), Message: text})
+	return Rules(kind, name, FieldRule{Path: path, Code: code, Message: message})
+}
+
+// FieldRule is one business rule's refusal of one field, for Rules.
+type FieldRule struct {
+	Path    *field.Path
+	Code    string
+	Message string
+}
+
+// Rules is Rule for several fields at once: one Forbidden cause and one CauseRule cause
+// per field, in the order given (RuleOf finds the first).
+func Rules(kind schema.GroupKind, name string, rules ...FieldRule) *apierrors.StatusError {
+	errs := make(field.ErrorList, len(rules))
+	for i, r := range rules {
+		errs[i] = field.Forbidden(r.Path, r.Code+": "+r.Message)
+	}
+	err := apierrors.NewInvalid(kind, name, errs)
+	for _, r := range rules {
+		err.ErrStatus.Details.Causes = append(err.ErrStatus.Details.Causes,
+			metav1.StatusCause{Type: CauseRule, Field: r.Path.String(), Message: r.Code + ": " + r.Message})
+	}
 	return err
 }
 

@@ -95,3 +95,25 @@ func containsCause(causes []metav1.StatusCause, t metav1.CauseType, f string) bo
 	}
 	return false
 }
+
+// Several fields refused at once: kubectl users read each field with its rule, and RuleOf
+// finds the first.
+func TestRulesNamesEveryFieldRefusedWithItsRule(t *testing.T) {
+	kind := investv1.GroupVersion.WithKind("Order").GroupKind()
+	sent, done := field.NewPath("status", "settlement", "refundSent"), field.NewPath("status", "settlement", "refundCompleted")
+	err := throughAPIServer(Rules(kind, "o-1",
+		FieldRule{Path: sent, Code: "NoRefundOwed", Message: "refund evidence on an order that owes no refund (BUY COMPLETED, no refund due)"},
+		FieldRule{Path: done, Code: "NoRefundOwed", Message: "refund evidence on an order that owes no refund (BUY COMPLETED, no refund due)"}))
+	code, msg, ok := RuleOf(err)
+	if !ok || code != "NoRefundOwed" || msg != "refund evidence on an order that owes no refund (BUY COMPLETED, no refund due)" {
+		t.Fatalf("RuleOf = %q, %q, %v", code, msg, ok)
+	}
+	var se *apierrors.StatusError
+	errors.As(err, &se)
+	for _, p := range []*field.Path{sent, done} {
+		want := p.String() + ": Forbidden: NoRefundOwed: refund evidence on an order that owes no refund (BUY COMPLETED, no refund due)"
+		if !containsCause(se.ErrStatus.Details.Causes, metav1.CauseTypeForbidden, p.String()) || !strings.Contains(se.ErrStatus.Message, want) {
+			t.Errorf("kubectl users do not read %q: %v", want, se.ErrStatus)
+		}
+	}
+}

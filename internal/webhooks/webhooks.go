@@ -56,6 +56,7 @@ func Setup(mgr ctrl.Manager, claimNamespace string, opts ...Option) error {
 		o(&r)
 	}
 	mgr.GetWebhookServer().Register(TenancyPath, &admission.Webhook{Handler: &tenancyWebhook{r: r}})
+	mgr.GetWebhookServer().Register(OrderStatusPath, admission.WithValidator[*investv1.Order](mgr.GetScheme(), orderStatusWebhook{}))
 	a := &accountWebhook{r: r, c: mgr.GetClient()}
 	if err := ctrl.NewWebhookManagedBy(mgr, &investv1.Account{}).WithDefaulter(a).WithValidator(a).Complete(); err != nil {
 		return err
