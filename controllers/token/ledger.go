@@ -10,7 +10,9 @@ import (
 	"strings"
 	"time"
 
+	"github.com/ethereum/go-ethereum"
 	"github.com/ethereum/go-ethereum/common"
+	"github.com/ethereum/go-ethereum/core/types"
 	"github.com/go-logr/logr"
 	"github.com/prometheus/client_golang/prometheus"
 	corev1 "k8s.io/api/core/v1"
@@ -53,9 +55,12 @@ type LedgerAccount struct {
 	Holdings map[string]int64
 	// Wallets are the addresses of the account's Wallets.
 	Wallets []common.Address
-	// InFlight are the ISINs with a live order past execution: tokens may be moving, so the
-	// ISIN is not compared this round.
-	InFlight map[string]bool
+	// Settling are, per ISIN, the units of live orders past execution (not in Holdings yet)
+	// that the chain holds by the compared block: + a BUY whose mint, - a SELL whose burn
+	// was mined and succeeded at or below it. What is minted or burned later is not on
+	// chain at that block, so every ISIN is compared in every round, deliveries in flight
+	// or not.
+	Settling map[string]int64
 }
 
 // Mismatch is one ISIN whose units differ.
@@ -72,8 +77,10 @@ type LedgerResult struct {
 	// SharedWith are the other accounts whose wallets share an address with this one's: the
 	// registry and the token count an address once, so their units are compared together.
 	SharedWith []string
-	// Compared and Skipped (in flight) ISINs, sorted.
-	Compared, Skipped []string
+	// Compared ISINs, sorted.
+	Compared []string
+	// Settling is the number of units of orders in flight the comparison counted.
+	Settling int64
 }
 
 // InSync says whether no ISIN differs.
@@ -92,8 +99,8 @@ func (r LedgerResult) Message() string {
 			fmt.Fprintf(&b, "ISIN %s: chain %s units, ledger %d", m.ISIN, m.Chain, m.Ledger)
 		}
 	}
-	if len(r.Skipped) > 0 {
-		fmt.Fprintf(&b, " (not compared, deliveries in flight: %s)", strings.Join(r.Skipped, ", "))
+	if r.Settling != 0 && r.InSync() {
+		fmt.Fprintf(&b, " (counting %d unit(s) of orders settling on chain)", r.Settling)
 	}
 	if len(r.SharedWith) > 0 {
 		fmt.Fprintf(&b, " (wallet address shared with %s: units compared together)", strings.Join(r.SharedWith, ", "))
@@ -147,15 +154,10 @@ func CompareLedger(accounts []LedgerAccount, tokens map[string]common.Address, b
 			}
 		}
 		for _, isin := range isins {
-			inFlight := false
 			var ledger int64
 			for _, i := range members {
-				inFlight = inFlight || accounts[i].InFlight[isin]
-				ledger += accounts[i].Holdings[isin]
-			}
-			if inFlight {
-				res.Skipped = append(res.Skipped, isin)
-				continue
+				ledger += accounts[i].Holdings[isin] + accounts[i].Settling[isin]
+				res.Settling += abs(accounts[i].Settling[isin])
 			}
 			res.Compared = append(res.Compared, isin)
 			onChain := new(big.Int)
@@ -183,16 +185,26 @@ func CompareLedger(accounts []LedgerAccount, tokens map[string]common.Address, b
 	return out
 }
 
+func abs(x int64) int64 {
+	if x < 0 {
+		return -x
+	}
+	return x
+}
+
 // LedgerReconciler compares every account's on-chain balances with its holdings every
-// Interval, on the leader only. A mismatch sets LedgerInSync=False (reason BalanceMismatch,
+// Interval, on the leader only, at a confirmed block: Confirmations below the head. A mismatch sets LedgerInSync=False (reason BalanceMismatch,
 // the numbers in the message) on the Account, emits a Warning Event and shows in the
 // fundshare_ledger_* metrics; back in sync sets it True again.
 type LedgerReconciler struct {
 	Client   client.Client
 	Chain    Reader
 	Interval time.Duration
-	Recorder events.EventRecorder
-	Log      logr.Logger
+	// Confirmations: balances are read at the block Confirmations-1 below the head (the
+	// newest block whose transactions the agent calls final); zero or one: the head.
+	Confirmations uint64
+	Recorder      events.EventRecorder
+	Log           logr.Logger
 }
 
 // NeedLeaderElection: one replica reconciles.
@@ -249,7 +261,7 @@ func (r *LedgerReconciler) Round(ctx context.Context) (err error) {
 	byKey := map[string]*LedgerAccount{}
 	inputs := make([]LedgerAccount, 0, len(accts.Items))
 	for _, a := range accts.Items {
-		la := LedgerAccount{Key: a.Namespace + "/" + a.Name, Holdings: map[string]int64{}, InFlight: map[string]bool{}}
+		la := LedgerAccount{Key: a.Namespace + "/" + a.Name, Holdings: map[string]int64{}, Settling: map[string]int64{}}
 		for _, h := range a.Status.Holdings {
 			la.Holdings[string(h.ISIN)] = h.Units
 		}
@@ -263,18 +275,29 @@ func (r *LedgerReconciler) Round(ctx context.Context) (err error) {
 			la.Wallets = append(la.Wallets, common.HexToAddress(w.Spec.WalletAddress))
 		}
 	}
-	for _, o := range orders.Items {
-		if la := byKey[o.Namespace+"/"+string(o.Spec.AccountID)]; la != nil && pastExecution(o.Status.State) {
-			la.InFlight[string(o.Spec.ISIN)] = true
-		}
-	}
-
-	// Every balance at one block, so that the round sees one state of the chain.
+	// Every balance at one confirmed block, so that the round sees one state of the chain
+	// that a shallow reorganisation does not change.
 	head, err := r.Chain.BlockNumber(ctx)
 	if err != nil {
 		return fmt.Errorf("block number: %w", err)
 	}
-	block := new(big.Int).SetUint64(head)
+	at := head
+	if r.Confirmations > 1 && head+1 >= r.Confirmations {
+		at = head + 1 - r.Confirmations
+	}
+	block := new(big.Int).SetUint64(at)
+	for i := range orders.Items {
+		o := &orders.Items[i]
+		la := byKey[o.Namespace+"/"+string(o.Spec.AccountID)]
+		if la == nil || !pastExecution(o.Status.State) {
+			continue
+		}
+		units, err := r.settledBy(ctx, o, at)
+		if err != nil {
+			return err
+		}
+		la.Settling[string(o.Spec.ISIN)] += units
+	}
 	tok := contracts.NewShareToken()
 	balances := map[common.Address]map[common.Address]*big.Int{}
 	for _, addr := range tokens {
@@ -350,6 +373,43 @@ func (r *LedgerReconciler) record(ctx context.Context, a *investv1.Account, res 
 	}
 	r.Log.Info("ledger", "account", a.Namespace+"/"+a.Name, "inSync", res.InSync(), "message", cond.Message)
 	return nil
+}
+
+// settledBy is what a live order past execution has changed on chain by block at: the
+// units of a BUY whose mint, minus those of a SELL whose burn, was mined at or below at and
+// succeeded; zero when its transaction is not there (not sent, not mined, mined later,
+// reverted). A recorded receipt is taken as recorded; otherwise the attempts' receipts are
+// read.
+func (r *LedgerReconciler) settledBy(ctx context.Context, o *investv1.Order, at uint64) (int64, error) {
+	if o.Status.Chain == nil || o.Status.Chain.Transaction == nil {
+		return 0, nil
+	}
+	tx := o.Status.Chain.Transaction
+	mined, ok := false, false
+	if rc := tx.Receipt; rc != nil {
+		mined = rc.BlockNumber >= 0 && uint64(rc.BlockNumber) <= at
+		ok = rc.Status == investv1.ChainReceiptSucceeded
+	} else {
+		for _, a := range tx.Attempts {
+			rc, err := r.Chain.TransactionReceipt(ctx, common.HexToHash(a.Hash))
+			if errors.Is(err, ethereum.NotFound) {
+				continue
+			}
+			if err != nil {
+				return 0, fmt.Errorf("receipt of %s: %w", a.Hash, err)
+			}
+			mined = rc.BlockNumber != nil && rc.BlockNumber.Uint64() <= at
+			ok = rc.Status == types.ReceiptStatusSuccessful
+			break
+		}
+	}
+	if !mined || !ok {
+		return 0, nil
+	}
+	if o.Spec.Side == investv1.SideSell {
+		return -o.Spec.AmountOfUnits, nil
+	}
+	return o.Spec.AmountOfUnits, nil
 }
 
 // pastExecution says whether a live order's tokens may be moving: from execution until it

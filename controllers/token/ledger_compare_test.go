@@ -58,11 +58,18 @@ func TestCompareLedger(t *testing.T) {
 			inSync:   map[string]bool{"ns/a": false},
 		},
 		{
-			name:     "an ISIN with a delivery in flight is not compared",
-			accounts: []LedgerAccount{{Key: "ns/a", Holdings: map[string]int64{"ISINA": 0}, Wallets: []common.Address{w1}, InFlight: map[string]bool{"ISINA": true}}},
-			balances: map[common.Address]map[common.Address]int64{tokA: {w1: 7}},
-			want:     map[string]string{"ns/a": "on-chain balances equal the holdings for 1 ISIN(s) (not compared, deliveries in flight: ISINA)"},
+			name:     "an ISIN with orders settling is compared, counting what the chain holds of them by the block",
+			accounts: []LedgerAccount{{Key: "ns/a", Holdings: map[string]int64{"ISINA": 5}, Wallets: []common.Address{w1}, Settling: map[string]int64{"ISINA": 7}}},
+			balances: map[common.Address]map[common.Address]int64{tokA: {w1: 12}},
+			want:     map[string]string{"ns/a": "on-chain balances equal the holdings for 2 ISIN(s) (counting 7 unit(s) of orders settling on chain)"},
 			inSync:   map[string]bool{"ns/a": true},
+		},
+		{
+			name:     "a mismatch is reported while orders settle: in flight never means in sync",
+			accounts: []LedgerAccount{{Key: "ns/a", Holdings: map[string]int64{"ISINA": 948}, Wallets: []common.Address{w1}, Settling: map[string]int64{"ISINA": -100}}},
+			balances: map[common.Address]map[common.Address]int64{tokA: {w1: 448}},
+			want:     map[string]string{"ns/a": "ISIN ISINA: chain 448 units, ledger 848"},
+			inSync:   map[string]bool{"ns/a": false},
 		},
 		{
 			name: "accounts sharing a wallet address are compared together, the address counted once",

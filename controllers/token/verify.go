@@ -24,6 +24,7 @@ type Reader interface {
 	ethereum.ContractCaller
 	ethereum.ChainStateReader
 	ethereum.BlockNumberReader
+	ethereum.TransactionReader
 }
 
 // call runs a read-only call of to at block (nil: latest) and unpacks its result.
