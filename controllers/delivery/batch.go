@@ -401,7 +401,7 @@ func (r *Reconciler) claimAndSend(ctx context.Context, b *investv1.DeliveryBatch
 		return r.abandon(ctx, before, "PreflightReverted: "+rev.Reason(), true)
 	}
 	switch {
-	case errors.Is(err, outbox.ErrNotSynced):
+	case outbox.MustWait(err):
 		return ctrl.Result{RequeueAfter: time.Second}, nil
 	case rec == nil && (apierrors.IsConflict(err) || apierrors.IsNotFound(err)):
 		return ctrl.Result{RequeueAfter: settlement.ConflictRetry}, nil

@@ -222,7 +222,7 @@ func (r *Reconciler) send(ctx context.Context, o *investv1.Order, step settlemen
 		return r.refuse(ctx, o, rev.Reason())
 	}
 	switch {
-	case errors.Is(err, outbox.ErrNotSynced):
+	case outbox.MustWait(err):
 		return ctrl.Result{RequeueAfter: time.Second}, nil
 	case rec == nil && (apierrors.IsConflict(err) || apierrors.IsNotFound(err)):
 		return ctrl.Result{RequeueAfter: settlement.ConflictRetry}, nil // read the order fresh; the nonce was freed

@@ -1,6 +1,7 @@
 package delivery
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"sync"
@@ -123,6 +124,7 @@ type agentOptions struct {
 	noPreflight   bool                     // batches are checked only by the outbox's estimate at signing
 	batchOnly     bool                     // the batch controller runs, but the order reconciler mints each order on its own
 	archive       Archive                  // nil: no order archive
+	healInterval  time.Duration            // zero: 200ms
 }
 
 // startAgent starts the outbox and the chain agent in a manager of their own.
@@ -148,6 +150,7 @@ func (w *world) startAgent(opts agentOptions) *envtest.Manager {
 			ob, err := outbox.New(outbox.Config{
 				Backend: backend, Signer: w.chain.Agent, ChainID: w.chain.ChainID,
 				Fees: opts.fees, StuckAfter: opts.stuckAfter, Log: mgr.GetLogger().WithName("outbox"),
+				HealInterval: cmp.Or(opts.healInterval, 200*time.Millisecond),
 			})
 			if err != nil {
 				return err

@@ -2,7 +2,6 @@ package token
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"time"
 
@@ -55,7 +54,7 @@ func (d *OutboxDeployer) Deploy(ctx context.Context, sc *investv1.ShareClass) (c
 		if r, ok := chain.AsRevert(err); ok {
 			return common.Address{}, 0, &Problem{ReasonDeploymentFailed, "the deployment would revert: " + r.Reason()}
 		}
-		if errors.Is(err, outbox.ErrNotSynced) {
+		if outbox.MustWait(err) {
 			return common.Address{}, pollWhilePending, nil
 		}
 		// Recorded (even if the broadcast failed: Track sends it again) or not: look again.

@@ -128,7 +128,7 @@ func Setup(mgr ctrl.Manager, c Config) (*Lookup, error) {
 	}
 	if c.LedgerInterval > 0 {
 		if err := mgr.Add(&LedgerReconciler{
-			Client: mgr.GetClient(), Chain: c.Chain, Interval: c.LedgerInterval,
+			Client: mgr.GetClient(), Chain: c.Chain, Interval: c.LedgerInterval, Confirmations: c.Confirmations,
 			Recorder: mgr.GetEventRecorder("ledger-reconciliation"),
 			Log:      mgr.GetLogger().WithName("ledger"),
 		}); err != nil {

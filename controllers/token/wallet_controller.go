@@ -2,7 +2,6 @@ package token
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"strings"
 	"time"
@@ -96,7 +95,7 @@ func (r *WalletReconciler) register(ctx context.Context, w *investv1.Wallet) (ct
 		return requeue(preflightRetry, r.setState(ctx, w, investv1.RegistrationFailed, metav1.ConditionFalse, ReasonRegistrationFailed,
 			"registerWallet would revert: "+rev.Reason()))
 	}
-	if errors.Is(err, outbox.ErrNotSynced) {
+	if outbox.MustWait(err) {
 		return ctrl.Result{RequeueAfter: pollWhilePending}, nil
 	}
 	return requeue(pollWhilePending, err)
@@ -195,7 +194,7 @@ func (r *WalletReconciler) remove(ctx context.Context, w *investv1.Wallet) (ctrl
 		return requeue(preflightRetry, r.setState(ctx, w, investv1.RegistrationFailed, metav1.ConditionFalse, ReasonRemovalFailed,
 			"removeWallet would revert: "+rev.Reason()+"; the wallet is kept until the address is out of the registry"))
 	}
-	if errors.Is(err, outbox.ErrNotSynced) {
+	if outbox.MustWait(err) {
 		return ctrl.Result{RequeueAfter: pollWhilePending}, nil
 	}
 	return requeue(pollWhilePending, err)

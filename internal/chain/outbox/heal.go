@@ -99,6 +99,12 @@ type Notice struct {
 // Halted): nothing new is signed until it holds them again.
 var ErrChainBehind = errors.New("outbox: the chain is behind the recorded transactions")
 
+// MustWait reports whether Send refused because the outbox cannot sign yet (ErrNotSynced)
+// or now (ErrChainBehind): nothing was signed; ask again in a moment.
+func MustWait(err error) bool {
+	return errors.Is(err, ErrNotSynced) || errors.Is(err, ErrChainBehind)
+}
+
 var (
 	healthGauge = prometheus.NewGaugeVec(prometheus.GaugeOpts{
 		Name: "fundshare_chain_outbox_health",
