@@ -98,6 +98,20 @@ func Network(id uint64) chain.Network {
 	return chain.NetworkLocal
 }
 
+// Dial connects to o.RPCURL and checks the chain's id before anything is read or signed.
+func Dial(ctx context.Context, o Options) (*ethclient.Client, *big.Int, error) {
+	backend, err := ethclient.DialContext(ctx, o.RPCURL)
+	if err != nil {
+		return nil, nil, fmt.Errorf("chain agent: dial the chain: %w", err)
+	}
+	id, err := chain.VerifyChainID(ctx, backend, Network(o.ChainID), o.ChainID)
+	if err != nil {
+		backend.Close()
+		return nil, nil, fmt.Errorf("chain agent: %w", err)
+	}
+	return backend, id, nil
+}
+
 // Setup connects to the chain (checking its id before anything is signed), loads the
 // signer from its Secret, adds the Outbox (leader-elected; its startup scan covers every
 // order) and the chain agent to the manager. It returns nil and does nothing when no RPC
@@ -124,14 +138,9 @@ func Setup(ctx context.Context, mgr ctrl.Manager, o Options, namespace string) (
 	if err != nil {
 		return nil, err
 	}
-	backend, err := ethclient.DialContext(ctx, o.RPCURL)
+	backend, id, err := Dial(ctx, o)
 	if err != nil {
-		return nil, fmt.Errorf("chain agent: dial the chain: %w", err)
-	}
-	id, err := chain.VerifyChainID(ctx, backend, Network(o.ChainID), o.ChainID)
-	if err != nil {
-		backend.Close()
-		return nil, fmt.Errorf("chain agent: %w", err)
+		return nil, err
 	}
 	rt, err := NewRuntime(backend, signer, id, o.Confirmations, o.StuckAfter, mgr)
 	if err != nil {

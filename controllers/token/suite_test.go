@@ -21,6 +21,7 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	investv1 "github.com/fundshare/fundshare-operator/api/v1alpha1"
+	"github.com/fundshare/fundshare-operator/controllers/delivery"
 	"github.com/fundshare/fundshare-operator/cmd/manager/app"
 	"github.com/fundshare/fundshare-operator/cmd/manager/app/apptest"
 	. "github.com/fundshare/fundshare-operator/controllers/token"
@@ -92,7 +93,9 @@ func startChainAndManager() {
 	ob, err = outbox.New(outbox.Config{Backend: eth, Signer: operator, ChainID: chainID, StuckAfter: time.Minute})
 	Expect(err).NotTo(HaveOccurred())
 
-	env.Manager = env.StartManager(env.Config, apptest.Manager(app.Config{Webhooks: true, SandboxSettlement: -1},
+	env.Manager = env.StartManager(env.Config, apptest.Manager(app.Config{Webhooks: true, SandboxSettlement: -1,
+		// The wallet webhook reads the tokens on the local chain.
+		Chain: delivery.Options{RPCURL: lc.RPCURL, ChainID: chain.SimulatedChainID}},
 		func(mgr ctrl.Manager) error {
 			lookup, err = Setup(mgr, Config{
 				Chain: eth, ChainID: chainID, Registry: lc.Registry, Operator: operator.Address(),

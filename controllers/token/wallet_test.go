@@ -102,6 +102,24 @@ var _ = Describe("Wallet registration", func() {
 		Expect(isVerified(addr)).To(BeFalse())
 	})
 
+	It("a wallet that holds units cannot be deleted: admission names the units per ISIN; once they are gone it can", func() {
+		isin, token := readyToken()
+		ns := tenant("holding")
+		addr := newWalletAddress()
+		w := registered(newWallet(ns, addr))
+		tok := contracts.NewShareToken()
+		send(token, tok.PackMint(addr, big.NewInt(953)))
+
+		err := k8s.Delete(ctx, w)
+		Expect(apierrors.IsForbidden(err)).To(BeTrue(), "%v", err)
+		Expect(err.Error()).To(ContainSubstring(fmt.Sprintf("the wallet %s holds units on chain: %s 953 units", w.Spec.WalletAddress, isin)))
+		Expect(isVerified(addr)).To(BeTrue(), "the address stays in the registry")
+
+		send(token, tok.PackBurn(addr, big.NewInt(953)))
+		Expect(k8s.Delete(ctx, w)).To(Succeed())
+		gone(w)
+	})
+
 	It("an address another Wallet registers stays in the registry when one of them is deleted (the registry is a set)", func() {
 		addr := newWalletAddress()
 		first := registered(newWallet(tenant("shared"), addr))

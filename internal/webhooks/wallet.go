@@ -83,11 +83,16 @@ func (h *walletWebhook) ValidateUpdate(context.Context, *investv1.Wallet, *inves
 	return nil, nil // every spec field is immutable (CEL)
 }
 
-// ValidateDelete refuses to delete a wallet that a live order delivers to.
+// ValidateDelete refuses to delete a wallet that a live order delivers to, or that holds
+// units on chain (the token is the register: units at an address no Wallet names any more
+// would be stranded).
 func (h *walletWebhook) ValidateDelete(ctx context.Context, w *investv1.Wallet) (admission.Warnings, error) {
 	orders, err := liveOrders(ctx, h.r, w.Namespace, index.OrderWallet, index.OrderWalletKey, w.Name)
 	if err != nil {
 		return nil, err
 	}
-	return nil, refuseDeletion("wallets", w.Name, orders)
+	if err := refuseDeletion("wallets", w.Name, orders); err != nil {
+		return nil, err
+	}
+	return nil, h.refuseHolding(ctx, w)
 }

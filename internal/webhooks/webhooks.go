@@ -6,6 +6,7 @@
 package webhooks
 
 import (
+	"github.com/ethereum/go-ethereum"
 	"context"
 	"fmt"
 	"strings"
@@ -32,6 +33,9 @@ type reader struct {
 	live  client.Reader
 	// archive holds the orders that left the cluster (holdings count them); nil: none.
 	archive placement.Archive
+	// chain reads the share tokens' balances (a wallet's deletion); nil: no chain.
+	chain   ethereum.ContractCaller
+	chainID int64
 }
 
 // tenant is r for the lookups of internal/tenant.
@@ -43,6 +47,12 @@ type Option func(*reader)
 // WithArchive makes the checks that need an account's holdings (a sell's placement, an
 // account's deletion) count its archived orders too.
 func WithArchive(a placement.Archive) Option { return func(r *reader) { r.archive = a } }
+
+// WithChain makes the wallet webhook read the share tokens on chain chainID through c: a
+// wallet that holds units of any share class's token there cannot be deleted.
+func WithChain(c ethereum.ContractCaller, chainID int64) Option {
+	return func(r *reader) { r.chain, r.chainID = c, chainID }
+}
 
 // Setup registers every webhook with the manager's webhook server. claimNamespace holds
 // the cluster-wide uniqueness claims (client ids): the operator's namespace, or

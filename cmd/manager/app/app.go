@@ -118,7 +118,17 @@ func Setup(mgr ctrl.Manager, c Config) error {
 		return err
 	}
 	if c.Webhooks {
-		if err := webhooks.Setup(mgr, c.Namespace, webhooks.WithArchive(placementArchive(c.Archive))); err != nil {
+		opts := []webhooks.Option{webhooks.WithArchive(placementArchive(c.Archive))}
+		if c.Chain.RPCURL != "" {
+			// The webhooks read the chain on a connection of their own: they run on every
+			// replica, the chain agent on the leader only.
+			eth, id, err := delivery.Dial(context.Background(), c.Chain)
+			if err != nil {
+				return fmt.Errorf("webhooks: %w", err)
+			}
+			opts = append(opts, webhooks.WithChain(eth, id.Int64()))
+		}
+		if err := webhooks.Setup(mgr, c.Namespace, opts...); err != nil {
 			return fmt.Errorf("webhooks: %w", err)
 		}
 	}
