@@ -2,12 +2,14 @@ package main
 
 import (
 	"bufio"
+	"fmt"
 	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strconv"
 	"strings"
+	"sync"
 	"syscall"
 	"testing"
 	"time"
@@ -20,14 +22,46 @@ import (
 // manager; generous, because the machine running the tests may be loaded.
 const readyBudget = 5 * time.Minute
 
+var (
+	buildOnce sync.Once
+	built     string // the devrun binary, in a folder TestMain removes
+	buildErr  error
+)
+
+func TestMain(m *testing.M) {
+	code := m.Run()
+	if built != "" {
+		_ = os.RemoveAll(filepath.Dir(built))
+	}
+	os.Exit(code)
+}
+
+// devrunBinary builds devrun once per test process: with -count=3 a loaded machine would
+// spend minutes of each run linking it again.
+func devrunBinary(t *testing.T) string {
+	t.Helper()
+	buildOnce.Do(func() {
+		dir, err := os.MkdirTemp("", "devrun-test-")
+		if err != nil {
+			buildErr = err
+			return
+		}
+		built = filepath.Join(dir, "devrun")
+		if out, err := exec.Command("go", "build", "-o", built, ".").CombinedOutput(); err != nil {
+			buildErr = fmt.Errorf("go build: %w\n%s", err, out)
+		}
+	})
+	if buildErr != nil {
+		t.Fatal(buildErr)
+	}
+	return built
+}
+
 // TestCtrlCStopsEverythingAndExitsZero: `make run` execs the built devrun binary, so a
 // Ctrl-C (SIGINT) reaches it directly; it must stop the manager and the control plane and
 // exit 0 (the issue: a clean Ctrl-C ended with `make: *** Error 1`).
 func TestCtrlCStopsEverythingAndExitsZero(t *testing.T) {
-	bin := filepath.Join(t.TempDir(), "devrun")
-	if out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
-	}
+	bin := devrunBinary(t)
 	local := filepath.Join(t.TempDir(), "local")
 	// Free loopback ports, never the defaults: a `make run` beside the test holds 8080 and 8545.
 	cmd := exec.Command(bin, "--local-dir", local, "--rest-bind-address", loopback.FreeAddr(t),
