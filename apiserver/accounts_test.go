@@ -11,6 +11,7 @@ import (
 
 	investv1 "github.com/fundshare/fundshare-operator/api/v1alpha1"
 	"github.com/fundshare/fundshare-operator/internal/fixtures"
+	"github.com/fundshare/fundshare-operator/internal/test/envtest"
 )
 
 var _ = Describe("Accounts", func() {
@@ -94,7 +95,8 @@ var _ = Describe("Accounts", func() {
 			Expect(k8s.Create(ctx, acct)).To(Succeed())
 			body := individual()
 			body["external_id"] = acct.Spec.ExternalID
-			Eventually(func() int { return alpha.post("/v1/accounts", body).code }).Should(Equal(http.StatusConflict))
+			Eventually(func() int { return alpha.post("/v1/accounts", body).code }).
+				WithTimeout(envtest.Settle).WithPolling(envtest.Poll).Should(Equal(http.StatusConflict))
 		})
 
 		It("answers 409 to a PATCH that takes another account's external_id", func() {

@@ -15,6 +15,7 @@ import (
 	investv1 "github.com/fundshare/fundshare-operator/api/v1alpha1"
 	"github.com/fundshare/fundshare-operator/controllers/retention"
 	"github.com/fundshare/fundshare-operator/internal/fixtures"
+	"github.com/fundshare/fundshare-operator/internal/test/envtest"
 )
 
 // archiveOrder moves a done order of t to the archive exactly as the retention controller
@@ -38,7 +39,7 @@ func (t *tenant) archiveOrder(id string) {
 	// What follows must read the archive: wait until the facade's cache no longer has it.
 	Eventually(func() error {
 		return env.Manager.GetCache().Get(ctx, key, &investv1.Order{})
-	}).WithTimeout(10 * time.Second).Should(MatchError(ContainSubstring("not found")))
+	}).WithTimeout(envtest.Settle).WithPolling(envtest.Poll).Should(MatchError(ContainSubstring("not found")))
 }
 
 // listIDs is the ids of a list answer.
@@ -102,7 +103,7 @@ var _ = Describe("Orders in the archive: reads stay whole", func() {
 		Eventually(func() string {
 			live = alpha.get("/v1/orders/" + id)
 			return live.String()
-		}).WithTimeout(10 * time.Second).Should(ContainSubstring(`"status":"COMPLETED"`))
+		}).WithTimeout(envtest.Settle).WithPolling(envtest.Poll).Should(ContainSubstring(`"status":"COMPLETED"`))
 		Expect(live.code).To(Equal(http.StatusOK), live.String())
 		alpha.archiveOrder(id)
 		Consistently(func() string {
@@ -145,7 +146,7 @@ var _ = Describe("Orders in the archive: reads stay whole", func() {
 			before = alpha.get("/v1/accounts/" + account + "/portfolio")
 			Expect(before.code).To(Equal(http.StatusOK), before.String())
 			return before.json()["positions"].([]any)
-		}).WithTimeout(10 * time.Second).Should(HaveLen(2))
+		}).WithTimeout(envtest.Settle).WithPolling(envtest.Poll).Should(HaveLen(2))
 		alpha.archiveOrder(locked)
 		alpha.archiveOrder(open)
 		Expect(alpha.get("/v1/accounts/" + account + "/portfolio").String()).To(Equal(before.String()))

@@ -10,6 +10,7 @@ import (
 	. "github.com/onsi/gomega"
 
 	"github.com/fundshare/fundshare-operator/internal/fixtures"
+	"github.com/fundshare/fundshare-operator/internal/test/envtest"
 )
 
 var _ = Describe("Wallets", func() {
@@ -84,7 +85,7 @@ var _ = Describe("Wallets", func() {
 			Eventually(func() string {
 				r := alpha.post(walletsOf(account), map[string]any{"chain": "polygon", "wallet_address": fixtures.OtherAddr})
 				return fmt.Sprintf("%d %s", r.code, r.json()["error"])
-			}).Should(Equal("409 Wallet already registered"))
+			}).WithTimeout(envtest.Settle).WithPolling(envtest.Poll).Should(Equal("409 Wallet already registered"))
 		})
 
 		It("Wallet already registered: exactly one of 20 concurrent registrations of one address succeeds", func() {

@@ -85,7 +85,7 @@ func (t *tenant) waitState(id string, s investv1.OrderState) {
 			return ""
 		}
 		return o.Status.State
-	}).WithTimeout(30*time.Second).WithPolling(50*time.Millisecond).Should(Equal(s), "order %s", id)
+	}).WithTimeout(envtest.Settle).WithPolling(50*time.Millisecond).Should(Equal(s), "order %s", id)
 }
 
 // record writes settlement evidence on the order's status, as
@@ -120,7 +120,7 @@ func (t *tenant) recordEvidence(id string, step settlement.Step, rec investv1.Se
 		patch := client.MergeFromWithOptions(o.DeepCopy(), opts...)
 		settlement.Record(&o, step, rec)
 		return k8s.Status().Patch(ctx, &o, patch)
-	}).WithTimeout(10 * time.Second).Should(Succeed())
+	}).WithTimeout(envtest.Settle).WithPolling(envtest.Poll).Should(Succeed())
 }
 
 // settleBuy walks a BUY to COMPLETED, recording each piece of evidence when its state asks.
@@ -133,6 +133,7 @@ func (t *tenant) settleBuy(id string) {
 	t.waitState(id, investv1.StateDeliveryInitiated)
 	t.record(id, settlement.StepDeliveryCompleted, investv1.SettlementRecord{TransactionHash: txHash})
 	t.waitState(id, investv1.StateCompleted)
+	t.waitServed(id, investv1.StateCompleted)
 }
 
 // settleSell walks a SELL to COMPLETED.
@@ -143,6 +144,17 @@ func (t *tenant) settleSell(id string) {
 	t.waitState(id, investv1.StatePaymentSent)
 	t.record(id, settlement.StepPaymentCompleted, investv1.SettlementRecord{})
 	t.waitState(id, investv1.StateCompleted)
+	t.waitServed(id, investv1.StateCompleted)
+}
+
+// waitServed waits until the facade answers the order in state s. The facade reads the
+// informer cache, which on a loaded machine may lag well behind the API server that
+// waitState reads (the order seen COMPLETED there is still DELIVERY_INITIATED here): a
+// spec that reads the order, the list or the portfolio over REST next waits for this.
+func (t *tenant) waitServed(id string, s investv1.OrderState) {
+	GinkgoHelper()
+	Eventually(func() any { return t.get("/v1/orders/" + id).json()["status"] }).
+		WithTimeout(envtest.Settle).WithPolling(envtest.Poll).Should(Equal(string(s)), "order %s as the facade answers it", id)
 }
 
 func nowTime() metav1.Time { return metav1.NewTime(time.Now().UTC().Truncate(time.Second)) }
@@ -205,7 +217,8 @@ var _ = Describe("Orders: placement (POST /v1/orders)", func() {
 		Expect(o["history"]).To(Equal([]any{}))
 
 		// The controller moves it on: PLACED, then AWAITING_PAYMENT (in one write).
-		Eventually(func() any { return alpha.get("/v1/orders/" + id).json()["status"] }).Should(Equal("AWAITING_PAYMENT"))
+		Eventually(func() any { return alpha.get("/v1/orders/" + id).json()["status"] }).
+			WithTimeout(envtest.Settle).WithPolling(envtest.Poll).Should(Equal("AWAITING_PAYMENT"))
 		got := alpha.get("/v1/orders/" + id).json()
 		Expect(got["history"]).To(HaveLen(2))
 		first := got["history"].([]any)[0].(map[string]any)
@@ -495,9 +508,10 @@ var _ = Describe("Orders: cancellation (DELETE /v1/orders/{order_id})", func() {
 		Expect(history[len(history)-1]).To(HaveKeyWithValue("reason", "CancelledWithRefund"))
 		alpha.record(id, settlement.StepRefundSent, investv1.SettlementRecord{Reference: "REFUND-" + id[:8]})
 		Eventually(func() any { return alpha.get("/v1/orders/" + id).json()["refund"] }).
-			Should(And(HaveKeyWithValue("status", "SENT"), HaveKeyWithValue("sent_reference", "REFUND-"+id[:8])))
+			WithTimeout(envtest.Settle).WithPolling(envtest.Poll).Should(And(HaveKeyWithValue("status", "SENT"), HaveKeyWithValue("sent_reference", "REFUND-"+id[:8])))
 		alpha.record(id, settlement.StepRefundCompleted, investv1.SettlementRecord{Reference: "REFUND-" + id[:8]})
-		Eventually(func() any { return alpha.get("/v1/orders/" + id).json()["refund"] }).Should(HaveKeyWithValue("status", "COMPLETED"))
+		Eventually(func() any { return alpha.get("/v1/orders/" + id).json()["refund"] }).
+			WithTimeout(envtest.Settle).WithPolling(envtest.Poll).Should(HaveKeyWithValue("status", "COMPLETED"))
 		// Nothing is credited for a cancelled buy.
 		Expect(alpha.get("/v1/accounts/" + account + "/portfolio").json()["positions"]).To(BeEmpty())
 	})
@@ -524,6 +538,7 @@ var _ = Describe("Orders: cancellation (DELETE /v1/orders/{order_id})", func() {
 		}
 		alpha.record(id, settlement.StepDeliveryCompleted, investv1.SettlementRecord{TransactionHash: txHash})
 		alpha.waitState(id, investv1.StateCompleted)
+		alpha.waitServed(id, investv1.StateCompleted) // the portfolio is read from the facade's cache
 		Expect(alpha.get("/v1/accounts/" + account + "/portfolio").json()["positions"]).To(HaveLen(1))
 	})
 
@@ -548,11 +563,11 @@ var _ = Describe("Orders: cancellation (DELETE /v1/orders/{order_id})", func() {
 		alpha.waitState(second, investv1.StateRedemptionGated)
 		Eventually(func() any {
 			return alpha.get("/v1/accounts/" + account + "/portfolio").json()["positions"].([]any)[0].(map[string]any)["reserved"]
-		}).Should(BeNumerically("==", 60))
+		}).WithTimeout(envtest.Settle).WithPolling(envtest.Poll).Should(BeNumerically("==", 60))
 		Expect(alpha.delete("/v1/orders/" + second).code).To(Equal(http.StatusOK))
 		Eventually(func() any {
 			return alpha.get("/v1/accounts/" + account + "/portfolio").json()["positions"].([]any)[0].(map[string]any)["reserved"]
-		}).Should(BeNumerically("==", 0))
+		}).WithTimeout(envtest.Settle).WithPolling(envtest.Poll).Should(BeNumerically("==", 0))
 		Expect(alpha.get("/v1/accounts/" + account + "/portfolio").json()["positions"].([]any)[0]).To(HaveKeyWithValue("units", BeNumerically("==", 60)))
 	})
 
@@ -632,6 +647,7 @@ var _ = Describe("Orders: cancellation (DELETE /v1/orders/{order_id})", func() {
 				alpha.record(id, settlement.StepDeliveryInitiated, investv1.SettlementRecord{TransactionHash: txHash})
 				alpha.record(id, settlement.StepDeliveryCompleted, investv1.SettlementRecord{TransactionHash: txHash})
 				alpha.waitState(id, investv1.StateCompleted)
+				alpha.waitServed(id, investv1.StateCompleted) // the portfolio below is read from the facade's cache
 				Expect(alpha.storedOrder(id).Spec.CancellationRequested).To(BeFalse())
 			default:
 				Fail("unexpected answer " + a.String())
@@ -668,7 +684,7 @@ func patchFund(mutate func(*investv1.Fund)) {
 		}
 		mutate(&f)
 		return k8s.Update(ctx, &f)
-	}).WithTimeout(10 * time.Second).Should(Succeed())
+	}).WithTimeout(envtest.Settle).WithPolling(envtest.Poll).Should(Succeed())
 }
 
 // recordLocked records evidence as a settlement agent does (recordEvidence).
@@ -707,7 +723,7 @@ var _ = Describe("Portfolio (GET /v1/accounts/{account_id}/portfolio)", func() {
 			}
 			g.Expect(byISIN).To(HaveKeyWithValue(fixtures.ISIN, HaveKeyWithValue("units", BeNumerically("==", 200))))
 			g.Expect(byISIN).To(HaveKeyWithValue(string(lockedClass.Spec.ISIN), HaveKeyWithValue("units", BeNumerically("==", 200))))
-		}).WithTimeout(10 * time.Second).Should(Succeed())
+		}).WithTimeout(envtest.Settle).WithPolling(envtest.Poll).Should(Succeed())
 
 		completedAt := func(id string) string {
 			var o investv1.Order
@@ -785,7 +801,7 @@ var _ = Describe("Portfolio (GET /v1/accounts/{account_id}/portfolio)", func() {
 				}
 			}
 			return nil
-		}).Should(BeNumerically("==", 60))
+		}).WithTimeout(envtest.Settle).WithPolling(envtest.Poll).Should(BeNumerically("==", 60))
 	})
 
 	It("answers 404 Account not found for unknown ids and other tenants' accounts alike", func() {

@@ -15,6 +15,7 @@ import (
 	investv1 "github.com/fundshare/fundshare-operator/api/v1alpha1"
 	"github.com/fundshare/fundshare-operator/apiserver/auth"
 	"github.com/fundshare/fundshare-operator/internal/fixtures"
+	"github.com/fundshare/fundshare-operator/internal/test/envtest"
 )
 
 var _ = Describe("Authentication", func() {
@@ -42,7 +43,7 @@ var _ = Describe("Authentication", func() {
 		Expect(k8s.Get(ctx, client.ObjectKey{Namespace: t.ns, Name: "integrator"}, &ac)).To(Succeed())
 		ac.Spec.Disabled = true
 		Expect(k8s.Update(ctx, &ac)).To(Succeed())
-		Eventually(func() int { return t.login().code }).Should(Equal(http.StatusUnauthorized))
+		Eventually(func() int { return t.login().code }).WithTimeout(envtest.Settle).WithPolling(envtest.Poll).Should(Equal(http.StatusUnauthorized))
 	})
 
 	It("reads the client secret hash from the key the ApiClient names", func() {
@@ -58,7 +59,7 @@ var _ = Describe("Authentication", func() {
 		ac.Spec.ClientSecretRef = investv1.SecretKeyRef{Name: "rotated", Key: "argon"}
 		Expect(k8s.Update(ctx, &ac)).To(Succeed())
 		t.secret = secret
-		Eventually(func() int { return t.login().code }).Should(Equal(http.StatusOK))
+		Eventually(func() int { return t.login().code }).WithTimeout(envtest.Settle).WithPolling(envtest.Poll).Should(Equal(http.StatusOK))
 	})
 
 	It("answers 401 with WWW-Authenticate without a bearer token", func() {

@@ -215,7 +215,7 @@ func loadCatalogue() {
 	}
 	Eventually(func() int {
 		return len(alpha.get("/v1/share-classes").json()["data"].([]any))
-	}).Should(BeNumerically(">=", 4))
+	}).WithTimeout(envtest.Settle).WithPolling(envtest.Poll).Should(BeNumerically(">=", 4))
 }
 
 // response is what a call answered.

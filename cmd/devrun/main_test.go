@@ -2,11 +2,14 @@ package main
 
 import (
 	"bufio"
+	"fmt"
 	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
+	"sync"
 	"syscall"
 	"testing"
 	"time"
@@ -15,33 +18,73 @@ import (
 	"github.com/fundshare/fundshare-operator/internal/test/syncbuf"
 )
 
+// readyBudget is how long devrun may take to start the control plane, the chain and the
+// manager; generous, because the machine running the tests may be loaded.
+const readyBudget = 5 * time.Minute
+
+var (
+	buildOnce sync.Once
+	built     string // the devrun binary, in a folder TestMain removes
+	buildErr  error
+)
+
+func TestMain(m *testing.M) {
+	code := m.Run()
+	if built != "" {
+		_ = os.RemoveAll(filepath.Dir(built))
+	}
+	os.Exit(code)
+}
+
+// devrunBinary builds devrun once per test process: with -count=3 a loaded machine would
+// spend minutes of each run linking it again.
+func devrunBinary(t *testing.T) string {
+	t.Helper()
+	buildOnce.Do(func() {
+		dir, err := os.MkdirTemp("", "devrun-test-")
+		if err != nil {
+			buildErr = err
+			return
+		}
+		built = filepath.Join(dir, "devrun")
+		if out, err := exec.Command("go", "build", "-o", built, ".").CombinedOutput(); err != nil {
+			buildErr = fmt.Errorf("go build: %w\n%s", err, out)
+		}
+	})
+	if buildErr != nil {
+		t.Fatal(buildErr)
+	}
+	return built
+}
+
 // TestCtrlCStopsEverythingAndExitsZero: `make run` execs the built devrun binary, so a
 // Ctrl-C (SIGINT) reaches it directly; it must stop the manager and the control plane and
 // exit 0 (the issue: a clean Ctrl-C ended with `make: *** Error 1`).
 func TestCtrlCStopsEverythingAndExitsZero(t *testing.T) {
-	bin := filepath.Join(t.TempDir(), "devrun")
-	if out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
-	}
+	bin := devrunBinary(t)
 	local := filepath.Join(t.TempDir(), "local")
-	cmd := exec.Command(bin, "--local-dir", local, "--rest-bind-address", loopback.FreeAddr(t), "--zap-log-level", "error")
+	// Free loopback ports, never the defaults: a `make run` beside the test holds 8080 and 8545.
+	cmd := exec.Command(bin, "--local-dir", local, "--rest-bind-address", loopback.FreeAddr(t),
+		"--chain-rpc-port", strconv.Itoa(loopback.FreePort(t)), "--zap-log-level", "error")
 	stdout, err := cmd.StdoutPipe()
 	if err != nil {
 		t.Fatal(err)
 	}
-	var stderr strings.Builder
-	cmd.Stderr = &stderr
+	// exec copies stderr in a goroutine of its own, and the scanner below reads stdout in
+	// another: both buffers are read here while they are written (a failure's message).
+	stderr, printed := &syncbuf.Buffer{}, &syncbuf.Buffer{}
+	cmd.Stderr = stderr
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { _ = cmd.Process.Kill() })
 
-	ready := make(chan struct{})
-	var printed strings.Builder
+	ready, ended := make(chan struct{}), make(chan struct{})
 	go func() {
+		defer close(ended)
 		sc := bufio.NewScanner(stdout)
 		for sc.Scan() {
-			printed.WriteString(sc.Text() + "\n")
+			_, _ = printed.Write([]byte(sc.Text() + "\n"))
 			if strings.Contains(sc.Text(), "fundshare-operator is running.") {
 				close(ready)
 				break
@@ -51,8 +94,14 @@ func TestCtrlCStopsEverythingAndExitsZero(t *testing.T) {
 	}()
 	select {
 	case <-ready:
-	case <-time.After(3 * time.Minute):
-		t.Fatalf("devrun did not become ready within 3 minutes\nstdout:\n%s\nstderr:\n%s", printed.String(), stderr.String())
+	case <-ended: // stdout closed: devrun exited; say why now, not after the budget
+		select {
+		case <-ready: // it was ready first; what follows says what went wrong
+		default:
+			t.Fatalf("devrun exited before it was ready: %v\nstdout:\n%s\nstderr:\n%s", cmd.Wait(), printed.String(), stderr.String())
+		}
+	case <-time.After(readyBudget):
+		t.Fatalf("devrun did not become ready within %v\nstdout:\n%s\nstderr:\n%s", readyBudget, printed.String(), stderr.String())
 	}
 
 	if err := cmd.Process.Signal(syscall.SIGINT); err != nil {
@@ -85,7 +134,8 @@ func TestMakeRunCtrlCPrintsNoError(t *testing.T) {
 	}
 	local := filepath.Join(t.TempDir(), "local")
 	cmd := exec.Command("make", "--no-print-directory", "-C", root, "run",
-		"RUN_ARGS=--local-dir "+local+" --rest-bind-address "+loopback.FreeAddr(t)+" --zap-log-level error")
+		"RUN_ARGS=--local-dir "+local+" --rest-bind-address "+loopback.FreeAddr(t)+
+			" --chain-rpc-port "+strconv.Itoa(loopback.FreePort(t))+" --zap-log-level error")
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true} // a terminal's foreground group
 	out := &syncbuf.Buffer{}
 	cmd.Stdout, cmd.Stderr = out, out
@@ -93,10 +143,10 @@ func TestMakeRunCtrlCPrintsNoError(t *testing.T) {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { _ = syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL) })
-	deadline := time.Now().Add(4 * time.Minute)
+	deadline := time.Now().Add(readyBudget + time.Minute) // make builds devrun first
 	for !strings.Contains(out.String(), "fundshare-operator is running.") {
 		if time.Now().After(deadline) {
-			t.Fatalf("make run did not become ready within 4 minutes:\n%s", out.String())
+			t.Fatalf("make run did not become ready within %v:\n%s", readyBudget+time.Minute, out.String())
 		}
 		time.Sleep(200 * time.Millisecond)
 	}

@@ -113,8 +113,8 @@ func withoutAccountDeleteAdmission() {
 				got.Webhooks = original.Webhooks
 				Expect(k8s.Update(ctx, got)).To(Succeed())
 			})
-			// The API server picks up webhook configurations within moments.
-			time.Sleep(2 * time.Second)
+			// The API server picks up the change within moments, not at once: the caller
+			// retries what the webhook still refuses.
 			return
 		}
 	}
@@ -271,7 +271,8 @@ var _ = Describe("Protection of data", func() {
 
 		// A deletion made before the rule existed: the account webhook does not see DELETE.
 		withoutAccountDeleteAdmission()
-		Expect(k8s.Delete(ctx, acct)).To(Succeed())
+		// Until the API server has the changed configuration the webhook still refuses.
+		Eventually(func() error { return k8s.Delete(ctx, acct) }, settle, poll).Should(Succeed())
 
 		Eventually(func() *metav1.Condition {
 			got := &investv1.Account{}
