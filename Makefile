@@ -161,3 +161,4 @@ bench: controlplane manifests ## Performance harness (not part of make test): re
 	go run ./hack/bench $(BENCH_ARGS)
 	go test -count=1 -run '^$$' -bench 'TokenLatencyUnderFlood' -benchtime 20x -v ./apiserver/auth/
 	go test -count=1 -run '^$$' -bench 'DeliveryThroughput' -benchtime 1x -v ./controllers/delivery/
+	go test -count=1 -run '^$$' -bench 'HealAfterRollback' -benchtime 3x -v ./internal/chain/outbox/

@@ -19,7 +19,7 @@ import (
 
 // mintFinal sends n mints of units to w through ob, mines them and records each receipt
 // as its owner would once final ("order-<i>", from first on).
-func mintFinal(t *testing.T, c *chaintest.Chain, ob *Outbox, s *store, w common.Address, first, n int, units int64) {
+func mintFinal(t testing.TB, c *chaintest.Chain, ob *Outbox, s *store, w common.Address, first, n int, units int64) {
 	t.Helper()
 	recs := make([]*investv1.ChainTransaction, 0, n)
 	for i := first; i < first+n; i++ {
@@ -56,7 +56,7 @@ func mintFinal(t *testing.T, c *chaintest.Chain, ob *Outbox, s *store, w common.
 // rollback makes the chain forget its last blocks down to (and keeping) block keep, and
 // drops the node's pool: what the chain had mined above keep is gone, as after a node
 // restored from an older snapshot.
-func rollback(t *testing.T, c *chaintest.Chain, keep uint64) {
+func rollback(t testing.TB, c *chaintest.Chain, keep uint64) {
 	t.Helper()
 	b, err := c.Client.HeaderByNumber(c.Ctx, new(big.Int).SetUint64(keep))
 	if err != nil {
@@ -71,7 +71,7 @@ func rollback(t *testing.T, c *chaintest.Chain, keep uint64) {
 	c.Backend.Rollback()
 }
 
-func chainNonce(t *testing.T, c *chaintest.Chain) uint64 {
+func chainNonce(t testing.TB, c *chaintest.Chain) uint64 {
 	t.Helper()
 	n, err := c.Client.NonceAt(c.Ctx, c.Agent.Address(), nil)
 	if err != nil {
@@ -82,7 +82,7 @@ func chainNonce(t *testing.T, c *chaintest.Chain) uint64 {
 
 // healUntilInSync runs Heal and mines a block, until the chain holds every record (at most
 // a minute: the node's pool takes a broadcast in a moment after it returns).
-func healUntilInSync(t *testing.T, c *chaintest.Chain, ob *Outbox) Health {
+func healUntilInSync(t testing.TB, c *chaintest.Chain, ob *Outbox) Health {
 	t.Helper()
 	for deadline := time.Now().Add(time.Minute); time.Now().Before(deadline); {
 		h, err := ob.Heal(c.Ctx)
@@ -339,5 +339,38 @@ func TestFormatNoncesFoldsRuns(t *testing.T) {
 		if got := formatNonces(tc.in); got != tc.want {
 			t.Errorf("formatNonces(%v) = %q, want %q", tc.in, got, tc.want)
 		}
+	}
+}
+
+// BenchmarkHealAfterRollback measures how long the outbox takes to bring back what a
+// 100-block rollback took from the chain: 500 recorded mints (5 a block), the node's pool
+// dropped, then Heal and a block at a time until the chain holds every record again
+// (make bench; the simulated chain mines a block on demand, so this is the outbox's own
+// cost: reading the records, broadcasting, checking).
+func BenchmarkHealAfterRollback(b *testing.B) {
+	const blocks, perBlock = 100, 5
+	for range b.N {
+		b.StopTimer()
+		c := chaintest.New(b)
+		w := c.NewWallet()
+		c.Register(w)
+		s := newStore()
+		ob := newOutbox(b, c, c.Client, s, nil)
+		start := c.Head()
+		for i := range blocks {
+			mintFinal(b, c, ob, s, w, i*perBlock, perBlock, 1)
+		}
+		rollback(b, c, start)
+		b.StartTimer()
+		t0 := time.Now()
+		h := healUntilInSync(b, c, ob)
+		took := time.Since(t0)
+		b.StopTimer()
+		if h.ChainNonce != blocks*perBlock || c.Balance(c.Token, w) != blocks*perBlock {
+			b.Fatalf("healed to nonce %d, balance %d", h.ChainNonce, c.Balance(c.Token, w))
+		}
+		b.ReportMetric(took.Seconds(), "s/heal")
+		b.ReportMetric(float64(blocks*perBlock)/took.Seconds(), "tx/s")
+		b.StartTimer()
 	}
 }

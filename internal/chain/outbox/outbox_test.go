@@ -63,7 +63,7 @@ func (d *deadBroadcast) SendTransaction(context.Context, *types.Transaction) err
 	return errors.New("killed before broadcasting")
 }
 
-func newOutbox(t *testing.T, c *chaintest.Chain, b Backend, s *store, mod func(*Config)) *Outbox {
+func newOutbox(t testing.TB, c *chaintest.Chain, b Backend, s *store, mod func(*Config)) *Outbox {
 	t.Helper()
 	cfg := Config{Backend: b, Signer: c.Agent, ChainID: c.ChainID}
 	if mod != nil {
