@@ -617,7 +617,8 @@ func (c *Chain) mine(interval time.Duration) {
 	}
 }
 
-// Client is an in-process client of the chain.
+// Client is an in-process client of the chain. Unlike JSON-RPC over HTTP it does not wait
+// while a block is sealed and synced: it may see a block a moment before it is on disk.
 func (c *Chain) Client() *ethclient.Client { return c.node.client }
 
 // OperatorKeyHex is the operator's private key as the chain signer's Secret holds it (64 hex
