@@ -237,7 +237,8 @@ func workload(t *testing.T, child *childChain, rpcURL string, operator *chain.Ke
 	chainID := big.NewInt(1337)
 	nonce, err := client.PendingNonceAt(ctx, operator.Address())
 	if err != nil {
-		t.Fatal(err)
+		failed("nonce", err)
+		return
 	}
 	receipts, heads := 0, 0
 	deadline := time.Now().Add(20 * time.Second)
