@@ -5,10 +5,16 @@
 //
 // The chain is kept on disk (Config.Dir/geth), like etcd's data: a restart continues the same
 // chain, so what the operator recorded (transactions, nonces, registered wallets, minted
-// units) stays true. go-ethereum flushes its state on a clean stop; after a crash it may come
-// back some blocks behind, and the operator re-broadcasts the transactions it recorded
-// (the same bytes), as after a reorganisation. The keys are kept in Config.Dir too (mode
-// 0600). The contracts are deployed once, in a fixed way (the registry by the admin key's
+// units) stays true. Every block is on disk, fsynced, before anything of it is served: the
+// node keeps every block's state (an archive node, go-ethereum's hash state scheme, each
+// block's state written when the block is inserted), every block is followed by a sync of
+// the database, and a JSON-RPC request over HTTP waits while a block is sealed and synced.
+// So after a crash or kill -9 the chain comes back with every block it served; what it loses
+// is its transaction pool (transactions sent but not yet in a block), and the operator
+// re-broadcasts the transactions it recorded (the same bytes). A folder written by an
+// earlier release (go-ethereum's default path scheme, which keeps recent state in memory and
+// came back at the last clean stop after a crash) is refused: make clean-local starts afresh.
+// The keys are kept in Config.Dir too (mode 0600). The contracts are deployed once, in a fixed way (the registry by the admin key's
 // first transaction, each token by a deployer key derived from the admin key and the ISIN),
 // so every contract keeps its address, and a share class added to the samples later gets
 // its token on the next start.
@@ -28,6 +34,7 @@ import (
 	"maps"
 	"math/big"
 	"net"
+	"net/http"
 	"os"
 	"path/filepath"
 	"slices"
@@ -38,7 +45,9 @@ import (
 
 	"github.com/ethereum/go-ethereum"
 	"github.com/ethereum/go-ethereum/common"
+	gethhex "github.com/ethereum/go-ethereum/common/hexutil"
 	"github.com/ethereum/go-ethereum/core"
+	"github.com/ethereum/go-ethereum/core/rawdb"
 	"github.com/ethereum/go-ethereum/core/types"
 	"github.com/ethereum/go-ethereum/crypto"
 	"github.com/ethereum/go-ethereum/eth"
@@ -146,13 +155,17 @@ func Start(ctx context.Context, cfg Config) (_ *Chain, err error) {
 		seen[sc.ISIN] = true
 	}
 
-	// The node panics when it cannot listen: say it plainly first.
+	// JSON-RPC is served on this listener once the contracts are deployed.
 	addr := net.JoinHostPort("127.0.0.1", strconv.Itoa(cfg.Port))
 	ln, err := net.Listen("tcp", addr)
 	if err != nil {
 		return nil, fmt.Errorf("local chain: JSON-RPC address %s is taken (is another `make run` running?): %w", addr, err)
 	}
-	_ = ln.Close()
+	defer func() {
+		if err != nil {
+			_ = ln.Close()
+		}
+	}()
 
 	// The genesis funds the two keys only, so it stays the same when share classes are
 	// added (a stored chain refuses another genesis).
@@ -161,7 +174,7 @@ func Start(ctx context.Context, cfg Config) (_ *Chain, err error) {
 		crypto.PubkeyToAddress(operator.PublicKey): {Balance: funds},
 		crypto.PubkeyToAddress(admin.PublicKey):    {Balance: funds},
 	}
-	n, err := startNode(filepath.Join(cfg.Dir, "geth"), alloc, cfg.Port)
+	n, err := startNode(filepath.Join(cfg.Dir, "geth"), alloc, rawdb.HashScheme)
 	if err != nil {
 		return nil, err
 	}
@@ -185,6 +198,7 @@ func Start(ctx context.Context, cfg Config) (_ *Chain, err error) {
 	if err := c.deploy(ctx, admin, classes); err != nil {
 		return nil, err
 	}
+	n.serve(ln)
 	go c.mine(cfg.BlockInterval)
 	return c, nil
 }
@@ -365,7 +379,9 @@ func (c *Chain) mined(ctx context.Context, txs ...*types.Transaction) error {
 	client := c.node.client
 	receipts := make([]*types.Receipt, len(txs))
 	if err := waitPending(ctx, func() (bool, error) {
-		c.node.beacon.Commit()
+		if err := c.node.seal(); err != nil {
+			return false, err
+		}
 		for i, tx := range txs {
 			if receipts[i] != nil {
 				continue
@@ -402,24 +418,40 @@ var ether = new(big.Int).Exp(big.NewInt(10), big.NewInt(18), nil)
 // node, eth service, filter API and simulated beacon, with a data folder, without the
 // rewind to genesis that the simulated backend does on start.
 type gethNode struct {
-	stack  *node.Node
-	beacon *catalyst.SimulatedBeacon
-	client *ethclient.Client
+	stack   *node.Node
+	backend *eth.Ethereum
+	beacon  *catalyst.SimulatedBeacon
+	client  *ethclient.Client
+
+	// rpc serves JSON-RPC over HTTP (eth, net, web3) through ServeHTTP.
+	rpc     *gethrpc.Server
+	handler http.Handler
+	http    *http.Server
+
+	// sealing is held to write while a block is sealed and synced to disk, and to read while
+	// a JSON-RPC request over HTTP is served: nothing of a block is served before it is on
+	// disk. go-ethereum writes its database without a sync (pebble.NoSync), and a block is
+	// visible to requests as soon as its batch is written, before seal could sync it.
+	sealing sync.RWMutex
+	// broken is the failed sync (under sealing): the chain stops and serves nothing more.
+	broken error
 }
 
-// startNode starts the node with its data in dataDir and JSON-RPC over HTTP on
-// 127.0.0.1:port; alloc is the genesis of a new chain (a stored chain keeps its own).
-func startNode(dataDir string, alloc types.GenesisAlloc, port int) (*gethNode, error) {
+// httpModules are the JSON-RPC namespaces served over HTTP.
+var httpModules = []string{"eth", "net", "web3"}
+
+// startNode starts the node with its data in dataDir, keeping every block's state with
+// scheme (rawdb.HashScheme; the tests write an earlier release's rawdb.PathScheme too);
+// alloc is the genesis of a new chain (a stored chain keeps its own). JSON-RPC over HTTP
+// starts with serve.
+func startNode(dataDir string, alloc types.GenesisAlloc, scheme string) (*gethNode, error) {
 	nodeConf := node.DefaultConfig
 	nodeConf.Name = "fundshare-localchain"
 	nodeConf.DataDir = dataDir
 	nodeConf.IPCPath = ""
 	nodeConf.P2P = p2p.Config{NoDiscovery: true, MaxPeers: 0, ListenAddr: ""}
-	nodeConf.HTTPHost = "127.0.0.1"
-	nodeConf.HTTPPort = port
-	nodeConf.HTTPModules = []string{"eth", "net", "web3"}
-	// Host names besides IP addresses (which are always accepted) that may name the node.
-	nodeConf.HTTPVirtualHosts = []string{"localhost"}
+	// No HTTP or WebSocket server of the node's own: serve runs one that waits for sealing.
+	nodeConf.HTTPHost = ""
 	nodeConf.WSHost = ""
 
 	genesisAlloc := core.SystemContractAllocs()
@@ -432,17 +464,38 @@ func startNode(dataDir string, alloc types.GenesisAlloc, port int) (*gethNode, e
 	}
 	ethConf.SyncMode = ethconfig.FullSync
 	ethConf.TxPool.NoLocals = true
+	ethConf.StateScheme = scheme
+	if scheme == rawdb.HashScheme {
+		// An archive node: every block's state is written to the database when the block is
+		// inserted (go-ethereum's default keeps the latest states in memory and writes them
+		// on a clean stop only). No snapshot either: it too is written on a clean stop, and
+		// rebuilt after a crash.
+		ethConf.NoPruning = true
+		ethConf.SnapshotCache = 0
+	}
 
 	stack, err := node.New(&nodeConf)
 	if err != nil {
 		return nil, fmt.Errorf("local chain: node: %w", err)
+	}
+	if err := checkStateScheme(stack, scheme); err != nil {
+		_ = stack.Close()
+		return nil, err
 	}
 	backend, err := eth.New(stack, &ethConf)
 	if err != nil {
 		_ = stack.Close()
 		return nil, fmt.Errorf("local chain: eth service (is %s a chain of another genesis? make clean-local starts afresh): %w", dataDir, err)
 	}
-	stack.RegisterAPIs([]gethrpc.API{{Namespace: "eth", Service: filters.NewFilterAPI(filters.NewFilterSystem(backend.APIBackend, filters.Config{}))}})
+	filterAPI := gethrpc.API{Namespace: "eth", Service: filters.NewFilterAPI(filters.NewFilterSystem(backend.APIBackend, filters.Config{}))}
+	stack.RegisterAPIs([]gethrpc.API{filterAPI})
+	srv := gethrpc.NewServer()
+	srv.SetBatchLimits(nodeConf.BatchRequestLimit, nodeConf.BatchResponseMaxSize)
+	apis := append(backend.APIs(), filterAPI, gethrpc.API{Namespace: "web3", Service: &web3API{name: nodeConf.NodeName()}})
+	if err := node.RegisterApis(apis, httpModules, srv); err != nil {
+		_ = stack.Close()
+		return nil, fmt.Errorf("local chain: JSON-RPC: %w", err)
+	}
 	if err := stack.Start(); err != nil {
 		_ = stack.Close()
 		return nil, fmt.Errorf("local chain: start node: %w", err)
@@ -452,10 +505,101 @@ func startNode(dataDir string, alloc types.GenesisAlloc, port int) (*gethNode, e
 		_ = stack.Close()
 		return nil, fmt.Errorf("local chain: beacon: %w", err)
 	}
-	return &gethNode{stack: stack, beacon: beacon, client: ethclient.NewClient(stack.Attach())}, nil
+	return &gethNode{
+		stack:   stack,
+		backend: backend,
+		beacon:  beacon,
+		client:  ethclient.NewClient(stack.Attach()),
+		rpc:     srv,
+		// As the node's own HTTP server: no CORS, host names besides IP addresses (which are
+		// always accepted) that may name the node, gzip.
+		handler: node.NewHTTPHandlerStack(srv, nil, []string{"localhost"}, nil, false),
+	}, nil
 }
 
+// checkStateScheme refuses a stored chain whose state is kept with another scheme than
+// scheme: go-ethereum cannot convert it, and the earlier releases' path scheme loses the
+// latest blocks on a crash.
+func checkStateScheme(stack *node.Node, scheme string) error {
+	dir := stack.ResolvePath("chaindata")
+	if _, err := os.Stat(dir); errors.Is(err, fs.ErrNotExist) {
+		return nil // a new chain
+	}
+	db, err := stack.OpenDatabaseWithOptions("chaindata", node.DatabaseOptions{ReadOnly: true})
+	if err != nil {
+		return fmt.Errorf("local chain: open %s: %w", dir, err)
+	}
+	stored := rawdb.ReadStateScheme(db)
+	if err := db.Close(); err != nil {
+		return fmt.Errorf("local chain: close %s: %w", dir, err)
+	}
+	if stored == "" || stored == scheme {
+		return nil
+	}
+	return fmt.Errorf("local chain: %s holds a chain of an earlier release (go-ethereum's %s state scheme, which comes back at its last clean stop after a crash), and this release keeps every block with the %s scheme, which cannot read it: `make clean-local` forgets the local chain together with etcd, and the next `make run` starts both afresh", dir, stored, scheme)
+}
+
+// web3API is the web3 namespace the node serves on its own HTTP server.
+type web3API struct{ name string }
+
+// ClientVersion is web3_clientVersion.
+func (a *web3API) ClientVersion() string { return a.name }
+
+// Sha3 is web3_sha3: the Keccak-256 hash of the input.
+func (a *web3API) Sha3(input gethhex.Bytes) gethhex.Bytes { return crypto.Keccak256(input) }
+
+// seal seals a block and syncs the database, holding sealing to write: the block is on
+// disk before any request sees it.
+func (n *gethNode) seal() error {
+	n.sealing.Lock()
+	defer n.sealing.Unlock()
+	if n.broken != nil {
+		return n.broken
+	}
+	n.beacon.Commit()
+	if err := n.backend.ChainDb().SyncKeyValue(); err != nil {
+		n.broken = fmt.Errorf("local chain: sync of the database after a block: %w", err)
+		return n.broken
+	}
+	return nil
+}
+
+// ServeHTTP serves a JSON-RPC request over HTTP, never while a block is being sealed.
+func (n *gethNode) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	n.sealing.RLock()
+	defer n.sealing.RUnlock()
+	if n.broken != nil {
+		http.Error(w, n.broken.Error(), http.StatusServiceUnavailable)
+		return
+	}
+	n.handler.ServeHTTP(w, r)
+}
+
+// serve serves JSON-RPC over HTTP on ln until close.
+func (n *gethNode) serve(ln net.Listener) {
+	t := gethrpc.DefaultHTTPTimeouts
+	n.http = &http.Server{
+		Handler:           n,
+		ReadTimeout:       t.ReadTimeout,
+		ReadHeaderTimeout: t.ReadHeaderTimeout,
+		WriteTimeout:      t.WriteTimeout,
+		IdleTimeout:       t.IdleTimeout,
+	}
+	go func() { _ = n.http.Serve(ln) }()
+}
+
+// close stops serving and the node. JSON-RPC over HTTP stops as go-ethereum's own server
+// does: the RPC server first, then the HTTP server, cutting after 5 s the connections that
+// are still open (a connection accepted without a request yet counts as busy for 5 s).
 func (n *gethNode) close() error {
+	n.rpc.Stop()
+	if n.http != nil {
+		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		defer cancel()
+		if err := n.http.Shutdown(ctx); err != nil {
+			_ = n.http.Close()
+		}
+	}
 	n.client.Close()
 	return errors.Join(n.beacon.Stop(), n.stack.Close())
 }
@@ -469,12 +613,16 @@ func (c *Chain) mine(interval time.Duration) {
 		case <-c.stop:
 			return
 		case <-t.C:
-			c.node.beacon.Commit()
+			if err := c.node.seal(); err != nil {
+				// The disk failed: requests are refused with the error from now on.
+				return
+			}
 		}
 	}
 }
 
-// Client is an in-process client of the chain.
+// Client is an in-process client of the chain. Unlike JSON-RPC over HTTP it does not wait
+// while a block is sealed and synced: it may see a block a moment before it is on disk.
 func (c *Chain) Client() *ethclient.Client { return c.node.client }
 
 // OperatorKeyHex is the operator's private key as the chain signer's Secret holds it (64 hex

@@ -318,3 +318,22 @@ func TestLocalChainFundsManyDeployersInOneBlockWithoutReusingANonce(t *testing.T
 		}
 	}
 }
+
+// Close stops cleanly while a client holds a connection on which it sent nothing yet (Go's
+// HTTP server counts it busy for 5 s): `make run` stopped with "stop the local chain:
+// context deadline exceeded" after a Ctrl-C.
+func TestLocalChainClosesWithoutErrorWhileAConnectionSentNothing(t *testing.T) {
+	c, err := Start(context.Background(), Config{Dir: t.TempDir(), Port: loopback.FreePort(t), BlockInterval: 100 * time.Millisecond, ShareClasses: samples})
+	if err != nil {
+		t.Fatalf("start: %v", err)
+	}
+	conn, err := net.Dial("tcp", strings.TrimPrefix(c.RPCURL, "http://"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer func() { _ = conn.Close() }()
+	rpcString(t, c.RPCURL, "eth_blockNumber") // the connection above is accepted by now
+	if err := c.Close(); err != nil {
+		t.Fatalf("close: %v", err)
+	}
+}
