@@ -21,9 +21,9 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	investv1 "github.com/fundshare/fundshare-operator/api/v1alpha1"
-	"github.com/fundshare/fundshare-operator/controllers/delivery"
 	"github.com/fundshare/fundshare-operator/cmd/manager/app"
 	"github.com/fundshare/fundshare-operator/cmd/manager/app/apptest"
+	"github.com/fundshare/fundshare-operator/controllers/delivery"
 	. "github.com/fundshare/fundshare-operator/controllers/token"
 	"github.com/fundshare/fundshare-operator/internal/chain"
 	"github.com/fundshare/fundshare-operator/internal/chain/contracts"

@@ -6,12 +6,12 @@
 package webhooks
 
 import (
-	"github.com/ethereum/go-ethereum"
 	"context"
 	"fmt"
 	"strings"
 	"time"
 
+	"github.com/ethereum/go-ethereum"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"k8s.io/apimachinery/pkg/util/validation/field"
 	ctrl "sigs.k8s.io/controller-runtime"
