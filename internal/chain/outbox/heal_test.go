@@ -98,16 +98,32 @@ func healUntilInSync(t testing.TB, c *chaintest.Chain, ob *Outbox) Health {
 	return Health{}
 }
 
+// healSetup is a chain with a registered wallet, a record store and an outbox on them,
+// and the block before anything the outbox sends (where the specs roll back to).
+type healSetup struct {
+	c     *chaintest.Chain
+	w     common.Address
+	s     *store
+	ob    *Outbox
+	start uint64
+}
+
+func newHealSetup(t testing.TB, mod func(*Config)) healSetup {
+	t.Helper()
+	c := chaintest.New(t)
+	w := c.NewWallet()
+	c.Register(w)
+	s := newStore()
+	ob := newOutbox(t, c, c.Client, s, mod)
+	return healSetup{c: c, w: w, s: s, ob: ob, start: c.Head()}
+}
+
 func TestAChainBehindTheRecordsGetsEveryRecordedTransactionBackAsTheRecordedBytes(t *testing.T) {
 	for _, depth := range []int{1, 10, 100} {
 		t.Run(fmt.Sprintf("rollback of %d blocks", depth), func(t *testing.T) {
-			c := chaintest.New(t)
-			w := c.NewWallet()
-			c.Register(w)
-			s := newStore()
 			var notices []Notice
-			ob := newOutbox(t, c, c.Client, s, func(cfg *Config) { cfg.Notify = func(n Notice) { notices = append(notices, n) } })
-			start := c.Head()
+			hs := newHealSetup(t, func(cfg *Config) { cfg.Notify = func(n Notice) { notices = append(notices, n) } })
+			c, w, s, ob, start := hs.c, hs.w, hs.s, hs.ob, hs.start
 			// A mint a block, depth blocks, then the rollback forgets them all.
 			for i := range depth {
 				mintFinal(t, c, ob, s, w, i, 1, 3)
@@ -171,12 +187,8 @@ func TestAChainBehindTheRecordsGetsEveryRecordedTransactionBackAsTheRecordedByte
 }
 
 func TestAnInFlightTransactionAboveTheLostOnesIsMinedAfterThemWithItsRecordedNonce(t *testing.T) {
-	c := chaintest.New(t)
-	w := c.NewWallet()
-	c.Register(w)
-	s := newStore()
-	ob := newOutbox(t, c, c.Client, s, nil)
-	start := c.Head()
+	hs := newHealSetup(t, nil)
+	c, w, s, ob, start := hs.c, hs.w, hs.s, hs.ob, hs.start
 	mintFinal(t, c, ob, s, w, 0, 5, 2)
 	// The sixth mint is recorded and broadcast, but not mined, when the chain falls back.
 	if _, err := ob.Send(c.Ctx, mintCall(c, w, 7), s.record("in-flight")); err != nil {
@@ -207,12 +219,8 @@ func TestAnInFlightTransactionAboveTheLostOnesIsMinedAfterThemWithItsRecordedNon
 }
 
 func TestANonceNoRecordHoldsHaltsSigningUntilAPersonFillsIt(t *testing.T) {
-	c := chaintest.New(t)
-	w := c.NewWallet()
-	c.Register(w)
-	s := newStore()
-	ob := newOutbox(t, c, c.Client, s, nil)
-	start := c.Head()
+	hs := newHealSetup(t, nil)
+	c, w, s, ob, start := hs.c, hs.w, hs.s, hs.ob, hs.start
 	mintFinal(t, c, ob, s, w, 0, 6, 1)
 	// order-2's record left the cluster (its owner is gone); keep its bytes, as an
 	// operator would find them in the order archive.
@@ -301,12 +309,8 @@ func (f *failAfter) SendTransaction(ctx context.Context, tx *types.Transaction) 
 }
 
 func TestAnAgentKilledWhileBroadcastingAgainIsHealedByTheNextOne(t *testing.T) {
-	c := chaintest.New(t)
-	w := c.NewWallet()
-	c.Register(w)
-	s := newStore()
-	ob := newOutbox(t, c, c.Client, s, nil)
-	start := c.Head()
+	hs := newHealSetup(t, nil)
+	c, w, s, ob, start := hs.c, hs.w, hs.s, hs.ob, hs.start
 	for i := 0; i < 30; i += 10 {
 		mintFinal(t, c, ob, s, w, i, 10, 1)
 	}
@@ -352,12 +356,8 @@ func BenchmarkHealAfterRollback(b *testing.B) {
 	var total time.Duration
 	for range b.N {
 		b.StopTimer()
-		c := chaintest.New(b)
-		w := c.NewWallet()
-		c.Register(w)
-		s := newStore()
-		ob := newOutbox(b, c, c.Client, s, nil)
-		start := c.Head()
+		hs := newHealSetup(b, nil)
+		c, w, s, ob, start := hs.c, hs.w, hs.s, hs.ob, hs.start
 		for i := range blocks {
 			mintFinal(b, c, ob, s, w, i*perBlock, perBlock, 1)
 		}
