@@ -40,12 +40,20 @@ func TestHighAvailability(t *testing.T) {
 	})
 }
 
-// startReplica starts a manager with leader election, a replica of the Deployment; the
-// first one also serves the admission webhooks that envtest installed (one address for the
-// test; in a cluster every replica serves them behind a Service).
-func startReplica(webhooks bool) *envtest.Manager {
+// startWebhooks serves the admission webhooks that envtest installed, at the one address
+// the test has, from a manager of its own that stays up: in a cluster every replica serves
+// them behind a Service, so the leader's stop does not stop admission (the settlement
+// evidence the new leader records goes through the orders/status webhook).
+func startWebhooks() *envtest.Manager {
 	GinkgoHelper()
-	mo := apptest.Manager(app.Config{Webhooks: webhooks, Controllers: true, SandboxSettlement: 0})
+	return env.StartManager(env.Config, apptest.Manager(app.Config{Webhooks: true, SandboxSettlement: -1}))
+}
+
+// startReplica starts a manager with leader election and the controllers, a replica of the
+// Deployment; startWebhooks serves the webhooks.
+func startReplica() *envtest.Manager {
+	GinkgoHelper()
+	mo := apptest.Manager(app.Config{Controllers: true, SandboxSettlement: 0})
 	mo.Options = func(o *ctrl.Options) {
 		o.LeaderElection = true
 		o.LeaderElectionID = "fundshare-operator.invest.fundshare.io"
@@ -53,7 +61,7 @@ func startReplica(webhooks bool) *envtest.Manager {
 		o.LeaseDuration, o.RenewDeadline, o.RetryPeriod = ptr.To(leaseDuration), ptr.To(renewDeadline), ptr.To(retryPeriod)
 		o.LeaderElectionReleaseOnCancel = false // a crashed leader releases nothing
 	}
-	mo.NoWebhookServer, mo.NoCacheSync = !webhooks, true
+	mo.NoWebhookServer, mo.NoCacheSync = true, true
 	return env.StartManager(env.Config, mo)
 }
 
@@ -68,9 +76,11 @@ func elected(r *envtest.Manager) bool {
 
 var _ = Describe("Two replicas with leader election", func() {
 	It("hands over within the lease time when the leader stops in the middle of 500 moving orders, and every order completes exactly once", func() {
-		a := startReplica(true)
+		hooks := startWebhooks()
+		defer hooks.Stop()
+		a := startReplica()
 		Eventually(func() bool { return elected(a) }).WithTimeout(30 * time.Second).Should(BeTrue())
-		b := startReplica(false)
+		b := startReplica()
 		Consistently(func() bool { return elected(b) }).WithTimeout(2*time.Second).Should(BeFalse(), "only one leader")
 
 		ns := env.NewTenant("ha")
