@@ -13,7 +13,7 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/metrics"
 
 	investv1 "github.com/fundshare/fundshare-operator/api/v1alpha1"
-	"github.com/fundshare/fundshare-operator/apiserver/auth"
+	"github.com/fundshare/fundshare-operator/internal/clientsecret"
 	"github.com/fundshare/fundshare-operator/internal/fixtures"
 	"github.com/fundshare/fundshare-operator/internal/test/envtest"
 )
@@ -48,8 +48,8 @@ var _ = Describe("Authentication", func() {
 
 	It("reads the client secret hash from the key the ApiClient names", func() {
 		t := newTenant("keyed", investv1.ApiClientSpec{})
-		secret, _ := auth.NewClientSecret()
-		hash, _ := auth.HashSecret(secret)
+		secret, _ := clientsecret.New()
+		hash, _ := clientsecret.Hash(secret)
 		Expect(k8s.Create(ctx, &corev1.Secret{
 			ObjectMeta: metav1.ObjectMeta{Namespace: t.ns, Name: "rotated"},
 			Data:       map[string][]byte{"argon": []byte(hash)},

@@ -15,7 +15,7 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	investv1 "github.com/fundshare/fundshare-operator/api/v1alpha1"
-	"github.com/fundshare/fundshare-operator/apiserver/auth"
+	"github.com/fundshare/fundshare-operator/internal/clientsecret"
 	"github.com/fundshare/fundshare-operator/internal/fixtures"
 )
 
@@ -82,9 +82,9 @@ var _ = Describe("Token revocation", func() {
 	It("refuses the tokens issued before a secret rotation within 5 s; the new secret's token works", func() {
 		old, oldSecret := t.token, t.secret
 		Expect(status(old)()).To(Equal(http.StatusOK))
-		secret, err := auth.NewClientSecret()
+		secret, err := clientsecret.New()
 		Expect(err).NotTo(HaveOccurred())
-		hash, err := auth.HashSecret(secret)
+		hash, err := clientsecret.Hash(secret)
 		Expect(err).NotTo(HaveOccurred())
 		var s corev1.Secret
 		Expect(k8s.Get(ctx, client.ObjectKey{Namespace: t.ns, Name: "credentials"}, &s)).To(Succeed())

@@ -23,12 +23,12 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/log/zap"
 
 	investv1 "github.com/fundshare/fundshare-operator/api/v1alpha1"
-	"github.com/fundshare/fundshare-operator/apiserver/auth"
 	"github.com/fundshare/fundshare-operator/cmd/manager/app"
 	"github.com/fundshare/fundshare-operator/cmd/manager/app/apptest"
 	"github.com/fundshare/fundshare-operator/internal/archive"
 	"github.com/fundshare/fundshare-operator/internal/archive/archivetest"
 	"github.com/fundshare/fundshare-operator/internal/archive/sqlstore"
+	"github.com/fundshare/fundshare-operator/internal/clientsecret"
 	"github.com/fundshare/fundshare-operator/internal/controlplane"
 	"github.com/fundshare/fundshare-operator/internal/fixtures"
 	"github.com/fundshare/fundshare-operator/internal/test/envtest"
@@ -140,9 +140,9 @@ type tenant struct {
 func newTenant(prefix string, settings investv1.ApiClientSpec) *tenant {
 	ns, err := controlplane.NewNamespace(ctx, k8s, prefix)
 	Expect(err).NotTo(HaveOccurred())
-	secret, err := auth.NewClientSecret()
+	secret, err := clientsecret.New()
 	Expect(err).NotTo(HaveOccurred())
-	hash, err := auth.HashSecret(secret)
+	hash, err := clientsecret.Hash(secret)
 	Expect(err).NotTo(HaveOccurred())
 	Expect(k8s.Create(ctx, &corev1.Secret{
 		ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: "credentials"},

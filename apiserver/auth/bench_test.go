@@ -29,6 +29,7 @@ import (
 
 	"github.com/go-logr/logr"
 
+	"github.com/fundshare/fundshare-operator/internal/clientsecret"
 	"github.com/fundshare/fundshare-operator/internal/test/restbench"
 )
 
@@ -68,8 +69,8 @@ func (s cachedState) ClientState(context.Context, string, time.Duration) (Client
 func BenchmarkTokenLatencyUnderFlood(b *testing.B) {
 	ks, _ := newTestKeys(b)
 	iss := newTestIssuer(b, ks, nil)
-	secret := must(NewClientSecret())(b)
-	hash := must(HashSecret(secret))(b)
+	secret := must(clientsecret.New())(b)
+	hash := must(clientsecret.Hash(secret))(b)
 	h := NewTokenHandler(memStore{"acme": {ID: "acme", Tenant: "tenant-acme", SecretHash: hash}},
 		iss, NewThrottle(ThrottleConfig{}), logr.Discard())
 	form := func(id, secret string) string {

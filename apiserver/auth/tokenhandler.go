@@ -28,6 +28,8 @@ import (
 	"time"
 
 	"github.com/go-logr/logr"
+
+	"github.com/fundshare/fundshare-operator/internal/clientsecret"
 )
 
 // Client is an API client (integrator) as the token endpoint sees it.
@@ -36,7 +38,7 @@ type Client struct {
 	ID string
 	// Tenant is the Kubernetes namespace the client is confined to.
 	Tenant string
-	// SecretHash is the argon2id PHC string produced by HashSecret; the
+	// SecretHash is the argon2id PHC string produced by clientsecret.Hash; the
 	// plain secret is never stored.
 	SecretHash string
 	// Disabled clients cannot obtain tokens; they get the same invalid_client
@@ -111,7 +113,7 @@ type tokenHandler struct {
 	// gate bounds concurrent argon2id verifications (GOMAXPROCS slots, at least
 	// two) and serves sources known for the client first.
 	gate *verifyGate
-	// verify checks a secret against a stored hash; verifySecret, replaced by tests
+	// verify checks a secret against a stored hash; clientsecret.Compare, replaced by tests
 	// to see which hashes were verified.
 	verify func(encoded, secret string) (bool, error)
 }
@@ -143,7 +145,7 @@ func NewTokenHandler(store ClientStore, issuer *Issuer, throttle *Throttle, log 
 		throttle: throttle,
 		log:      log,
 		gate:     newVerifyGate(runtime.GOMAXPROCS(0), verifyQueueTimeout),
-		verify:   verifySecret,
+		verify:   clientsecret.Compare,
 	}
 }
 
@@ -283,13 +285,13 @@ func (h *tokenHandler) serve(w http.ResponseWriter, r *http.Request, source stri
 	var reason string
 	authenticated := false
 	if !found {
-		_, _ = h.verify(dummySecretHash, secret) // the same work as a real check
+		_, _ = h.verify(clientsecret.DummyHash, secret) // the same work as a real check
 		reason = "unknown client"
 	} else {
 		ok, herr := h.verify(client.SecretHash, secret)
 		switch {
 		case herr != nil:
-			_, _ = h.verify(dummySecretHash, secret)
+			_, _ = h.verify(clientsecret.DummyHash, secret)
 			h.log.Error(herr, "stored client secret hash is unusable", "client_id", clientID)
 			reason = "stored secret hash unusable"
 		case !ok:

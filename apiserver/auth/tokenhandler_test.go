@@ -33,6 +33,8 @@ import (
 	"github.com/go-logr/logr/funcr"
 	"golang.org/x/oauth2"
 	"golang.org/x/oauth2/clientcredentials"
+
+	"github.com/fundshare/fundshare-operator/internal/clientsecret"
 )
 
 // memStore is an in-memory ClientStore.
@@ -90,9 +92,9 @@ func newTokenFixture(t *testing.T) *tokenFixture {
 	clock := newFakeClock()
 	ks, _ := newTestKeys(t)
 	iss := newTestIssuer(t, ks, clock)
-	secret := must(NewClientSecret())(t)
-	hash := must(HashSecret(secret))(t)
-	oddHash := must(HashSecret(oddSecret))(t)
+	secret := must(clientsecret.New())(t)
+	hash := must(clientsecret.Hash(secret))(t)
+	oddHash := must(clientsecret.Hash(oddSecret))(t)
 	store := memStore{
 		"acme":     {ID: "acme", Tenant: "tenant-acme", SecretHash: hash},
 		"globex":   {ID: "globex", Tenant: "tenant-globex", SecretHash: hash},
@@ -528,13 +530,13 @@ func TestUnknownClientVerifiesADummyHash(t *testing.T) {
 		mu.Lock()
 		verified = append(verified, encoded)
 		mu.Unlock()
-		return verifySecret(encoded, secret)
+		return clientsecret.Compare(encoded, secret)
 	}
 	cases := []struct {
 		id   string
 		want string
 	}{
-		{"nobody", dummySecretHash},
+		{"nobody", clientsecret.DummyHash},
 		{"acme", "real"},
 		{"disabled", "real"},
 	}
@@ -546,18 +548,15 @@ func TestUnknownClientVerifiesADummyHash(t *testing.T) {
 		if len(verified) != 1 {
 			t.Fatalf("%s: %d verifications, want exactly 1", c.id, len(verified))
 		}
-		if c.want == dummySecretHash && verified[0] != dummySecretHash {
+		if c.want == clientsecret.DummyHash && verified[0] != clientsecret.DummyHash {
 			t.Fatalf("%s: verified %q, want the dummy hash", c.id, verified[0])
 		}
-		if c.want == "real" && verified[0] == dummySecretHash {
+		if c.want == "real" && verified[0] == clientsecret.DummyHash {
 			t.Fatalf("%s: verified the dummy hash, want its own", c.id)
 		}
 	}
-	// The dummy hash has the parameters of real hashes, so it costs the same.
-	d := must(parseSecretHash(dummySecretHash))(t)
-	if d.memory != argonMemoryKiB || d.time != argonTime || d.threads != argonThreads || len(d.key) != argonKeyLen || len(d.salt) != argonSaltLen {
-		t.Fatalf("dummy hash parameters %+v differ from real ones", d)
-	}
+	// That the dummy hash has the parameters of real hashes (so it costs the same) is
+	// clientsecret's TestDummyHashMatchesRealParameters.
 }
 
 // TestTokenBodyOverTheLimitIs413InTheOAuthShape: announced or not, a body over 64 KiB is
@@ -623,7 +622,7 @@ func TestAKnownSourceIsServedFirstUnderAFlood(t *testing.T) {
 		if secret == "wrong" {
 			<-release
 		}
-		return verifySecret(encoded, secret)
+		return clientsecret.Compare(encoded, secret)
 	}
 	var wg sync.WaitGroup
 	for i := range 16 {

@@ -15,7 +15,7 @@ import (
 	"sigs.k8s.io/yaml"
 
 	investv1 "github.com/fundshare/fundshare-operator/api/v1alpha1"
-	"github.com/fundshare/fundshare-operator/apiserver/auth"
+	"github.com/fundshare/fundshare-operator/internal/clientsecret"
 )
 
 // tenantRun runs `fundsharectl tenant args...` and returns stdout, stderr and the code.
@@ -119,10 +119,10 @@ func TestTenantPrintsNamespaceSecretAndApiClient(t *testing.T) {
 	}
 
 	plain := printedSecret(t, stderr)
-	if !auth.VerifySecret(hash, plain) {
+	if !clientsecret.Verify(hash, plain) {
 		t.Error("the hash in the Secret does not verify against the printed client secret")
 	}
-	if auth.VerifySecret(hash, plain+"x") {
+	if clientsecret.Verify(hash, plain+"x") {
 		t.Error("the hash verifies against a different secret")
 	}
 	if strings.Contains(stdout, plain) {

@@ -13,7 +13,7 @@ import (
 	"sigs.k8s.io/yaml"
 
 	investv1 "github.com/fundshare/fundshare-operator/api/v1alpha1"
-	"github.com/fundshare/fundshare-operator/apiserver/auth"
+	"github.com/fundshare/fundshare-operator/internal/clientsecret"
 )
 
 // clientIDPattern is the ApiClient CRD's pattern for spec.clientID; checking it here
@@ -56,11 +56,11 @@ func (t Tenant) Validate() error {
 // Render generates a client secret and returns the tenant's objects as a YAML stream
 // (holding only the secret's hash) and the secret itself.
 func (t Tenant) Render() (stream []byte, secret string, err error) {
-	secret, err = auth.NewClientSecret()
+	secret, err = clientsecret.New()
 	if err != nil {
 		return nil, "", err
 	}
-	hash, err := auth.HashSecret(secret)
+	hash, err := clientsecret.Hash(secret)
 	if err != nil {
 		return nil, "", err
 	}

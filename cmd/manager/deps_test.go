@@ -126,6 +126,38 @@ func TestOnlyTheCompositionRootAndToolsImportTheOrderController(t *testing.T) {
 
 // packageImports maps each package go list lists for patterns to its imports (test files
 // left out).
+// TestOnlyTheFacadeCommandsAndToolsImportTheFacade: the REST facade (apiserver and its
+// packages) sits on top; no controller or library package imports it, not even from its
+// tests, so what several need (client-secret hashing is internal/clientsecret) lives in a
+// neutral package. Only apiserver itself, the commands (cmd/) and the tools under hack/
+// import apiserver/....
+func TestOnlyTheFacadeCommandsAndToolsImportTheFacade(t *testing.T) {
+	facade := module + "/apiserver"
+	out := goList(t, "-test=false", "-f", "{{.ImportPath}} {{join .Imports \" \"}} {{join .TestImports \" \"}} {{join .XTestImports \" \"}}", module+"/...")
+	lines := strings.Split(strings.TrimSpace(string(out)), "\n")
+	if len(lines) < 20 {
+		t.Fatalf("go list listed %d packages of the module; the check would see nothing", len(lines))
+	}
+	importers := 0
+	for _, line := range lines {
+		fields := strings.Fields(line)
+		pkg, imports := fields[0], fields[1:]
+		rel := strings.TrimPrefix(pkg, module+"/")
+		for _, imp := range imports {
+			if imp != facade && !strings.HasPrefix(imp, facade+"/") {
+				continue
+			}
+			importers++
+			if rel != "apiserver" && !strings.HasPrefix(rel, "apiserver/") && !strings.HasPrefix(rel, "cmd/") && !strings.HasPrefix(rel, "hack/") {
+				t.Errorf("%s imports %s: only apiserver, cmd/ and hack/ may; move what it needs to a neutral package", pkg, imp)
+			}
+		}
+	}
+	if importers == 0 {
+		t.Fatal("no package imports the facade; the check would see nothing")
+	}
+}
+
 func packageImports(t *testing.T, patterns ...string) map[string][]string {
 	t.Helper()
 	out := goList(t, append([]string{"-f", "{{.ImportPath}} {{join .Imports \" \"}}"}, patterns...)...)

@@ -24,7 +24,7 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/reconcile"
 
 	investv1 "github.com/fundshare/fundshare-operator/api/v1alpha1"
-	"github.com/fundshare/fundshare-operator/apiserver/auth"
+	"github.com/fundshare/fundshare-operator/internal/clientsecret"
 )
 
 // defaultKey is the Secret key of the hash when the ApiClient names none.
@@ -60,7 +60,7 @@ func Judge(ac *investv1.ApiClient, secret *corev1.Secret) Verdict {
 	case len(secret.Data[key]) == 0:
 		return Verdict{ReasonSecretKeyMissing, fmt.Sprintf("Secret %s has no key %q (or it is empty); put the argon2id hash of the client secret there", name, key)}
 	}
-	if err := auth.CheckSecretHash(string(secret.Data[key])); err != nil {
+	if err := clientsecret.CheckHash(string(secret.Data[key])); err != nil {
 		// The error names the malformed part, never the value.
 		return Verdict{ReasonInvalidHash, fmt.Sprintf("key %q of Secret %s is not a usable argon2id hash ($argon2id$v=19$m=..,t=..,p=..$salt$hash): %v", key, name, err)}
 	}

@@ -13,8 +13,8 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	investv1 "github.com/fundshare/fundshare-operator/api/v1alpha1"
-	"github.com/fundshare/fundshare-operator/apiserver/auth"
 	"github.com/fundshare/fundshare-operator/controllers/apiclient"
+	"github.com/fundshare/fundshare-operator/internal/clientsecret"
 	"github.com/fundshare/fundshare-operator/internal/controlplane"
 	"github.com/fundshare/fundshare-operator/internal/fixtures"
 )
@@ -134,7 +134,7 @@ var _ = Describe("ApiClient controller", func() {
 		Expect(err).NotTo(HaveOccurred())
 		expectReady(ac, metav1.ConditionFalse, apiclient.ReasonSecretNotFound, true)
 
-		hash, err := auth.HashSecret("a client secret of the tenant")
+		hash, err := clientsecret.Hash("a client secret of the tenant")
 		Expect(err).NotTo(HaveOccurred())
 		secret := &corev1.Secret{ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: "credentials"}, Data: map[string][]byte{"hash": []byte(hash)}}
 		Expect(k8s.Create(ctx, secret)).To(Succeed())

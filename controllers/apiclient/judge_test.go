@@ -10,14 +10,14 @@ import (
 	"sigs.k8s.io/cli-utils/pkg/kstatus/status"
 
 	investv1 "github.com/fundshare/fundshare-operator/api/v1alpha1"
-	"github.com/fundshare/fundshare-operator/apiserver/auth"
+	"github.com/fundshare/fundshare-operator/internal/clientsecret"
 	"github.com/fundshare/fundshare-operator/internal/fixtures"
 	"github.com/fundshare/fundshare-operator/internal/test/ctrltest"
 )
 
 func validHash(t *testing.T) string {
 	t.Helper()
-	h, err := auth.HashSecret("correct horse battery staple")
+	h, err := clientsecret.Hash("correct horse battery staple")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -18,10 +18,10 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	investv1 "github.com/fundshare/fundshare-operator/api/v1alpha1"
-	"github.com/fundshare/fundshare-operator/apiserver/auth"
 	"github.com/fundshare/fundshare-operator/controllers/account"
 	"github.com/fundshare/fundshare-operator/controllers/order"
 	"github.com/fundshare/fundshare-operator/controllers/settlement"
+	"github.com/fundshare/fundshare-operator/internal/clientsecret"
 	"github.com/fundshare/fundshare-operator/internal/controlplane"
 	"github.com/fundshare/fundshare-operator/internal/devdata"
 	"github.com/fundshare/fundshare-operator/internal/fixtures"
@@ -124,11 +124,11 @@ func createTenants(ctx context.Context, c client.Client, tenants, accounts, work
 		if err := devdata.EnsureNamespace(ctx, c, ns); err != nil {
 			return nil, err
 		}
-		secret, err := auth.NewClientSecret()
+		secret, err := clientsecret.New()
 		if err != nil {
 			return nil, err
 		}
-		hash, err := auth.HashSecret(secret)
+		hash, err := clientsecret.Hash(secret)
 		if err != nil {
 			return nil, err
 		}

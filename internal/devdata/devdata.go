@@ -21,7 +21,7 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	investv1 "github.com/fundshare/fundshare-operator/api/v1alpha1"
-	"github.com/fundshare/fundshare-operator/apiserver/auth"
+	"github.com/fundshare/fundshare-operator/internal/clientsecret"
 )
 
 const (
@@ -98,11 +98,11 @@ func EnsureDemoTenant(ctx context.Context, c client.Client, credsPath, baseURL, 
 	case err != nil:
 		return Credentials{}, err
 	}
-	if creds.ClientSecret == "" || secret == nil || !auth.VerifySecret(string(secret.Data["hash"]), creds.ClientSecret) {
-		if creds.ClientSecret, err = auth.NewClientSecret(); err != nil {
+	if creds.ClientSecret == "" || secret == nil || !clientsecret.Verify(string(secret.Data["hash"]), creds.ClientSecret) {
+		if creds.ClientSecret, err = clientsecret.New(); err != nil {
 			return Credentials{}, err
 		}
-		hash, err := auth.HashSecret(creds.ClientSecret)
+		hash, err := clientsecret.Hash(creds.ClientSecret)
 		if err != nil {
 			return Credentials{}, err
 		}

@@ -12,7 +12,11 @@
 // See the License for the specific language governing permissions and
 // limitations under the License.
 
-package auth
+// Package clientsecret makes, hashes and verifies the client secrets of API clients
+// (argon2id in PHC string format). It is the one place secrets are hashed: the token
+// endpoint (apiserver/auth), the ApiClient controller, fundsharectl, the development data
+// and the bench all use it, so none of them imports the REST facade for it.
+package clientsecret
 
 import (
 	"crypto/rand"
@@ -55,33 +59,33 @@ const (
 // stored hash has exactly one accepted spelling.
 var phcB64 = base64.RawStdEncoding.Strict()
 
-// errMalformedHash is returned by parseSecretHash for any structural or
+// errMalformedHash is returned by parseHash for any structural or
 // parameter problem; the message never contains the hash itself.
-var errMalformedHash = errors.New("auth: malformed argon2id secret hash")
+var errMalformedHash = errors.New("clientsecret: malformed argon2id secret hash")
 
-// NewClientSecret returns a new random client secret: 32 bytes from
+// New returns a new random client secret: 32 bytes from
 // crypto/rand encoded as unpadded base64url, so it is safe to place in URLs,
 // form bodies and HTTP Basic credentials without escaping.
-func NewClientSecret() (string, error) {
+func New() (string, error) {
 	b := make([]byte, 32)
 	if _, err := rand.Read(b); err != nil {
-		return "", fmt.Errorf("auth: generating client secret: %w", err)
+		return "", fmt.Errorf("clientsecret: generating client secret: %w", err)
 	}
 	return base64.RawURLEncoding.EncodeToString(b), nil
 }
 
-// HashSecret hashes a client secret with argon2id and a fresh 16-byte salt
+// Hash hashes a client secret with argon2id and a fresh 16-byte salt
 // and returns it in PHC string format
 // ($argon2id$v=19$m=19456,t=2,p=1$<salt>$<hash>). The parameters are stored
 // in the string so they can be raised later without invalidating existing
 // hashes.
-func HashSecret(secret string) (string, error) {
+func Hash(secret string) (string, error) {
 	if secret == "" {
-		return "", errors.New("auth: refusing to hash an empty secret")
+		return "", errors.New("clientsecret: refusing to hash an empty secret")
 	}
 	salt := make([]byte, argonSaltLen)
 	if _, err := rand.Read(salt); err != nil {
-		return "", fmt.Errorf("auth: generating salt: %w", err)
+		return "", fmt.Errorf("clientsecret: generating salt: %w", err)
 	}
 	key := argon2.IDKey([]byte(secret), salt, argonTime, argonMemoryKiB, argonThreads, argonKeyLen)
 	return fmt.Sprintf("$argon2id$v=%d$m=%d,t=%d,p=%d$%s$%s",
@@ -89,19 +93,19 @@ func HashSecret(secret string) (string, error) {
 		phcB64.EncodeToString(salt), phcB64.EncodeToString(key)), nil
 }
 
-// VerifySecret reports whether secret matches the argon2id PHC string
+// Verify reports whether secret matches the argon2id PHC string
 // encoded. The parameters are taken from encoded; strings with unsupported
 // versions or out-of-range parameters are rejected before any hashing work is
 // done. The final comparison is constant-time.
-func VerifySecret(encoded, secret string) bool {
-	ok, err := verifySecret(encoded, secret)
+func Verify(encoded, secret string) bool {
+	ok, err := Compare(encoded, secret)
 	return err == nil && ok
 }
 
-// verifySecret is VerifySecret with the reason a hash could not be used, so
+// Compare is Verify with the reason a hash could not be used, so
 // that callers can tell a wrong secret from a broken stored hash.
-func verifySecret(encoded, secret string) (bool, error) {
-	h, err := parseSecretHash(encoded)
+func Compare(encoded, secret string) (bool, error) {
+	h, err := parseHash(encoded)
 	if err != nil {
 		return false, err
 	}
@@ -112,8 +116,8 @@ func verifySecret(encoded, secret string) (bool, error) {
 	return subtle.ConstantTimeCompare(got, h.key) == 1, nil
 }
 
-// secretHash is a parsed argon2id PHC string.
-type secretHash struct {
+// parsedHash is a parsed argon2id PHC string.
+type parsedHash struct {
 	memory  uint32
 	time    uint32
 	threads uint8
@@ -121,8 +125,8 @@ type secretHash struct {
 	key     []byte
 }
 
-// parseSecretHash parses and bounds-checks an argon2id PHC string.
-func parseSecretHash(encoded string) (*secretHash, error) {
+// parseHash parses and bounds-checks an argon2id PHC string.
+func parseHash(encoded string) (*parsedHash, error) {
 	// "", "argon2id", "v=19", "m=..,t=..,p=..", salt, hash
 	parts := strings.Split(encoded, "$")
 	if len(parts) != 6 || parts[0] != "" || parts[1] != "argon2id" {
@@ -159,7 +163,7 @@ func parseSecretHash(encoded string) (*secretHash, error) {
 	if err != nil || len(key) < minArgonKeyLen || len(key) > maxArgonKeyLen {
 		return nil, errMalformedHash
 	}
-	return &secretHash{memory: uint32(m), time: uint32(t), threads: uint8(p), salt: salt, key: key}, nil
+	return &parsedHash{memory: uint32(m), time: uint32(t), threads: uint8(p), salt: salt, key: key}, nil
 }
 
 // parseParam parses "<prefix><decimal>" and checks lo <= value <= hi.
@@ -175,14 +179,14 @@ func parseParam(s, prefix string, lo, hi uint64) (uint64, error) {
 	return v, nil
 }
 
-// dummySecretHash has the same parameters as real hashes but matches no
+// DummyHash has the same parameters as real hashes but matches no
 // known secret. The token endpoint verifies against it when the client id is
 // unknown, so that "unknown client" and "wrong secret" cost the same time.
-const dummySecretHash = "$argon2id$v=19$m=19456,t=2,p=1$T2qR8vG3rSodm1m4wM6Mmg$VtBFAPxlUKWBqRpqriXCxeTVHtJnB+abmX+pXM+bAX0"
+const DummyHash = "$argon2id$v=19$m=19456,t=2,p=1$T2qR8vG3rSodm1m4wM6Mmg$VtBFAPxlUKWBqRpqriXCxeTVHtJnB+abmX+pXM+bAX0"
 
-// CheckSecretHash reports why encoded is not a usable argon2id PHC string, or nil. The
+// CheckHash reports why encoded is not a usable argon2id PHC string, or nil. The
 // ApiClient controller reports it in the client's Ready condition.
-func CheckSecretHash(encoded string) error {
-	_, err := parseSecretHash(encoded)
+func CheckHash(encoded string) error {
+	_, err := parseHash(encoded)
 	return err
 }

@@ -12,7 +12,7 @@
 // See the License for the specific language governing permissions and
 // limitations under the License.
 
-package auth
+package clientsecret
 
 import (
 	"encoding/base64"
@@ -21,8 +21,8 @@ import (
 )
 
 func TestNewClientSecret(t *testing.T) {
-	a := must(NewClientSecret())(t)
-	b := must(NewClientSecret())(t)
+	a := must(New())(t)
+	b := must(New())(t)
 	if a == b {
 		t.Fatal("two generated secrets are equal")
 	}
@@ -36,9 +36,9 @@ func TestNewClientSecret(t *testing.T) {
 }
 
 func TestHashSecretRoundTrip(t *testing.T) {
-	secret := must(NewClientSecret())(t)
-	h1 := must(HashSecret(secret))(t)
-	h2 := must(HashSecret(secret))(t)
+	secret := must(New())(t)
+	h1 := must(Hash(secret))(t)
+	h2 := must(Hash(secret))(t)
 	const prefix = "$argon2id$v=19$m=19456,t=2,p=1$"
 	if !strings.HasPrefix(h1, prefix) {
 		t.Fatalf("hash does not start with %q", prefix)
@@ -49,40 +49,40 @@ func TestHashSecretRoundTrip(t *testing.T) {
 	if h1 == h2 {
 		t.Fatal("two hashes of the same secret are equal; salt not random")
 	}
-	parsed := must(parseSecretHash(h1))(t)
+	parsed := must(parseHash(h1))(t)
 	if len(parsed.salt) != 16 || len(parsed.key) != 32 {
 		t.Fatalf("salt/key length = %d/%d, want 16/32", len(parsed.salt), len(parsed.key))
 	}
-	if !VerifySecret(h1, secret) || !VerifySecret(h2, secret) {
-		t.Fatal("VerifySecret rejected the right secret")
+	if !Verify(h1, secret) || !Verify(h2, secret) {
+		t.Fatal("Verify rejected the right secret")
 	}
 	for _, wrong := range []string{"", secret + "x", secret[:len(secret)-1], strings.ToUpper(secret)} {
-		if VerifySecret(h1, wrong) {
-			t.Fatalf("VerifySecret accepted a wrong secret (len %d)", len(wrong))
+		if Verify(h1, wrong) {
+			t.Fatalf("Verify accepted a wrong secret (len %d)", len(wrong))
 		}
 	}
 }
 
 func TestHashSecretRejectsEmpty(t *testing.T) {
-	if _, err := HashSecret(""); err == nil {
-		t.Fatal("HashSecret accepted an empty secret")
+	if _, err := Hash(""); err == nil {
+		t.Fatal("Hash accepted an empty secret")
 	}
 }
 
 func TestDummyHashMatchesRealParameters(t *testing.T) {
-	d, err := parseSecretHash(dummySecretHash)
+	d, err := parseHash(DummyHash)
 	if err != nil {
 		t.Fatalf("dummy hash does not parse: %v", err)
 	}
 	if d.memory != argonMemoryKiB || d.time != argonTime || d.threads != argonThreads ||
 		len(d.salt) != argonSaltLen || len(d.key) != argonKeyLen {
-		t.Fatal("dummy hash parameters differ from HashSecret's; timing would leak unknown clients")
+		t.Fatal("dummy hash parameters differ from Hash's; timing would leak unknown clients")
 	}
 }
 
 func TestVerifySecretRejectsTamperedPHC(t *testing.T) {
 	const secret = "correct horse battery staple"
-	good := must(HashSecret(secret))(t)
+	good := must(Hash(secret))(t)
 	parts := strings.Split(good, "$") // "", argon2id, v=19, params, salt, hash
 	join := func(p ...string) string { return strings.Join(p, "$") }
 	salt, hash := parts[4], parts[5]
@@ -134,19 +134,30 @@ func TestVerifySecretRejectsTamperedPHC(t *testing.T) {
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			_, perr := parseSecretHash(tc.encoded)
+			_, perr := parseHash(tc.encoded)
 			if tc.parseError && perr == nil {
-				t.Fatal("parseSecretHash accepted a tampered hash")
+				t.Fatal("parseHash accepted a tampered hash")
 			}
 			if !tc.parseError && perr != nil {
-				t.Fatalf("parseSecretHash: %v", perr)
+				t.Fatalf("parseHash: %v", perr)
 			}
 			if perr != nil && strings.Contains(perr.Error(), salt) {
 				t.Fatal("parse error leaks hash contents")
 			}
-			if VerifySecret(tc.encoded, secret) {
-				t.Fatal("VerifySecret accepted a tampered hash")
+			if Verify(tc.encoded, secret) {
+				t.Fatal("Verify accepted a tampered hash")
 			}
 		})
+	}
+}
+
+// must returns v, failing the test when err is not nil: s := must(New())(t).
+func must[T any](v T, err error) func(*testing.T) T {
+	return func(t *testing.T) T {
+		t.Helper()
+		if err != nil {
+			t.Fatal(err)
+		}
+		return v
 	}
 }
