@@ -20,7 +20,7 @@ COPY controllers/ controllers/
 COPY internal/ internal/
 
 RUN CGO_ENABLED=0 GOOS=${TARGETOS} GOARCH=${TARGETARCH} \
-    go build -trimpath -ldflags "-s -w -X main.version=${VERSION}" -o /out/manager ./cmd/manager
+    go build -trimpath -ldflags "-s -w -X main.version=${VERSION}" -o /out/manager ./cmd
 
 FROM gcr.io/distroless/static:nonroot
 LABEL org.opencontainers.image.title="fundshare-operator" \

@@ -15,6 +15,8 @@ CONTROLLER_GEN := $(BIN)/controller-gen-$(CONTROLLER_GEN_VERSION)
 # abigen comes from the go-ethereum release go.mod requires, so bindings match the runtime.
 GETH_VERSION := $(shell awk '$$1 == "github.com/ethereum/go-ethereum" {print $$2}' go.mod)
 ABIGEN := $(BIN)/abigen-$(GETH_VERSION)
+KUBEBUILDER_VERSION ?= v4.15.0
+KUBEBUILDER := $(BIN)/kubebuilder-$(KUBEBUILDER_VERSION)
 GOLANGCI_LINT_VERSION ?= v2.15.0
 GOLANGCI_LINT := $(BIN)/golangci-lint-$(GOLANGCI_LINT_VERSION)
 GO_TEST_FLAGS ?=
@@ -54,6 +56,10 @@ contracts: $(ABIGEN) ## Compile contracts/src with the pinned solc-js into contr
 .PHONY: contracts-check
 contracts-check: $(ABIGEN) ## Check that the committed ABI, bytecode and bindings are what the sources make.
 	hack/contracts.sh check $(ABIGEN)
+
+.PHONY: kubebuilder-check
+kubebuilder-check: $(KUBEBUILDER) $(CONTROLLER_GEN) ## Check that the pinned kubebuilder's create api and create webhook extend a copy of the project, and that it builds.
+	hack/kubebuilder-check.sh $(KUBEBUILDER) $(CONTROLLER_GEN)
 
 .PHONY: fmt
 fmt: ## Format the code.
@@ -96,7 +102,7 @@ fuzz: ## Run every fuzz target for FUZZTIME each (default 2m: long enough to fin
 
 .PHONY: build
 build: generate ## Build the manager binary.
-	go build -ldflags "-X main.version=$(VERSION)" -o $(BIN)/manager ./cmd/manager
+	go build -ldflags "-X main.version=$(VERSION)" -o $(BIN)/manager ./cmd
 
 .PHONY: run
 # Builds only what it runs (CI keeps the generated manifests fresh) and execs the binary, so
@@ -121,6 +127,13 @@ $(ABIGEN):
 	GOBIN=$(BIN)/abigen-install go install github.com/ethereum/go-ethereum/cmd/abigen@$(GETH_VERSION)
 	mv $(BIN)/abigen-install/abigen $(ABIGEN)
 	rmdir $(BIN)/abigen-install
+# kubebuilder is built from source (go install in module mode) at the pinned release.
+$(KUBEBUILDER):
+	@mkdir -p $(BIN)
+	@echo "installing kubebuilder $(KUBEBUILDER_VERSION) into bin/"
+	GOBIN=$(BIN)/kubebuilder-install go install sigs.k8s.io/kubebuilder/v4@$(KUBEBUILDER_VERSION)
+	mv $(BIN)/kubebuilder-install/kubebuilder $(KUBEBUILDER)
+	rmdir $(BIN)/kubebuilder-install
 # golangci-lint is built from source with the machine's Go (go install in module mode,
 # outside this module's go.mod), so it understands the Go version the code is written in.
 $(GOLANGCI_LINT):

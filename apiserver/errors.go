@@ -231,7 +231,7 @@ func causeMessage(c metav1.StatusCause) string {
 //
 // The API server answers a request its RBAC denies with Forbidden too, in the same shape
 // (no cause tells the two apart, only the words). The operator's ClusterRole is generated
-// from its markers and pinned by test/deploy, so the facade's writes are not expected to
+// from its markers and pinned by test/e2e, so the facade's writes are not expected to
 // meet it; if one did, the caller would read the API server's message in a 400 and the
 // log line would show it. Reads (GET) are never refused by admission: their errors stay
 // 500.

@@ -247,7 +247,7 @@ type AccountList struct {
 }
 
 func init() {
-	SchemeBuilder.Register(&Account{}, &AccountList{})
+	register(&Account{}, &AccountList{})
 }
 
 // AccountFinalizer holds a deleted account until the account controller has removed its

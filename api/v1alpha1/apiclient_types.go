@@ -91,5 +91,5 @@ type ApiClientList struct {
 }
 
 func init() {
-	SchemeBuilder.Register(&ApiClient{}, &ApiClientList{})
+	register(&ApiClient{}, &ApiClientList{})
 }

@@ -55,5 +55,5 @@ type CustomOfferingList struct {
 }
 
 func init() {
-	SchemeBuilder.Register(&CustomOffering{}, &CustomOfferingList{})
+	register(&CustomOffering{}, &CustomOfferingList{})
 }

@@ -132,5 +132,5 @@ type DeliveryBatchList struct {
 }
 
 func init() {
-	SchemeBuilder.Register(&DeliveryBatch{}, &DeliveryBatchList{})
+	register(&DeliveryBatch{}, &DeliveryBatchList{})
 }

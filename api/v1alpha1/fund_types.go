@@ -169,5 +169,5 @@ type FundList struct {
 }
 
 func init() {
-	SchemeBuilder.Register(&Fund{}, &FundList{})
+	register(&Fund{}, &FundList{})
 }

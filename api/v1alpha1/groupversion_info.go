@@ -14,32 +14,28 @@ import (
 )
 
 var (
-	// GroupVersion is the API group and version of every kind in this package.
-	GroupVersion = schema.GroupVersion{Group: "invest.fundshare.io", Version: "v1alpha1"}
+	// SchemeGroupVersion is the API group and version of every kind in this package (the
+	// name kubebuilder's scaffold and applyconfiguration generators use).
+	SchemeGroupVersion = schema.GroupVersion{Group: "invest.fundshare.io", Version: "v1alpha1"}
 
-	// SchemeBuilder registers the kinds of this package with a runtime.Scheme.
-	SchemeBuilder = &Builder{GroupVersion: GroupVersion}
+	// GroupVersion is SchemeGroupVersion.
+	GroupVersion = SchemeGroupVersion
+
+	// SchemeBuilder registers the kinds of this package with a runtime.Scheme; each kind's
+	// init adds itself (register, or SchemeBuilder.Register as kubebuilder scaffolds it).
+	SchemeBuilder = runtime.NewSchemeBuilder(func(s *runtime.Scheme) error {
+		metav1.AddToGroupVersion(s, SchemeGroupVersion)
+		return nil
+	})
 
 	// AddToScheme adds the kinds of this package to a runtime.Scheme.
 	AddToScheme = SchemeBuilder.AddToScheme
 )
 
-// Builder collects the kinds of one group version for a runtime.Scheme. It does what
-// controller-runtime's scheme.Builder (deprecated) does with apimachinery alone, so that
-// importing the API types does not pull in controller-runtime.
-//
-// +kubebuilder:object:generate=false
-type Builder struct {
-	GroupVersion schema.GroupVersion
-	runtime.SchemeBuilder
-}
-
-// Register adds kinds (each file registers its own in init).
-func (b *Builder) Register(objs ...runtime.Object) *Builder {
-	b.SchemeBuilder.Register(func(s *runtime.Scheme) error {
-		s.AddKnownTypes(b.GroupVersion, objs...)
-		metav1.AddToGroupVersion(s, b.GroupVersion)
+// register adds the kinds objs to SchemeBuilder.
+func register(objs ...runtime.Object) {
+	SchemeBuilder.Register(func(s *runtime.Scheme) error {
+		s.AddKnownTypes(SchemeGroupVersion, objs...)
 		return nil
 	})
-	return b
 }

@@ -66,5 +66,5 @@ type NAVHistoryList struct {
 }
 
 func init() {
-	SchemeBuilder.Register(&NAVHistory{}, &NAVHistoryList{})
+	register(&NAVHistory{}, &NAVHistoryList{})
 }

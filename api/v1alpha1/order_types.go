@@ -522,5 +522,5 @@ type OrderList struct {
 }
 
 func init() {
-	SchemeBuilder.Register(&Order{}, &OrderList{})
+	register(&Order{}, &OrderList{})
 }

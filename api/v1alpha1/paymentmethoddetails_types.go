@@ -94,5 +94,5 @@ type PaymentMethodDetailsList struct {
 }
 
 func init() {
-	SchemeBuilder.Register(&PaymentMethodDetails{}, &PaymentMethodDetailsList{})
+	register(&PaymentMethodDetails{}, &PaymentMethodDetailsList{})
 }

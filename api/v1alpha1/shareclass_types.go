@@ -187,5 +187,5 @@ type ShareClassList struct {
 }
 
 func init() {
-	SchemeBuilder.Register(&ShareClass{}, &ShareClassList{})
+	register(&ShareClass{}, &ShareClassList{})
 }

@@ -146,5 +146,5 @@ type WalletList struct {
 }
 
 func init() {
-	SchemeBuilder.Register(&Wallet{}, &WalletList{})
+	register(&Wallet{}, &WalletList{})
 }

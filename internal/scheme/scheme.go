@@ -15,11 +15,16 @@ import (
 // their own copy, so nothing registered later by one of them leaks into another.
 func New() *runtime.Scheme {
 	s := runtime.NewScheme()
-	if err := clientgoscheme.AddToScheme(s); err != nil {
+	if err := AddToScheme(s); err != nil {
 		panic(err) // only a programming error (a kind registered twice) gets here
 	}
-	if err := investv1.AddToScheme(s); err != nil {
-		panic(err)
-	}
 	return s
+}
+
+// AddToScheme adds the built-in kinds and ours to s.
+func AddToScheme(s *runtime.Scheme) error {
+	if err := clientgoscheme.AddToScheme(s); err != nil {
+		return err
+	}
+	return investv1.AddToScheme(s)
 }

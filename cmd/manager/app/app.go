@@ -73,10 +73,14 @@ type Config struct {
 
 // NewManager creates a manager whose cache drops managedFields (nothing here reads them)
 // and holds Orders as internal/ordercache configures them (compact, listed streaming,
-// paged initial lists), and registers the project's indexes.
+// paged initial lists), and registers the project's indexes. opts.Scheme, when set, must
+// know the project's kinds (cmd/main.go passes internal/scheme's with what kubebuilder adds);
+// nil means internal/scheme's.
 func NewManager(cfg *rest.Config, opts ctrl.Options) (ctrl.Manager, error) {
 	ordercache.UsePagedInitialLists()
-	opts.Scheme = scheme.New()
+	if opts.Scheme == nil {
+		opts.Scheme = scheme.New()
+	}
 	opts.Cache.DefaultTransform = cache.TransformStripManagedFields()
 	ClassicWorkqueue(&opts)
 	if err := ordercache.Configure(cfg, opts.Scheme, &opts.Cache); err != nil {

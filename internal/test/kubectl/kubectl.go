@@ -1,5 +1,5 @@
 // Package kubectl runs the machine's kubectl against a suite's control plane, for the
-// suites that check what users apply (test/samples, test/deploy): their one TestMain and
+// suites that check what users apply (test/samples, test/e2e): their one TestMain and
 // the decoding of what kubectl prints. Test code only: nothing the production binary
 // links imports it.
 package kubectl

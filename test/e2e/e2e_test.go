@@ -1,4 +1,4 @@
-package deploy
+package e2e
 
 import (
 	"bytes"
@@ -544,10 +544,10 @@ func TestDeploymentArgsAreManagerFlags(t *testing.T) {
 	bin := filepath.Join(t.TempDir(), "manager")
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
 	defer cancel()
-	build := exec.CommandContext(ctx, "go", "build", "-o", bin, "./cmd/manager")
+	build := exec.CommandContext(ctx, "go", "build", "-o", bin, "./cmd")
 	build.Dir = root
 	if out, err := build.CombinedOutput(); err != nil {
-		t.Fatalf("go build ./cmd/manager: %v\n%s", err, out)
+		t.Fatalf("go build ./cmd: %v\n%s", err, out)
 	}
 	help, _ := exec.CommandContext(ctx, bin, "--help").CombinedOutput() // exits 2 after printing
 	defined := map[string]bool{}
