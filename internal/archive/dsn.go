@@ -87,6 +87,13 @@ const FlagDSN = "archive-dsn"
 // BindDSNFlag registers --archive-dsn on fs, defaulting to def, and returns where the
 // value lands.
 func BindDSNFlag(fs *flag.FlagSet, def string) *string {
-	return fs.String(FlagDSN, def, "the order archive: sqlite://<file> (embedded, no server) or "+
+	p := new(string)
+	BindDSNFlagVar(fs, p, def)
+	return p
+}
+
+// BindDSNFlagVar registers --archive-dsn on fs, defaulting to def, writing to p.
+func BindDSNFlagVar(fs *flag.FlagSet, p *string, def string) {
+	fs.StringVar(p, FlagDSN, def, "the order archive: sqlite://<file> (embedded, no server) or "+
 		"postgres://user:password@host:port/db?sslmode=... (see docs/archive.md); the password is never logged")
 }

@@ -1,4 +1,4 @@
-package main
+package options
 
 import (
 	"context"
@@ -23,7 +23,7 @@ import (
 // them and ask for HTTP/2 in the TLS handshake (ALPN), as an HTTP/2 client does.
 
 func TestWebhookAndMetricsServersRefuseHTTP2ByDefault(t *testing.T) {
-	opts := managerOptions(serverFlags{metricsAddr: ":8443", webhookPort: 9443})
+	opts := optionsWith(func(o *Options) { o.MetricsAddr = ":8443"; o.WebhookPort = 9443 }).ManagerOptions(nil)
 	if got := negotiatedWithWebhookServer(t, opts.WebhookServer); got != "http/1.1" {
 		t.Errorf("webhook server negotiated %q, want http/1.1", got)
 	}
@@ -33,7 +33,7 @@ func TestWebhookAndMetricsServersRefuseHTTP2ByDefault(t *testing.T) {
 }
 
 func TestEnableHTTP2FlagServesHTTP2(t *testing.T) {
-	opts := managerOptions(serverFlags{metricsAddr: ":8443", webhookPort: 9443, enableHTTP2: true})
+	opts := optionsWith(func(o *Options) { o.MetricsAddr = ":8443"; o.WebhookPort = 9443; o.EnableHTTP2 = true }).ManagerOptions(nil)
 	if got := negotiatedWithWebhookServer(t, opts.WebhookServer); got != "h2" {
 		t.Errorf("webhook server negotiated %q, want h2", got)
 	}
@@ -43,7 +43,7 @@ func TestEnableHTTP2FlagServesHTTP2(t *testing.T) {
 }
 
 func TestMetricsOffWhenBindAddressIsZero(t *testing.T) {
-	opts := managerOptions(serverFlags{metricsAddr: "0"})
+	opts := optionsWith(func(o *Options) { o.MetricsAddr = "0" }).ManagerOptions(nil)
 	if opts.Metrics.SecureServing || opts.Metrics.BindAddress != "0" {
 		t.Fatalf("metrics options %+v, want the server off", opts.Metrics)
 	}
@@ -140,4 +140,11 @@ func waitUntil(t *testing.T, cond func() bool) {
 		}
 		time.Sleep(20 * time.Millisecond)
 	}
+}
+
+// optionsWith returns the default options changed by set.
+func optionsWith(set func(*Options)) *Options {
+	o := New()
+	set(o)
+	return o
 }
