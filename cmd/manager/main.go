@@ -20,6 +20,7 @@ import (
 	"github.com/fundshare/fundshare-operator/cmd/manager/app"
 	"github.com/fundshare/fundshare-operator/controllers/delivery"
 	"github.com/fundshare/fundshare-operator/controllers/token"
+	"github.com/fundshare/fundshare-operator/controllers/transfer"
 	"github.com/fundshare/fundshare-operator/internal/archive"
 	"github.com/fundshare/fundshare-operator/internal/archive/sqlstore"
 )
@@ -56,6 +57,7 @@ func main() {
 	flag.DurationVar(&c.SandboxSettlement, "sandbox-settlement-delay", -1, "run the sandbox settlement agent with this delay per step (negative: off)")
 	delivery.BindFlags(flag.CommandLine, &c.Chain)
 	token.BindFlags(flag.CommandLine, &c.Token)
+	transfer.BindFlags(flag.CommandLine, &c.Transfers)
 	flag.Func("rest-trusted-proxies", "comma-separated CIDRs of reverse proxies whose X-Forwarded-For the token endpoint's throttle believes (default none: the TCP peer is the source)", func(v string) error {
 		for _, part := range strings.Split(v, ",") {
 			p, err := netip.ParsePrefix(strings.TrimSpace(part))
