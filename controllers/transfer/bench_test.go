@@ -3,8 +3,8 @@ package transfer_test
 import (
 	"context"
 	"fmt"
-	"math/rand/v2"
 	"math/big"
+	"math/rand/v2"
 	"testing"
 	"time"
 

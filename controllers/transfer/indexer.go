@@ -15,6 +15,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"math"
 	"math/big"
 	"slices"
 	"strings"
@@ -208,14 +209,14 @@ func (x *Indexer) index(ctx context.Context, sc *investv1.ShareClass, confirmed 
 		cur = nil // another token: start over for this one
 	}
 	if cur != nil {
-		ok, err := same(uint64(cur.IndexedBlock), cur.IndexedBlockHash)
+		ok, err := same(u64(cur.IndexedBlock), cur.IndexedBlockHash)
 		if err != nil {
 			return err
 		}
 		if ok {
-			next = uint64(cur.IndexedBlock) + 1
+			next = u64(cur.IndexedBlock) + 1
 		} else {
-			base, found, err := x.commonBlock(recorded, uint64(cur.IndexedBlock), same)
+			base, found, err := x.commonBlock(recorded, u64(cur.IndexedBlock), same)
 			if err != nil {
 				return err
 			}
@@ -236,23 +237,23 @@ func (x *Indexer) index(ctx context.Context, sc *investv1.ShareClass, confirmed 
 				if !ok {
 					return fmt.Errorf("header %d: gone while walking back", base)
 				}
-				to = &investv1.TransferCursor{IndexedBlock: int64(base), IndexedBlockHash: h.Hex(), Token: token.Hex()}
+				to = &investv1.TransferCursor{IndexedBlock: i64(base), IndexedBlockHash: h.Hex(), Token: token.Hex()}
 				next = base + 1
 			}
 			if err := x.setCursor(ctx, sc, to); err != nil {
 				return err
 			}
-			recorded = slices.DeleteFunc(recorded, func(t investv1.Transfer) bool { return !found || uint64(t.Spec.BlockNumber) > base })
+			recorded = slices.DeleteFunc(recorded, func(t investv1.Transfer) bool { return !found || u64(t.Spec.BlockNumber) > base })
 		}
 	}
 	// Transfers above the cursor were written by a round that ended before its cursor
 	// write: keep those whose block the chain still has, remove the others (their event may
 	// come back in another block, under another log index).
 	for _, t := range recorded {
-		if uint64(t.Spec.BlockNumber) < next {
+		if u64(t.Spec.BlockNumber) < next {
 			continue
 		}
-		ok, err := same(uint64(t.Spec.BlockNumber), t.Spec.BlockHash)
+		ok, err := same(u64(t.Spec.BlockNumber), t.Spec.BlockHash)
 		if err != nil {
 			return err
 		}
@@ -291,7 +292,7 @@ func (x *Indexer) index(ctx context.Context, sc *investv1.ShareClass, confirmed 
 		if !ok {
 			return fmt.Errorf("header %d: gone", to)
 		}
-		if err := x.setCursor(ctx, sc, &investv1.TransferCursor{IndexedBlock: int64(to), IndexedBlockHash: h.Hex(), Token: token.Hex()}); err != nil {
+		if err := x.setCursor(ctx, sc, &investv1.TransferCursor{IndexedBlock: i64(to), IndexedBlockHash: h.Hex(), Token: token.Hex()}); err != nil {
 			return err
 		}
 	}
@@ -302,7 +303,7 @@ func (x *Indexer) index(ctx context.Context, sc *investv1.ShareClass, confirmed 
 // else block 0.
 func startBlock(sc *investv1.ShareClass) uint64 {
 	if d := sc.Status.Token.Deployment; d != nil && d.Receipt != nil && d.Receipt.BlockNumber > 0 {
-		return uint64(d.Receipt.BlockNumber)
+		return u64(d.Receipt.BlockNumber)
 	}
 	return 0
 }
@@ -314,7 +315,7 @@ func startBlock(sc *investv1.ShareClass) uint64 {
 func (x *Indexer) commonBlock(recorded []investv1.Transfer, cursor uint64, same func(uint64, string) (bool, error)) (uint64, bool, error) {
 	byBlock := map[uint64]string{}
 	for _, t := range recorded {
-		if n := uint64(t.Spec.BlockNumber); n <= cursor {
+		if n := u64(t.Spec.BlockNumber); n <= cursor {
 			byBlock[n] = t.Spec.BlockHash
 		}
 	}
@@ -342,7 +343,7 @@ func (x *Indexer) commonBlock(recorded []investv1.Transfer, cursor uint64, same 
 func (x *Indexer) removeAbove(ctx context.Context, recorded []investv1.Transfer, base uint64, found bool) (int, error) {
 	n := 0
 	for i := range recorded {
-		if found && uint64(recorded[i].Spec.BlockNumber) <= base {
+		if found && u64(recorded[i].Spec.BlockNumber) <= base {
 			continue
 		}
 		if err := x.Client.Delete(ctx, &recorded[i]); client.IgnoreNotFound(err) != nil {
@@ -419,7 +420,7 @@ func (x *Indexer) indexRange(ctx context.Context, sc *investv1.ShareClass, token
 		if h == nil || h.Hash() != l.BlockHash {
 			return fmt.Errorf("block %d changed while its logs were read", l.BlockNumber)
 		}
-		at := metav1.NewTime(time.Unix(int64(h.Time), 0).UTC())
+		at := metav1.NewTime(time.Unix(i64(h.Time), 0).UTC())
 		for _, side := range []struct {
 			dir         investv1.TransferDirection
 			own, others common.Address
@@ -440,8 +441,8 @@ func (x *Indexer) indexRange(ctx context.Context, sc *investv1.ShareClass, token
 				Spec: investv1.TransferSpec{
 					AccountID: investv1.ObjectID(w.account), ISIN: sc.Spec.ISIN, Units: value.Int64(), Direction: side.dir,
 					WalletID: investv1.ObjectID(w.name), WalletAddress: w.address, CounterpartyAddress: side.others.Hex(),
-					Token: token.Hex(), TransactionHash: l.TxHash.Hex(), LogIndex: int64(l.Index),
-					BlockNumber: int64(l.BlockNumber), BlockHash: l.BlockHash.Hex(), BlockTime: at,
+					Token: token.Hex(), TransactionHash: l.TxHash.Hex(), LogIndex: i64(uint64(l.Index)),
+					BlockNumber: i64(l.BlockNumber), BlockHash: l.BlockHash.Hex(), BlockTime: at,
 				},
 			}
 			switch err := x.Client.Create(ctx, t); {
@@ -469,3 +470,10 @@ func (x *Indexer) event(sc *investv1.ShareClass, kind, reason, msg string) {
 		x.Recorder.Eventf(sc, nil, kind, reason, "IndexTransfers", "%s", msg)
 	}
 }
+
+// u64 is a recorded block number (not negative: the CRD's minimum) as the chain counts it.
+func u64(n int64) uint64 { return uint64(max(n, 0)) }
+
+// i64 is a chain number as the CRDs record it (block numbers, times and log indexes stay far
+// below 2^63).
+func i64(n uint64) int64 { return int64(min(n, math.MaxInt64)) }
