@@ -257,7 +257,8 @@ var typeDocs = map[string]string{
 	"Order":                "The full order. Money in micro-units (1 EUR = 10,000), fee rates in rate units (100% = 10,000). A BUY carries its fee in subscription_fee and subscription_fee_amount (redemption_fee fields null), a SELL in redemption_fee and redemption_fee_amount (subscription_fee fields null). payment_details is null for SELL orders. refund is null unless the BUY was cancelled after its payment arrived.",
 	"OrderRefund":          "The refund a BUY cancelled in PAYMENT_RECEIVED owes: the amount paid, to the payment method details resolved at placement, under its own reference. status is PENDING until the refund is sent (SENT, with the transfer's reference) and COMPLETED when it arrived.",
 	"OrderCreateRequest":   "A buy or sell order to place. settlement_type defaults to bearer; the recipient wallet and the sender's payment method default to the account's primary ones.",
-	"Portfolio":            "What an account holds per ISIN, from its completed orders.",
+	"Portfolio":            "What an account holds per ISIN, from its completed orders and its on-chain transfers between holders (transferred_in_units, transferred_out_units).",
+	"Transfer":             "One side of an on-chain transfer of share tokens between holders: IN (units arrived at the account's wallet) or OUT (units left it). Only the counterparty's address is shown, never another account.",
 	"TokenRequest":         "OAuth 2.0 client credentials grant (RFC 6749 §4.4). client_id and client_secret may instead be sent with HTTP Basic.",
 }
 
@@ -439,8 +440,12 @@ func operations() []operation {
 			responses: errs(these(answer(http.StatusOK, "The updated account.", Account{}), notFoundError, conflictError,
 				fail(http.StatusConflict, "External ID already in use.")), bodyErrors, commonErrors)},
 		{method: http.MethodGet, path: "/v1/accounts/{account_id}/portfolio", id: "getPortfolio", serve: (*Server).getPortfolio, summary: "Holdings of an account", tag: "Accounts", ext: true,
-			description: "Per ISIN: units held, redeemable now, locked by the share class's lock-up, reserved for live sell orders, and the lots with their unlock times: one per completed buy still locked, and one lot for every unit past its lock-up (acquired_at the latest of those buys, unlocks_at the latest of their unlocks).",
+			description: "Per ISIN: units held (completed buys - completed sells + transfers in - transfers out), redeemable now, locked by the share class's lock-up, reserved for live sell orders, and the lots with their unlock times: one per completed buy still locked, and one lot for every unit past its lock-up (acquired_at the latest of those buys, unlocks_at the latest of their unlocks).",
 			responses:   errs(these(answer(http.StatusOK, "The portfolio.", Portfolio{}), notFoundError, queryError), commonErrors)},
+		{method: http.MethodGet, path: "/v1/accounts/{account_id}/transfers", id: "listTransfers", serve: (*Server).listTransfers, summary: "On-chain transfers of an account", tag: "Accounts", ext: true,
+			description: "The account's sides of share-token transfers between holders on chain, indexed from confirmed blocks, newest first (block_number, then the event's position in the block); skip and limit page through them. units and transferred_in_units/transferred_out_units of the portfolio count them. 404 for an account of another client.",
+			query:       withPaging(),
+			responses:   errs(these(answer(http.StatusOK, "The transfers, newest first.", TransferList{}), notFoundError, queryError), commonErrors)},
 
 		// Wallets.
 		{method: http.MethodPost, path: "/v1/accounts/{account_id}/wallets", id: "createWallet", serve: (*Server).createWallet, summary: "Register a wallet", tag: "Wallets",

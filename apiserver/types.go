@@ -374,14 +374,38 @@ type Portfolio struct {
 // locked + the reserved units that are not locked; reserved units are promised to live
 // sell orders.
 type PortfolioPosition struct {
-	ISIN           string         `json:"isin"`
-	ShareClassName *string        `json:"share_class_name"`
-	Currency       *string        `json:"currency" openapi:"pattern=^[A-Z]{3}$"`
-	Units          int64          `json:"units" openapi:"min=0"`
-	Redeemable     int64          `json:"redeemable" openapi:"min=0"`
-	Locked         int64          `json:"locked" openapi:"min=0"`
-	Reserved       int64          `json:"reserved" openapi:"min=0"`
-	Lots           []PortfolioLot `json:"lots"`
+	ISIN           string  `json:"isin"`
+	ShareClassName *string `json:"share_class_name"`
+	Currency       *string `json:"currency" openapi:"pattern=^[A-Z]{3}$"`
+	Units          int64   `json:"units" openapi:"min=0"`
+	Redeemable     int64   `json:"redeemable" openapi:"min=0"`
+	Locked         int64   `json:"locked" openapi:"min=0"`
+	Reserved       int64   `json:"reserved" openapi:"min=0"`
+	// TransferredInUnits and TransferredOutUnits are the units that arrived from and left
+	// to other holders' wallets on chain (counted in units).
+	TransferredInUnits  int64          `json:"transferred_in_units" openapi:"min=0"`
+	TransferredOutUnits int64          `json:"transferred_out_units" openapi:"min=0"`
+	Lots                []PortfolioLot `json:"lots"`
+}
+
+// Transfer is one side of an on-chain transfer of share tokens between holders, as the
+// account sees it: its own wallet, and only the counterparty's address.
+type Transfer struct {
+	ID                  string `json:"id"`
+	ISIN                string `json:"isin"`
+	Units               int64  `json:"units" openapi:"min=1"`
+	Direction           string `json:"direction" openapi:"enum=IN|OUT"`
+	WalletID            string `json:"wallet_id" openapi:"uuid"`
+	WalletAddress       string `json:"wallet_address" openapi:"pattern=^0x[0-9a-fA-F]{40}$"`
+	CounterpartyAddress string `json:"counterparty_address" openapi:"pattern=^0x[0-9a-fA-F]{40}$"`
+	TransactionHash     string `json:"transaction_hash" openapi:"pattern=^0x[0-9a-fA-F]{64}$"`
+	BlockNumber         int64  `json:"block_number" openapi:"min=0"`
+	Timestamp           string `json:"timestamp" openapi:"format=date-time"`
+}
+
+// TransferList is the answer of GET /v1/accounts/{account_id}/transfers.
+type TransferList struct {
+	Data []Transfer `json:"data"`
 }
 
 // PortfolioLot is the units one completed buy left, locked until unlocks_at; or, at most

@@ -251,11 +251,12 @@ func portfolioView(accountID string, positions map[investv1.ISIN]*holdings.Posit
 	out := Portfolio{AccountID: accountID, Positions: []PortfolioPosition{}}
 	for _, isin := range slices.Sorted(maps.Keys(positions)) {
 		p := positions[isin]
-		if p.Units == 0 && p.Reserved == 0 {
+		if p.Units == 0 && p.Reserved == 0 && p.TransferredIn == 0 && p.TransferredOut == 0 {
 			continue
 		}
 		pos := PortfolioPosition{
 			ISIN: string(isin), Units: p.Units, Redeemable: p.Redeemable(), Locked: p.Locked, Reserved: p.Reserved,
+			TransferredInUnits: p.TransferredIn, TransferredOutUnits: p.TransferredOut,
 			Lots: make([]PortfolioLot, 0, len(p.Lots)),
 		}
 		if c := classes[isin]; c != nil {

@@ -139,7 +139,8 @@ type AccountSpec struct {
 	PrimaryPaymentMethodDetails string `json:"primaryPaymentMethodDetails,omitempty"`
 }
 
-// Holding is what an account owns of one share class, derived from its completed orders.
+// Holding is what an account owns of one share class, derived from its completed orders
+// and its on-chain transfers between holders.
 type Holding struct {
 	// ISIN of the share class.
 	ISIN ISIN `json:"isin"`
@@ -149,6 +150,14 @@ type Holding struct {
 	LockedUnits int64 `json:"lockedUnits"`
 	// ReservedUnits are promised to sell orders that are not terminal yet.
 	ReservedUnits int64 `json:"reservedUnits"`
+	// TransferredInUnits are the units that arrived at the account's wallets by on-chain
+	// transfers from other holders (Transfer objects, direction In); counted in Units.
+	// +optional
+	TransferredInUnits int64 `json:"transferredInUnits,omitempty"`
+	// TransferredOutUnits are the units that left the account's wallets by on-chain
+	// transfers to other holders (Transfer objects, direction Out); subtracted from Units.
+	// +optional
+	TransferredOutUnits int64 `json:"transferredOutUnits,omitempty"`
 	// Lots break the units down by the day they unlock, oldest first: one lot per
 	// completed buy while it is locked (unlocksAt after now), and at most one lot for every
 	// unit past its lock-up, so that the list is bounded by the buys within the lock-up

@@ -117,6 +117,10 @@ type ShareClassStatus struct {
 	// Token is the share class's token on the chain, once known.
 	// +optional
 	Token *ShareClassTokenStatus `json:"token,omitempty"`
+	// Transfers is how far the transfer indexer (controllers/transfer) has recorded the
+	// token's holder-to-holder transfers as Transfer objects.
+	// +optional
+	Transfers *TransferCursor `json:"transfers,omitempty"`
 	// Conditions: TokenReady (the token is deployed or adopted and usable); Stalled
 	// (kstatus) with the reason when it cannot be (e.g. NotAShareToken, WrongRegistry,
 	// NotAgent, DeploymentFailed).
@@ -147,6 +151,21 @@ type ShareClassTokenStatus struct {
 	// broadcast.
 	// +optional
 	Deployment *ChainTransaction `json:"deployment,omitempty"`
+}
+
+// TransferCursor is the last block whose Transfer events of the token are all recorded as
+// Transfer objects, and that block's hash: a reorganisation that replaces the block is
+// seen by its hash, and what was recorded above the common block is removed and read again.
+type TransferCursor struct {
+	// IndexedBlock is the block number.
+	// +kubebuilder:validation:Minimum=0
+	IndexedBlock int64 `json:"indexedBlock"`
+	// IndexedBlockHash is its hash.
+	// +kubebuilder:validation:Pattern=`^0x[0-9a-fA-F]{64}$`
+	IndexedBlockHash string `json:"indexedBlockHash"`
+	// Token is the token address the cursor belongs to.
+	// +optional
+	Token string `json:"token,omitempty"`
 }
 
 // ShareClass is a share class of a feeder fund. Cluster-scoped; its name is its REST id,

@@ -46,7 +46,7 @@ const (
 // +kubebuilder:rbac:groups=invest.fundshare.io,resources=accounts/status,verbs=get;update;patch
 // +kubebuilder:rbac:groups=invest.fundshare.io,resources=accounts/finalizers,verbs=update
 // +kubebuilder:rbac:groups=invest.fundshare.io,resources=wallets;paymentmethoddetails,verbs=get;list;watch;delete
-// +kubebuilder:rbac:groups=invest.fundshare.io,resources=apiclients;orders;shareclasses,verbs=get;list;watch
+// +kubebuilder:rbac:groups=invest.fundshare.io,resources=apiclients;orders;shareclasses;transfers,verbs=get;list;watch
 
 // Reconciler reconciles Accounts.
 type Reconciler struct {
@@ -148,7 +148,8 @@ func logConditionChanges(ctx context.Context, before, after []metav1.Condition) 
 	}
 }
 
-// setHoldings derives the holdings from the account's orders, live and archived (an
+// setHoldings derives the holdings from the account's orders, live and archived, and its
+// on-chain transfers (an
 // unreadable archive is an error: the status is left as it was), and drops the reservations
 // of orders that reached a terminal state (a completed sell is counted as sold instead).
 // The result asks to come back when the next locked lot unlocks.
@@ -287,7 +288,7 @@ func (r *Reconciler) reconcileDelete(ctx context.Context, acct *investv1.Account
 	if err != nil {
 		return ctrl.Result{}, err
 	}
-	if held := holdings.DeletionBlockers(history.Live, history.Archived, acct.Status.Reservations, r.now()); len(held) > 0 {
+	if held := holdings.DeletionBlockers(history.Live, history.Archived, acct.Status.Reservations, r.now(), history.Transfers...); len(held) > 0 {
 		before := acct.DeepCopy()
 		meta.SetStatusCondition(&acct.Status.Conditions, metav1.Condition{
 			Type: ConditionStalled, Status: metav1.ConditionTrue, Reason: ReasonDeletionBlocked, ObservedGeneration: acct.Generation,
@@ -379,5 +380,10 @@ func (r *Reconciler) SetupWithManager(mgr ctrl.Manager) error {
 		Watches(&investv1.Order{}, handler.EnqueueRequestsFromMapFunc(func(_ context.Context, o client.Object) []reconcile.Request {
 			return []reconcile.Request{{NamespacedName: client.ObjectKey{Namespace: o.GetNamespace(), Name: string(o.(*investv1.Order).Spec.AccountID)}}}
 		}), builder.WithPredicates(stateChanged())).
+		// Holdings follow the token: an account's Transfers (immutable; created, or deleted
+		// by a reorganisation) bring it back, by their account label.
+		Watches(&investv1.Transfer{}, handler.EnqueueRequestsFromMapFunc(func(_ context.Context, o client.Object) []reconcile.Request {
+			return []reconcile.Request{{NamespacedName: client.ObjectKey{Namespace: o.GetNamespace(), Name: o.GetLabels()[investv1.LabelAccount]}}}
+		}), builder.WithPredicates(createOrDelete())).
 		Complete(r)
 }

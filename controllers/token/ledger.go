@@ -59,8 +59,12 @@ type LedgerAccount struct {
 	// that the chain holds by the compared block: + a BUY whose mint, - a SELL whose burn
 	// was mined and succeeded at or below it. What is minted or burned later is not on
 	// chain at that block, so every ISIN is compared in every round, deliveries in flight
-	// or not.
+	// or not. Transfers the holdings count above the compared block are taken back here.
 	Settling map[string]int64
+	// NotComparable are the ISINs whose holdings cannot be compared at the block, and why:
+	// the share class's transfers are not indexed up to it, or the account's status does not
+	// count its indexed transfers yet. They are reported as not compared, never as in sync.
+	NotComparable map[string]string
 }
 
 // Mismatch is one ISIN whose units differ.
@@ -81,10 +85,15 @@ type LedgerResult struct {
 	Compared []string
 	// Settling is the number of units of orders in flight the comparison counted.
 	Settling int64
+	// NotCompared are the ISINs left out, each with why ("ISIN: reason"), sorted.
+	NotCompared []string
 }
 
 // InSync says whether no ISIN differs.
 func (r LedgerResult) InSync() bool { return len(r.Mismatches) == 0 }
+
+// Complete says whether every ISIN was compared.
+func (r LedgerResult) Complete() bool { return len(r.NotCompared) == 0 }
 
 // Message is the condition's message: the numbers of every mismatch.
 func (r LedgerResult) Message() string {
@@ -101,6 +110,9 @@ func (r LedgerResult) Message() string {
 	}
 	if r.Settling != 0 && r.InSync() {
 		fmt.Fprintf(&b, " (counting %d unit(s) of orders settling on chain)", r.Settling)
+	}
+	if len(r.NotCompared) > 0 {
+		fmt.Fprintf(&b, "; not yet comparable: %s", strings.Join(r.NotCompared, "; "))
 	}
 	if len(r.SharedWith) > 0 {
 		fmt.Fprintf(&b, " (wallet address shared with %s: units compared together)", strings.Join(r.SharedWith, ", "))
@@ -154,6 +166,17 @@ func CompareLedger(accounts []LedgerAccount, tokens map[string]common.Address, b
 			}
 		}
 		for _, isin := range isins {
+			var why []string
+			for _, i := range members {
+				if w := accounts[i].NotComparable[isin]; w != "" {
+					why = append(why, w)
+				}
+			}
+			if len(why) > 0 {
+				slices.Sort(why)
+				res.NotCompared = append(res.NotCompared, "ISIN "+isin+": "+strings.Join(slices.Compact(why), ", "))
+				continue
+			}
 			var ledger int64
 			for _, i := range members {
 				ledger += accounts[i].Holdings[isin] + accounts[i].Settling[isin]
@@ -193,7 +216,11 @@ func abs(x int64) int64 {
 }
 
 // LedgerReconciler compares every account's on-chain balances with its holdings every
-// Interval, on the leader only, at a confirmed block: Confirmations below the head. A mismatch sets LedgerInSync=False (reason BalanceMismatch,
+// Interval, on the leader only, at a confirmed block: Confirmations below the head, or the
+// lowest transfer cursor just below it (transfersBlock), as holdings count the transfers
+// indexed up to the cursor. An ISIN that cannot be compared at that block (transfers not
+// indexed up to it, or not yet counted in the account's status) sets LedgerInSync=Unknown
+// (reason NotComparable) with the reason, unless another ISIN mismatches. A mismatch sets LedgerInSync=False (reason BalanceMismatch,
 // the numbers in the message) on the Account, emits a Warning Event and shows in the
 // fundshare_ledger_* metrics; back in sync sets it True again.
 type LedgerReconciler struct {
@@ -241,9 +268,13 @@ func (r *LedgerReconciler) Round(ctx context.Context) (err error) {
 		return err
 	}
 	tokens := map[string]common.Address{}
+	cursors := map[string]*investv1.TransferCursor{}
 	for _, sc := range classes.Items {
 		if tokenReady(&sc) {
 			tokens[string(sc.Spec.ISIN)] = common.HexToAddress(sc.Status.Token.Address)
+			if c := sc.Status.Transfers; c != nil && common.HexToAddress(c.Token) == tokens[string(sc.Spec.ISIN)] {
+				cursors[string(sc.Spec.ISIN)] = c
+			}
 		}
 	}
 	var accts investv1.AccountList
@@ -261,7 +292,7 @@ func (r *LedgerReconciler) Round(ctx context.Context) (err error) {
 	byKey := map[string]*LedgerAccount{}
 	inputs := make([]LedgerAccount, 0, len(accts.Items))
 	for _, a := range accts.Items {
-		la := LedgerAccount{Key: a.Namespace + "/" + a.Name, Holdings: map[string]int64{}, Settling: map[string]int64{}}
+		la := LedgerAccount{Key: a.Namespace + "/" + a.Name, Holdings: map[string]int64{}, Settling: map[string]int64{}, NotComparable: map[string]string{}}
 		for _, h := range a.Status.Holdings {
 			la.Holdings[string(h.ISIN)] = h.Units
 		}
@@ -285,7 +316,11 @@ func (r *LedgerReconciler) Round(ctx context.Context) (err error) {
 	if r.Confirmations > 1 && head+1 >= r.Confirmations {
 		at = head + 1 - r.Confirmations
 	}
+	at = transfersBlock(at, cursors)
 	block := new(big.Int).SetUint64(at)
+	if err := r.countTransfers(ctx, accts.Items, byKey, tokens, cursors, at); err != nil {
+		return err
+	}
 	for i := range orders.Items {
 		o := &orders.Items[i]
 		la := byKey[o.Namespace+"/"+string(o.Spec.AccountID)]
@@ -353,8 +388,11 @@ func (r *LedgerReconciler) Round(ctx context.Context) (err error) {
 func (r *LedgerReconciler) record(ctx context.Context, a *investv1.Account, res LedgerResult) error {
 	cond := metav1.Condition{Type: TypeLedgerInSync, Status: metav1.ConditionTrue, Reason: ReasonBalancesMatch,
 		Message: res.Message(), ObservedGeneration: a.Generation}
-	if !res.InSync() {
+	switch {
+	case !res.InSync():
 		cond.Status, cond.Reason = metav1.ConditionFalse, ReasonBalanceMismatch
+	case !res.Complete():
+		cond.Status, cond.Reason = metav1.ConditionUnknown, ReasonNotComparable
 	}
 	old := meta.FindStatusCondition(a.Status.Conditions, TypeLedgerInSync)
 	if old != nil && old.Status == cond.Status && old.Reason == cond.Reason && old.Message == cond.Message && old.ObservedGeneration == cond.ObservedGeneration {
@@ -372,6 +410,89 @@ func (r *LedgerReconciler) record(ctx context.Context, a *investv1.Account, res 
 		r.Recorder.Eventf(a, nil, corev1.EventTypeWarning, ReasonBalanceMismatch, "ReconcileLedger", "%s", cond.Message)
 	}
 	r.Log.Info("ledger", "account", a.Namespace+"/"+a.Name, "inSync", res.InSync(), "message", cond.Message)
+	return nil
+}
+
+// transferLag is how far below the confirmed block the ledger reads balances so that the
+// transfer cursors cover the compared block: a few blocks on a live chain, within what a
+// full node keeps of past state. A cursor further behind leaves its ISIN not comparable.
+const transferLag = 64
+
+// transfersBlock is the block the ledger compares at: the confirmed block, or the lowest
+// transfer cursor below it within transferLag, so that every ISIN whose transfers are
+// indexed up to a recent block is comparable (holdings count transfers up to the cursor).
+func transfersBlock(confirmed uint64, cursors map[string]*investv1.TransferCursor) uint64 {
+	at := confirmed
+	for _, c := range cursors {
+		if n := uint64(max(c.IndexedBlock, 0)); n < at && confirmed-n <= transferLag {
+			at = n
+		}
+	}
+	return at
+}
+
+// countTransfers makes the holdings comparable at block at with the account's transfers
+// (Transfer objects, which Account holdings count): an ISIN whose cursor is below at is not
+// comparable, nor one whose account status does not count every indexed transfer yet; a
+// transfer above at (indexed, not on chain at that block) is taken back in Settling.
+func (r *LedgerReconciler) countTransfers(ctx context.Context, accts []investv1.Account, byKey map[string]*LedgerAccount,
+	tokens map[string]common.Address, cursors map[string]*investv1.TransferCursor, at uint64) error {
+	var transfers investv1.TransferList
+	if err := r.Client.List(ctx, &transfers); err != nil {
+		return err
+	}
+	type sums struct{ in, out int64 }
+	counted := map[string]map[string]*sums{} // account key → ISIN → units
+	for _, t := range transfers.Items {
+		key := t.Namespace + "/" + string(t.Spec.AccountID)
+		la := byKey[key]
+		isin := string(t.Spec.ISIN)
+		if la == nil || tokens[isin] == (common.Address{}) {
+			continue
+		}
+		if counted[key] == nil {
+			counted[key] = map[string]*sums{}
+		}
+		if counted[key][isin] == nil {
+			counted[key][isin] = &sums{}
+		}
+		units := t.Spec.Units
+		if t.Spec.Direction == investv1.TransferOut {
+			counted[key][isin].out += units
+			units = -units
+		} else {
+			counted[key][isin].in += units
+		}
+		if uint64(max(t.Spec.BlockNumber, 0)) > at {
+			la.Settling[isin] -= units
+		}
+	}
+	for i := range accts {
+		a := &accts[i]
+		key := a.Namespace + "/" + a.Name
+		la := byKey[key]
+		status := map[string]sums{}
+		for _, h := range a.Status.Holdings {
+			status[string(h.ISIN)] = sums{in: h.TransferredInUnits, out: h.TransferredOutUnits}
+		}
+		for isin := range tokens {
+			c := cursors[isin]
+			switch {
+			case c == nil:
+				la.NotComparable[isin] = "its transfers are not indexed yet"
+			case uint64(max(c.IndexedBlock, 0)) < at:
+				la.NotComparable[isin] = fmt.Sprintf("transfers indexed to block %d, balances read at block %d", c.IndexedBlock, at)
+			}
+			var want sums
+			if s := counted[key][isin]; s != nil {
+				want = *s
+			}
+			if status[isin] != want && la.NotComparable[isin] == "" {
+				la.NotComparable[isin] = fmt.Sprintf("the holdings count %d unit(s) in and %d out by transfer, the indexed Transfers %d and %d",
+					status[isin].in, status[isin].out, want.in, want.out)
+			}
+		}
+	}
 	return nil
 }
 

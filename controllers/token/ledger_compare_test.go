@@ -29,6 +29,7 @@ func TestCompareLedger(t *testing.T) {
 		balances map[common.Address]map[common.Address]int64
 		want     map[string]string // account → message
 		inSync   map[string]bool
+		complete map[string]bool // absent: true
 	}{
 		{
 			name:     "balances equal to the holdings are in sync",
@@ -87,6 +88,28 @@ func TestCompareLedger(t *testing.T) {
 			inSync: map[string]bool{"t1/a": true, "t2/b": true, "t2/c": false},
 		},
 		{
+			name: "an ISIN whose transfers are not indexed up to the block is not compared, and says so: never in sync by default",
+			accounts: []LedgerAccount{{Key: "ns/a", Holdings: map[string]int64{"ISINA": 10, "ISINB": 3}, Wallets: []common.Address{w1},
+				NotComparable: map[string]string{"ISINB": "transfers indexed to block 7, balances read at block 9"}}},
+			balances: map[common.Address]map[common.Address]int64{tokA: {w1: 10}},
+			want:     map[string]string{"ns/a": "on-chain balances equal the holdings for 1 ISIN(s); not yet comparable: ISIN ISINB: transfers indexed to block 7, balances read at block 9"},
+			inSync:   map[string]bool{"ns/a": true},
+			complete: map[string]bool{"ns/a": false},
+		},
+		{
+			name: "a not comparable ISIN of one account leaves it out for every account sharing its address",
+			accounts: []LedgerAccount{
+				{Key: "t1/a", Holdings: map[string]int64{"ISINA": 4}, Wallets: []common.Address{w1}, NotComparable: map[string]string{"ISINA": "status lags"}},
+				{Key: "t2/b", Holdings: map[string]int64{"ISINA": 6}, Wallets: []common.Address{w1}},
+			},
+			balances: map[common.Address]map[common.Address]int64{tokA: {w1: 99}},
+			want: map[string]string{
+				"t2/b": "on-chain balances equal the holdings for 1 ISIN(s); not yet comparable: ISIN ISINA: status lags (wallet address shared with t1/a: units compared together)",
+			},
+			inSync:   map[string]bool{"t2/b": true},
+			complete: map[string]bool{"t2/b": false},
+		},
+		{
 			name:     "an account without wallets or holdings is in sync",
 			accounts: []LedgerAccount{{Key: "ns/a"}},
 			want:     map[string]string{"ns/a": "on-chain balances equal the holdings for 2 ISIN(s)"},
@@ -106,6 +129,9 @@ func TestCompareLedger(t *testing.T) {
 				}
 				if r.InSync() != tt.inSync[key] {
 					t.Errorf("%s: in sync %v, want %v", key, r.InSync(), tt.inSync[key])
+				}
+				if want, set := tt.complete[key]; r.Complete() != (want || !set) {
+					t.Errorf("%s: complete %v", key, r.Complete())
 				}
 			}
 		})

@@ -75,4 +75,8 @@ const (
 	ReasonBalancesMatch = "BalancesMatch"
 	// ReasonBalanceMismatch: some ISIN differs; the message has the numbers.
 	ReasonBalanceMismatch = "BalanceMismatch"
+	// ReasonNotComparable (LedgerInSync=Unknown): no ISIN differs, but some could not be
+	// compared at the block (holder transfers not indexed up to it, or not yet counted in
+	// the account's holdings); the message names them. Never reported as in sync.
+	ReasonNotComparable = "NotComparable"
 )

@@ -24,7 +24,7 @@ import (
 // +kubebuilder:rbac:groups=invest.fundshare.io,resources=wallets,verbs=get;list;watch;update;patch
 // +kubebuilder:rbac:groups=invest.fundshare.io,resources=wallets/status,verbs=get;update;patch
 // +kubebuilder:rbac:groups=invest.fundshare.io,resources=wallets/finalizers,verbs=update
-// +kubebuilder:rbac:groups=invest.fundshare.io,resources=orders,verbs=get;list;watch
+// +kubebuilder:rbac:groups=invest.fundshare.io,resources=orders;transfers,verbs=get;list;watch
 // +kubebuilder:rbac:groups=events.k8s.io,resources=events,verbs=create;patch
 
 // Config connects the controllers to the token chain.

@@ -25,6 +25,7 @@ import (
 	"github.com/fundshare/fundshare-operator/cmd/manager/app/apptest"
 	"github.com/fundshare/fundshare-operator/controllers/delivery"
 	. "github.com/fundshare/fundshare-operator/controllers/token"
+	"github.com/fundshare/fundshare-operator/controllers/transfer"
 	"github.com/fundshare/fundshare-operator/internal/chain"
 	"github.com/fundshare/fundshare-operator/internal/chain/contracts"
 	"github.com/fundshare/fundshare-operator/internal/chain/localchain"
@@ -103,6 +104,10 @@ func startChainAndManager() {
 				Outbox: ob, Confirmations: 2,
 			})
 			if err != nil {
+				return err
+			}
+			// The ledger compares an ISIN once its holder transfers are indexed.
+			if _, err := transfer.Setup(mgr, eth, 2, transfer.Options{Interval: 200 * time.Millisecond}); err != nil {
 				return err
 			}
 			return mgr.Add(ob)

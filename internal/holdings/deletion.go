@@ -12,10 +12,10 @@ import (
 
 // DeletionBlockers is the pure rule of account deletion (admission and the account
 // controller's finalizer): what the account holds, one phrase each, computed from its
-// live orders, the summary of its archived ones (nil: no archive) and its reservations.
-// Empty means the account may go.
-func DeletionBlockers(orders []investv1.Order, archived *Summary, reservations []investv1.UnitReservation, now time.Time) []string {
-	positions := Compute(Input{Orders: orders, Archived: archived, Reservations: reservations, Now: now})
+// live orders, the summary of its archived ones (nil: no archive), its reservations and
+// its on-chain transfers between holders. Empty means the account may go.
+func DeletionBlockers(orders []investv1.Order, archived *Summary, reservations []investv1.UnitReservation, now time.Time, transfers ...investv1.Transfer) []string {
+	positions := Compute(Input{Orders: orders, Archived: archived, Reservations: reservations, Now: now, Transfers: transfers})
 	var out []string
 	for _, isin := range slices.Sorted(maps.Keys(positions)) {
 		if p := positions[isin]; p.Units > 0 {

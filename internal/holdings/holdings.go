@@ -9,6 +9,12 @@
 // history costs a few rows per ISIN and one per buy within the lock-up window, not every
 // order ever placed). The account controller writes the result into the account's status,
 // placement checks sells with it, and the order controller reserves units against it.
+//
+// Holdings follow the token: the account's on-chain transfers between holders (Transfer
+// objects, written by the transfer indexer) count too. Units received by transfer are a
+// lot acquired at the block's time and already unlocked; units transferred out leave the
+// unlocked lots first (oldest first), after the sells, then the locked ones. So units per
+// ISIN = completed buys - completed sells + transfers in - transfers out.
 package holdings
 
 import (
@@ -37,6 +43,9 @@ type Position struct {
 	Locked int64
 	// Reserved units are promised to live sell orders.
 	Reserved int64
+	// TransferredIn and TransferredOut are the units the account's wallets received from
+	// and sent to other holders on chain (counted in Units).
+	TransferredIn, TransferredOut int64
 	// Lots that make up Units, oldest first: one per completed buy that is still locked,
 	// and at most one for every unit past its lock-up (see foldUnlocked).
 	Lots []Lot
@@ -75,6 +84,8 @@ type Input struct {
 	// Archived is what the account's archived orders add; nil when there is no archive.
 	// A live order it counts already (Summary.Counted) is left out of Orders.
 	Archived *Summary
+	// Transfers are the account's sides of on-chain transfers between holders.
+	Transfers []investv1.Transfer
 }
 
 // Summary is what an account's archived COMPLETED orders add to its holdings, by ISIN:
@@ -187,6 +198,20 @@ func computeLots(in Input) map[investv1.ISIN]*Position {
 		return Lot{Units: units, AcquiredAt: at, UnlocksAt: at.AddDate(0, 0, int(days))}
 	}
 	sold := map[investv1.ISIN]int64{}
+	out := map[investv1.ISIN]int64{}
+	for i := range in.Transfers {
+		t := &in.Transfers[i].Spec
+		p := pos(t.ISIN)
+		switch t.Direction {
+		case investv1.TransferIn:
+			// Received units are unlocked: the sender could move them, so they were.
+			p.TransferredIn += t.Units
+			p.Lots = append(p.Lots, Lot{Units: t.Units, AcquiredAt: t.BlockTime.Time, UnlocksAt: t.BlockTime.Time})
+		case investv1.TransferOut:
+			p.TransferredOut += t.Units
+			out[t.ISIN] += t.Units
+		}
+	}
 	state := map[string]investv1.OrderState{}
 	for i := range in.Orders {
 		o := &in.Orders[i]
@@ -229,8 +254,8 @@ func computeLots(in Input) map[investv1.ISIN]*Position {
 				lots = append(lots, l)
 			}
 		}
-		p.Lots = lots
-		for _, l := range lots {
+		p.Lots = transferOut(lots, out[isin], in.Now)
+		for _, l := range p.Lots {
 			p.Units += l.Units
 			if l.UnlocksAt.After(in.Now) {
 				p.Locked += l.Units
@@ -252,6 +277,32 @@ func computeLots(in Input) map[investv1.ISIN]*Position {
 		pos(r.ISIN).Reserved += r.Units
 	}
 	return positions
+}
+
+// transferOut takes units transferred out of lots (oldest first): from the unlocked lots
+// first, as only those can move on chain, then from the locked ones (the books follow the
+// chain whatever it allowed). Lots left empty are dropped.
+func transferOut(lots []Lot, units int64, now time.Time) []Lot {
+	for _, unlockedOnly := range []bool{true, false} {
+		for i := range lots {
+			if units == 0 {
+				break
+			}
+			if unlockedOnly && lots[i].UnlocksAt.After(now) {
+				continue
+			}
+			take := min(lots[i].Units, units)
+			lots[i].Units -= take
+			units -= take
+		}
+	}
+	kept := lots[:0]
+	for _, l := range lots {
+		if l.Units > 0 {
+			kept = append(kept, l)
+		}
+	}
+	return kept
 }
 
 // SellCheck says whether a sell of units of isin fits the positions, and why not. Code is
@@ -280,10 +331,11 @@ const (
 func ToStatus(positions map[investv1.ISIN]*Position) []investv1.Holding {
 	out := make([]investv1.Holding, 0, len(positions))
 	for _, p := range positions {
-		if p.Units == 0 && p.Reserved == 0 {
+		if p.Units == 0 && p.Reserved == 0 && p.TransferredIn == 0 && p.TransferredOut == 0 {
 			continue
 		}
-		h := investv1.Holding{ISIN: p.ISIN, Units: p.Units, LockedUnits: p.Locked, ReservedUnits: p.Reserved}
+		h := investv1.Holding{ISIN: p.ISIN, Units: p.Units, LockedUnits: p.Locked, ReservedUnits: p.Reserved,
+			TransferredInUnits: p.TransferredIn, TransferredOutUnits: p.TransferredOut}
 		for _, l := range p.Lots {
 			h.Lots = append(h.Lots, investv1.HoldingLot{Units: l.Units, AcquiredAt: metaTime(l.AcquiredAt), UnlocksAt: metaTime(l.UnlocksAt)})
 		}

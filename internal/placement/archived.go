@@ -41,6 +41,9 @@ type History struct {
 	Archived *holdings.Summary
 	// LockUps are the share classes' lock-ups in days, by ISIN.
 	LockUps map[investv1.ISIN]int32
+	// Transfers are the account's sides of on-chain transfers between holders (by the
+	// account label), as the reader saw them.
+	Transfers []investv1.Transfer
 }
 
 // FoldBefore is the cut-off before which the archive may sum an account's buys into one
@@ -55,7 +58,7 @@ func FoldBefore(lockUps map[investv1.ISIN]int32, now time.Time) time.Time {
 }
 
 // AccountHistory reads an account's history for its holdings at now: the live orders
-// from c (by the account index), then the summary of the archived completed ones, asking
+// from c (by the account index), its Transfers (by the account label), then the summary of the archived completed ones, asking
 // the archive which of the live completed orders it counts already (holdings.Compute then
 // counts each once), and which orders named by reservations but not live are archived
 // (their reservations hold nothing).
@@ -76,7 +79,11 @@ func AccountHistory(ctx context.Context, c client.Reader, a Archive, acct *inves
 	if err != nil {
 		return History{}, err
 	}
-	h := History{Live: live.Items, LockUps: lockUps}
+	var transfers investv1.TransferList
+	if err := c.List(ctx, &transfers, client.InNamespace(acct.Namespace), client.MatchingLabels{investv1.LabelAccount: acct.Name}); err != nil {
+		return History{}, err
+	}
+	h := History{Live: live.Items, LockUps: lockUps, Transfers: transfers.Items}
 	if a == nil {
 		return h, nil
 	}
@@ -119,10 +126,10 @@ func ArchivedSummary(ctx context.Context, a Archive, acct *investv1.Account, liv
 }
 
 // Positions computes the account's positions at now from its history, counting its
-// reservations (holdings.Compute).
+// reservations and transfers (holdings.Compute).
 func (h History) Positions(acct *investv1.Account, now time.Time) map[investv1.ISIN]*holdings.Position {
 	return holdings.Compute(holdings.Input{
-		Orders: h.Live, Archived: h.Archived, Reservations: acct.Status.Reservations, Now: now,
+		Orders: h.Live, Archived: h.Archived, Reservations: acct.Status.Reservations, Now: now, Transfers: h.Transfers,
 		LockUpDays: func(isin investv1.ISIN) int32 { return h.LockUps[isin] },
 	})
 }

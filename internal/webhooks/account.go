@@ -111,7 +111,7 @@ func (h *accountWebhook) ValidateDelete(ctx context.Context, a *investv1.Account
 	if err != nil {
 		return nil, err
 	}
-	held := holdings.DeletionBlockers(history.Live, history.Archived, a.Status.Reservations, now)
+	held := holdings.DeletionBlockers(history.Live, history.Archived, a.Status.Reservations, now, history.Transfers...)
 	if len(held) == 0 {
 		// The cache may lag behind an order placed or completed a moment ago: confirm
 		// with the API server before letting the account go.
@@ -125,7 +125,7 @@ func (h *accountWebhook) ValidateDelete(ctx context.Context, a *investv1.Account
 				return nil, err
 			}
 		}
-		held = holdings.DeletionBlockers(confirmed, archived, a.Status.Reservations, now)
+		held = holdings.DeletionBlockers(confirmed, archived, a.Status.Reservations, now, history.Transfers...)
 	}
 	if len(held) > 0 {
 		return nil, refusal.Forbidden("accounts", a.Name,

@@ -34,8 +34,9 @@ func TestMain(m *testing.M) {
 }
 
 // agentOwned are the kinds only the operator creates (no person should): they have no
-// sample. DeliveryBatch is the chain agent's record of one batchMint transaction.
-var agentOwned = map[string]bool{"DeliveryBatch": true}
+// sample. DeliveryBatch is the chain agent's record of one batchMint transaction; Transfer is
+// the transfer indexer's record of one side of a holder-to-holder transfer on chain.
+var agentOwned = map[string]bool{"DeliveryBatch": true, "Transfer": true}
 
 // TestSamplesHoldOneSamplePerKind: config/samples has invest_v1alpha1_<kind>.yaml for
 // every kind of PROJECT but the agent-owned ones, holding an object of that kind, and

@@ -29,6 +29,7 @@ import (
 	"github.com/fundshare/fundshare-operator/controllers/retention"
 	"github.com/fundshare/fundshare-operator/controllers/settlement"
 	"github.com/fundshare/fundshare-operator/controllers/token"
+	"github.com/fundshare/fundshare-operator/controllers/transfer"
 	"github.com/fundshare/fundshare-operator/internal/archive"
 	"github.com/fundshare/fundshare-operator/internal/index"
 	"github.com/fundshare/fundshare-operator/internal/ordercache"
@@ -60,6 +61,9 @@ type Config struct {
 	// Token configures the share-class token, wallet registration and ledger controllers
 	// (controllers/token) on the chain of Chain.
 	Token token.Options
+	// Transfers configures the transfer indexer (controllers/transfer) on the chain of
+	// Chain: holders' transfers between wallets recorded as Transfer objects.
+	Transfers transfer.Options
 	// TrustedProxies are the reverse proxies whose X-Forwarded-For the token endpoint's
 	// throttle believes; empty: the TCP peer is the source.
 	TrustedProxies []netip.Prefix
@@ -227,6 +231,15 @@ func setupControllers(mgr ctrl.Manager, c Config) error {
 	if rt != nil {
 		if err := token.SetupWithRuntime(mgr, c.Token, rt, tokens); err != nil {
 			return err
+		}
+		// Holdings follow the token: the holders' transfers are indexed on the same chain,
+		// at the same confirmations (eth_getLogs: ethclient and the simulated backend).
+		ch, ok := rt.Backend.(transfer.Chain)
+		if !ok {
+			return fmt.Errorf("transfer indexer: the chain client %T cannot read logs", rt.Backend)
+		}
+		if _, err := transfer.Setup(mgr, ch, rt.Confirmations, c.Transfers); err != nil {
+			return fmt.Errorf("transfer indexer: %w", err)
 		}
 	}
 	if c.SandboxSettlement >= 0 {

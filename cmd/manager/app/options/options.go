@@ -26,6 +26,7 @@ import (
 	"github.com/fundshare/fundshare-operator/cmd/manager/app"
 	"github.com/fundshare/fundshare-operator/controllers/delivery"
 	"github.com/fundshare/fundshare-operator/controllers/token"
+	"github.com/fundshare/fundshare-operator/controllers/transfer"
 	"github.com/fundshare/fundshare-operator/internal/archive"
 )
 
@@ -86,6 +87,7 @@ func (o *Options) AddFlags(fs *flag.FlagSet) {
 	fs.DurationVar(&c.SandboxSettlement, "sandbox-settlement-delay", c.SandboxSettlement, "run the sandbox settlement agent with this delay per step (negative: off)")
 	delivery.BindFlags(fs, &c.Chain)
 	token.BindFlags(fs, &c.Token)
+	transfer.BindFlags(fs, &c.Transfers)
 	fs.Func("rest-trusted-proxies", "comma-separated CIDRs of reverse proxies whose X-Forwarded-For the token endpoint's throttle believes (default none: the TCP peer is the source)", func(v string) error {
 		for _, part := range strings.Split(v, ",") {
 			p, err := netip.ParsePrefix(strings.TrimSpace(part))

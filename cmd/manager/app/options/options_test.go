@@ -32,7 +32,7 @@ func TestEveryFlagOfTheManagerIsInTheOptionsTypeWithHelp(t *testing.T) {
 		"metrics-bind-address", "health-probe-bind-address", "leader-elect", "webhook-port", "webhook-cert-dir", "enable-http2",
 		"rest-bind-address", "public-base-url", "namespace", "signing-key-secret", "sandbox-settlement-delay", "rest-trusted-proxies",
 		"chain-rpc-url", "chain-id", "chain-signer-secret", "chain-confirmations", "chain-registry", "ledger-reconcile-interval",
-		"archive-dsn", "order-retention", "zap-log-level",
+		"transfer-index-range", "transfer-index-interval", "archive-dsn", "order-retention", "zap-log-level",
 	}
 	for _, name := range want {
 		if fs.Lookup(name) == nil {
