@@ -120,6 +120,17 @@ func CompletedAt(o *investv1.Order) time.Time {
 	return o.CreationTimestamp.Time
 }
 
+// LockedUntil is the release time the order's mint wrote into the token
+// (status.chain.lockedUntil), or zero when none was recorded (no lock-up, sandbox mode, or
+// minted before lock-ups were written on chain): then the lot unlocks at completion plus
+// the lock-up. The holder can move on chain exactly the units the books call unlocked.
+func LockedUntil(o *investv1.Order) time.Time {
+	if c := o.Status.Chain; c != nil && c.LockedUntil != nil {
+		return c.LockedUntil.Time
+	}
+	return time.Time{}
+}
+
 // Compute returns the positions by ISIN, the unlocked lots of each folded into one.
 func Compute(in Input) map[investv1.ISIN]*Position {
 	positions := computeLots(in)
@@ -197,7 +208,11 @@ func computeLots(in Input) map[investv1.ISIN]*Position {
 		switch o.Spec.Side {
 		case investv1.SideBuy:
 			p := pos(o.Spec.ISIN)
-			p.Lots = append(p.Lots, lot(o.Spec.ISIN, o.Spec.AmountOfUnits, CompletedAt(o)))
+			l := lot(o.Spec.ISIN, o.Spec.AmountOfUnits, CompletedAt(o))
+			if until := LockedUntil(o); !until.IsZero() {
+				l.UnlocksAt = until
+			}
+			p.Lots = append(p.Lots, l)
 		case investv1.SideSell:
 			sold[o.Spec.ISIN] += o.Spec.AmountOfUnits
 			pos(o.Spec.ISIN)
