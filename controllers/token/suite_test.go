@@ -24,6 +24,7 @@ import (
 	"github.com/fundshare/fundshare-operator/cmd/manager/app"
 	"github.com/fundshare/fundshare-operator/cmd/manager/app/apptest"
 	"github.com/fundshare/fundshare-operator/controllers/delivery"
+	"github.com/fundshare/fundshare-operator/controllers/recovery"
 	. "github.com/fundshare/fundshare-operator/controllers/token"
 	"github.com/fundshare/fundshare-operator/internal/chain"
 	"github.com/fundshare/fundshare-operator/internal/chain/contracts"
@@ -103,6 +104,9 @@ func startChainAndManager() {
 				Outbox: ob, Confirmations: 2,
 			})
 			if err != nil {
+				return err
+			}
+			if err := recovery.Setup(mgr, recovery.Config{Outbox: ob, Chain: eth, Confirmations: 2}); err != nil {
 				return err
 			}
 			return mgr.Add(ob)
