@@ -1,6 +1,7 @@
 package apiserver
 
 import (
+	"errors"
 	"net/http"
 	"strings"
 	"time"
@@ -36,14 +37,14 @@ func (s *Server) createWalletRecovery(w http.ResponseWriter, r *http.Request) {
 		writeValidation(w, fe)
 		return
 	}
-	a, lost := wallets.child(s, w, r)
+	_, lost := wallets.child(s, w, r)
 	if lost == nil {
 		return
 	}
 	ctx, ns := r.Context(), tenantOf(r)
 	to := &investv1.Wallet{}
 	switch err := s.get(ctx, ns, *req.ToWalletID, to); {
-	case apierrors.IsNotFound(err) || err == errNoSuchID || err == nil && to.Spec.AccountID != lost.Spec.AccountID:
+	case apierrors.IsNotFound(err) || errors.Is(err, errNoSuchID) || err == nil && to.Spec.AccountID != lost.Spec.AccountID:
 		to = nil
 	case err != nil:
 		s.writeAPIError(w, r, err, nil)
@@ -73,7 +74,6 @@ func (s *Server) createWalletRecovery(w http.ResponseWriter, r *http.Request) {
 		s.writeAPIError(w, r, err, map[string]string{"spec.toWalletID": "to_wallet_id", "spec.fromWalletID": "wallet_id", "spec.accountID": "account_id"})
 		return
 	}
-	_ = a
 	w.Header().Set("Location", "/v1/accounts/"+string(lost.Spec.AccountID)+"/wallets/"+lost.Name+"/recovery")
 	writeJSON(w, http.StatusAccepted, recoveryView(rec))
 }
