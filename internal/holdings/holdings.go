@@ -1,6 +1,7 @@
 // Package holdings computes what an account owns per ISIN from its orders, as a pure
-// function: units come from completed buys (one lot per order, locked for the share
-// class's lock-up in days after completion), completed sells consume the oldest lots
+// function: units come from completed buys (one lot per order, locked until the release
+// time its mint wrote on chain, status.chain.lockedUntil, or else for the share class's
+// lock-up in days after completion), completed sells consume the oldest lots
 // first, and units reserved for live sells are not available again. After the sells are
 // consumed, the lots that have unlocked fold into one lot per ISIN, so that a position
 // (and the account's status) is bounded by the buys within the lock-up window, not by the
