@@ -31,6 +31,8 @@ var _ = Describe("Tenancy: another tenant's ids answer exactly like ids that do 
 				{http.MethodGet, a + "/wallets", nil},
 				{http.MethodGet, a + "/wallets/" + wallet, nil},
 				{http.MethodPatch, a + "/wallets/" + wallet, map[string]any{"is_primary": false}},
+				{http.MethodPost, a + "/wallets/" + wallet + "/recovery", map[string]any{"to_wallet_id": fixturesID()}},
+				{http.MethodGet, a + "/wallets/" + wallet + "/recovery", nil},
 				{http.MethodPost, a + "/payment-method-details", map[string]any{"type": "sepa", "iban": fixtures.IBAN, "account_holder_name": "X"}},
 				{http.MethodGet, a + "/payment-method-details", nil},
 				{http.MethodGet, a + "/payment-method-details/" + pmd, nil},
@@ -67,7 +69,7 @@ var _ = Describe("Tenancy: another tenant's ids answer exactly like ids that do 
 			rt = call(it.method, it.path, beta.token, it.body)
 			ru = call(iu.method, iu.path, beta.token, iu.body)
 			Expect(rt.code).To(Equal(http.StatusNotFound), "%s %s: %s", it.method, it.path, rt)
-			innerID := iu.path[strings.LastIndex(iu.path, "/")+1:]
+			innerID := strings.Split(iu.path, "/")[5] // /v1/accounts/{account}/{kind}/{id}[/...]
 			Expect(normalize(rt, wallet, pmd)).To(Equal(normalize(ru, innerID)), "%s %s", it.method, it.path)
 		}
 

@@ -467,6 +467,15 @@ func operations() []operation {
 			body:        WalletUpdateRequest{}, mergePatch: true,
 			responses: errs(these(answer(http.StatusOK, "The wallet.", Wallet{}), notFoundError, conflictError), bodyErrors, commonErrors)},
 
+		{method: http.MethodPost, path: "/v1/accounts/{account_id}/wallets/{wallet_id}/recovery", id: "recoverWallet", serve: (*Server).createWalletRecovery, summary: "Recover a lost wallet", tag: "Wallets", ext: true,
+			description: "Lost-key recovery: the operator's agent moves every unit the wallet holds on chain, in every share class token and with its lock-ups, to to_wallet_id, another wallet of the account with another address that is registered in the identity registry (422 otherwise), one forced transfer per token, each exactly once. Answers 202 with the recovery (status PENDING until the agent starts); GET on the same path follows it to COMPLETED, after which the lost wallet holds nothing and can be deleted. A wallet has one recovery: repeating the request with the same target answers it again, another target 409.",
+			body:        WalletRecoveryRequest{},
+			responses: errs(these(answer(http.StatusAccepted, "The recovery, accepted.", WalletRecovery{}, "Location"), notFoundError,
+				fail(http.StatusConflict, "Wallet recovery already requested, to another wallet.")), bodyErrors, commonErrors)},
+		{method: http.MethodGet, path: "/v1/accounts/{account_id}/wallets/{wallet_id}/recovery", id: "getWalletRecovery", serve: (*Server).getWalletRecovery, summary: "Get a wallet's recovery", tag: "Wallets", ext: true,
+			description: "The lost-key recovery of a wallet: its status and one transaction per share class token; 404 when the account, the wallet or its recovery does not exist for the calling client.",
+			responses:   errs(these(answer(http.StatusOK, "The recovery.", WalletRecovery{}), notFoundError), commonErrors)},
+
 		// Payment method details.
 		{method: http.MethodPost, path: "/v1/accounts/{account_id}/payment-method-details", id: "createPaymentMethodDetails", serve: (*Server).createPaymentMethod, summary: "Add payment method details", tag: "Payment method details",
 			description: idemDescription,

@@ -463,3 +463,38 @@ type JSONWebKey struct {
 type HealthStatus struct {
 	Status string `json:"status" openapi:"enum=ok|starting"`
 }
+
+// WalletRecoveryRequest is the body of POST /v1/accounts/{account_id}/wallets/{wallet_id}/recovery.
+type WalletRecoveryRequest struct {
+	ToWalletID *string `json:"to_wallet_id" openapi:"required;uuid"`
+}
+
+// WalletRecovery is a lost-key recovery of a wallet: every unit it holds on chain, with its
+// lock-ups, moved to another registered wallet of the account by the operator's agent.
+type WalletRecovery struct {
+	// ID is the lost wallet's id: a wallet has at most one recovery.
+	ID           string `json:"id" openapi:"uuid"`
+	AccountID    string `json:"account_id" openapi:"uuid"`
+	FromWalletID string `json:"from_wallet_id" openapi:"uuid"`
+	ToWalletID   string `json:"to_wallet_id" openapi:"uuid"`
+	// Status is PENDING (accepted, nothing signed), RECOVERING (transactions recorded or
+	// sent), COMPLETED (every unit moved, final on chain) or FAILED (a transaction
+	// reverted; message says why).
+	Status  string                `json:"status" openapi:"enum=PENDING|RECOVERING|COMPLETED|FAILED"`
+	Message *string               `json:"message"`
+	Tokens  []WalletRecoveryToken `json:"tokens"`
+	Created string                `json:"created" openapi:"format=date-time"`
+	// CompletedAt is when every transaction was final.
+	CompletedAt *string `json:"completed_at" openapi:"format=date-time"`
+}
+
+// WalletRecoveryToken is the recovery of one share class's token: one transaction.
+type WalletRecoveryToken struct {
+	ISIN            string `json:"isin"`
+	TokenAddress    string `json:"token_address" openapi:"pattern=^0x[0-9a-fA-F]{40}$"`
+	Units           int64  `json:"units"`
+	LockedUnits     int64  `json:"locked_units"`
+	TransactionHash string `json:"transaction_hash"`
+	// Status is PENDING (not final yet), SUCCEEDED or REVERTED.
+	Status string `json:"status" openapi:"enum=PENDING|SUCCEEDED|REVERTED"`
+}

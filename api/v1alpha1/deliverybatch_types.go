@@ -40,6 +40,11 @@ type DeliveryBatchMember struct {
 	// Units is the order's amountOfUnits.
 	// +kubebuilder:validation:Minimum=1
 	Units int64 `json:"units"`
+	// LockedUntil is the release time of the member's units (share class with a lock-up):
+	// the batch mints with batchMintLocked, and the claim records it in the order's
+	// status.chain.lockedUntil. Unset: minted unlocked.
+	// +optional
+	LockedUntil *metav1.Time `json:"lockedUntil,omitempty"`
 }
 
 // DeliveryBatchSpec is what the batch may mint: orders of one namespace and one share

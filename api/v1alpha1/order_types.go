@@ -290,6 +290,7 @@ type SettlementEvidence struct {
 // +kubebuilder:validation:XValidation:rule="!has(oldSelf.burns) || (has(self.burns) && self.burns == oldSelf.burns)",message="the burns of a recorded transaction are immutable",fieldPath=".burns"
 // +kubebuilder:validation:XValidation:rule="!has(oldSelf.recipient) || (has(self.recipient) && self.recipient == oldSelf.recipient)",message="the recipient of a recorded transaction is immutable",fieldPath=".recipient"
 // +kubebuilder:validation:XValidation:rule="!has(oldSelf.token) || (has(self.token) && self.token == oldSelf.token)",message="the token of a recorded transaction is immutable",fieldPath=".token"
+// +kubebuilder:validation:XValidation:rule="!has(oldSelf.lockedUntil) || (has(self.lockedUntil) && self.lockedUntil == oldSelf.lockedUntil)",message="the release time of the units' lock-up is immutable once recorded",fieldPath=".lockedUntil"
 // +kubebuilder:validation:XValidation:rule="!has(oldSelf.batch) || !has(self.batch) || self.batch == oldSelf.batch",message="a batch claim is released before the order can be claimed by another batch",fieldPath=".batch"
 // +kubebuilder:validation:XValidation:rule="!has(oldSelf.transaction) || (has(self.batch) == has(oldSelf.batch))",message="the batch claim of an order with a recorded transaction is immutable",fieldPath=".batch"
 type OrderChainStatus struct {
@@ -316,6 +317,14 @@ type OrderChainStatus struct {
 	// DeliveryBatch, copied here once broadcast), with the same hash and receipt.
 	// +optional
 	Transaction *ChainTransaction `json:"transaction,omitempty"`
+	// LockedUntil (BUY of a share class with a lock-up) is the release time the mint writes
+	// into the token (mintLocked): the minted units cannot be transferred by the holder
+	// before it, and the account's holdings call them locked until the same instant.
+	// Decided once (when the mint is first prepared: that time plus the lock-up in days,
+	// or the DeliveryBatch member's) and recorded before the transaction is signed, so a
+	// re-send after a crash signs the same bytes. Immutable once set.
+	// +optional
+	LockedUntil *metav1.Time `json:"lockedUntil,omitempty"`
 	// Burns (SELL) are the wallets the units are burned from, fixed with the transaction.
 	// +listType=atomic
 	// +kubebuilder:validation:MaxItems=64

@@ -4,6 +4,7 @@ pragma solidity 0.8.37;
 import {ERC20} from "@openzeppelin/contracts/token/ERC20/ERC20.sol";
 import {AccessControl} from "@openzeppelin/contracts/access/AccessControl.sol";
 import {Pausable} from "@openzeppelin/contracts/utils/Pausable.sol";
+import {SafeCast} from "@openzeppelin/contracts/utils/math/SafeCast.sol";
 import {IIdentityRegistry} from "./IIdentityRegistry.sol";
 
 /// @title The units of one share class of a fund, as a permissioned ERC-20 token.
@@ -18,12 +19,36 @@ import {IIdentityRegistry} from "./IIdentityRegistry.sol";
 /// Pause stops holder transfers and issuance (mint). Burn and forcedTransfer stay open to the
 /// agent so an incident can be handled while holders are stopped. (ERC-3643 pauses transfers
 /// only; this token also stops mint so that no new units enter circulation while paused.)
+///
+/// Lock-ups: a mint may carry a release time (mintLocked, batchMintLocked). The units it issues
+/// are locked until block.timestamp reaches the release time; they unlock by themselves, no
+/// transaction is needed. A holder transfer moves unlocked units only; the agent's burn takes
+/// unlocked units first, then locked ones; a forced transfer moves unlocked units first, then
+/// locked ones together with their locks; recoverWallet moves a whole balance with every lock.
+/// Always lockedBalanceOf(w) <= balanceOf(w).
+///
+/// Storage and gas are bounded: a holder has at most MAX_LOCKS lock entries (one slot each).
+/// Entries whose release time has passed are pruned whenever the holder's locks are written, and
+/// locks with the same release time share an entry. Reading the locked balance (every holder
+/// transfer, canTransfer, lockedBalanceOf) reads at most MAX_LOCKS slots; a lock that would make
+/// a holder's MAX_LOCKS + 1st live entry reverts with TooManyLocks.
 contract ShareToken is ERC20, AccessControl, Pausable {
     /// @notice Holders of this role mint, burn, freeze, pause and force transfers.
     bytes32 public constant AGENT_ROLE = keccak256("AGENT_ROLE");
 
+    /// @notice The most lock entries (distinct release times not yet reached) a holder may have.
+    uint256 public constant MAX_LOCKS = 64;
+
+    /// @dev `amount` units of a holder are locked while block.timestamp < `releaseTime`.
+    struct Lock {
+        uint64 releaseTime;
+        uint192 amount;
+    }
+
     IIdentityRegistry private _identityRegistry;
     mapping(address wallet => bool frozen) private _frozen;
+    /// @dev Each holder's locks, oldest written first; may hold expired entries until the next write.
+    mapping(address wallet => Lock[] locks) private _locks;
 
     /// @notice The token now asks `current` which wallets are verified.
     event IdentityRegistrySet(address indexed previous, address indexed current);
@@ -31,6 +56,19 @@ contract ShareToken is ERC20, AccessControl, Pausable {
     event AddressFrozen(address indexed wallet, bool indexed frozen, address indexed agent);
     /// @notice `agent` moved `amount` units from `from` to `to` without the holder's signature.
     event ForcedTransfer(address indexed from, address indexed to, uint256 amount, address agent);
+    /// @notice `amount` units of `holder` are locked until `releaseTime` (seconds since the epoch).
+    event Locked(address indexed holder, uint256 amount, uint64 releaseTime);
+    /// @notice A burn or forced transfer took `amount` locked units (release `releaseTime`) from `holder`.
+    event LockRemoved(address indexed holder, uint256 amount, uint64 releaseTime);
+    /// @notice `agent` moved the whole balance of the lost wallet `lost` (`amount` units, of which
+    /// `locked` were locked, with their locks) to `replacement`.
+    event WalletRecovered(
+        address indexed lost,
+        address indexed replacement,
+        uint256 amount,
+        uint256 locked,
+        address agent
+    );
 
     /// @notice An address argument was the zero address.
     error ZeroAddress();
@@ -42,6 +80,13 @@ contract ShareToken is ERC20, AccessControl, Pausable {
     error WalletFrozen(address wallet);
     /// @notice A batch's arrays differ in length.
     error BatchLengthMismatch(uint256 wallets, uint256 amounts);
+    /// @notice A holder transfer of `requested` units from `holder`, which holds `locked` locked
+    /// units, would move locked units.
+    error LockedUnits(address holder, uint256 locked, uint256 requested);
+    /// @notice `holder` already has `max` live lock entries.
+    error TooManyLocks(address holder, uint256 max);
+    /// @notice A lost wallet cannot be recovered to itself.
+    error SameWallet(address wallet);
 
     /// @param name_ the share class's name.
     /// @param symbol_ the token's symbol (for example the share class's ISIN).
@@ -93,16 +138,38 @@ contract ShareToken is ERC20, AccessControl, Pausable {
         }
     }
 
-    /// @notice Redeems `amount` units held by `from` (also when `from` is frozen or the token paused).
+    /// @notice Issues `amount` units to `to` as mint does, locked until `releaseTime` (seconds since
+    /// the epoch, compared with block.timestamp). A release time already reached issues them unlocked.
+    function mintLocked(address to, uint256 amount, uint64 releaseTime) external onlyRole(AGENT_ROLE) {
+        _mint(to, amount);
+        _addLock(to, amount, releaseTime);
+    }
+
+    /// @notice mintLocked for many wallets in one transaction; reverts whole if any one fails.
+    function batchMintLocked(
+        address[] calldata to,
+        uint256[] calldata amounts,
+        uint64[] calldata releaseTimes
+    ) external onlyRole(AGENT_ROLE) {
+        if (to.length != amounts.length) revert BatchLengthMismatch(to.length, amounts.length);
+        if (to.length != releaseTimes.length) revert BatchLengthMismatch(to.length, releaseTimes.length);
+        for (uint256 i = 0; i < to.length; ++i) {
+            _mint(to[i], amounts[i]);
+            _addLock(to[i], amounts[i], releaseTimes[i]);
+        }
+    }
+
+    /// @notice Redeems `amount` units held by `from` (also when `from` is frozen or the token paused):
+    /// its unlocked units first, then locked ones, the most recently written lock first.
     function burn(address from, uint256 amount) external onlyRole(AGENT_ROLE) {
-        _burn(from, amount);
+        _burnUnlockedFirst(from, amount);
     }
 
     /// @notice Redeems units from many wallets in one transaction; reverts whole if any one fails.
     function batchBurn(address[] calldata from, uint256[] calldata amounts) external onlyRole(AGENT_ROLE) {
         if (from.length != amounts.length) revert BatchLengthMismatch(from.length, amounts.length);
         for (uint256 i = 0; i < from.length; ++i) {
-            _burn(from[i], amounts[i]);
+            _burnUnlockedFirst(from[i], amounts[i]);
         }
     }
 
@@ -126,12 +193,23 @@ contract ShareToken is ERC20, AccessControl, Pausable {
     /// @notice Moves `amount` units from `from` to the verified, unfrozen wallet `to` without the
     /// holder's signature: recovery of units from a lost or compromised wallet. Works while the
     /// token is paused and when `from` is frozen or no longer verified.
+    /// Unlocked units move first; locked units move with their locks (the most recently written
+    /// lock first), so they stay locked at `to` until the same release time.
     function forcedTransfer(address from, address to, uint256 amount) external onlyRole(AGENT_ROLE) returns (bool) {
-        if (from == address(0)) revert ZeroAddress();
-        _requireReceiver(to);
-        // The base implementation, so the holder-transfer rules of _update do not apply.
-        ERC20._update(from, to, amount);
-        emit ForcedTransfer(from, to, amount, _msgSender());
+        _forcedTransfer(from, to, amount);
+        return true;
+    }
+
+    /// @notice Lost-key recovery (ERC-3643's recoveryAddress): moves the whole balance of `lost`,
+    /// with every lock, to the verified, unfrozen wallet `replacement` in one transaction. Works
+    /// while paused and when `lost` is frozen or no longer verified. Emits ForcedTransfer and
+    /// WalletRecovered.
+    function recoverWallet(address lost, address replacement) external onlyRole(AGENT_ROLE) returns (bool) {
+        if (lost == replacement) revert SameWallet(lost);
+        uint256 amount = balanceOf(lost);
+        uint256 locked = _lockedBalance(lost);
+        _forcedTransfer(lost, replacement, amount);
+        emit WalletRecovered(lost, replacement, amount, locked, _msgSender());
         return true;
     }
 
@@ -148,7 +226,17 @@ contract ShareToken is ERC20, AccessControl, Pausable {
         if (from == address(0) || to == address(0) || paused()) return false;
         if (_frozen[from] || _frozen[to]) return false;
         if (!_identityRegistry.isVerified(from) || !_identityRegistry.isVerified(to)) return false;
-        return balanceOf(from) >= amount;
+        return unlockedBalanceOf(from) >= amount;
+    }
+
+    /// @notice Units of `holder` still locked now (release time not yet reached).
+    function lockedBalanceOf(address holder) external view returns (uint256) {
+        return _lockedBalance(holder);
+    }
+
+    /// @notice Units `holder` may transfer now: balanceOf minus lockedBalanceOf.
+    function unlockedBalanceOf(address holder) public view returns (uint256) {
+        return balanceOf(holder) - _lockedBalance(holder);
     }
 
     // ---- rules ----
@@ -164,8 +252,109 @@ contract ShareToken is ERC20, AccessControl, Pausable {
             if (_frozen[from]) revert WalletFrozen(from);
             if (!_identityRegistry.isVerified(from)) revert NotVerified(from);
             _requireReceiver(to);
+            // Holder transfers move unlocked units only. More than the balance is ERC-20's error.
+            uint256 balance = balanceOf(from);
+            if (value <= balance) {
+                uint256 locked = _lockedBalance(from);
+                if (value > balance - locked) revert LockedUnits(from, locked, value);
+            }
         }
         super._update(from, to, value);
+    }
+
+    /// @dev Burns unlocked units first, then removes the locks of the locked units it burns.
+    function _burnUnlockedFirst(address from, uint256 amount) private {
+        _takeLocks(from, amount, address(0));
+        _burn(from, amount);
+    }
+
+    /// @dev A forced transfer: unlocked units first, then locked ones with their locks.
+    function _forcedTransfer(address from, address to, uint256 amount) private {
+        if (from == address(0)) revert ZeroAddress();
+        _requireReceiver(to);
+        _takeLocks(from, amount, to);
+        // The base implementation, so the holder-transfer rules of _update do not apply.
+        ERC20._update(from, to, amount);
+        emit ForcedTransfer(from, to, amount, _msgSender());
+    }
+
+    /// @dev Before `amount` units leave `from` (burn or forced transfer): the part beyond its
+    /// unlocked units is taken from its locks, the most recently written first, and carried to
+    /// `to` (none for a burn). More than the balance is left to ERC-20's balance check.
+    function _takeLocks(address from, uint256 amount, address to) private {
+        uint256 balance = balanceOf(from);
+        if (amount > balance) return; // reverts in ERC20._update with ERC20InsufficientBalance
+        _prune(from);
+        Lock[] storage locks = _locks[from];
+        uint256 locked = 0;
+        for (uint256 i = 0; i < locks.length; ++i) {
+            locked += locks[i].amount;
+        }
+        uint256 unlocked = balance - locked;
+        if (amount <= unlocked) return;
+        uint256 need = amount - unlocked;
+        while (need > 0) {
+            Lock storage last = locks[locks.length - 1];
+            uint64 releaseTime = last.releaseTime;
+            uint256 take = last.amount;
+            if (take > need) {
+                take = need;
+                last.amount -= SafeCast.toUint192(take);
+            } else {
+                locks.pop();
+            }
+            need -= take;
+            emit LockRemoved(from, take, releaseTime);
+            if (to != address(0)) _addLock(to, take, releaseTime);
+        }
+    }
+
+    /// @dev Locks `amount` units of `holder` until `releaseTime`, after pruning its expired
+    /// locks; a release time already reached locks nothing.
+    function _addLock(address holder, uint256 amount, uint64 releaseTime) private {
+        if (releaseTime <= block.timestamp || amount == 0) return;
+        _prune(holder);
+        Lock[] storage locks = _locks[holder];
+        uint256 n = locks.length;
+        // The same release time (a batch, or two mints in one block) shares an entry.
+        bool merged = false;
+        for (uint256 i = 0; i < n; ++i) {
+            if (locks[i].releaseTime == releaseTime) {
+                locks[i].amount += SafeCast.toUint192(amount);
+                merged = true;
+                break;
+            }
+        }
+        if (!merged) {
+            if (n >= MAX_LOCKS) revert TooManyLocks(holder, MAX_LOCKS);
+            locks.push(Lock({releaseTime: releaseTime, amount: SafeCast.toUint192(amount)}));
+        }
+        emit Locked(holder, amount, releaseTime);
+    }
+
+    /// @dev Removes the expired locks of `holder`, keeping the others in the order written.
+    function _prune(address holder) private {
+        Lock[] storage locks = _locks[holder];
+        uint256 n = locks.length;
+        uint256 kept = 0;
+        for (uint256 i = 0; i < n; ++i) {
+            Lock memory l = locks[i];
+            if (l.releaseTime > block.timestamp) {
+                if (kept != i) locks[kept] = l;
+                ++kept;
+            }
+        }
+        while (locks.length > kept) locks.pop();
+    }
+
+    /// @dev Units of `holder` locked now.
+    function _lockedBalance(address holder) private view returns (uint256 locked) {
+        Lock[] storage locks = _locks[holder];
+        uint256 n = locks.length;
+        for (uint256 i = 0; i < n; ++i) {
+            Lock memory l = locks[i];
+            if (l.releaseTime > block.timestamp) locked += l.amount;
+        }
     }
 
     function _requireReceiver(address to) private view {

@@ -241,6 +241,15 @@ func (r *Reconciler) form(ctx context.Context, key batchKey, names []string) {
 		gone    []string // not waiting for a mint any more
 		alone   []string // minted on their own
 	)
+	var lockUpDays int32
+	if tok, err := r.Tokens.Token(ctx, key.ns, key.isin); err == nil && tok.Address == key.token {
+		lockUpDays = tok.LockUpDays
+	} else {
+		log.Info("the share class's token is not usable now; the orders are minted on their own", "error", fmt.Sprint(err))
+		r.unhold(key.ns, names, true)
+		return
+	}
+	now := metav1.NewTime(r.now().UTC().Truncate(time.Second))
 	for _, name := range names {
 		o := &investv1.Order{}
 		if err := r.Client.Get(ctx, client.ObjectKey{Namespace: key.ns, Name: name}, o); err != nil {
@@ -256,7 +265,17 @@ func (r *Reconciler) form(ctx context.Context, key batchKey, names []string) {
 			alone = append(alone, name) // the single path reports it
 			continue
 		}
-		members = append(members, investv1.DeliveryBatchMember{Order: name, WalletID: deliveryWallet(o), Address: addr.Hex(), Units: o.Spec.AmountOfUnits})
+		m := investv1.DeliveryBatchMember{Order: name, WalletID: deliveryWallet(o), Address: addr.Hex(), Units: o.Spec.AmountOfUnits}
+		// The release time of the member's units: the one the order recorded already
+		// (an earlier attempt on its own), else decided now; recorded in the batch's spec
+		// before anything is signed, and in the order by its claim.
+		if c := o.Status.Chain; c != nil && c.LockedUntil != nil {
+			m.LockedUntil = c.LockedUntil.DeepCopy()
+		} else if lockUpDays > 0 {
+			t := metav1.NewTime(now.AddDate(0, 0, int(lockUpDays)))
+			m.LockedUntil = &t
+		}
+		members = append(members, m)
 		owners = append(owners, metav1.OwnerReference{APIVersion: investv1.GroupVersion.String(), Kind: "Order", Name: o.Name, UID: o.UID})
 	}
 	r.unhold(key.ns, gone, false)
@@ -320,11 +339,19 @@ func memberNames(ms []investv1.DeliveryBatchMember) []string {
 	return out
 }
 
+// packBatchMint is batchMint of the members, or batchMintLocked when any of them has a
+// release time (the others with release time 0: unlocked).
 func packBatchMint(ms []investv1.DeliveryBatchMember) []byte {
 	addrs := make([]common.Address, len(ms))
 	units := make([]*big.Int, len(ms))
+	releases := make([]uint64, len(ms))
+	locked := false
 	for i, m := range ms {
-		addrs[i], units[i] = common.HexToAddress(m.Address), big.NewInt(m.Units)
+		addrs[i], units[i], releases[i] = common.HexToAddress(m.Address), big.NewInt(m.Units), releaseTime(m.LockedUntil)
+		locked = locked || m.LockedUntil != nil
+	}
+	if locked {
+		return contracts.NewShareToken().PackBatchMintLocked(addrs, units, releases)
 	}
 	return contracts.NewShareToken().PackBatchMint(addrs, units)
 }
@@ -442,11 +469,18 @@ func (r *Reconciler) claim(ctx context.Context, b *investv1.DeliveryBatch, m inv
 		if !batchable(o) || o.Spec.ISIN != b.Spec.ISIN || o.Spec.AmountOfUnits != m.Units || deliveryWallet(o) != m.WalletID {
 			return false, nil
 		}
+		// The order's recorded release time, if any, is the one the batch mints with.
+		if c := o.Status.Chain; c != nil && c.LockedUntil != nil && releaseTime(c.LockedUntil) != releaseTime(m.LockedUntil) {
+			return false, nil
+		}
 		before := o.DeepCopy()
 		if o.Status.Chain == nil {
 			o.Status.Chain = &investv1.OrderChainStatus{}
 		}
 		o.Status.Chain.Batch = b.Name
+		if o.Status.Chain.LockedUntil == nil && m.LockedUntil != nil {
+			o.Status.Chain.LockedUntil = m.LockedUntil.DeepCopy()
+		}
 		o.Status.Chain.Refused = nil
 		err := r.Client.Status().Patch(ctx, o, client.MergeFromWithOptions(before, client.MergeFromWithOptimisticLock{}))
 		switch {

@@ -57,6 +57,9 @@ const (
 type Token struct {
 	Address common.Address
 	ChainID int64
+	// LockUpDays is the share class's lock-up (spec.lockUp): above zero, a BUY's units are
+	// minted locked until the release time recorded in the order's status.chain.lockedUntil.
+	LockUpDays int32
 }
 
 // ErrNoToken says the share class has no token (yet) on the chain.
@@ -196,7 +199,15 @@ func (r *Reconciler) send(ctx context.Context, o *investv1.Order, step settlemen
 			return r.refuse(ctx, o, err.Error())
 		}
 		recipient = addr.Hex()
-		data = abi.PackMint(addr, big.NewInt(o.Spec.AmountOfUnits))
+		until, err := r.decideLockedUntil(ctx, o, tok)
+		if err != nil {
+			return r.patchFailed(err, "record the release time of the units' lock-up")
+		}
+		if until != nil {
+			data = abi.PackMintLocked(addr, big.NewInt(o.Spec.AmountOfUnits), releaseTime(until))
+		} else {
+			data = abi.PackMint(addr, big.NewInt(o.Spec.AmountOfUnits))
+		}
 	case settlement.StepTokensBurned:
 		unlock := r.lockAccount(o)
 		defer unlock()
@@ -214,8 +225,12 @@ func (r *Reconciler) send(ctx context.Context, o *investv1.Order, step settlemen
 	}
 
 	before := o.DeepCopy()
+	var lockedUntil *metav1.Time
+	if o.Status.Chain != nil {
+		lockedUntil = o.Status.Chain.LockedUntil
+	}
 	rec, err := r.Outbox.Send(ctx, outbox.Call{To: &tok.Address, Data: data}, func(ctx context.Context, tx *investv1.ChainTransaction) error {
-		o.Status.Chain = &investv1.OrderChainStatus{Token: tok.Address.Hex(), Recipient: recipient, Transaction: tx, Burns: burns}
+		o.Status.Chain = &investv1.OrderChainStatus{Token: tok.Address.Hex(), Recipient: recipient, Transaction: tx, Burns: burns, LockedUntil: lockedUntil}
 		return r.Client.Status().Patch(ctx, o, client.MergeFromWithOptions(before, client.MergeFromWithOptimisticLock{}))
 	})
 	if rev, isRevert := chain.AsRevert(err); isRevert {
@@ -239,6 +254,37 @@ func (r *Reconciler) send(ctx context.Context, o *investv1.Order, step settlemen
 		return r.record(ctx, o, step, rec.Attempts[0].Hash, nil)
 	}
 	return ctrl.Result{RequeueAfter: r.poll()}, nil
+}
+
+// decideLockedUntil returns the release time of a BUY's units: the one recorded in
+// status.chain.lockedUntil, or, for a share class with a lock-up and none recorded yet, now
+// plus the lock-up in days (whole seconds), which it records first (optimistic locking) so
+// that every later signing, after a crash too, uses the same instant. Nil: minted unlocked.
+func (r *Reconciler) decideLockedUntil(ctx context.Context, o *investv1.Order, tok Token) (*metav1.Time, error) {
+	if c := o.Status.Chain; c != nil && c.LockedUntil != nil {
+		return c.LockedUntil, nil
+	}
+	if tok.LockUpDays <= 0 {
+		return nil, nil
+	}
+	t := metav1.NewTime(r.now().UTC().Truncate(time.Second).AddDate(0, 0, int(tok.LockUpDays)))
+	before := o.DeepCopy()
+	if o.Status.Chain == nil {
+		o.Status.Chain = &investv1.OrderChainStatus{}
+	}
+	o.Status.Chain.LockedUntil = &t
+	if err := r.Client.Status().Patch(ctx, o, client.MergeFromWithOptions(before, client.MergeFromWithOptimisticLock{})); err != nil {
+		return nil, err
+	}
+	return &t, nil
+}
+
+// releaseTime is a recorded release time as the token compares it with block.timestamp.
+func releaseTime(t *metav1.Time) uint64 {
+	if t == nil || t.Unix() <= 0 {
+		return 0
+	}
+	return uint64(t.Unix()) //nolint:gosec // positive, checked above
 }
 
 // track follows a recorded transaction until it is final, broadcasting it again (same

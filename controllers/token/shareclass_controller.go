@@ -288,5 +288,5 @@ func (l *Lookup) Token(ctx context.Context, _ string, isin investv1.ISIN) (deliv
 	case sc.Status.Token.ChainID != l.ChainID.Int64():
 		return delivery.Token{}, fmt.Errorf("share class %s: %w: token on chain %d, operator on chain %s", isin, ErrNoToken, sc.Status.Token.ChainID, l.ChainID)
 	}
-	return delivery.Token{Address: common.HexToAddress(sc.Status.Token.Address), ChainID: sc.Status.Token.ChainID}, nil
+	return delivery.Token{Address: common.HexToAddress(sc.Status.Token.Address), ChainID: sc.Status.Token.ChainID, LockUpDays: sc.Spec.LockUp}, nil
 }

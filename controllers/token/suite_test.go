@@ -24,6 +24,7 @@ import (
 	"github.com/fundshare/fundshare-operator/cmd/manager/app"
 	"github.com/fundshare/fundshare-operator/cmd/manager/app/apptest"
 	"github.com/fundshare/fundshare-operator/controllers/delivery"
+	"github.com/fundshare/fundshare-operator/controllers/recovery"
 	. "github.com/fundshare/fundshare-operator/controllers/token"
 	"github.com/fundshare/fundshare-operator/controllers/transfer"
 	"github.com/fundshare/fundshare-operator/internal/chain"
@@ -108,6 +109,9 @@ func startChainAndManager() {
 			}
 			// The ledger compares an ISIN once its holder transfers are indexed.
 			if _, err := transfer.Setup(mgr, eth, 2, transfer.Options{Interval: 200 * time.Millisecond}); err != nil {
+				return err
+			}
+			if err := recovery.Setup(mgr, recovery.Config{Outbox: ob, Chain: eth, Confirmations: 2}); err != nil {
 				return err
 			}
 			return mgr.Add(ob)

@@ -1,6 +1,7 @@
 // Package holdings computes what an account owns per ISIN from its orders, as a pure
-// function: units come from completed buys (one lot per order, locked for the share
-// class's lock-up in days after completion), completed sells consume the oldest lots
+// function: units come from completed buys (one lot per order, locked until the release
+// time its mint wrote on chain, status.chain.lockedUntil, or else for the share class's
+// lock-up in days after completion), completed sells consume the oldest lots
 // first, and units reserved for live sells are not available again. After the sells are
 // consumed, the lots that have unlocked fold into one lot per ISIN, so that a position
 // (and the account's status) is bounded by the buys within the lock-up window, not by the
@@ -20,6 +21,7 @@ package holdings
 import (
 	"fmt"
 	"sort"
+	"strings"
 	"time"
 
 	"k8s.io/apimachinery/pkg/types"
@@ -131,6 +133,17 @@ func CompletedAt(o *investv1.Order) time.Time {
 	return o.CreationTimestamp.Time
 }
 
+// LockedUntil is the release time the order's mint wrote into the token
+// (status.chain.lockedUntil), or zero when none was recorded (no lock-up, sandbox mode, or
+// minted before lock-ups were written on chain): then the lot unlocks at completion plus
+// the lock-up. The holder can move on chain exactly the units the books call unlocked.
+func LockedUntil(o *investv1.Order) time.Time {
+	if c := o.Status.Chain; c != nil && c.LockedUntil != nil {
+		return c.LockedUntil.Time
+	}
+	return time.Time{}
+}
+
 // Compute returns the positions by ISIN, the unlocked lots of each folded into one.
 func Compute(in Input) map[investv1.ISIN]*Position {
 	positions := computeLots(in)
@@ -199,17 +212,34 @@ func computeLots(in Input) map[investv1.ISIN]*Position {
 	}
 	sold := map[investv1.ISIN]int64{}
 	out := map[investv1.ISIN]int64{}
+	// A move between two wallets of the account itself (both sides of one Transfer event
+	// are the account's: a holder's own move, or a lost-key recovery, which carries the
+	// locks with the units) changes no lot: the units keep their age and their lock.
+	type event struct {
+		tx    string
+		index uint64
+	}
+	sides := map[event]int{}
+	for i := range in.Transfers {
+		t := &in.Transfers[i].Spec
+		sides[event{strings.ToLower(t.TransactionHash), uint64(t.LogIndex)}]++
+	}
 	for i := range in.Transfers {
 		t := &in.Transfers[i].Spec
 		p := pos(t.ISIN)
+		own := sides[event{strings.ToLower(t.TransactionHash), uint64(t.LogIndex)}] > 1
 		switch t.Direction {
 		case investv1.TransferIn:
-			// Received units are unlocked: the sender could move them, so they were.
 			p.TransferredIn += t.Units
-			p.Lots = append(p.Lots, Lot{Units: t.Units, AcquiredAt: t.BlockTime.Time, UnlocksAt: t.BlockTime.Time})
+			if !own {
+				// Received units are unlocked: the sender could move them, so they were.
+				p.Lots = append(p.Lots, Lot{Units: t.Units, AcquiredAt: t.BlockTime.Time, UnlocksAt: t.BlockTime.Time})
+			}
 		case investv1.TransferOut:
 			p.TransferredOut += t.Units
-			out[t.ISIN] += t.Units
+			if !own {
+				out[t.ISIN] += t.Units
+			}
 		}
 	}
 	state := map[string]investv1.OrderState{}
@@ -222,7 +252,11 @@ func computeLots(in Input) map[investv1.ISIN]*Position {
 		switch o.Spec.Side {
 		case investv1.SideBuy:
 			p := pos(o.Spec.ISIN)
-			p.Lots = append(p.Lots, lot(o.Spec.ISIN, o.Spec.AmountOfUnits, CompletedAt(o)))
+			l := lot(o.Spec.ISIN, o.Spec.AmountOfUnits, CompletedAt(o))
+			if until := LockedUntil(o); !until.IsZero() {
+				l.UnlocksAt = until
+			}
+			p.Lots = append(p.Lots, l)
 		case investv1.SideSell:
 			sold[o.Spec.ISIN] += o.Spec.AmountOfUnits
 			pos(o.Spec.ISIN)

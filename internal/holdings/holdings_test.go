@@ -55,6 +55,33 @@ func TestUnitsYoungerThanTheLockUpAreLocked(t *testing.T) {
 	}
 }
 
+func TestALotUnlocksAtTheReleaseTimeItsMintWroteOnChain(t *testing.T) {
+	minted := order("minted", investv1.SideBuy, 60, investv1.StateCompleted, t0)
+	// The mint was prepared a minute before completion: the token releases the units at
+	// that time plus the lock-up, not at completion plus the lock-up.
+	release := metav1.NewTime(t0.Add(-time.Minute).AddDate(0, 0, 30))
+	minted.Status.Chain = &investv1.OrderChainStatus{LockedUntil: &release}
+	legacy := order("legacy", investv1.SideBuy, 40, investv1.StateCompleted, t0) // nothing recorded
+	orders := []investv1.Order{minted, legacy}
+	for _, tc := range []struct {
+		now            time.Time
+		locked, unlock int64
+	}{
+		{release.Add(-time.Second), 100, 0},
+		{release.Time, 40, 60}, // the recorded instant, as block.timestamp >= release
+		{t0.AddDate(0, 0, 30).Add(-time.Second), 40, 60},
+		{t0.AddDate(0, 0, 30), 0, 100}, // the order without a record: completion + 30 days
+	} {
+		p := Compute(Input{Orders: orders, LockUpDays: lockUp(30), Now: tc.now})[isin]
+		if p.Locked != tc.locked || p.Redeemable() != tc.unlock {
+			t.Fatalf("at %v: locked %d redeemable %d, want %d/%d", tc.now, p.Locked, p.Redeemable(), tc.locked, tc.unlock)
+		}
+	}
+	if got := Compute(Input{Orders: orders, LockUpDays: lockUp(30), Now: t0})[isin].NextUnlock(t0); !got.Equal(release.Time) {
+		t.Fatalf("next unlock %v, want the recorded %v", got, release.Time)
+	}
+}
+
 func TestSellsConsumeTheOldestLotsFirst(t *testing.T) {
 	orders := []investv1.Order{
 		order("new", investv1.SideBuy, 60, investv1.StateCompleted, t0.AddDate(0, 0, 20)),

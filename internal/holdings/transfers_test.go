@@ -1,6 +1,7 @@
 package holdings
 
 import (
+	"fmt"
 	"testing"
 	"time"
 
@@ -9,8 +10,20 @@ import (
 	investv1 "github.com/fundshare/fundshare-operator/api/v1alpha1"
 )
 
+// transfer is one side of a transfer event of its own (a transaction hash of its own).
 func transfer(dir investv1.TransferDirection, units int64, at time.Time) investv1.Transfer {
-	return investv1.Transfer{Spec: investv1.TransferSpec{ISIN: isin, Units: units, Direction: dir, BlockTime: metav1.NewTime(at)}}
+	transfers++
+	return investv1.Transfer{Spec: investv1.TransferSpec{ISIN: isin, Units: units, Direction: dir, BlockTime: metav1.NewTime(at),
+		TransactionHash: fmt.Sprintf("0x%064x", transfers)}}
+}
+
+var transfers int
+
+// ownMove is both sides of one transfer event between two wallets of the account.
+func ownMove(units int64, at time.Time) []investv1.Transfer {
+	out, in := transfer(investv1.TransferOut, units, at), transfer(investv1.TransferIn, units, at)
+	in.Spec.TransactionHash = out.Spec.TransactionHash
+	return []investv1.Transfer{out, in}
 }
 
 // TestHoldingsFollowTheToken: units per ISIN = completed buys - completed sells + transfers
@@ -53,10 +66,14 @@ func TestHoldingsFollowTheToken(t *testing.T) {
 			units:     30, locked: 30, outU: 20,
 			lots: []Lot{{Units: 30, AcquiredAt: t0.AddDate(0, 0, 30), UnlocksAt: t0.AddDate(0, 0, 60)}}},
 		{name: "a transfer between two wallets of the account nets to zero",
-			orders: []investv1.Order{order("b", investv1.SideBuy, 100, investv1.StateCompleted, t0)},
-			transfers: []investv1.Transfer{transfer(investv1.TransferOut, 100, t0.AddDate(0, 0, 35)),
-				transfer(investv1.TransferIn, 100, t0.AddDate(0, 0, 35))},
-			units: 100, in: 100, outU: 100, redeemable: 100, lots: []Lot{{Units: 100, AcquiredAt: t0.AddDate(0, 0, 35), UnlocksAt: t0.AddDate(0, 0, 35)}}},
+			orders:    []investv1.Order{order("b", investv1.SideBuy, 100, investv1.StateCompleted, t0)},
+			transfers: ownMove(100, t0.AddDate(0, 0, 35)),
+			units:     100, in: 100, outU: 100, redeemable: 100, lots: []Lot{{Units: 100, AcquiredAt: t0, UnlocksAt: t0.AddDate(0, 0, 30)}}},
+		{name: "a move between the account's own wallets (a lost-key recovery) keeps the units' lock",
+			orders:    []investv1.Order{order("locked", investv1.SideBuy, 50, investv1.StateCompleted, t0.AddDate(0, 0, 30))},
+			transfers: ownMove(50, t0.AddDate(0, 0, 35)),
+			units:     50, locked: 50, in: 50, outU: 50, redeemable: 0,
+			lots: []Lot{{Units: 50, AcquiredAt: t0.AddDate(0, 0, 30), UnlocksAt: t0.AddDate(0, 0, 60)}}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			p := Compute(Input{Orders: tc.orders, Transfers: tc.transfers, LockUpDays: lockUp(30), Now: now})[isin]

@@ -65,6 +65,7 @@ var specPaths = map[string]string{
 	"tax_id": "spec.taxID", "tin": "spec.tin", "tax_residencies": "spec.taxResidencies",
 	"chain": "spec.chain", "wallet_address": "spec.walletAddress", "account_id": "spec.accountID",
 	"iban": "spec.iban", "account_holder_name": "spec.accountHolderName",
+	"from_wallet_id": "spec.fromWalletID", "to_wallet_id": "spec.toWalletID",
 }
 
 // FieldPath is the CRD JSON path of a REST field name.
@@ -260,6 +261,32 @@ func PaymentMethodDetails(s *investv1.PaymentMethodDetailsSpec) validation.Field
 	fe.AddErr("iban", validation.ValidateIBAN(s.IBAN))
 	fe.AddErr("account_holder_name", validation.ValidateAccountHolderName(s.AccountHolderName))
 	fe.AddErr("account_id", validation.ValidateObjectID(string(s.AccountID)))
+	return fe
+}
+
+// WalletRecovery checks a lost-key recovery against the wallets it names, as read from the
+// account (nil: no such wallet of the account): both belong to the account, their addresses
+// differ, and the replacement is registered in the identity registry.
+func WalletRecovery(s *investv1.WalletRecoverySpec, from, to *investv1.Wallet) validation.FieldErrors {
+	var fe validation.FieldErrors
+	fe.AddErr("account_id", validation.ValidateObjectID(string(s.AccountID)))
+	if from == nil {
+		fe.Add("from_wallet_id", "must be a wallet of the account")
+	}
+	switch {
+	case to == nil:
+		fe.Add("to_wallet_id", "must be a wallet of the account")
+	case s.ToWalletID == s.FromWalletID:
+		fe.Add("to_wallet_id", "must be another wallet than the lost one")
+	case from != nil && strings.EqualFold(from.Spec.WalletAddress, to.Spec.WalletAddress):
+		fe.Add("to_wallet_id", "must have another address than the lost wallet (both are "+to.Spec.WalletAddress+")")
+	case to.Status.Registration == nil || to.Status.Registration.State != investv1.RegistrationRegistered:
+		state := "not registered yet"
+		if to.Status.Registration != nil && to.Status.Registration.State != "" {
+			state = "registration " + string(to.Status.Registration.State)
+		}
+		fe.Add("to_wallet_id", "must be registered in the identity registry ("+state+")")
+	}
 	return fe
 }
 

@@ -117,3 +117,43 @@ func TestAdmissionMessagesNameTheCustomResourceFields(t *testing.T) {
 		t.Errorf("no admission message names dobDay, dobMonth, dobYear: %v", list)
 	}
 }
+
+func TestAWalletRecoveryGoesToAnotherRegisteredWalletOfTheSameAccountWithAnotherAddress(t *testing.T) {
+	const account = "0b6f7a6e-3a6a-4b1e-9a55-7f6f1f0f6a01"
+	wallet := func(id, address string, state investv1.RegistrationState) *investv1.Wallet {
+		w := &investv1.Wallet{Spec: investv1.WalletSpec{AccountID: account, WalletAddress: address}}
+		w.Name = id
+		if state != "" {
+			w.Status.Registration = &investv1.WalletRegistration{State: state}
+		}
+		return w
+	}
+	lost := wallet("lost", "0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed", investv1.RegistrationRegistered)
+	spec := func(to string) *investv1.WalletRecoverySpec {
+		return &investv1.WalletRecoverySpec{AccountID: account, FromWalletID: "lost", ToWalletID: investv1.ObjectID(to)}
+	}
+	for _, tc := range []struct {
+		name     string
+		from, to *investv1.Wallet
+		target   string
+		want     string // the message on to_wallet_id, or "" for none
+	}{
+		{"a registered wallet with another address", lost, wallet("new", "0xfB6916095ca1df60bB79Ce92cE3Ea74c37c5d359", investv1.RegistrationRegistered), "new", ""},
+		{"no such wallet of the account", lost, nil, "new", "must be a wallet of the account"},
+		{"the lost wallet itself", lost, lost, "lost", "must be another wallet than the lost one"},
+		{"the same address", lost, wallet("new", "0x5aaeb6053f3e94c9b9a09f33669435e7ef1beaed", investv1.RegistrationRegistered), "new", "must have another address than the lost wallet"},
+		{"not registered yet", lost, wallet("new", "0xfB6916095ca1df60bB79Ce92cE3Ea74c37c5d359", ""), "new", "must be registered in the identity registry (not registered yet)"},
+		{"registration failed", lost, wallet("new", "0xfB6916095ca1df60bB79Ce92cE3Ea74c37c5d359", investv1.RegistrationFailed), "new", "must be registered in the identity registry (registration Failed)"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			fe := WalletRecovery(spec(tc.target), tc.from, tc.to)
+			got := strings.Join(fe["to_wallet_id"], "; ")
+			if tc.want == "" && !fe.Empty() || tc.want != "" && !strings.Contains(got, tc.want) {
+				t.Fatalf("errors %v, want to_wallet_id %q", fe, tc.want)
+			}
+		})
+	}
+	if fe := WalletRecovery(spec("new"), nil, nil); len(fe["from_wallet_id"]) != 1 {
+		t.Fatalf("errors %v, want from_wallet_id named", fe)
+	}
+}

@@ -85,6 +85,9 @@ func Setup(mgr ctrl.Manager, claimNamespace string, opts ...Option) error {
 	if err := ctrl.NewWebhookManagedBy(mgr, &investv1.ApiClient{}).WithValidator(&apiClientWebhook{r: r, c: mgr.GetClient(), claimNamespace: claimNamespace}).Complete(); err != nil {
 		return err
 	}
+	if err := ctrl.NewWebhookManagedBy(mgr, &investv1.WalletRecovery{}).WithValidator(&walletRecoveryWebhook{r}).Complete(); err != nil {
+		return err
+	}
 	o := &orderWebhook{r: r, now: time.Now}
 	return ctrl.NewWebhookManagedBy(mgr, &investv1.Order{}).WithDefaulter(o).WithValidator(o).Complete()
 }

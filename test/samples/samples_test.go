@@ -38,6 +38,14 @@ func TestMain(m *testing.M) {
 // the transfer indexer's record of one side of a holder-to-holder transfer on chain.
 var agentOwned = map[string]bool{"DeliveryBatch": true, "Transfer": true}
 
+// needsChain are the kinds whose admission needs the chain's state, which this suite has
+// not: a WalletRecovery is admitted only to a wallet Registered in the identity registry.
+// They have no sample; docs/tokens.md ("Lost-key recovery") shows one, tested by the token
+// suite against the local chain.
+var needsChain = map[string]bool{"WalletRecovery": true}
+
+func noSample(kind string) bool { return agentOwned[kind] || needsChain[kind] }
+
 // TestSamplesHoldOneSamplePerKind: config/samples has invest_v1alpha1_<kind>.yaml for
 // every kind of PROJECT but the agent-owned ones, holding an object of that kind, and
 // kustomization.yaml lists every sample file (catalogue.yaml, the larger catalogue of
@@ -57,9 +65,9 @@ func TestSamplesHoldOneSamplePerKind(t *testing.T) {
 	for _, r := range readProject(t).Resources {
 		file := sampleFile(r.Kind)
 		data, err := os.ReadFile(filepath.Join(dir, file))
-		if agentOwned[r.Kind] {
+		if noSample(r.Kind) {
 			if err == nil {
-				t.Errorf("config/samples/%s: %s is created by the operator only and has no sample", file, r.Kind)
+				t.Errorf("config/samples/%s: %s has no sample (created by the operator only, or admitted only against a chain)", file, r.Kind)
 			}
 			continue
 		}
@@ -108,7 +116,7 @@ func TestEverySampleIsAcceptedByTheAPIServer(t *testing.T) {
 		kinds[o.GetKind()] = true
 	}
 	for _, r := range readProject(t).Resources {
-		if !kinds[r.Kind] && !agentOwned[r.Kind] {
+		if !kinds[r.Kind] && !noSample(r.Kind) {
 			t.Errorf("kubectl kustomize config/samples has no %s", r.Kind)
 		}
 	}

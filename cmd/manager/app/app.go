@@ -26,6 +26,7 @@ import (
 	"github.com/fundshare/fundshare-operator/controllers/apiclient"
 	"github.com/fundshare/fundshare-operator/controllers/delivery"
 	"github.com/fundshare/fundshare-operator/controllers/order"
+	"github.com/fundshare/fundshare-operator/controllers/recovery"
 	"github.com/fundshare/fundshare-operator/controllers/retention"
 	"github.com/fundshare/fundshare-operator/controllers/settlement"
 	"github.com/fundshare/fundshare-operator/controllers/token"
@@ -240,6 +241,10 @@ func setupControllers(mgr ctrl.Manager, c Config) error {
 		}
 		if _, err := transfer.Setup(mgr, ch, rt.Confirmations, c.Transfers); err != nil {
 			return fmt.Errorf("transfer indexer: %w", err)
+		}
+		// Lost-key recovery signs on the agent's outbox, beside the token controllers.
+		if err := recovery.Setup(mgr, recovery.Config{Outbox: rt.Outbox, Chain: rt.Backend, Confirmations: rt.Confirmations}); err != nil {
+			return fmt.Errorf("wallet recovery controller: %w", err)
 		}
 	}
 	if c.SandboxSettlement >= 0 {

@@ -26,9 +26,9 @@ var (
 
 // ShareTokenMetaData contains all meta data concerning the ShareToken contract.
 var ShareTokenMetaData = bind.MetaData{
-	ABI: "[{\"inputs\":[{\"internalType\":\"string\",\"name\":\"name_\",\"type\":\"string\"},{\"internalType\":\"string\",\"name\":\"symbol_\",\"type\":\"string\"},{\"internalType\":\"address\",\"name\":\"identityRegistry_\",\"type\":\"address\"},{\"internalType\":\"address\",\"name\":\"admin\",\"type\":\"address\"},{\"internalType\":\"address\",\"name\":\"agent\",\"type\":\"address\"}],\"stateMutability\":\"nonpayable\",\"type\":\"constructor\"},{\"inputs\":[],\"name\":\"AccessControlBadConfirmation\",\"type\":\"error\"},{\"inputs\":[{\"internalType\":\"address\",\"name\":\"account\",\"type\":\"address\"},{\"internalType\":\"bytes32\",\"name\":\"neededRole\",\"type\":\"bytes32\"}],\"name\":\"AccessControlUnauthorizedAccount\",\"type\":\"error\"},{\"inputs\":[{\"internalType\":\"uint256\",\"name\":\"wallets\",\"type\":\"uint256\"},{\"internalType\":\"uint256\",\"name\":\"amounts\",\"type\":\"uint256\"}],\"name\":\"BatchLengthMismatch\",\"type\":\"error\"},{\"inputs\":[{\"internalType\":\"address\",\"name\":\"spender\",\"type\":\"address\"},{\"internalType\":\"uint256\",\"name\":\"allowance\",\"type\":\"uint256\"},{\"internalType\":\"uint256\",\"name\":\"needed\",\"type\":\"uint256\"}],\"name\":\"ERC20InsufficientAllowance\",\"type\":\"error\"},{\"inputs\":[{\"internalType\":\"address\",\"name\":\"sender\",\"type\":\"address\"},{\"internalType\":\"uint256\",\"name\":\"balance\",\"type\":\"uint256\"},{\"internalType\":\"uint256\",\"name\":\"needed\",\"type\":\"uint256\"}],\"name\":\"ERC20InsufficientBalance\",\"type\":\"error\"},{\"inputs\":[{\"internalType\":\"address\",\"name\":\"approver\",\"type\":\"address\"}],\"name\":\"ERC20InvalidApprover\",\"type\":\"error\"},{\"inputs\":[{\"internalType\":\"address\",\"name\":\"receiver\",\"type\":\"address\"}],\"name\":\"ERC20InvalidReceiver\",\"type\":\"error\"},{\"inputs\":[{\"internalType\":\"address\",\"name\":\"sender\",\"type\":\"address\"}],\"name\":\"ERC20InvalidSender\",\"type\":\"error\"},{\"inputs\":[{\"internalType\":\"address\",\"name\":\"spender\",\"type\":\"address\"}],\"name\":\"ERC20InvalidSpender\",\"type\":\"error\"},{\"inputs\":[],\"name\":\"EnforcedPause\",\"type\":\"error\"},{\"inputs\":[],\"name\":\"ExpectedPause\",\"type\":\"error\"},{\"inputs\":[{\"internalType\":\"address\",\"name\":\"registry\",\"type\":\"address\"}],\"name\":\"InvalidIdentityRegistry\",\"type\":\"error\"},{\"inputs\":[{\"internalType\":\"address\",\"name\":\"wallet\",\"type\":\"address\"}],\"name\":\"NotVerified\",\"type\":\"error\"},{\"inputs\":[{\"internalType\":\"address\",\"name\":\"wallet\",\"type\":\"address\"}],\"name\":\"WalletFrozen\",\"type\":\"error\"},{\"inputs\":[],\"name\":\"ZeroAddress\",\"type\":\"error\"},{\"anonymous\":false,\"inputs\":[{\"indexed\":true,\"internalType\":\"address\",\"name\":\"wallet\",\"type\":\"address\"},{\"indexed\":true,\"internalType\":\"bool\",\"name\":\"frozen\",\"type\":\"bool\"},{\"indexed\":true,\"internalType\":\"address\",\"name\":\"agent\",\"type\":\"address\"}],\"name\":\"AddressFrozen\",\"type\":\"event\"},{\"anonymous\":false,\"inputs\":[{\"indexed\":true,\"internalType\":\"address\",\"name\":\"owner\",\"type\":\"address\"},{\"indexed\":true,\"internalType\":\"address\",\"name\":\"spender\",\"type\":\"address\"},{\"indexed\":false,\"internalType\":\"uint256\",\"name\":\"value\",\"type\":\"uint256\"}],\"name\":\"Approval\",\"type\":\"event\"},{\"anonymous\":false,\"inputs\":[{\"indexed\":true,\"internalType\":\"address\",\"name\":\"from\",\"type\":\"address\"},{\"indexed\":true,\"internalType\":\"address\",\"name\":\"to\",\"type\":\"address\"},{\"indexed\":false,\"internalType\":\"uint256\",\"name\":\"amount\",\"type\":\"uint256\"},{\"indexed\":false,\"internalType\":\"address\",\"name\":\"agent\",\"type\":\"address\"}],\"name\":\"ForcedTransfer\",\"type\":\"event\"},{\"anonymous\":false,\"inputs\":[{\"indexed\":true,\"internalType\":\"address\",\"name\":\"previous\",\"type\":\"address\"},{\"indexed\":true,\"internalType\":\"address\",\"name\":\"current\",\"type\":\"address\"}],\"name\":\"IdentityRegistrySet\",\"type\":\"event\"},{\"anonymous\":false,\"inputs\":[{\"indexed\":false,\"internalType\":\"address\",\"name\":\"account\",\"type\":\"address\"}],\"name\":\"Paused\",\"type\":\"event\"},{\"anonymous\":false,\"inputs\":[{\"indexed\":true,\"internalType\":\"bytes32\",\"name\":\"role\",\"type\":\"bytes32\"},{\"indexed\":true,\"internalType\":\"bytes32\",\"name\":\"previousAdminRole\",\"type\":\"bytes32\"},{\"indexed\":true,\"internalType\":\"bytes32\",\"name\":\"newAdminRole\",\"type\":\"bytes32\"}],\"name\":\"RoleAdminChanged\",\"type\":\"event\"},{\"anonymous\":false,\"inputs\":[{\"indexed\":true,\"internalType\":\"bytes32\",\"name\":\"role\",\"type\":\"bytes32\"},{\"indexed\":true,\"internalType\":\"address\",\"name\":\"account\",\"type\":\"address\"},{\"indexed\":true,\"internalType\":\"address\",\"name\":\"sender\",\"type\":\"address\"}],\"name\":\"RoleGranted\",\"type\":\"event\"},{\"anonymous\":false,\"inputs\":[{\"indexed\":true,\"internalType\":\"bytes32\",\"name\":\"role\",\"type\":\"bytes32\"},{\"indexed\":true,\"internalType\":\"address\",\"name\":\"account\",\"type\":\"address\"},{\"indexed\":true,\"internalType\":\"address\",\"name\":\"sender\",\"type\":\"address\"}],\"name\":\"RoleRevoked\",\"type\":\"event\"},{\"anonymous\":false,\"inputs\":[{\"indexed\":true,\"internalType\":\"address\",\"name\":\"from\",\"type\":\"address\"},{\"indexed\":true,\"internalType\":\"address\",\"name\":\"to\",\"type\":\"address\"},{\"indexed\":false,\"internalType\":\"uint256\",\"name\":\"value\",\"type\":\"uint256\"}],\"name\":\"Transfer\",\"type\":\"event\"},{\"anonymous\":false,\"inputs\":[{\"indexed\":false,\"internalType\":\"address\",\"name\":\"account\",\"type\":\"address\"}],\"name\":\"Unpaused\",\"type\":\"event\"},{\"inputs\":[],\"name\":\"AGENT_ROLE\",\"outputs\":[{\"internalType\":\"bytes32\",\"name\":\"\",\"type\":\"bytes32\"}],\"stateMutability\":\"view\",\"type\":\"function\"},{\"inputs\":[],\"name\":\"DEFAULT_ADMIN_ROLE\",\"outputs\":[{\"internalType\":\"bytes32\",\"name\":\"\",\"type\":\"bytes32\"}],\"stateMutability\":\"view\",\"type\":\"function\"},{\"inputs\":[{\"internalType\":\"address\",\"name\":\"owner\",\"type\":\"address\"},{\"internalType\":\"address\",\"name\":\"spender\",\"type\":\"address\"}],\"name\":\"allowance\",\"outputs\":[{\"internalType\":\"uint256\",\"name\":\"\",\"type\":\"uint256\"}],\"stateMutability\":\"view\",\"type\":\"function\"},{\"inputs\":[{\"internalType\":\"address\",\"name\":\"spender\",\"type\":\"address\"},{\"internalType\":\"uint256\",\"name\":\"value\",\"type\":\"uint256\"}],\"name\":\"approve\",\"outputs\":[{\"internalType\":\"bool\",\"name\":\"\",\"type\":\"bool\"}],\"stateMutability\":\"nonpayable\",\"type\":\"function\"},{\"inputs\":[{\"internalType\":\"address\",\"name\":\"account\",\"type\":\"address\"}],\"name\":\"balanceOf\",\"outputs\":[{\"internalType\":\"uint256\",\"name\":\"\",\"type\":\"uint256\"}],\"stateMutability\":\"view\",\"type\":\"function\"},{\"inputs\":[{\"internalType\":\"address[]\",\"name\":\"from\",\"type\":\"address[]\"},{\"internalType\":\"uint256[]\",\"name\":\"amounts\",\"type\":\"uint256[]\"}],\"name\":\"batchBurn\",\"outputs\":[],\"stateMutability\":\"nonpayable\",\"type\":\"function\"},{\"inputs\":[{\"internalType\":\"address[]\",\"name\":\"to\",\"type\":\"address[]\"},{\"internalType\":\"uint256[]\",\"name\":\"amounts\",\"type\":\"uint256[]\"}],\"name\":\"batchMint\",\"outputs\":[],\"stateMutability\":\"nonpayable\",\"type\":\"function\"},{\"inputs\":[{\"internalType\":\"address\",\"name\":\"from\",\"type\":\"address\"},{\"internalType\":\"uint256\",\"name\":\"amount\",\"type\":\"uint256\"}],\"name\":\"burn\",\"outputs\":[],\"stateMutability\":\"nonpayable\",\"type\":\"function\"},{\"inputs\":[{\"internalType\":\"address\",\"name\":\"from\",\"type\":\"address\"},{\"internalType\":\"address\",\"name\":\"to\",\"type\":\"address\"},{\"internalType\":\"uint256\",\"name\":\"amount\",\"type\":\"uint256\"}],\"name\":\"canTransfer\",\"outputs\":[{\"internalType\":\"bool\",\"name\":\"\",\"type\":\"bool\"}],\"stateMutability\":\"view\",\"type\":\"function\"},{\"inputs\":[],\"name\":\"decimals\",\"outputs\":[{\"internalType\":\"uint8\",\"name\":\"\",\"type\":\"uint8\"}],\"stateMutability\":\"pure\",\"type\":\"function\"},{\"inputs\":[{\"internalType\":\"address\",\"name\":\"from\",\"type\":\"address\"},{\"internalType\":\"address\",\"name\":\"to\",\"type\":\"address\"},{\"internalType\":\"uint256\",\"name\":\"amount\",\"type\":\"uint256\"}],\"name\":\"forcedTransfer\",\"outputs\":[{\"internalType\":\"bool\",\"name\":\"\",\"type\":\"bool\"}],\"stateMutability\":\"nonpayable\",\"type\":\"function\"},{\"inputs\":[{\"internalType\":\"bytes32\",\"name\":\"role\",\"type\":\"bytes32\"}],\"name\":\"getRoleAdmin\",\"outputs\":[{\"internalType\":\"bytes32\",\"name\":\"\",\"type\":\"bytes32\"}],\"stateMutability\":\"view\",\"type\":\"function\"},{\"inputs\":[{\"internalType\":\"bytes32\",\"name\":\"role\",\"type\":\"bytes32\"},{\"internalType\":\"address\",\"name\":\"account\",\"type\":\"address\"}],\"name\":\"grantRole\",\"outputs\":[],\"stateMutability\":\"nonpayable\",\"type\":\"function\"},{\"inputs\":[{\"internalType\":\"bytes32\",\"name\":\"role\",\"type\":\"bytes32\"},{\"internalType\":\"address\",\"name\":\"account\",\"type\":\"address\"}],\"name\":\"hasRole\",\"outputs\":[{\"internalType\":\"bool\",\"name\":\"\",\"type\":\"bool\"}],\"stateMutability\":\"view\",\"type\":\"function\"},{\"inputs\":[],\"name\":\"identityRegistry\",\"outputs\":[{\"internalType\":\"address\",\"name\":\"\",\"type\":\"address\"}],\"stateMutability\":\"view\",\"type\":\"function\"},{\"inputs\":[{\"internalType\":\"address\",\"name\":\"wallet\",\"type\":\"address\"}],\"name\":\"isFrozen\",\"outputs\":[{\"internalType\":\"bool\",\"name\":\"\",\"type\":\"bool\"}],\"stateMutability\":\"view\",\"type\":\"function\"},{\"inputs\":[{\"internalType\":\"address\",\"name\":\"to\",\"type\":\"address\"},{\"internalType\":\"uint256\",\"name\":\"amount\",\"type\":\"uint256\"}],\"name\":\"mint\",\"outputs\":[],\"stateMutability\":\"nonpayable\",\"type\":\"function\"},{\"inputs\":[],\"name\":\"name\",\"outputs\":[{\"internalType\":\"string\",\"name\":\"\",\"type\":\"string\"}],\"stateMutability\":\"view\",\"type\":\"function\"},{\"inputs\":[],\"name\":\"pause\",\"outputs\":[],\"stateMutability\":\"nonpayable\",\"type\":\"function\"},{\"inputs\":[],\"name\":\"paused\",\"outputs\":[{\"internalType\":\"bool\",\"name\":\"\",\"type\":\"bool\"}],\"stateMutability\":\"view\",\"type\":\"function\"},{\"inputs\":[{\"internalType\":\"bytes32\",\"name\":\"role\",\"type\":\"bytes32\"},{\"internalType\":\"address\",\"name\":\"callerConfirmation\",\"type\":\"address\"}],\"name\":\"renounceRole\",\"outputs\":[],\"stateMutability\":\"nonpayable\",\"type\":\"function\"},{\"inputs\":[{\"internalType\":\"bytes32\",\"name\":\"role\",\"type\":\"bytes32\"},{\"internalType\":\"address\",\"name\":\"account\",\"type\":\"address\"}],\"name\":\"revokeRole\",\"outputs\":[],\"stateMutability\":\"nonpayable\",\"type\":\"function\"},{\"inputs\":[{\"internalType\":\"address\",\"name\":\"wallet\",\"type\":\"address\"},{\"internalType\":\"bool\",\"name\":\"frozen\",\"type\":\"bool\"}],\"name\":\"setAddressFrozen\",\"outputs\":[],\"stateMutability\":\"nonpayable\",\"type\":\"function\"},{\"inputs\":[{\"internalType\":\"address\",\"name\":\"registry\",\"type\":\"address\"}],\"name\":\"setIdentityRegistry\",\"outputs\":[],\"stateMutability\":\"nonpayable\",\"type\":\"function\"},{\"inputs\":[{\"internalType\":\"bytes4\",\"name\":\"interfaceId\",\"type\":\"bytes4\"}],\"name\":\"supportsInterface\",\"outputs\":[{\"internalType\":\"bool\",\"name\":\"\",\"type\":\"bool\"}],\"stateMutability\":\"view\",\"type\":\"function\"},{\"inputs\":[],\"name\":\"symbol\",\"outputs\":[{\"internalType\":\"string\",\"name\":\"\",\"type\":\"string\"}],\"stateMutability\":\"view\",\"type\":\"function\"},{\"inputs\":[],\"name\":\"totalSupply\",\"outputs\":[{\"internalType\":\"uint256\",\"name\":\"\",\"type\":\"uint256\"}],\"stateMutability\":\"view\",\"type\":\"function\"},{\"inputs\":[{\"internalType\":\"address\",\"name\":\"to\",\"type\":\"address\"},{\"internalType\":\"uint256\",\"name\":\"value\",\"type\":\"uint256\"}],\"name\":\"transfer\",\"outputs\":[{\"internalType\":\"bool\",\"name\":\"\",\"type\":\"bool\"}],\"stateMutability\":\"nonpayable\",\"type\":\"function\"},{\"inputs\":[{\"internalType\":\"address\",\"name\":\"from\",\"type\":\"address\"},{\"internalType\":\"address\",\"name\":\"to\",\"type\":\"address\"},{\"internalType\":\"uint256\",\"name\":\"value\",\"type\":\"uint256\"}],\"name\":\"transferFrom\",\"outputs\":[{\"internalType\":\"bool\",\"name\":\"\",\"type\":\"bool\"}],\"stateMutability\":\"nonpayable\",\"type\":\"function\"},{\"inputs\":[],\"name\":\"unpause\",\"outputs\":[],\"stateMutability\":\"nonpayable\",\"type\":\"function\"}]",
+	ABI: "[{\"inputs\":[{\"internalType\":\"string\",\"name\":\"name_\",\"type\":\"string\"},{\"internalType\":\"string\",\"name\":\"symbol_\",\"type\":\"string\"},{\"internalType\":\"address\",\"name\":\"identityRegistry_\",\"type\":\"address\"},{\"internalType\":\"address\",\"name\":\"admin\",\"type\":\"address\"},{\"internalType\":\"address\",\"name\":\"agent\",\"type\":\"address\"}],\"stateMutability\":\"nonpayable\",\"type\":\"constructor\"},{\"inputs\":[],\"name\":\"AccessControlBadConfirmation\",\"type\":\"error\"},{\"inputs\":[{\"internalType\":\"address\",\"name\":\"account\",\"type\":\"address\"},{\"internalType\":\"bytes32\",\"name\":\"neededRole\",\"type\":\"bytes32\"}],\"name\":\"AccessControlUnauthorizedAccount\",\"type\":\"error\"},{\"inputs\":[{\"internalType\":\"uint256\",\"name\":\"wallets\",\"type\":\"uint256\"},{\"internalType\":\"uint256\",\"name\":\"amounts\",\"type\":\"uint256\"}],\"name\":\"BatchLengthMismatch\",\"type\":\"error\"},{\"inputs\":[{\"internalType\":\"address\",\"name\":\"spender\",\"type\":\"address\"},{\"internalType\":\"uint256\",\"name\":\"allowance\",\"type\":\"uint256\"},{\"internalType\":\"uint256\",\"name\":\"needed\",\"type\":\"uint256\"}],\"name\":\"ERC20InsufficientAllowance\",\"type\":\"error\"},{\"inputs\":[{\"internalType\":\"address\",\"name\":\"sender\",\"type\":\"address\"},{\"internalType\":\"uint256\",\"name\":\"balance\",\"type\":\"uint256\"},{\"internalType\":\"uint256\",\"name\":\"needed\",\"type\":\"uint256\"}],\"name\":\"ERC20InsufficientBalance\",\"type\":\"error\"},{\"inputs\":[{\"internalType\":\"address\",\"name\":\"approver\",\"type\":\"address\"}],\"name\":\"ERC20InvalidApprover\",\"type\":\"error\"},{\"inputs\":[{\"internalType\":\"address\",\"name\":\"receiver\",\"type\":\"address\"}],\"name\":\"ERC20InvalidReceiver\",\"type\":\"error\"},{\"inputs\":[{\"internalType\":\"address\",\"name\":\"sender\",\"type\":\"address\"}],\"name\":\"ERC20InvalidSender\",\"type\":\"error\"},{\"inputs\":[{\"internalType\":\"address\",\"name\":\"spender\",\"type\":\"address\"}],\"name\":\"ERC20InvalidSpender\",\"type\":\"error\"},{\"inputs\":[],\"name\":\"EnforcedPause\",\"type\":\"error\"},{\"inputs\":[],\"name\":\"ExpectedPause\",\"type\":\"error\"},{\"inputs\":[{\"internalType\":\"address\",\"name\":\"registry\",\"type\":\"address\"}],\"name\":\"InvalidIdentityRegistry\",\"type\":\"error\"},{\"inputs\":[{\"internalType\":\"address\",\"name\":\"holder\",\"type\":\"address\"},{\"internalType\":\"uint256\",\"name\":\"locked\",\"type\":\"uint256\"},{\"internalType\":\"uint256\",\"name\":\"requested\",\"type\":\"uint256\"}],\"name\":\"LockedUnits\",\"type\":\"error\"},{\"inputs\":[{\"internalType\":\"address\",\"name\":\"wallet\",\"type\":\"address\"}],\"name\":\"NotVerified\",\"type\":\"error\"},{\"inputs\":[{\"internalType\":\"uint8\",\"name\":\"bits\",\"type\":\"uint8\"},{\"internalType\":\"uint256\",\"name\":\"value\",\"type\":\"uint256\"}],\"name\":\"SafeCastOverflowedUintDowncast\",\"type\":\"error\"},{\"inputs\":[{\"internalType\":\"address\",\"name\":\"wallet\",\"type\":\"address\"}],\"name\":\"SameWallet\",\"type\":\"error\"},{\"inputs\":[{\"internalType\":\"address\",\"name\":\"holder\",\"type\":\"address\"},{\"internalType\":\"uint256\",\"name\":\"max\",\"type\":\"uint256\"}],\"name\":\"TooManyLocks\",\"type\":\"error\"},{\"inputs\":[{\"internalType\":\"address\",\"name\":\"wallet\",\"type\":\"address\"}],\"name\":\"WalletFrozen\",\"type\":\"error\"},{\"inputs\":[],\"name\":\"ZeroAddress\",\"type\":\"error\"},{\"anonymous\":false,\"inputs\":[{\"indexed\":true,\"internalType\":\"address\",\"name\":\"wallet\",\"type\":\"address\"},{\"indexed\":true,\"internalType\":\"bool\",\"name\":\"frozen\",\"type\":\"bool\"},{\"indexed\":true,\"internalType\":\"address\",\"name\":\"agent\",\"type\":\"address\"}],\"name\":\"AddressFrozen\",\"type\":\"event\"},{\"anonymous\":false,\"inputs\":[{\"indexed\":true,\"internalType\":\"address\",\"name\":\"owner\",\"type\":\"address\"},{\"indexed\":true,\"internalType\":\"address\",\"name\":\"spender\",\"type\":\"address\"},{\"indexed\":false,\"internalType\":\"uint256\",\"name\":\"value\",\"type\":\"uint256\"}],\"name\":\"Approval\",\"type\":\"event\"},{\"anonymous\":false,\"inputs\":[{\"indexed\":true,\"internalType\":\"address\",\"name\":\"from\",\"type\":\"address\"},{\"indexed\":true,\"internalType\":\"address\",\"name\":\"to\",\"type\":\"address\"},{\"indexed\":false,\"internalType\":\"uint256\",\"name\":\"amount\",\"type\":\"uint256\"},{\"indexed\":false,\"internalType\":\"address\",\"name\":\"agent\",\"type\":\"address\"}],\"name\":\"ForcedTransfer\",\"type\":\"event\"},{\"anonymous\":false,\"inputs\":[{\"indexed\":true,\"internalType\":\"address\",\"name\":\"previous\",\"type\":\"address\"},{\"indexed\":true,\"internalType\":\"address\",\"name\":\"current\",\"type\":\"address\"}],\"name\":\"IdentityRegistrySet\",\"type\":\"event\"},{\"anonymous\":false,\"inputs\":[{\"indexed\":true,\"internalType\":\"address\",\"name\":\"holder\",\"type\":\"address\"},{\"indexed\":false,\"internalType\":\"uint256\",\"name\":\"amount\",\"type\":\"uint256\"},{\"indexed\":false,\"internalType\":\"uint64\",\"name\":\"releaseTime\",\"type\":\"uint64\"}],\"name\":\"LockRemoved\",\"type\":\"event\"},{\"anonymous\":false,\"inputs\":[{\"indexed\":true,\"internalType\":\"address\",\"name\":\"holder\",\"type\":\"address\"},{\"indexed\":false,\"internalType\":\"uint256\",\"name\":\"amount\",\"type\":\"uint256\"},{\"indexed\":false,\"internalType\":\"uint64\",\"name\":\"releaseTime\",\"type\":\"uint64\"}],\"name\":\"Locked\",\"type\":\"event\"},{\"anonymous\":false,\"inputs\":[{\"indexed\":false,\"internalType\":\"address\",\"name\":\"account\",\"type\":\"address\"}],\"name\":\"Paused\",\"type\":\"event\"},{\"anonymous\":false,\"inputs\":[{\"indexed\":true,\"internalType\":\"bytes32\",\"name\":\"role\",\"type\":\"bytes32\"},{\"indexed\":true,\"internalType\":\"bytes32\",\"name\":\"previousAdminRole\",\"type\":\"bytes32\"},{\"indexed\":true,\"internalType\":\"bytes32\",\"name\":\"newAdminRole\",\"type\":\"bytes32\"}],\"name\":\"RoleAdminChanged\",\"type\":\"event\"},{\"anonymous\":false,\"inputs\":[{\"indexed\":true,\"internalType\":\"bytes32\",\"name\":\"role\",\"type\":\"bytes32\"},{\"indexed\":true,\"internalType\":\"address\",\"name\":\"account\",\"type\":\"address\"},{\"indexed\":true,\"internalType\":\"address\",\"name\":\"sender\",\"type\":\"address\"}],\"name\":\"RoleGranted\",\"type\":\"event\"},{\"anonymous\":false,\"inputs\":[{\"indexed\":true,\"internalType\":\"bytes32\",\"name\":\"role\",\"type\":\"bytes32\"},{\"indexed\":true,\"internalType\":\"address\",\"name\":\"account\",\"type\":\"address\"},{\"indexed\":true,\"internalType\":\"address\",\"name\":\"sender\",\"type\":\"address\"}],\"name\":\"RoleRevoked\",\"type\":\"event\"},{\"anonymous\":false,\"inputs\":[{\"indexed\":true,\"internalType\":\"address\",\"name\":\"from\",\"type\":\"address\"},{\"indexed\":true,\"internalType\":\"address\",\"name\":\"to\",\"type\":\"address\"},{\"indexed\":false,\"internalType\":\"uint256\",\"name\":\"value\",\"type\":\"uint256\"}],\"name\":\"Transfer\",\"type\":\"event\"},{\"anonymous\":false,\"inputs\":[{\"indexed\":false,\"internalType\":\"address\",\"name\":\"account\",\"type\":\"address\"}],\"name\":\"Unpaused\",\"type\":\"event\"},{\"anonymous\":false,\"inputs\":[{\"indexed\":true,\"internalType\":\"address\",\"name\":\"lost\",\"type\":\"address\"},{\"indexed\":true,\"internalType\":\"address\",\"name\":\"replacement\",\"type\":\"address\"},{\"indexed\":false,\"internalType\":\"uint256\",\"name\":\"amount\",\"type\":\"uint256\"},{\"indexed\":false,\"internalType\":\"uint256\",\"name\":\"locked\",\"type\":\"uint256\"},{\"indexed\":false,\"internalType\":\"address\",\"name\":\"agent\",\"type\":\"address\"}],\"name\":\"WalletRecovered\",\"type\":\"event\"},{\"inputs\":[],\"name\":\"AGENT_ROLE\",\"outputs\":[{\"internalType\":\"bytes32\",\"name\":\"\",\"type\":\"bytes32\"}],\"stateMutability\":\"view\",\"type\":\"function\"},{\"inputs\":[],\"name\":\"DEFAULT_ADMIN_ROLE\",\"outputs\":[{\"internalType\":\"bytes32\",\"name\":\"\",\"type\":\"bytes32\"}],\"stateMutability\":\"view\",\"type\":\"function\"},{\"inputs\":[],\"name\":\"MAX_LOCKS\",\"outputs\":[{\"internalType\":\"uint256\",\"name\":\"\",\"type\":\"uint256\"}],\"stateMutability\":\"view\",\"type\":\"function\"},{\"inputs\":[{\"internalType\":\"address\",\"name\":\"owner\",\"type\":\"address\"},{\"internalType\":\"address\",\"name\":\"spender\",\"type\":\"address\"}],\"name\":\"allowance\",\"outputs\":[{\"internalType\":\"uint256\",\"name\":\"\",\"type\":\"uint256\"}],\"stateMutability\":\"view\",\"type\":\"function\"},{\"inputs\":[{\"internalType\":\"address\",\"name\":\"spender\",\"type\":\"address\"},{\"internalType\":\"uint256\",\"name\":\"value\",\"type\":\"uint256\"}],\"name\":\"approve\",\"outputs\":[{\"internalType\":\"bool\",\"name\":\"\",\"type\":\"bool\"}],\"stateMutability\":\"nonpayable\",\"type\":\"function\"},{\"inputs\":[{\"internalType\":\"address\",\"name\":\"account\",\"type\":\"address\"}],\"name\":\"balanceOf\",\"outputs\":[{\"internalType\":\"uint256\",\"name\":\"\",\"type\":\"uint256\"}],\"stateMutability\":\"view\",\"type\":\"function\"},{\"inputs\":[{\"internalType\":\"address[]\",\"name\":\"from\",\"type\":\"address[]\"},{\"internalType\":\"uint256[]\",\"name\":\"amounts\",\"type\":\"uint256[]\"}],\"name\":\"batchBurn\",\"outputs\":[],\"stateMutability\":\"nonpayable\",\"type\":\"function\"},{\"inputs\":[{\"internalType\":\"address[]\",\"name\":\"to\",\"type\":\"address[]\"},{\"internalType\":\"uint256[]\",\"name\":\"amounts\",\"type\":\"uint256[]\"}],\"name\":\"batchMint\",\"outputs\":[],\"stateMutability\":\"nonpayable\",\"type\":\"function\"},{\"inputs\":[{\"internalType\":\"address[]\",\"name\":\"to\",\"type\":\"address[]\"},{\"internalType\":\"uint256[]\",\"name\":\"amounts\",\"type\":\"uint256[]\"},{\"internalType\":\"uint64[]\",\"name\":\"releaseTimes\",\"type\":\"uint64[]\"}],\"name\":\"batchMintLocked\",\"outputs\":[],\"stateMutability\":\"nonpayable\",\"type\":\"function\"},{\"inputs\":[{\"internalType\":\"address\",\"name\":\"from\",\"type\":\"address\"},{\"internalType\":\"uint256\",\"name\":\"amount\",\"type\":\"uint256\"}],\"name\":\"burn\",\"outputs\":[],\"stateMutability\":\"nonpayable\",\"type\":\"function\"},{\"inputs\":[{\"internalType\":\"address\",\"name\":\"from\",\"type\":\"address\"},{\"internalType\":\"address\",\"name\":\"to\",\"type\":\"address\"},{\"internalType\":\"uint256\",\"name\":\"amount\",\"type\":\"uint256\"}],\"name\":\"canTransfer\",\"outputs\":[{\"internalType\":\"bool\",\"name\":\"\",\"type\":\"bool\"}],\"stateMutability\":\"view\",\"type\":\"function\"},{\"inputs\":[],\"name\":\"decimals\",\"outputs\":[{\"internalType\":\"uint8\",\"name\":\"\",\"type\":\"uint8\"}],\"stateMutability\":\"pure\",\"type\":\"function\"},{\"inputs\":[{\"internalType\":\"address\",\"name\":\"from\",\"type\":\"address\"},{\"internalType\":\"address\",\"name\":\"to\",\"type\":\"address\"},{\"internalType\":\"uint256\",\"name\":\"amount\",\"type\":\"uint256\"}],\"name\":\"forcedTransfer\",\"outputs\":[{\"internalType\":\"bool\",\"name\":\"\",\"type\":\"bool\"}],\"stateMutability\":\"nonpayable\",\"type\":\"function\"},{\"inputs\":[{\"internalType\":\"bytes32\",\"name\":\"role\",\"type\":\"bytes32\"}],\"name\":\"getRoleAdmin\",\"outputs\":[{\"internalType\":\"bytes32\",\"name\":\"\",\"type\":\"bytes32\"}],\"stateMutability\":\"view\",\"type\":\"function\"},{\"inputs\":[{\"internalType\":\"bytes32\",\"name\":\"role\",\"type\":\"bytes32\"},{\"internalType\":\"address\",\"name\":\"account\",\"type\":\"address\"}],\"name\":\"grantRole\",\"outputs\":[],\"stateMutability\":\"nonpayable\",\"type\":\"function\"},{\"inputs\":[{\"internalType\":\"bytes32\",\"name\":\"role\",\"type\":\"bytes32\"},{\"internalType\":\"address\",\"name\":\"account\",\"type\":\"address\"}],\"name\":\"hasRole\",\"outputs\":[{\"internalType\":\"bool\",\"name\":\"\",\"type\":\"bool\"}],\"stateMutability\":\"view\",\"type\":\"function\"},{\"inputs\":[],\"name\":\"identityRegistry\",\"outputs\":[{\"internalType\":\"address\",\"name\":\"\",\"type\":\"address\"}],\"stateMutability\":\"view\",\"type\":\"function\"},{\"inputs\":[{\"internalType\":\"address\",\"name\":\"wallet\",\"type\":\"address\"}],\"name\":\"isFrozen\",\"outputs\":[{\"internalType\":\"bool\",\"name\":\"\",\"type\":\"bool\"}],\"stateMutability\":\"view\",\"type\":\"function\"},{\"inputs\":[{\"internalType\":\"address\",\"name\":\"holder\",\"type\":\"address\"}],\"name\":\"lockedBalanceOf\",\"outputs\":[{\"internalType\":\"uint256\",\"name\":\"\",\"type\":\"uint256\"}],\"stateMutability\":\"view\",\"type\":\"function\"},{\"inputs\":[{\"internalType\":\"address\",\"name\":\"to\",\"type\":\"address\"},{\"internalType\":\"uint256\",\"name\":\"amount\",\"type\":\"uint256\"}],\"name\":\"mint\",\"outputs\":[],\"stateMutability\":\"nonpayable\",\"type\":\"function\"},{\"inputs\":[{\"internalType\":\"address\",\"name\":\"to\",\"type\":\"address\"},{\"internalType\":\"uint256\",\"name\":\"amount\",\"type\":\"uint256\"},{\"internalType\":\"uint64\",\"name\":\"releaseTime\",\"type\":\"uint64\"}],\"name\":\"mintLocked\",\"outputs\":[],\"stateMutability\":\"nonpayable\",\"type\":\"function\"},{\"inputs\":[],\"name\":\"name\",\"outputs\":[{\"internalType\":\"string\",\"name\":\"\",\"type\":\"string\"}],\"stateMutability\":\"view\",\"type\":\"function\"},{\"inputs\":[],\"name\":\"pause\",\"outputs\":[],\"stateMutability\":\"nonpayable\",\"type\":\"function\"},{\"inputs\":[],\"name\":\"paused\",\"outputs\":[{\"internalType\":\"bool\",\"name\":\"\",\"type\":\"bool\"}],\"stateMutability\":\"view\",\"type\":\"function\"},{\"inputs\":[{\"internalType\":\"address\",\"name\":\"lost\",\"type\":\"address\"},{\"internalType\":\"address\",\"name\":\"replacement\",\"type\":\"address\"}],\"name\":\"recoverWallet\",\"outputs\":[{\"internalType\":\"bool\",\"name\":\"\",\"type\":\"bool\"}],\"stateMutability\":\"nonpayable\",\"type\":\"function\"},{\"inputs\":[{\"internalType\":\"bytes32\",\"name\":\"role\",\"type\":\"bytes32\"},{\"internalType\":\"address\",\"name\":\"callerConfirmation\",\"type\":\"address\"}],\"name\":\"renounceRole\",\"outputs\":[],\"stateMutability\":\"nonpayable\",\"type\":\"function\"},{\"inputs\":[{\"internalType\":\"bytes32\",\"name\":\"role\",\"type\":\"bytes32\"},{\"internalType\":\"address\",\"name\":\"account\",\"type\":\"address\"}],\"name\":\"revokeRole\",\"outputs\":[],\"stateMutability\":\"nonpayable\",\"type\":\"function\"},{\"inputs\":[{\"internalType\":\"address\",\"name\":\"wallet\",\"type\":\"address\"},{\"internalType\":\"bool\",\"name\":\"frozen\",\"type\":\"bool\"}],\"name\":\"setAddressFrozen\",\"outputs\":[],\"stateMutability\":\"nonpayable\",\"type\":\"function\"},{\"inputs\":[{\"internalType\":\"address\",\"name\":\"registry\",\"type\":\"address\"}],\"name\":\"setIdentityRegistry\",\"outputs\":[],\"stateMutability\":\"nonpayable\",\"type\":\"function\"},{\"inputs\":[{\"internalType\":\"bytes4\",\"name\":\"interfaceId\",\"type\":\"bytes4\"}],\"name\":\"supportsInterface\",\"outputs\":[{\"internalType\":\"bool\",\"name\":\"\",\"type\":\"bool\"}],\"stateMutability\":\"view\",\"type\":\"function\"},{\"inputs\":[],\"name\":\"symbol\",\"outputs\":[{\"internalType\":\"string\",\"name\":\"\",\"type\":\"string\"}],\"stateMutability\":\"view\",\"type\":\"function\"},{\"inputs\":[],\"name\":\"totalSupply\",\"outputs\":[{\"internalType\":\"uint256\",\"name\":\"\",\"type\":\"uint256\"}],\"stateMutability\":\"view\",\"type\":\"function\"},{\"inputs\":[{\"internalType\":\"address\",\"name\":\"to\",\"type\":\"address\"},{\"internalType\":\"uint256\",\"name\":\"value\",\"type\":\"uint256\"}],\"name\":\"transfer\",\"outputs\":[{\"internalType\":\"bool\",\"name\":\"\",\"type\":\"bool\"}],\"stateMutability\":\"nonpayable\",\"type\":\"function\"},{\"inputs\":[{\"internalType\":\"address\",\"name\":\"from\",\"type\":\"address\"},{\"internalType\":\"address\",\"name\":\"to\",\"type\":\"address\"},{\"internalType\":\"uint256\",\"name\":\"value\",\"type\":\"uint256\"}],\"name\":\"transferFrom\",\"outputs\":[{\"internalType\":\"bool\",\"name\":\"\",\"type\":\"bool\"}],\"stateMutability\":\"nonpayable\",\"type\":\"function\"},{\"inputs\":[{\"internalType\":\"address\",\"name\":\"holder\",\"type\":\"address\"}],\"name\":\"unlockedBalanceOf\",\"outputs\":[{\"internalType\":\"uint256\",\"name\":\"\",\"type\":\"uint256\"}],\"stateMutability\":\"view\",\"type\":\"function\"},{\"inputs\":[],\"name\":\"unpause\",\"outputs\":[],\"stateMutability\":\"nonpayable\",\"type\":\"function\"}]",
 	ID:  "ShareToken",
-	Bin: "0x608060405234801561000f575f5ffd5b50604051611b14380380611b1483398101604081905261002e916102d4565b8484600361003c83826103f8565b50600461004982826103f8565b5050506001600160a01b038216158061006957506001600160a01b038116155b156100875760405163d92e233d60e01b815260040160405180910390fd5b6100915f836100d0565b506100bc7fcab5a0bfe0b79d2c4b1c2e02599fa044d115b7511f9659307cb4276950967709826100d0565b506100c68361017d565b50505050506104b6565b5f8281526005602090815260408083206001600160a01b038516845290915281205460ff16610174575f8381526005602090815260408083206001600160a01b03861684529091529020805460ff1916600117905561012c3390565b6001600160a01b0316826001600160a01b0316847f2f8788117e7eff1d82e926ec794901d17c78024a50270940304540a733656f0d60405160405180910390a4506001610177565b505f5b92915050565b806001600160a01b03163b5f036101b6576040516328b4083160e21b81526001600160a01b038216600482015260240160405180910390fd5b6006546040516001600160a01b0380841692610100900416907f47c658e751c7ab06879121698e750afeeb24987b5f585894621fd6db318ae0f8905f90a3600680546001600160a01b0390921661010002610100600160a81b0319909216919091179055565b634e487b7160e01b5f52604160045260245ffd5b5f82601f83011261023f575f5ffd5b81516001600160401b038111156102585761025861021c565b604051601f8201601f19908116603f011681016001600160401b03811182821017156102865761028661021c565b60405281815283820160200185101561029d575f5ffd5b8160208501602083015e5f918101602001919091529392505050565b80516001600160a01b03811681146102cf575f5ffd5b919050565b5f5f5f5f5f60a086880312156102e8575f5ffd5b85516001600160401b038111156102fd575f5ffd5b61030988828901610230565b602088015190965090506001600160401b03811115610326575f5ffd5b61033288828901610230565b945050610341604087016102b9565b925061034f606087016102b9565b915061035d608087016102b9565b90509295509295909350565b600181811c9082168061037d57607f821691505b60208210810361039b57634e487b7160e01b5f52602260045260245ffd5b50919050565b601f8211156103f357828211156103f357805f5260205f20601f840160051c60208510156103cc57505f5b90810190601f840160051c035f5b818110156103ef575f838201556001016103da565b5050505b505050565b81516001600160401b038111156104115761041161021c565b6104258161041f8454610369565b846103a1565b6020601f821160018114610457575f83156104405750848201515b5f19600385901b1c1916600184901b1784556104af565b5f84815260208120601f198516915b828110156104865787850151825560209485019460019092019101610466565b50848210156104a357868401515f19600387901b60f8161c191681555b505060018360011b0184555b5050505050565b611651806104c35f395ff3fe608060405234801561000f575f5ffd5b50600436106101d1575f3560e01c806368573107116100fe578063a217fddf1161009e578063d547741f1161006e578063d547741f146103dc578063dd62ed3e146103ef578063e46638e614610427578063e58398361461043a575f5ffd5b8063a217fddf1461039c578063a9059cbb146103a3578063c69c09cf146103b6578063cbf3f861146103c9575f5ffd5b806391d14854116100d957806391d148541461035b57806395d89b411461036e5780639dc29fac146103765780639fc1d0e714610389575f5ffd5b8063685731071461031857806370a082311461032b5780638456cb5914610353575f5ffd5b8063248a9ca3116101745780633f4ba83a116101445780633f4ba83a146102df57806340c10f19146102e75780634a6cc677146102fa5780635c975abb1461030d575f5ffd5b8063248a9ca3146102875780632f2ff15d146102a9578063313ce567146102be57806336568abe146102cc575f5ffd5b8063134e18f4116101af578063134e18f41461022557806318160ddd1461024e57806322459e181461026057806323b872dd14610274575f5ffd5b806301ffc9a7146101d557806306fdde03146101fd578063095ea7b314610212575b5f5ffd5b6101e86101e3366004611324565b610465565b60405190151581526020015b60405180910390f35b61020561049b565b6040516101f4919061134b565b6101e861022036600461139b565b61052b565b60065461010090046001600160a01b03166040516001600160a01b0390911681526020016101f4565b6002545b6040519081526020016101f4565b6102525f5160206115fc5f395f51905f5281565b6101e86102823660046113c3565b610542565b6102526102953660046113fd565b5f9081526005602052604090206001015490565b6102bc6102b7366004611414565b610567565b005b6040515f81526020016101f4565b6102bc6102da366004611414565b610591565b6102bc6105c9565b6102bc6102f536600461139b565b6105eb565b6102bc610308366004611486565b61060c565b60065460ff166101e8565b6102bc610326366004611486565b6106b4565b6102526103393660046114f2565b6001600160a01b03165f9081526020819052604090205490565b6102bc61074f565b6101e8610369366004611414565b61076e565b610205610798565b6102bc61038436600461139b565b6107a7565b6101e86103973660046113c3565b6107c8565b6102525f81565b6101e86103b136600461139b565b610883565b6102bc6103c4366004611518565b610890565b6102bc6103d73660046114f2565b610923565b6102bc6103ea366004611414565b61093a565b6102526103fd36600461154d565b6001600160a01b039182165f90815260016020908152604080832093909416825291909152205490565b6101e86104353660046113c3565b61095e565b6101e86104483660046114f2565b6001600160a01b03165f9081526007602052604090205460ff1690565b5f6001600160e01b03198216637965db0b60e01b148061049557506301ffc9a760e01b6001600160e01b03198316145b92915050565b6060600380546104aa90611575565b80601f01602080910402602001604051908101604052809291908181526020018280546104d690611575565b80156105215780601f106104f857610100808354040283529160200191610521565b820191905f5260205f20905b81548152906001019060200180831161050457829003601f168201915b5050505050905090565b5f33610538818585610b00565b5060019392505050565b5f3361054f858285610b0d565b61055a858585610b83565b60019150505b9392505050565b5f8281526005602052604090206001015461058181610be0565b61058b8383610bea565b50505050565b6001600160a01b03811633146105ba5760405163334bd91960e11b815260040160405180910390fd5b6105c48282610c7b565b505050565b5f5160206115fc5f395f51905f526105e081610be0565b6105e8610ce6565b50565b5f5160206115fc5f395f51905f5261060281610be0565b6105c48383610d38565b5f5160206115fc5f395f51905f5261062381610be0565b838214610652576040516381b5b20760e01b815260048101859052602481018390526044015b60405180910390fd5b5f5b848110156106ac576106a4868683818110610671576106716115ad565b905060200201602081019061068691906114f2565b858584818110610698576106986115ad565b90506020020135610d6c565b600101610654565b505050505050565b5f5160206115fc5f395f51905f526106cb81610be0565b8382146106f5576040516381b5b20760e01b81526004810185905260248101839052604401610649565b5f5b848110156106ac57610747868683818110610714576107146115ad565b905060200201602081019061072991906114f2565b85858481811061073b5761073b6115ad565b90506020020135610d38565b6001016106f7565b5f5160206115fc5f395f51905f5261076681610be0565b6105e8610da0565b5f9182526005602090815260408084206001600160a01b0393909316845291905290205460ff1690565b6060600480546104aa90611575565b5f5160206115fc5f395f51905f526107be81610be0565b6105c48383610d6c565b5f5f5160206115fc5f395f51905f526107e081610be0565b6001600160a01b0385166108075760405163d92e233d60e01b815260040160405180910390fd5b61081084610ddd565b61081b858585610ee2565b836001600160a01b0316856001600160a01b03167f31a05a6a55253f32ca1a2eae200ad7ddf38d17e9f6e0535e9a85ab4a218aeaa3856108583390565b604080519283526001600160a01b0390911660208301520160405180910390a3506001949350505050565b5f33610538818585610b83565b5f5160206115fc5f395f51905f526108a781610be0565b6001600160a01b0383166108ce5760405163d92e233d60e01b815260040160405180910390fd5b6001600160a01b0383165f81815260076020526040808220805460ff19168615159081179091559051339391927f7fa523c84ab8d7fc5b72f08b9e46dbbf10c39e119a075b3e317002d14bc9f43691a4505050565b5f61092d81610be0565b61093682611008565b5050565b5f8281526005602052604090206001015461095481610be0565b61058b8383610c7b565b5f6001600160a01b038416158061097c57506001600160a01b038316155b80610989575060065460ff165b1561099557505f610560565b6001600160a01b0384165f9081526007602052604090205460ff16806109d257506001600160a01b0383165f9081526007602052604090205460ff165b156109de57505f610560565b60065460405163b9209e3360e01b81526001600160a01b0386811660048301526101009092049091169063b9209e3390602401602060405180830381865afa158015610a2c573d5f5f3e3d5ffd5b505050506040513d601f19601f82011682018060405250810190610a5091906115c1565b1580610acb575060065460405163b9209e3360e01b81526001600160a01b0385811660048301526101009092049091169063b9209e3390602401602060405180830381865afa158015610aa5573d5f5f3e3d5ffd5b505050506040513d601f19601f82011682018060405250810190610ac991906115c1565b155b15610ad757505f610560565b81610af6856001600160a01b03165f9081526020819052604090205490565b1015949350505050565b6105c483838360016110a3565b6001600160a01b038381165f908152600160209081526040808320938616835292905220545f1981101561058b5781811015610b7557604051637dc7a0d960e11b81526001600160a01b03841660048201526024810182905260448101839052606401610649565b61058b84848484035f6110a3565b6001600160a01b038316610bac57604051634b637e8f60e11b81525f6004820152602401610649565b6001600160a01b038216610bd55760405163ec442f0560e01b81525f6004820152602401610649565b6105c4838383611175565b6105e881336112a2565b5f610bf5838361076e565b610c74575f8381526005602090815260408083206001600160a01b03861684529091529020805460ff19166001179055610c2c3390565b6001600160a01b0316826001600160a01b0316847f2f8788117e7eff1d82e926ec794901d17c78024a50270940304540a733656f0d60405160405180910390a4506001610495565b505f610495565b5f610c86838361076e565b15610c74575f8381526005602090815260408083206001600160a01b0386168085529252808320805460ff1916905551339286917ff6391f5c32d9c69d2a47ea670b442974b53935d1edc7fd64eb21e047a839171b9190a4506001610495565b610cee6112db565b6006805460ff191690557f5db9ee0a495bf2e6ff9c91a7834c1ba4fdd244a5e8aa4e537bd38aeae4b073aa335b6040516001600160a01b03909116815260200160405180910390a1565b6001600160a01b038216610d615760405163ec442f0560e01b81525f6004820152602401610649565b6109365f8383611175565b6001600160a01b038216610d9557604051634b637e8f60e11b81525f6004820152602401610649565b610936825f83611175565b610da8611300565b6006805460ff191660011790557f62e78cea01bee320cd4e420270b5ea74000d11b0c9f74754ebdbfc544b05a258610d1b3390565b6001600160a01b038116610e045760405163d92e233d60e01b815260040160405180910390fd5b6001600160a01b0381165f9081526007602052604090205460ff1615610e485760405163064b886960e51b81526001600160a01b0382166004820152602401610649565b60065460405163b9209e3360e01b81526001600160a01b0383811660048301526101009092049091169063b9209e3390602401602060405180830381865afa158015610e96573d5f5f3e3d5ffd5b505050506040513d601f19601f82011682018060405250810190610eba91906115c1565b6105e85760405163b12c8f9160e01b81526001600160a01b0382166004820152602401610649565b6001600160a01b038316610f0c578060025f828254610f0191906115dc565b90915550610f7c9050565b6001600160a01b0383165f9081526020819052604090205481811015610f5e5760405163391434e360e21b81526001600160a01b03851660048201526024810182905260448101839052606401610649565b6001600160a01b0384165f9081526020819052604090209082900390555b6001600160a01b038216610f9857600280548290039055610fb6565b6001600160a01b0382165f9081526020819052604090208054820190555b816001600160a01b0316836001600160a01b03167fddf252ad1be2c89b69c2b068fc378daa952ba7f163c4a11628f55a4df523b3ef83604051610ffb91815260200190565b60405180910390a3505050565b806001600160a01b03163b5f0361103d576040516328b4083160e21b81526001600160a01b0382166004820152602401610649565b6006546040516001600160a01b0380841692610100900416907f47c658e751c7ab06879121698e750afeeb24987b5f585894621fd6db318ae0f8905f90a3600680546001600160a01b0390921661010002610100600160a81b0319909216919091179055565b6001600160a01b0384166110cc5760405163e602df0560e01b81525f6004820152602401610649565b6001600160a01b0383166110f557604051634a1406b160e11b81525f6004820152602401610649565b6001600160a01b038085165f908152600160209081526040808320938716835292905220829055801561058b57826001600160a01b0316846001600160a01b03167f8c5be1e5ebec7d5bd14f71427d1e84f3dd0314c0f7b2291e5b200ac8c7c3b9258460405161116791815260200190565b60405180910390a350505050565b6001600160a01b0383166111995761118b611300565b61119482610ddd565b611297565b6001600160a01b03821615611297576111b0611300565b6001600160a01b0383165f9081526007602052604090205460ff16156111f45760405163064b886960e51b81526001600160a01b0384166004820152602401610649565b60065460405163b9209e3360e01b81526001600160a01b0385811660048301526101009092049091169063b9209e3390602401602060405180830381865afa158015611242573d5f5f3e3d5ffd5b505050506040513d601f19601f8201168201806040525081019061126691906115c1565b61128e5760405163b12c8f9160e01b81526001600160a01b0384166004820152602401610649565b61129782610ddd565b6105c4838383610ee2565b6112ac828261076e565b6109365760405163e2517d3f60e01b81526001600160a01b038216600482015260248101839052604401610649565b60065460ff166112fe57604051638dfc202b60e01b815260040160405180910390fd5b565b60065460ff16156112fe5760405163d93c066560e01b815260040160405180910390fd5b5f60208284031215611334575f5ffd5b81356001600160e01b031981168114610560575f5ffd5b602081525f82518060208401528060208501604085015e5f604082850101526040601f19601f83011684010191505092915050565b80356001600160a01b0381168114611396575f5ffd5b919050565b5f5f604083850312156113ac575f5ffd5b6113b583611380565b946020939093013593505050565b5f5f5f606084860312156113d5575f5ffd5b6113de84611380565b92506113ec60208501611380565b929592945050506040919091013590565b5f6020828403121561140d575f5ffd5b5035919050565b5f5f60408385031215611425575f5ffd5b8235915061143560208401611380565b90509250929050565b5f5f83601f84011261144e575f5ffd5b50813567ffffffffffffffff811115611465575f5ffd5b6020830191508360208260051b850101111561147f575f5ffd5b9250929050565b5f5f5f5f60408587031215611499575f5ffd5b843567ffffffffffffffff8111156114af575f5ffd5b6114bb8782880161143e565b909550935050602085013567ffffffffffffffff8111156114da575f5ffd5b6114e68782880161143e565b95989497509550505050565b5f60208284031215611502575f5ffd5b61056082611380565b80151581146105e8575f5ffd5b5f5f60408385031215611529575f5ffd5b61153283611380565b915060208301356115428161150b565b809150509250929050565b5f5f6040838503121561155e575f5ffd5b61156783611380565b915061143560208401611380565b600181811c9082168061158957607f821691505b6020821081036115a757634e487b7160e01b5f52602260045260245ffd5b50919050565b634e487b7160e01b5f52603260045260245ffd5b5f602082840312156115d1575f5ffd5b81516105608161150b565b8082018082111561049557634e487b7160e01b5f52601160045260245ffdfecab5a0bfe0b79d2c4b1c2e02599fa044d115b7511f9659307cb4276950967709a2646970667358221220b78c1a11404b024c44d623749842ee0096ab2bb6fd0aed55cab61b17f85de36064736f6c63430008250033",
+	Bin: "0x608060405234801561000f575f5ffd5b5060405161263938038061263983398101604081905261002e916102d4565b8484600361003c83826103f8565b50600461004982826103f8565b5050506001600160a01b038216158061006957506001600160a01b038116155b156100875760405163d92e233d60e01b815260040160405180910390fd5b6100915f836100d0565b506100bc7fcab5a0bfe0b79d2c4b1c2e02599fa044d115b7511f9659307cb4276950967709826100d0565b506100c68361017d565b50505050506104b6565b5f8281526005602090815260408083206001600160a01b038516845290915281205460ff16610174575f8381526005602090815260408083206001600160a01b03861684529091529020805460ff1916600117905561012c3390565b6001600160a01b0316826001600160a01b0316847f2f8788117e7eff1d82e926ec794901d17c78024a50270940304540a733656f0d60405160405180910390a4506001610177565b505f5b92915050565b806001600160a01b03163b5f036101b6576040516328b4083160e21b81526001600160a01b038216600482015260240160405180910390fd5b6006546040516001600160a01b0380841692610100900416907f47c658e751c7ab06879121698e750afeeb24987b5f585894621fd6db318ae0f8905f90a3600680546001600160a01b0390921661010002610100600160a81b0319909216919091179055565b634e487b7160e01b5f52604160045260245ffd5b5f82601f83011261023f575f5ffd5b81516001600160401b038111156102585761025861021c565b604051601f8201601f19908116603f011681016001600160401b03811182821017156102865761028661021c565b60405281815283820160200185101561029d575f5ffd5b8160208501602083015e5f918101602001919091529392505050565b80516001600160a01b03811681146102cf575f5ffd5b919050565b5f5f5f5f5f60a086880312156102e8575f5ffd5b85516001600160401b038111156102fd575f5ffd5b61030988828901610230565b602088015190965090506001600160401b03811115610326575f5ffd5b61033288828901610230565b945050610341604087016102b9565b925061034f606087016102b9565b915061035d608087016102b9565b90509295509295909350565b600181811c9082168061037d57607f821691505b60208210810361039b57634e487b7160e01b5f52602260045260245ffd5b50919050565b601f8211156103f357828211156103f357805f5260205f20601f840160051c60208510156103cc57505f5b90810190601f840160051c035f5b818110156103ef575f838201556001016103da565b5050505b505050565b81516001600160401b038111156104115761041161021c565b6104258161041f8454610369565b846103a1565b6020601f821160018114610457575f83156104405750848201515b5f19600385901b1c1916600184901b1784556104af565b5f84815260208120601f198516915b828110156104865787850151825560209485019460019092019101610466565b50848210156104a357868401515f19600387901b60f8161c191681555b505060018360011b0184555b5050505050565b612176806104c35f395ff3fe608060405234801561000f575f5ffd5b5060043610610213575f3560e01c806378228c1f1161011f578063c69c09cf116100a9578063d322934311610079578063d32293431461047d578063d547741f14610485578063dd62ed3e14610498578063e46638e6146104d0578063e5839836146104e3575f5ffd5b8063c69c09cf14610431578063cbf3f86114610444578063cf02262d14610457578063d3145aa41461046a575f5ffd5b806395d89b41116100ef57806395d89b41146103e95780639dc29fac146103f15780639fc1d0e714610404578063a217fddf14610417578063a9059cbb1461041e575f5ffd5b806378228c1f146103a85780638456cb59146103bb57806384955c88146103c357806391d14854146103d6575f5ffd5b8063313ce567116101a05780634a6cc677116101705780634a6cc6771461033c578063593557361461034f5780635c975abb14610362578063685731071461036d57806370a0823114610380575f5ffd5b8063313ce5671461030057806336568abe1461030e5780633f4ba83a1461032157806340c10f1914610329575f5ffd5b806318160ddd116101e657806318160ddd1461029057806322459e18146102a257806323b872dd146102b6578063248a9ca3146102c95780632f2ff15d146102eb575f5ffd5b806301ffc9a71461021757806306fdde031461023f578063095ea7b314610254578063134e18f414610267575b5f5ffd5b61022a610225366004611cc3565b61050e565b60405190151581526020015b60405180910390f35b610247610544565b6040516102369190611cea565b61022a610262366004611d3a565b6105d4565b60065461010090046001600160a01b03166040516001600160a01b039091168152602001610236565b6002545b604051908152602001610236565b6102945f5160206121215f395f51905f5281565b61022a6102c4366004611d62565b6105eb565b6102946102d7366004611d9c565b5f9081526005602052604090206001015490565b6102fe6102f9366004611db3565b610610565b005b6040515f8152602001610236565b6102fe61031c366004611db3565b61063a565b6102fe610672565b6102fe610337366004611d3a565b610694565b6102fe61034a366004611e24565b6106b5565b61029461035d366004611e8e565b61075d565b60065460ff1661022a565b6102fe61037b366004611e24565b610767565b61029461038e366004611e8e565b6001600160a01b03165f9081526020819052604090205490565b61022a6103b6366004611ea7565b610802565b6102fe6108f7565b6102946103d1366004611e8e565b610916565b61022a6103e4366004611db3565b610942565b61024761096c565b6102fe6103ff366004611d3a565b61097b565b61022a610412366004611d62565b61099c565b6102945f81565b61022a61042c366004611d3a565b6109bf565b6102fe61043f366004611edc565b6109cc565b6102fe610452366004611e8e565b610a5f565b6102fe610465366004611f11565b610a76565b6102fe610478366004611fc3565b610ba8565b610294604081565b6102fe610493366004611db3565b610bd4565b6102946104a6366004611ea7565b6001600160a01b039182165f90815260016020908152604080832093909416825291909152205490565b61022a6104de366004611d62565b610bf8565b61022a6104f1366004611e8e565b6001600160a01b03165f9081526007602052604090205460ff1690565b5f6001600160e01b03198216637965db0b60e01b148061053e57506301ffc9a760e01b6001600160e01b03198316145b92915050565b60606003805461055390611ffc565b80601f016020809104026020016040519081016040528092919081815260200182805461057f90611ffc565b80156105ca5780601f106105a1576101008083540402835291602001916105ca565b820191905f5260205f20905b8154815290600101906020018083116105ad57829003601f168201915b5050505050905090565b5f336105e1818585610d85565b5060019392505050565b5f336105f8858285610d92565b610603858585610e08565b60019150505b9392505050565b5f8281526005602052604090206001015461062a81610e65565b6106348383610e6f565b50505050565b6001600160a01b03811633146106635760405163334bd91960e11b815260040160405180910390fd5b61066d8282610f00565b505050565b5f5160206121215f395f51905f5261068981610e65565b610691610f6b565b50565b5f5160206121215f395f51905f526106ab81610e65565b61066d8383610fbd565b5f5160206121215f395f51905f526106cc81610e65565b8382146106fb576040516381b5b20760e01b815260048101859052602481018390526044015b60405180910390fd5b5f5b848110156107555761074d86868381811061071a5761071a612034565b905060200201602081019061072f9190611e8e565b85858481811061074157610741612034565b90506020020135610ff1565b6001016106fd565b505050505050565b5f61053e82611006565b5f5160206121215f395f51905f5261077e81610e65565b8382146107a8576040516381b5b20760e01b815260048101859052602481018390526044016106f2565b5f5b84811015610755576107fa8686838181106107c7576107c7612034565b90506020020160208101906107dc9190611e8e565b8585848181106107ee576107ee612034565b90506020020135610fbd565b6001016107aa565b5f5f5160206121215f395f51905f5261081a81610e65565b826001600160a01b0316846001600160a01b0316036108575760405163374d80bd60e01b81526001600160a01b03851660048201526024016106f2565b6001600160a01b0384165f908152602081905260408120549061087986611006565b90506108868686846110ad565b846001600160a01b0316866001600160a01b03167f43267a6ee12107228e644c862a48c8d0ee857b6db076eb46e4809bec938ef3f384846108c43390565b6040805193845260208401929092526001600160a01b03169082015260600160405180910390a350600195945050505050565b5f5160206121215f395f51905f5261090e81610e65565b610691611156565b5f61092082611006565b6001600160a01b0383165f9081526020819052604090205461053e919061205c565b5f9182526005602090815260408084206001600160a01b0393909316845291905290205460ff1690565b60606004805461055390611ffc565b5f5160206121215f395f51905f5261099281610e65565b61066d8383610ff1565b5f5f5160206121215f395f51905f526109b481610e65565b6106038585856110ad565b5f336105e1818585610e08565b5f5160206121215f395f51905f526109e381610e65565b6001600160a01b038316610a0a5760405163d92e233d60e01b815260040160405180910390fd5b6001600160a01b0383165f81815260076020526040808220805460ff19168615159081179091559051339391927f7fa523c84ab8d7fc5b72f08b9e46dbbf10c39e119a075b3e317002d14bc9f43691a4505050565b5f610a6981610e65565b610a7282611193565b5050565b5f5160206121215f395f51905f52610a8d81610e65565b858414610ab7576040516381b5b20760e01b815260048101879052602481018590526044016106f2565b858214610ae1576040516381b5b20760e01b815260048101879052602481018390526044016106f2565b5f5b86811015610b9e57610b27888883818110610b0057610b00612034565b9050602002016020810190610b159190611e8e565b8787848181106107ee576107ee612034565b610b96888883818110610b3c57610b3c612034565b9050602002016020810190610b519190611e8e565b878784818110610b6357610b63612034565b90506020020135868685818110610b7c57610b7c612034565b9050602002016020810190610b91919061206f565b61122e565b600101610ae3565b5050505050505050565b5f5160206121215f395f51905f52610bbf81610e65565b610bc98484610fbd565b61063484848461122e565b5f82815260056020526040902060010154610bee81610e65565b6106348383610f00565b5f6001600160a01b0384161580610c1657506001600160a01b038316155b80610c23575060065460ff165b15610c2f57505f610609565b6001600160a01b0384165f9081526007602052604090205460ff1680610c6c57506001600160a01b0383165f9081526007602052604090205460ff165b15610c7857505f610609565b60065460405163b9209e3360e01b81526001600160a01b0386811660048301526101009092049091169063b9209e3390602401602060405180830381865afa158015610cc6573d5f5f3e3d5ffd5b505050506040513d601f19601f82011682018060405250810190610cea9190612088565b1580610d65575060065460405163b9209e3360e01b81526001600160a01b0385811660048301526101009092049091169063b9209e3390602401602060405180830381865afa158015610d3f573d5f5f3e3d5ffd5b505050506040513d601f19601f82011682018060405250810190610d639190612088565b155b15610d7157505f610609565b81610d7b85610916565b1015949350505050565b61066d8383836001611421565b6001600160a01b038381165f908152600160209081526040808320938616835292905220545f198110156106345781811015610dfa57604051637dc7a0d960e11b81526001600160a01b038416600482015260248101829052604481018390526064016106f2565b61063484848484035f611421565b6001600160a01b038316610e3157604051634b637e8f60e11b81525f60048201526024016106f2565b6001600160a01b038216610e5a5760405163ec442f0560e01b81525f60048201526024016106f2565b61066d8383836114f3565b6106918133611692565b5f610e7a8383610942565b610ef9575f8381526005602090815260408083206001600160a01b03861684529091529020805460ff19166001179055610eb13390565b6001600160a01b0316826001600160a01b0316847f2f8788117e7eff1d82e926ec794901d17c78024a50270940304540a733656f0d60405160405180910390a450600161053e565b505f61053e565b5f610f0b8383610942565b15610ef9575f8381526005602090815260408083206001600160a01b0386168085529252808320805460ff1916905551339286917ff6391f5c32d9c69d2a47ea670b442974b53935d1edc7fd64eb21e047a839171b9190a450600161053e565b610f736116cb565b6006805460ff191690557f5db9ee0a495bf2e6ff9c91a7834c1ba4fdd244a5e8aa4e537bd38aeae4b073aa335b6040516001600160a01b03909116815260200160405180910390a1565b6001600160a01b038216610fe65760405163ec442f0560e01b81525f60048201526024016106f2565b610a725f83836114f3565b610ffc82825f6116f0565b610a728282611901565b6001600160a01b0381165f9081526008602052604081208054825b818110156110a5575f83828154811061103c5761103c612034565b5f918252602091829020604080518082019091529101546001600160401b038116808352600160401b9091046001600160c01b031692820192909252915042101561109c576020810151611099906001600160c01b0316866120a3565b94505b50600101611021565b505050919050565b6001600160a01b0383166110d45760405163d92e233d60e01b815260040160405180910390fd5b6110dd82611935565b6110e88382846116f0565b6110f3838383611a3a565b816001600160a01b0316836001600160a01b03167f31a05a6a55253f32ca1a2eae200ad7ddf38d17e9f6e0535e9a85ab4a218aeaa3836111303390565b604080519283526001600160a01b039091166020830152015b60405180910390a3505050565b61115e611b53565b6006805460ff191660011790557f62e78cea01bee320cd4e420270b5ea74000d11b0c9f74754ebdbfc544b05a258610fa03390565b806001600160a01b03163b5f036111c8576040516328b4083160e21b81526001600160a01b03821660048201526024016106f2565b6006546040516001600160a01b0380841692610100900416907f47c658e751c7ab06879121698e750afeeb24987b5f585894621fd6db318ae0f8905f90a3600680546001600160a01b0390921661010002610100600160a81b0319909216919091179055565b42816001600160401b0316111580611244575081155b1561124e57505050565b61125783611b77565b6001600160a01b0383165f90815260086020526040812080549091805b8281101561132b57846001600160401b031684828154811061129857611298612034565b5f918252602090912001546001600160401b031603611323576112ba86611c8c565b8482815481106112cc576112cc612034565b5f91825260209091200180546008906112f6908490600160401b90046001600160c01b03166120b6565b92506101000a8154816001600160c01b0302191690836001600160c01b031602179055506001915061132b565b600101611274565b50806113cd57604082106113665760408051635677e0eb60e11b81526001600160a01b038816600482015260248101919091526044016106f2565b826040518060400160405280866001600160401b0316815260200161138a88611c8c565b6001600160c01b0390811690915282546001810184555f93845260209384902083519490930151909116600160401b026001600160401b03909316929092179101555b604080518681526001600160401b03861660208201526001600160a01b038816917feb70b889cfbcb8d507e59cdc8c4163505d3a4f597cb0edd649d3b13458353b5b910160405180910390a2505050505050565b6001600160a01b03841661144a5760405163e602df0560e01b81525f60048201526024016106f2565b6001600160a01b03831661147357604051634a1406b160e11b81525f60048201526024016106f2565b6001600160a01b038085165f908152600160209081526040808320938716835292905220829055801561063457826001600160a01b0316846001600160a01b03167f8c5be1e5ebec7d5bd14f71427d1e84f3dd0314c0f7b2291e5b200ac8c7c3b925846040516114e591815260200190565b60405180910390a350505050565b6001600160a01b03831661151757611509611b53565b61151282611935565b611687565b6001600160a01b038216156116875761152e611b53565b6001600160a01b0383165f9081526007602052604090205460ff16156115725760405163064b886960e51b81526001600160a01b03841660048201526024016106f2565b60065460405163b9209e3360e01b81526001600160a01b0385811660048301526101009092049091169063b9209e3390602401602060405180830381865afa1580156115c0573d5f5f3e3d5ffd5b505050506040513d601f19601f820116820180604052508101906115e49190612088565b61160c5760405163b12c8f9160e01b81526001600160a01b03841660048201526024016106f2565b61161582611935565b6001600160a01b0383165f90815260208190526040902054808211611685575f61163e85611006565b905061164a818361205c565b8311156116835760405163c50ebcf960e01b81526001600160a01b038616600482015260248101829052604481018490526064016106f2565b505b505b61066d838383611a3a565b61169c8282610942565b610a725760405163e2517d3f60e01b81526001600160a01b0382166004820152602481018390526044016106f2565b60065460ff166116ee57604051638dfc202b60e01b815260040160405180910390fd5b565b6001600160a01b0383165f90815260208190526040902054808311156117165750505050565b61171f84611b77565b6001600160a01b0384165f90815260086020526040812090805b82548110156117835782818154811061175457611754612034565b5f9182526020909120015461177990600160401b90046001600160c01b0316836120a3565b9150600101611739565b505f61178f828561205c565b90508086116117a15750505050505050565b5f6117ac828861205c565b90505b8015610b9e5783545f9085906117c79060019061205c565b815481106117d7576117d7612034565b5f91825260209091200180549091506001600160401b03811690600160401b90046001600160c01b03168381111561185f57508261181481611c8c565b83548490600890611836908490600160401b90046001600160c01b03166120d5565b92506101000a8154816001600160c01b0302191690836001600160c01b03160217905550611886565b8680548061186f5761186f6120f4565b5f8281526020812082015f19908101919091550190555b611890818561205c565b604080518381526001600160401b03851660208201529195506001600160a01b038d16917fd2126e37d51be472f7f014600430be03d9a40af0369885b2ccbcfb051e9cead7910160405180910390a26001600160a01b038916156118f9576118f989828461122e565b5050506117af565b6001600160a01b03821661192a57604051634b637e8f60e11b81525f60048201526024016106f2565b610a72825f836114f3565b6001600160a01b03811661195c5760405163d92e233d60e01b815260040160405180910390fd5b6001600160a01b0381165f9081526007602052604090205460ff16156119a05760405163064b886960e51b81526001600160a01b03821660048201526024016106f2565b60065460405163b9209e3360e01b81526001600160a01b0383811660048301526101009092049091169063b9209e3390602401602060405180830381865afa1580156119ee573d5f5f3e3d5ffd5b505050506040513d601f19601f82011682018060405250810190611a129190612088565b6106915760405163b12c8f9160e01b81526001600160a01b03821660048201526024016106f2565b6001600160a01b038316611a64578060025f828254611a5991906120a3565b90915550611ad49050565b6001600160a01b0383165f9081526020819052604090205481811015611ab65760405163391434e360e21b81526001600160a01b038516600482015260248101829052604481018390526064016106f2565b6001600160a01b0384165f9081526020819052604090209082900390555b6001600160a01b038216611af057600280548290039055611b0e565b6001600160a01b0382165f9081526020819052604090208054820190555b816001600160a01b0316836001600160a01b03167fddf252ad1be2c89b69c2b068fc378daa952ba7f163c4a11628f55a4df523b3ef8360405161114991815260200190565b60065460ff16156116ee5760405163d93c066560e01b815260040160405180910390fd5b6001600160a01b0381165f90815260086020526040812080549091805b82811015611c56575f848281548110611baf57611baf612034565b5f918252602091829020604080518082019091529101546001600160401b038116808352600160401b9091046001600160c01b0316928201929092529150421015611c4d57818314611c415780858481548110611c0e57611c0e612034565b5f918252602091829020835193909201516001600160c01b0316600160401b026001600160401b03909316929092179101555b611c4a83612108565b92505b50600101611b94565b505b82548110156106345782805480611c7157611c716120f4565b5f8281526020812082015f1990810191909155019055611c58565b5f6001600160c01b03821115611cbf576040516306dfcc6560e41b815260c06004820152602481018390526044016106f2565b5090565b5f60208284031215611cd3575f5ffd5b81356001600160e01b031981168114610609575f5ffd5b602081525f82518060208401528060208501604085015e5f604082850101526040601f19601f83011684010191505092915050565b80356001600160a01b0381168114611d35575f5ffd5b919050565b5f5f60408385031215611d4b575f5ffd5b611d5483611d1f565b946020939093013593505050565b5f5f5f60608486031215611d74575f5ffd5b611d7d84611d1f565b9250611d8b60208501611d1f565b929592945050506040919091013590565b5f60208284031215611dac575f5ffd5b5035919050565b5f5f60408385031215611dc4575f5ffd5b82359150611dd460208401611d1f565b90509250929050565b5f5f83601f840112611ded575f5ffd5b5081356001600160401b03811115611e03575f5ffd5b6020830191508360208260051b8501011115611e1d575f5ffd5b9250929050565b5f5f5f5f60408587031215611e37575f5ffd5b84356001600160401b03811115611e4c575f5ffd5b611e5887828801611ddd565b90955093505060208501356001600160401b03811115611e76575f5ffd5b611e8287828801611ddd565b95989497509550505050565b5f60208284031215611e9e575f5ffd5b61060982611d1f565b5f5f60408385031215611eb8575f5ffd5b611ec183611d1f565b9150611dd460208401611d1f565b8015158114610691575f5ffd5b5f5f60408385031215611eed575f5ffd5b611ef683611d1f565b91506020830135611f0681611ecf565b809150509250929050565b5f5f5f5f5f5f60608789031215611f26575f5ffd5b86356001600160401b03811115611f3b575f5ffd5b611f4789828a01611ddd565b90975095505060208701356001600160401b03811115611f65575f5ffd5b611f7189828a01611ddd565b90955093505060408701356001600160401b03811115611f8f575f5ffd5b611f9b89828a01611ddd565b979a9699509497509295939492505050565b80356001600160401b0381168114611d35575f5ffd5b5f5f5f60608486031215611fd5575f5ffd5b611fde84611d1f565b925060208401359150611ff360408501611fad565b90509250925092565b600181811c9082168061201057607f821691505b60208210810361202e57634e487b7160e01b5f52602260045260245ffd5b50919050565b634e487b7160e01b5f52603260045260245ffd5b634e487b7160e01b5f52601160045260245ffd5b8181038181111561053e5761053e612048565b5f6020828403121561207f575f5ffd5b61060982611fad565b5f60208284031215612098575f5ffd5b815161060981611ecf565b8082018082111561053e5761053e612048565b6001600160c01b03818116838216019081111561053e5761053e612048565b6001600160c01b03828116828216039081111561053e5761053e612048565b634e487b7160e01b5f52603160045260245ffd5b5f6001820161211957612119612048565b506001019056fecab5a0bfe0b79d2c4b1c2e02599fa044d115b7511f9659307cb4276950967709a264697066735822122008f53bcb78c7b8f31ad351c9e0cb3381e83dadf42d0bffc1d69e6aa00e171c1a64736f6c63430008250033",
 }
 
 // ShareToken is an auto generated Go binding around an Ethereum contract.
@@ -135,6 +135,41 @@ func (shareToken *ShareToken) UnpackDEFAULTADMINROLE(data []byte) ([32]byte, err
 		return *new([32]byte), err
 	}
 	out0 := *abi.ConvertType(out[0], new([32]byte)).(*[32]byte)
+	return out0, nil
+}
+
+// PackMAXLOCKS is the Go binding used to pack the parameters required for calling
+// the contract method with ID 0xd3229343.  This method will panic if any
+// invalid/nil inputs are passed.
+//
+// Solidity: function MAX_LOCKS() view returns(uint256)
+func (shareToken *ShareToken) PackMAXLOCKS() []byte {
+	enc, err := shareToken.abi.Pack("MAX_LOCKS")
+	if err != nil {
+		panic(err)
+	}
+	return enc
+}
+
+// TryPackMAXLOCKS is the Go binding used to pack the parameters required for calling
+// the contract method with ID 0xd3229343.  This method will return an error
+// if any inputs are invalid/nil.
+//
+// Solidity: function MAX_LOCKS() view returns(uint256)
+func (shareToken *ShareToken) TryPackMAXLOCKS() ([]byte, error) {
+	return shareToken.abi.Pack("MAX_LOCKS")
+}
+
+// UnpackMAXLOCKS is the Go binding that unpacks the parameters returned
+// from invoking the contract method with ID 0xd3229343.
+//
+// Solidity: function MAX_LOCKS() view returns(uint256)
+func (shareToken *ShareToken) UnpackMAXLOCKS(data []byte) (*big.Int, error) {
+	out, err := shareToken.abi.Unpack("MAX_LOCKS", data)
+	if err != nil {
+		return new(big.Int), err
+	}
+	out0 := abi.ConvertType(out[0], new(big.Int)).(*big.Int)
 	return out0, nil
 }
 
@@ -285,6 +320,28 @@ func (shareToken *ShareToken) PackBatchMint(to []common.Address, amounts []*big.
 // Solidity: function batchMint(address[] to, uint256[] amounts) returns()
 func (shareToken *ShareToken) TryPackBatchMint(to []common.Address, amounts []*big.Int) ([]byte, error) {
 	return shareToken.abi.Pack("batchMint", to, amounts)
+}
+
+// PackBatchMintLocked is the Go binding used to pack the parameters required for calling
+// the contract method with ID 0xcf02262d.  This method will panic if any
+// invalid/nil inputs are passed.
+//
+// Solidity: function batchMintLocked(address[] to, uint256[] amounts, uint64[] releaseTimes) returns()
+func (shareToken *ShareToken) PackBatchMintLocked(to []common.Address, amounts []*big.Int, releaseTimes []uint64) []byte {
+	enc, err := shareToken.abi.Pack("batchMintLocked", to, amounts, releaseTimes)
+	if err != nil {
+		panic(err)
+	}
+	return enc
+}
+
+// TryPackBatchMintLocked is the Go binding used to pack the parameters required for calling
+// the contract method with ID 0xcf02262d.  This method will return an error
+// if any inputs are invalid/nil.
+//
+// Solidity: function batchMintLocked(address[] to, uint256[] amounts, uint64[] releaseTimes) returns()
+func (shareToken *ShareToken) TryPackBatchMintLocked(to []common.Address, amounts []*big.Int, releaseTimes []uint64) ([]byte, error) {
+	return shareToken.abi.Pack("batchMintLocked", to, amounts, releaseTimes)
 }
 
 // PackBurn is the Go binding used to pack the parameters required for calling
@@ -576,6 +633,41 @@ func (shareToken *ShareToken) UnpackIsFrozen(data []byte) (bool, error) {
 	return out0, nil
 }
 
+// PackLockedBalanceOf is the Go binding used to pack the parameters required for calling
+// the contract method with ID 0x59355736.  This method will panic if any
+// invalid/nil inputs are passed.
+//
+// Solidity: function lockedBalanceOf(address holder) view returns(uint256)
+func (shareToken *ShareToken) PackLockedBalanceOf(holder common.Address) []byte {
+	enc, err := shareToken.abi.Pack("lockedBalanceOf", holder)
+	if err != nil {
+		panic(err)
+	}
+	return enc
+}
+
+// TryPackLockedBalanceOf is the Go binding used to pack the parameters required for calling
+// the contract method with ID 0x59355736.  This method will return an error
+// if any inputs are invalid/nil.
+//
+// Solidity: function lockedBalanceOf(address holder) view returns(uint256)
+func (shareToken *ShareToken) TryPackLockedBalanceOf(holder common.Address) ([]byte, error) {
+	return shareToken.abi.Pack("lockedBalanceOf", holder)
+}
+
+// UnpackLockedBalanceOf is the Go binding that unpacks the parameters returned
+// from invoking the contract method with ID 0x59355736.
+//
+// Solidity: function lockedBalanceOf(address holder) view returns(uint256)
+func (shareToken *ShareToken) UnpackLockedBalanceOf(data []byte) (*big.Int, error) {
+	out, err := shareToken.abi.Unpack("lockedBalanceOf", data)
+	if err != nil {
+		return new(big.Int), err
+	}
+	out0 := abi.ConvertType(out[0], new(big.Int)).(*big.Int)
+	return out0, nil
+}
+
 // PackMint is the Go binding used to pack the parameters required for calling
 // the contract method with ID 0x40c10f19.  This method will panic if any
 // invalid/nil inputs are passed.
@@ -596,6 +688,28 @@ func (shareToken *ShareToken) PackMint(to common.Address, amount *big.Int) []byt
 // Solidity: function mint(address to, uint256 amount) returns()
 func (shareToken *ShareToken) TryPackMint(to common.Address, amount *big.Int) ([]byte, error) {
 	return shareToken.abi.Pack("mint", to, amount)
+}
+
+// PackMintLocked is the Go binding used to pack the parameters required for calling
+// the contract method with ID 0xd3145aa4.  This method will panic if any
+// invalid/nil inputs are passed.
+//
+// Solidity: function mintLocked(address to, uint256 amount, uint64 releaseTime) returns()
+func (shareToken *ShareToken) PackMintLocked(to common.Address, amount *big.Int, releaseTime uint64) []byte {
+	enc, err := shareToken.abi.Pack("mintLocked", to, amount, releaseTime)
+	if err != nil {
+		panic(err)
+	}
+	return enc
+}
+
+// TryPackMintLocked is the Go binding used to pack the parameters required for calling
+// the contract method with ID 0xd3145aa4.  This method will return an error
+// if any inputs are invalid/nil.
+//
+// Solidity: function mintLocked(address to, uint256 amount, uint64 releaseTime) returns()
+func (shareToken *ShareToken) TryPackMintLocked(to common.Address, amount *big.Int, releaseTime uint64) ([]byte, error) {
+	return shareToken.abi.Pack("mintLocked", to, amount, releaseTime)
 }
 
 // PackName is the Go binding used to pack the parameters required for calling
@@ -683,6 +797,41 @@ func (shareToken *ShareToken) TryPackPaused() ([]byte, error) {
 // Solidity: function paused() view returns(bool)
 func (shareToken *ShareToken) UnpackPaused(data []byte) (bool, error) {
 	out, err := shareToken.abi.Unpack("paused", data)
+	if err != nil {
+		return *new(bool), err
+	}
+	out0 := *abi.ConvertType(out[0], new(bool)).(*bool)
+	return out0, nil
+}
+
+// PackRecoverWallet is the Go binding used to pack the parameters required for calling
+// the contract method with ID 0x78228c1f.  This method will panic if any
+// invalid/nil inputs are passed.
+//
+// Solidity: function recoverWallet(address lost, address replacement) returns(bool)
+func (shareToken *ShareToken) PackRecoverWallet(lost common.Address, replacement common.Address) []byte {
+	enc, err := shareToken.abi.Pack("recoverWallet", lost, replacement)
+	if err != nil {
+		panic(err)
+	}
+	return enc
+}
+
+// TryPackRecoverWallet is the Go binding used to pack the parameters required for calling
+// the contract method with ID 0x78228c1f.  This method will return an error
+// if any inputs are invalid/nil.
+//
+// Solidity: function recoverWallet(address lost, address replacement) returns(bool)
+func (shareToken *ShareToken) TryPackRecoverWallet(lost common.Address, replacement common.Address) ([]byte, error) {
+	return shareToken.abi.Pack("recoverWallet", lost, replacement)
+}
+
+// UnpackRecoverWallet is the Go binding that unpacks the parameters returned
+// from invoking the contract method with ID 0x78228c1f.
+//
+// Solidity: function recoverWallet(address lost, address replacement) returns(bool)
+func (shareToken *ShareToken) UnpackRecoverWallet(data []byte) (bool, error) {
+	out, err := shareToken.abi.Unpack("recoverWallet", data)
 	if err != nil {
 		return *new(bool), err
 	}
@@ -953,6 +1102,41 @@ func (shareToken *ShareToken) UnpackTransferFrom(data []byte) (bool, error) {
 	return out0, nil
 }
 
+// PackUnlockedBalanceOf is the Go binding used to pack the parameters required for calling
+// the contract method with ID 0x84955c88.  This method will panic if any
+// invalid/nil inputs are passed.
+//
+// Solidity: function unlockedBalanceOf(address holder) view returns(uint256)
+func (shareToken *ShareToken) PackUnlockedBalanceOf(holder common.Address) []byte {
+	enc, err := shareToken.abi.Pack("unlockedBalanceOf", holder)
+	if err != nil {
+		panic(err)
+	}
+	return enc
+}
+
+// TryPackUnlockedBalanceOf is the Go binding used to pack the parameters required for calling
+// the contract method with ID 0x84955c88.  This method will return an error
+// if any inputs are invalid/nil.
+//
+// Solidity: function unlockedBalanceOf(address holder) view returns(uint256)
+func (shareToken *ShareToken) TryPackUnlockedBalanceOf(holder common.Address) ([]byte, error) {
+	return shareToken.abi.Pack("unlockedBalanceOf", holder)
+}
+
+// UnpackUnlockedBalanceOf is the Go binding that unpacks the parameters returned
+// from invoking the contract method with ID 0x84955c88.
+//
+// Solidity: function unlockedBalanceOf(address holder) view returns(uint256)
+func (shareToken *ShareToken) UnpackUnlockedBalanceOf(data []byte) (*big.Int, error) {
+	out, err := shareToken.abi.Unpack("unlockedBalanceOf", data)
+	if err != nil {
+		return new(big.Int), err
+	}
+	out0 := abi.ConvertType(out[0], new(big.Int)).(*big.Int)
+	return out0, nil
+}
+
 // PackUnpause is the Go binding used to pack the parameters required for calling
 // the contract method with ID 0x3f4ba83a.  This method will panic if any
 // invalid/nil inputs are passed.
@@ -1141,6 +1325,98 @@ func (shareToken *ShareToken) UnpackIdentityRegistrySetEvent(log *types.Log) (*S
 		return nil, bind.ErrEventSignatureMismatch
 	}
 	out := new(ShareTokenIdentityRegistrySet)
+	if len(log.Data) > 0 {
+		if err := shareToken.abi.UnpackIntoInterface(out, event, log.Data); err != nil {
+			return nil, err
+		}
+	}
+	var indexed abi.Arguments
+	for _, arg := range shareToken.abi.Events[event].Inputs {
+		if arg.Indexed {
+			indexed = append(indexed, arg)
+		}
+	}
+	if err := abi.ParseTopics(out, indexed, log.Topics[1:]); err != nil {
+		return nil, err
+	}
+	out.Raw = log
+	return out, nil
+}
+
+// ShareTokenLockRemoved represents a LockRemoved event raised by the ShareToken contract.
+type ShareTokenLockRemoved struct {
+	Holder      common.Address
+	Amount      *big.Int
+	ReleaseTime uint64
+	Raw         *types.Log // Blockchain specific contextual infos
+}
+
+const ShareTokenLockRemovedEventName = "LockRemoved"
+
+// ContractEventName returns the user-defined event name.
+func (ShareTokenLockRemoved) ContractEventName() string {
+	return ShareTokenLockRemovedEventName
+}
+
+// UnpackLockRemovedEvent is the Go binding that unpacks the event data emitted
+// by contract.
+//
+// Solidity: event LockRemoved(address indexed holder, uint256 amount, uint64 releaseTime)
+func (shareToken *ShareToken) UnpackLockRemovedEvent(log *types.Log) (*ShareTokenLockRemoved, error) {
+	event := "LockRemoved"
+	if len(log.Topics) == 0 {
+		return nil, bind.ErrNoEventSignature
+	}
+	if log.Topics[0] != shareToken.abi.Events[event].ID {
+		return nil, bind.ErrEventSignatureMismatch
+	}
+	out := new(ShareTokenLockRemoved)
+	if len(log.Data) > 0 {
+		if err := shareToken.abi.UnpackIntoInterface(out, event, log.Data); err != nil {
+			return nil, err
+		}
+	}
+	var indexed abi.Arguments
+	for _, arg := range shareToken.abi.Events[event].Inputs {
+		if arg.Indexed {
+			indexed = append(indexed, arg)
+		}
+	}
+	if err := abi.ParseTopics(out, indexed, log.Topics[1:]); err != nil {
+		return nil, err
+	}
+	out.Raw = log
+	return out, nil
+}
+
+// ShareTokenLocked represents a Locked event raised by the ShareToken contract.
+type ShareTokenLocked struct {
+	Holder      common.Address
+	Amount      *big.Int
+	ReleaseTime uint64
+	Raw         *types.Log // Blockchain specific contextual infos
+}
+
+const ShareTokenLockedEventName = "Locked"
+
+// ContractEventName returns the user-defined event name.
+func (ShareTokenLocked) ContractEventName() string {
+	return ShareTokenLockedEventName
+}
+
+// UnpackLockedEvent is the Go binding that unpacks the event data emitted
+// by contract.
+//
+// Solidity: event Locked(address indexed holder, uint256 amount, uint64 releaseTime)
+func (shareToken *ShareToken) UnpackLockedEvent(log *types.Log) (*ShareTokenLocked, error) {
+	event := "Locked"
+	if len(log.Topics) == 0 {
+		return nil, bind.ErrNoEventSignature
+	}
+	if log.Topics[0] != shareToken.abi.Events[event].ID {
+		return nil, bind.ErrEventSignatureMismatch
+	}
+	out := new(ShareTokenLocked)
 	if len(log.Data) > 0 {
 		if err := shareToken.abi.UnpackIntoInterface(out, event, log.Data); err != nil {
 			return nil, err
@@ -1431,6 +1707,54 @@ func (shareToken *ShareToken) UnpackUnpausedEvent(log *types.Log) (*ShareTokenUn
 	return out, nil
 }
 
+// ShareTokenWalletRecovered represents a WalletRecovered event raised by the ShareToken contract.
+type ShareTokenWalletRecovered struct {
+	Lost        common.Address
+	Replacement common.Address
+	Amount      *big.Int
+	Locked      *big.Int
+	Agent       common.Address
+	Raw         *types.Log // Blockchain specific contextual infos
+}
+
+const ShareTokenWalletRecoveredEventName = "WalletRecovered"
+
+// ContractEventName returns the user-defined event name.
+func (ShareTokenWalletRecovered) ContractEventName() string {
+	return ShareTokenWalletRecoveredEventName
+}
+
+// UnpackWalletRecoveredEvent is the Go binding that unpacks the event data emitted
+// by contract.
+//
+// Solidity: event WalletRecovered(address indexed lost, address indexed replacement, uint256 amount, uint256 locked, address agent)
+func (shareToken *ShareToken) UnpackWalletRecoveredEvent(log *types.Log) (*ShareTokenWalletRecovered, error) {
+	event := "WalletRecovered"
+	if len(log.Topics) == 0 {
+		return nil, bind.ErrNoEventSignature
+	}
+	if log.Topics[0] != shareToken.abi.Events[event].ID {
+		return nil, bind.ErrEventSignatureMismatch
+	}
+	out := new(ShareTokenWalletRecovered)
+	if len(log.Data) > 0 {
+		if err := shareToken.abi.UnpackIntoInterface(out, event, log.Data); err != nil {
+			return nil, err
+		}
+	}
+	var indexed abi.Arguments
+	for _, arg := range shareToken.abi.Events[event].Inputs {
+		if arg.Indexed {
+			indexed = append(indexed, arg)
+		}
+	}
+	if err := abi.ParseTopics(out, indexed, log.Topics[1:]); err != nil {
+		return nil, err
+	}
+	out.Raw = log
+	return out, nil
+}
+
 // UnpackError attempts to decode the provided error data using user-defined
 // error definitions.
 func (shareToken *ShareToken) UnpackError(raw []byte) (any, error) {
@@ -1470,8 +1794,20 @@ func (shareToken *ShareToken) UnpackError(raw []byte) (any, error) {
 	if bytes.Equal(raw[:4], shareToken.abi.Errors["InvalidIdentityRegistry"].ID.Bytes()[:4]) {
 		return shareToken.UnpackInvalidIdentityRegistryError(raw[4:])
 	}
+	if bytes.Equal(raw[:4], shareToken.abi.Errors["LockedUnits"].ID.Bytes()[:4]) {
+		return shareToken.UnpackLockedUnitsError(raw[4:])
+	}
 	if bytes.Equal(raw[:4], shareToken.abi.Errors["NotVerified"].ID.Bytes()[:4]) {
 		return shareToken.UnpackNotVerifiedError(raw[4:])
+	}
+	if bytes.Equal(raw[:4], shareToken.abi.Errors["SafeCastOverflowedUintDowncast"].ID.Bytes()[:4]) {
+		return shareToken.UnpackSafeCastOverflowedUintDowncastError(raw[4:])
+	}
+	if bytes.Equal(raw[:4], shareToken.abi.Errors["SameWallet"].ID.Bytes()[:4]) {
+		return shareToken.UnpackSameWalletError(raw[4:])
+	}
+	if bytes.Equal(raw[:4], shareToken.abi.Errors["TooManyLocks"].ID.Bytes()[:4]) {
+		return shareToken.UnpackTooManyLocksError(raw[4:])
 	}
 	if bytes.Equal(raw[:4], shareToken.abi.Errors["WalletFrozen"].ID.Bytes()[:4]) {
 		return shareToken.UnpackWalletFrozenError(raw[4:])
@@ -1773,6 +2109,32 @@ func (shareToken *ShareToken) UnpackInvalidIdentityRegistryError(raw []byte) (*S
 	return out, nil
 }
 
+// ShareTokenLockedUnits represents a LockedUnits error raised by the ShareToken contract.
+type ShareTokenLockedUnits struct {
+	Holder    common.Address
+	Locked    *big.Int
+	Requested *big.Int
+}
+
+// ErrorID returns the hash of canonical representation of the error's signature.
+//
+// Solidity: error LockedUnits(address holder, uint256 locked, uint256 requested)
+func ShareTokenLockedUnitsErrorID() common.Hash {
+	return common.HexToHash("0xc50ebcf993fc5f525ee229b4e48ccea60c720fa99b754adc6bb30e81255cdfec")
+}
+
+// UnpackLockedUnitsError is the Go binding used to decode the provided
+// error data into the corresponding Go error struct.
+//
+// Solidity: error LockedUnits(address holder, uint256 locked, uint256 requested)
+func (shareToken *ShareToken) UnpackLockedUnitsError(raw []byte) (*ShareTokenLockedUnits, error) {
+	out := new(ShareTokenLockedUnits)
+	if err := shareToken.abi.UnpackIntoInterface(out, "LockedUnits", raw); err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
 // ShareTokenNotVerified represents a NotVerified error raised by the ShareToken contract.
 type ShareTokenNotVerified struct {
 	Wallet common.Address
@@ -1792,6 +2154,80 @@ func ShareTokenNotVerifiedErrorID() common.Hash {
 func (shareToken *ShareToken) UnpackNotVerifiedError(raw []byte) (*ShareTokenNotVerified, error) {
 	out := new(ShareTokenNotVerified)
 	if err := shareToken.abi.UnpackIntoInterface(out, "NotVerified", raw); err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+// ShareTokenSafeCastOverflowedUintDowncast represents a SafeCastOverflowedUintDowncast error raised by the ShareToken contract.
+type ShareTokenSafeCastOverflowedUintDowncast struct {
+	Bits  uint8
+	Value *big.Int
+}
+
+// ErrorID returns the hash of canonical representation of the error's signature.
+//
+// Solidity: error SafeCastOverflowedUintDowncast(uint8 bits, uint256 value)
+func ShareTokenSafeCastOverflowedUintDowncastErrorID() common.Hash {
+	return common.HexToHash("0x6dfcc6503a32754ce7a89698e18201fc5294fd4aad43edefee786f88423b1a12")
+}
+
+// UnpackSafeCastOverflowedUintDowncastError is the Go binding used to decode the provided
+// error data into the corresponding Go error struct.
+//
+// Solidity: error SafeCastOverflowedUintDowncast(uint8 bits, uint256 value)
+func (shareToken *ShareToken) UnpackSafeCastOverflowedUintDowncastError(raw []byte) (*ShareTokenSafeCastOverflowedUintDowncast, error) {
+	out := new(ShareTokenSafeCastOverflowedUintDowncast)
+	if err := shareToken.abi.UnpackIntoInterface(out, "SafeCastOverflowedUintDowncast", raw); err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+// ShareTokenSameWallet represents a SameWallet error raised by the ShareToken contract.
+type ShareTokenSameWallet struct {
+	Wallet common.Address
+}
+
+// ErrorID returns the hash of canonical representation of the error's signature.
+//
+// Solidity: error SameWallet(address wallet)
+func ShareTokenSameWalletErrorID() common.Hash {
+	return common.HexToHash("0x374d80bd46545ab22dac4fc7f84194d6ba50a5e2dd1e925bc28234b25b2b75d8")
+}
+
+// UnpackSameWalletError is the Go binding used to decode the provided
+// error data into the corresponding Go error struct.
+//
+// Solidity: error SameWallet(address wallet)
+func (shareToken *ShareToken) UnpackSameWalletError(raw []byte) (*ShareTokenSameWallet, error) {
+	out := new(ShareTokenSameWallet)
+	if err := shareToken.abi.UnpackIntoInterface(out, "SameWallet", raw); err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+// ShareTokenTooManyLocks represents a TooManyLocks error raised by the ShareToken contract.
+type ShareTokenTooManyLocks struct {
+	Holder common.Address
+	Max    *big.Int
+}
+
+// ErrorID returns the hash of canonical representation of the error's signature.
+//
+// Solidity: error TooManyLocks(address holder, uint256 max)
+func ShareTokenTooManyLocksErrorID() common.Hash {
+	return common.HexToHash("0xacefc1d694c0aa4db91ea30e059057ae7af797718ba19d0c983211aeff59a056")
+}
+
+// UnpackTooManyLocksError is the Go binding used to decode the provided
+// error data into the corresponding Go error struct.
+//
+// Solidity: error TooManyLocks(address holder, uint256 max)
+func (shareToken *ShareToken) UnpackTooManyLocksError(raw []byte) (*ShareTokenTooManyLocks, error) {
+	out := new(ShareTokenTooManyLocks)
+	if err := shareToken.abi.UnpackIntoInterface(out, "TooManyLocks", raw); err != nil {
 		return nil, err
 	}
 	return out, nil

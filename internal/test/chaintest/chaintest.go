@@ -289,6 +289,12 @@ func (c *Chain) Mint(token, wallet common.Address, units int64) *types.Receipt {
 	return c.asAgent(token, c.TokenABI.PackMint(wallet, big.NewInt(units)))
 }
 
+// MintLocked issues units to wallet locked until release (seconds since the epoch), as the agent.
+func (c *Chain) MintLocked(token, wallet common.Address, units int64, release uint64) *types.Receipt {
+	c.t.Helper()
+	return c.asAgent(token, c.TokenABI.PackMintLocked(wallet, big.NewInt(units), release))
+}
+
 // Pause pauses token.
 func (c *Chain) Pause(token common.Address) { c.t.Helper(); c.asAgent(token, c.TokenABI.PackPause()) }
 
@@ -333,6 +339,18 @@ func (c *Chain) Balance(token, wallet common.Address) int64 {
 func (c *Chain) TotalSupply(token common.Address) int64 {
 	c.t.Helper()
 	return c.units(call(c, token, c.TokenABI.PackTotalSupply(), c.TokenABI.UnpackTotalSupply, "totalSupply"), "totalSupply")
+}
+
+// Locked is the token's lockedBalanceOf(wallet) at the head.
+func (c *Chain) Locked(token, wallet common.Address) int64 {
+	c.t.Helper()
+	return c.units(call(c, token, c.TokenABI.PackLockedBalanceOf(wallet), c.TokenABI.UnpackLockedBalanceOf, "lockedBalanceOf"), "lockedBalanceOf")
+}
+
+// Unlocked is the token's unlockedBalanceOf(wallet) at the head.
+func (c *Chain) Unlocked(token, wallet common.Address) int64 {
+	c.t.Helper()
+	return c.units(call(c, token, c.TokenABI.PackUnlockedBalanceOf(wallet), c.TokenABI.UnpackUnlockedBalanceOf, "unlockedBalanceOf"), "unlockedBalanceOf")
 }
 
 // CanTransfer is token's compliance answer (ERC-3643 canTransfer) at the head: whether a
@@ -418,6 +436,25 @@ func (c *Chain) transfersBetween(token, from, to common.Address) []Transfer {
 func (c *Chain) Commit(n int) {
 	for range n {
 		c.Backend.Commit()
+	}
+}
+
+// Now is the head block's timestamp (seconds since the epoch): the contracts' block.timestamp.
+func (c *Chain) Now() uint64 {
+	c.t.Helper()
+	h, err := c.Client.HeaderByNumber(c.Ctx, nil)
+	if err != nil {
+		c.t.Fatalf("head: %v", err)
+	}
+	return h.Time
+}
+
+// AdvanceTime mines one block whose timestamp is the head's plus d (the pool must be empty):
+// the contracts' clock jumps forward without any transaction.
+func (c *Chain) AdvanceTime(d time.Duration) {
+	c.t.Helper()
+	if err := c.Backend.AdjustTime(d); err != nil {
+		c.t.Fatalf("adjust time: %v", err)
 	}
 }
 
