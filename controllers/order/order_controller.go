@@ -241,6 +241,22 @@ func (r *Reconciler) transition(ctx context.Context, o *investv1.Order, steps []
 	newlyRefused := refused != "" && !meta.IsStatusConditionTrue(before.Status.Conditions, ConditionCancellationRefused)
 	setConditions(o, waiting, last, refused)
 	log := ctrl.LoggerFrom(ctx)
+	if last.To == investv1.StateCancelled && before.Spec.CancellationRequested {
+		// A cancellation decided on the cached order: check it on the live one, where a
+		// chain agent may have recorded a burn since (the status write below is guarded
+		// by the version read too, so a burn recorded after this read conflicts).
+		live := &investv1.Order{}
+		if err := r.Live.Get(ctx, client.ObjectKeyFromObject(o), live); err != nil {
+			if apierrors.IsNotFound(err) {
+				return ctrl.Result{}, nil
+			}
+			return ctrl.Result{}, fmt.Errorf("re-read the order before cancelling it: %w", err)
+		}
+		if ok, _, why := investv1.Cancellable(live); !ok || live.ResourceVersion != before.ResourceVersion {
+			log.V(1).Info("the live order differs from the cached one; deciding again", "cancellable", ok, "why", why)
+			return ctrl.Result{RequeueAfter: conflictRetry}, nil
+		}
+	}
 	patch := client.MergeFromWithOptions(before, client.MergeFromWithOptimisticLock{})
 	if err := r.Client.Status().Patch(ctx, o, patch); err != nil {
 		if apierrors.IsConflict(err) || apierrors.IsNotFound(err) {
