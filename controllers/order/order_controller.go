@@ -201,12 +201,20 @@ func (r *Reconciler) reserve(ctx context.Context, o *investv1.Order) (bool, stri
 		ctrl.LoggerFrom(ctx).V(1).Info("units already reserved", "account", klog.KObj(acct))
 		return true, "", nil
 	}
-	positions, err := placement.Positions(ctx, r.Client, r.Archive, acct, r.Now())
+	history, err := placement.AccountHistory(ctx, r.Client, r.Archive, acct, r.Now())
 	if err != nil {
 		return false, "", err
 	}
-	if code, message, ok := holdings.SellCheck(positions, o.Spec.ISIN, o.Spec.AmountOfUnits); !ok {
+	if code, message, ok := holdings.SellCheck(history.Positions(acct, r.Now()), o.Spec.ISIN, o.Spec.AmountOfUnits); !ok {
 		return false, code + ": " + message, nil
+	}
+	if oc := acct.Status.OnChain; oc != nil {
+		// The same check as placement: no more than the chain says the account holds.
+		reserved := holdings.NotBurnedBy(acct.Status.Reservations, history.Live, o.Spec.ISIN, o.Name, oc.Block)
+		minted := holdings.MintedAfter(history.Live, o.Spec.ISIN, oc.Block)
+		if code, message, ok := holdings.OnChainCheck(oc, o.Spec.ISIN, o.Spec.AmountOfUnits, minted, reserved); !ok {
+			return false, code + ": " + message, nil
+		}
 	}
 	acct.Status.Reservations = append(acct.Status.Reservations, investv1.UnitReservation{
 		Order: investv1.ObjectID(o.Name), ISIN: o.Spec.ISIN, Units: o.Spec.AmountOfUnits,
