@@ -765,36 +765,6 @@ var _ = Describe("Orders: cancellation (DELETE /v1/orders/{order_id})", func() {
 
 // setSubscribable opens or closes subscriptions of the main fund; setGate its redemption gate.
 func setSubscribable(open bool) { patchFund(func(f *investv1.Fund) { f.Spec.Subscribable = open }) }
-// setOnChain writes the account's status.onChain as the ledger round does.
-func setOnChain(ns, account string, block, units int64) {
-	GinkgoHelper()
-	Eventually(func() error {
-		a := &investv1.Account{}
-		if err := k8s.Get(ctx, client.ObjectKey{Namespace: ns, Name: account}, a); err != nil {
-			return err
-		}
-		before := a.DeepCopy()
-		a.Status.OnChain = &investv1.OnChainHoldings{Block: block, Holdings: []investv1.OnChainHolding{{ISIN: fixtures.ISIN, Units: units}}}
-		return k8s.Status().Patch(ctx, a, client.MergeFromWithOptions(before, client.MergeFromWithOptimisticLock{}))
-	}).WithTimeout(envtest.Settle).WithPolling(envtest.Poll).Should(Succeed())
-}
-
-// writeChain changes the order's status.chain as the chain agent does (on the version read).
-func writeChain(ns, id string, change func(*investv1.OrderChainStatus)) {
-	GinkgoHelper()
-	Eventually(func() error {
-		o := &investv1.Order{}
-		if err := k8s.Get(ctx, client.ObjectKey{Namespace: ns, Name: id}, o); err != nil {
-			return err
-		}
-		before := o.DeepCopy()
-		if o.Status.Chain == nil {
-			o.Status.Chain = &investv1.OrderChainStatus{}
-		}
-		change(o.Status.Chain)
-		return k8s.Status().Patch(ctx, o, client.MergeFromWithOptions(before, client.MergeFromWithOptimisticLock{}))
-	}).WithTimeout(envtest.Settle).WithPolling(envtest.Poll).Should(Succeed())
-}
 
 func setGate(active bool) {
 	patchFund(func(f *investv1.Fund) {
@@ -942,3 +912,34 @@ var _ = Describe("Portfolio (GET /v1/accounts/{account_id}/portfolio)", func() {
 		Expect(strings.ReplaceAll(r1.String(), theirs, "<id>")).To(Equal(strings.ReplaceAll(r2.String(), unknown, "<id>")))
 	})
 })
+
+// setOnChain writes the account's status.onChain as the ledger round does.
+func setOnChain(ns, account string, block, units int64) {
+	GinkgoHelper()
+	Eventually(func() error {
+		a := &investv1.Account{}
+		if err := k8s.Get(ctx, client.ObjectKey{Namespace: ns, Name: account}, a); err != nil {
+			return err
+		}
+		before := a.DeepCopy()
+		a.Status.OnChain = &investv1.OnChainHoldings{Block: block, Holdings: []investv1.OnChainHolding{{ISIN: fixtures.ISIN, Units: units}}}
+		return k8s.Status().Patch(ctx, a, client.MergeFromWithOptions(before, client.MergeFromWithOptimisticLock{}))
+	}).WithTimeout(envtest.Settle).WithPolling(envtest.Poll).Should(Succeed())
+}
+
+// writeChain changes the order's status.chain as the chain agent does (on the version read).
+func writeChain(ns, id string, change func(*investv1.OrderChainStatus)) {
+	GinkgoHelper()
+	Eventually(func() error {
+		o := &investv1.Order{}
+		if err := k8s.Get(ctx, client.ObjectKey{Namespace: ns, Name: id}, o); err != nil {
+			return err
+		}
+		before := o.DeepCopy()
+		if o.Status.Chain == nil {
+			o.Status.Chain = &investv1.OrderChainStatus{}
+		}
+		change(o.Status.Chain)
+		return k8s.Status().Patch(ctx, o, client.MergeFromWithOptions(before, client.MergeFromWithOptimisticLock{}))
+	}).WithTimeout(envtest.Settle).WithPolling(envtest.Poll).Should(Succeed())
+}
