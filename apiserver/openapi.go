@@ -565,7 +565,9 @@ func cancelOperation(path string) operation {
 		description: "The cancellation has a point of no return, decided by what has already happened outside. " +
 			"BUY: cancellable in PLACED and AWAITING_PAYMENT; in PAYMENT_RECEIVED the order is cancelled with a refund of the amount paid (the `refund` object), " +
 			"settled by the settlement agent; from EXECUTED on (EXECUTED, DELIVERY_INITIATED, DELIVERY_COMPLETED) 409 `Order already executed` and the order goes on to COMPLETED. " +
-			"SELL: cancellable in PLACED and REDEMPTION_GATED (the reserved units are released); from EXECUTED on (EXECUTED, PAYMENT_SENT, PAYMENT_COMPLETED) 409 `Order already executed`. " +
+			"SELL: the point of no return is its first successful burn or its payout, not EXECUTED: cancellable in PLACED and REDEMPTION_GATED, and in EXECUTED while nothing was burned or paid " +
+			"(no burn transaction recorded, e.g. the chain refused it because the units left the account's wallets, or the recorded one final and reverted); the reserved units are released, nothing is refunded. " +
+			"A recorded burn that is not final: 409 `Burn in flight`, details naming the transaction. From the first successful burn or payout on (PAYMENT_SENT, PAYMENT_COMPLETED): 409 `Order already executed`. " +
 			"The cancellation is decided on the order as stored and races with the lifecycle resolve to one outcome. " +
 			"200: the order is CANCELLED. 202: the cancellation is accepted and final, but the lifecycle controller did not confirm it within 10 s (it is down): " +
 			"the order is shown as it is, cancellation_requested true, and becomes CANCELLED when the controller runs. 409 `Order already COMPLETED` (or CANCELLED): " +
@@ -576,7 +578,7 @@ func cancelOperation(path string) operation {
 			answer(http.StatusAccepted, "Cancellation accepted, not yet confirmed by the lifecycle controller.", Order{}),
 			fail(http.StatusBadRequest, "`Request rejected`: an admission rule refused the write (one of the operator's, or a policy or webhook the platform adds), details quoting it."),
 			notFoundError,
-			fail(http.StatusConflict, "Past the point of no return: `Order already executed`, details naming the state; the order is terminal (`Order already COMPLETED` / `Order already CANCELLED`); "+
+			fail(http.StatusConflict, "Past the point of no return: `Order already executed`, details naming the state; a SELL's burn is recorded and not final (`Burn in flight`); the order is terminal (`Order already COMPLETED` / `Order already CANCELLED`); "+
 				"its state does not belong to its side (`Order cannot be cancelled`); or it kept changing (`Conflict`). Nothing changed."),
 		), commonErrors)}
 }

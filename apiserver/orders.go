@@ -720,13 +720,16 @@ func (s *Server) awaitCancelled(ctx context.Context, o *investv1.Order) (*invest
 const (
 	// msgOrderExecuted: the order is past the point of no return (investv1.Cancellable).
 	msgOrderExecuted = "Order already executed"
+	// msgBurnInFlight: a SELL's recorded burn is not final yet (investv1.Cancellable).
+	msgBurnInFlight = "Burn in flight"
 	// msgOrderNotCancellable: the order is in a state that does not belong to its side.
 	msgOrderNotCancellable = "Order cannot be cancelled"
 )
 
 // writeNotCancellable answers a cancellation that investv1.Cancellable refuses, with
 // reason (which names the state): a terminal order "Order already COMPLETED" or
-// "Order already CANCELLED"; an order from EXECUTED on "Order already executed".
+// "Order already CANCELLED"; an order past the point of no return "Order already
+// executed"; a SELL whose burn is recorded and not final "Burn in flight".
 func writeNotCancellable(w http.ResponseWriter, o *investv1.Order, reason string) {
 	state := o.Status.State
 	switch investv1.CancelRefusalOf(o) {
@@ -735,6 +738,8 @@ func writeNotCancellable(w http.ResponseWriter, o *investv1.Order, reason string
 			fmt.Sprintf("order %s is %s, a terminal state: it cannot be cancelled", o.Name, state))
 	case investv1.RefusalPastPointOfNoReturn:
 		writeError(w, http.StatusConflict, msgOrderExecuted, fmt.Sprintf("order %s: %s", o.Name, reason))
+	case investv1.RefusalBurnInFlight:
+		writeError(w, http.StatusConflict, msgBurnInFlight, fmt.Sprintf("order %s: %s", o.Name, reason))
 	default:
 		writeError(w, http.StatusConflict, msgOrderNotCancellable, fmt.Sprintf("order %s: %s", o.Name, reason))
 	}

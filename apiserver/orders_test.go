@@ -9,6 +9,7 @@ import (
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	"k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/types"
 	"sigs.k8s.io/controller-runtime/pkg/client"
@@ -542,7 +543,7 @@ var _ = Describe("Orders: cancellation (DELETE /v1/orders/{order_id})", func() {
 		Expect(alpha.get("/v1/accounts/" + account + "/portfolio").json()["positions"]).To(HaveLen(1))
 	})
 
-	It("refuses to cancel a SELL from EXECUTED on with 409 Order already executed; a cancelled SELL releases its units", func() {
+	It("refuses to cancel a SELL from its payout on with 409 Order already executed; a cancelled SELL releases its units", func() {
 		account := alpha.buyer()
 		alpha.settleBuy(alpha.place("BUY", fixtures.ISIN, account, 100))
 		sell := alpha.place("SELL", fixtures.ISIN, account, 40)
@@ -582,6 +583,104 @@ var _ = Describe("Orders: cancellation (DELETE /v1/orders/{order_id})", func() {
 		Expect(refusal.IsNotCancellable(err)).To(BeTrue(), "%v", err)
 		Expect(err.Error()).To(ContainSubstring("EXECUTED"))
 		Expect(err.Error()).To(ContainSubstring("point of no return"))
+	})
+
+	It("a SELL beyond what the account holds on chain is refused at placement with Insufficient holdings (REST 400 naming the figures, and kubectl admission)", func() {
+		account := alpha.buyer()
+		alpha.settleBuy(alpha.place("BUY", fixtures.ISIN, account, 953))
+		// What the ledger round writes once the holder moved 500 of the 953 units to another
+		// account's wallet on chain (controllers/token: "the ledger round writes per account
+		// and ISIN the units ... following a holder transfer to another account's wallet").
+		setOnChain(alpha.ns, account, 42, 453)
+
+		r := alpha.post("/v1/orders", orderBody("SELL", fixtures.ISIN, account, 454))
+		Expect(r.code).To(Equal(http.StatusBadRequest), r.String())
+		Expect(r.json()["error"]).To(Equal("Insufficient holdings"))
+		Expect(r.json()["details"]).To(ContainSubstring("454 units of " + fixtures.ISIN + " requested, 453 on chain at block 42, 0 reserved by other sells not burned by then"))
+
+		first := alpha.place("SELL", fixtures.ISIN, account, 400)
+		Eventually(func() any {
+			return alpha.get("/v1/accounts/" + account + "/portfolio").json()["positions"].([]any)[0].(map[string]any)["reserved"]
+		}).WithTimeout(envtest.Settle).WithPolling(envtest.Poll).Should(BeNumerically("==", 400))
+		r = alpha.post("/v1/orders", orderBody("SELL", fixtures.ISIN, account, 54))
+		Expect(r.code).To(Equal(http.StatusBadRequest), r.String())
+		Expect(r.json()["details"]).To(ContainSubstring("54 units of " + fixtures.ISIN + " requested, 453 on chain at block 42, 400 reserved by other sells not burned by then"))
+
+		By("kubectl create: admission runs the same placement")
+		sell := fixtures.BuyOrder(alpha.ns, account, fixtures.ISIN, 54)
+		sell.Name = fixturesID()
+		sell.Spec.Side = investv1.SideSell
+		err := k8s.Create(ctx, sell)
+		code, msg, ok := refusal.RuleOf(err)
+		Expect(ok).To(BeTrue(), "%v", err)
+		Expect(code).To(Equal("Insufficient holdings"))
+		Expect(msg).To(ContainSubstring("453 on chain at block 42, 400 reserved by other sells"))
+
+		By("within what the chain holds: placed")
+		alpha.place("SELL", fixtures.ISIN, account, 53)
+		Expect(alpha.delete("/v1/orders/" + first).code).To(BeElementOf(http.StatusOK, http.StatusAccepted))
+	})
+
+	It("a SELL whose units leave before the burn stalls and can be cancelled, releasing its reservation (DELETE; no refund, no payout)", func() {
+		account := alpha.buyer()
+		alpha.settleBuy(alpha.place("BUY", fixtures.ISIN, account, 100))
+		sell := alpha.place("SELL", fixtures.ISIN, account, 40)
+		alpha.waitState(sell, investv1.StateExecuted)
+		// What the chain agent records when the chain refuses the burn: the units left.
+		writeChain(alpha.ns, sell, func(c *investv1.OrderChainStatus) {
+			c.Refused = &investv1.ChainRefusal{Reason: "InsufficientTokens: the sell burns 40 units, the account's registered wallets hold 0 on chain at block 9, 0 of them being burned by other sells", At: nowTime()}
+		})
+		Eventually(func(g Gomega) {
+			c := meta.FindStatusCondition(alpha.storedOrder(sell).Status.Conditions, order.ConditionStalled)
+			g.Expect(c).NotTo(BeNil())
+			g.Expect(c.Status).To(Equal(metav1.ConditionTrue))
+			g.Expect(c.Message).To(ContainSubstring("InsufficientTokens"))
+		}).WithTimeout(envtest.Settle).WithPolling(envtest.Poll).Should(Succeed())
+
+		r := alpha.delete("/v1/orders/" + sell)
+		Expect(r.code).To(BeElementOf(http.StatusOK, http.StatusAccepted), r.String())
+		alpha.waitState(sell, investv1.StateCancelled)
+		o := alpha.storedOrder(sell)
+		Expect(o.Status.Refund).To(BeNil())
+		Expect(o.Status.Settlement.PaymentSent).To(BeNil())
+		Eventually(func() any {
+			return alpha.get("/v1/accounts/" + account + "/portfolio").json()["positions"].([]any)[0].(map[string]any)["reserved"]
+		}).WithTimeout(envtest.Settle).WithPolling(envtest.Poll).Should(BeNumerically("==", 0))
+		Expect(alpha.get("/v1/accounts/" + account + "/portfolio").json()["positions"].([]any)[0]).To(HaveKeyWithValue("units", BeNumerically("==", 100)))
+	})
+
+	It("a SELL whose burn is in flight cannot be cancelled (409 Burn in flight, REST and kubectl); once the burn is final and reverted it can", func() {
+		account := alpha.buyer()
+		alpha.settleBuy(alpha.place("BUY", fixtures.ISIN, account, 100))
+		sell := alpha.place("SELL", fixtures.ISIN, account, 40)
+		alpha.waitState(sell, investv1.StateExecuted)
+		hash := "0x" + strings.Repeat("ab", 32)
+		writeChain(alpha.ns, sell, func(c *investv1.OrderChainStatus) {
+			c.Token = randomAddress()
+			c.Burns = []investv1.OrderBurn{{WalletID: investv1.ObjectID(fixturesID()), Address: randomAddress(), Units: 40}}
+			c.Transaction = &investv1.ChainTransaction{ChainID: 1337, From: randomAddress(), Nonce: 5, Attempts: []investv1.ChainTransactionAttempt{{
+				Hash: hash, Raw: "0x02", MaxFeePerGas: "2", MaxPriorityFeePerGas: "1", Gas: 60000, SignedAt: nowTime(),
+			}}}
+		})
+		Eventually(func() any { return alpha.delete("/v1/orders/" + sell).json()["error"] }).
+			WithTimeout(envtest.Settle).WithPolling(envtest.Poll).Should(Equal("Burn in flight"))
+		r := alpha.delete("/v1/orders/" + sell)
+		Expect(r.code).To(Equal(http.StatusConflict), r.String())
+		Expect(r.json()["details"]).To(ContainSubstring("burn transaction " + hash + " (nonce 5) is in flight"))
+		err := k8s.Patch(ctx, alpha.storedOrder(sell), client.RawPatch(types.MergePatchType, []byte(`{"spec":{"cancellationRequested":true}}`)))
+		Expect(refusal.IsNotCancellable(err)).To(BeTrue(), "%v", err)
+		Expect(err.Error()).To(ContainSubstring("is in flight"))
+		Expect(alpha.storedOrder(sell).Spec.CancellationRequested).To(BeFalse())
+
+		By("the burn is final and reverted: nothing was burned")
+		writeChain(alpha.ns, sell, func(c *investv1.OrderChainStatus) {
+			c.Transaction.Receipt = &investv1.ChainReceipt{Hash: hash, BlockNumber: 12, BlockHash: "0x" + strings.Repeat("cd", 32),
+				Status: investv1.ChainReceiptReverted, RevertReason: "ERC20InsufficientBalance", Confirmations: 2, At: nowTime()}
+		})
+		Eventually(func() int { return alpha.delete("/v1/orders/" + sell).code }).
+			WithTimeout(envtest.Settle).WithPolling(envtest.Poll).Should(BeElementOf(http.StatusOK, http.StatusAccepted))
+		alpha.waitState(sell, investv1.StateCancelled)
+		Expect(alpha.storedOrder(sell).Status.Refund).To(BeNil())
 	})
 
 	It("admission's refusals reach a client with typed causes (kubectl create of a SELL beyond the holdings, kubectl delete of a live order), the words kubectl shows unchanged", func() {
@@ -666,6 +765,7 @@ var _ = Describe("Orders: cancellation (DELETE /v1/orders/{order_id})", func() {
 
 // setSubscribable opens or closes subscriptions of the main fund; setGate its redemption gate.
 func setSubscribable(open bool) { patchFund(func(f *investv1.Fund) { f.Spec.Subscribable = open }) }
+
 func setGate(active bool) {
 	patchFund(func(f *investv1.Fund) {
 		f.Spec.RedemptionGate = nil // as the fixture has it: no gate
@@ -812,3 +912,34 @@ var _ = Describe("Portfolio (GET /v1/accounts/{account_id}/portfolio)", func() {
 		Expect(strings.ReplaceAll(r1.String(), theirs, "<id>")).To(Equal(strings.ReplaceAll(r2.String(), unknown, "<id>")))
 	})
 })
+
+// setOnChain writes the account's status.onChain as the ledger round does.
+func setOnChain(ns, account string, block, units int64) {
+	GinkgoHelper()
+	Eventually(func() error {
+		a := &investv1.Account{}
+		if err := k8s.Get(ctx, client.ObjectKey{Namespace: ns, Name: account}, a); err != nil {
+			return err
+		}
+		before := a.DeepCopy()
+		a.Status.OnChain = &investv1.OnChainHoldings{Block: block, Holdings: []investv1.OnChainHolding{{ISIN: fixtures.ISIN, Units: units}}}
+		return k8s.Status().Patch(ctx, a, client.MergeFromWithOptions(before, client.MergeFromWithOptimisticLock{}))
+	}).WithTimeout(envtest.Settle).WithPolling(envtest.Poll).Should(Succeed())
+}
+
+// writeChain changes the order's status.chain as the chain agent does (on the version read).
+func writeChain(ns, id string, change func(*investv1.OrderChainStatus)) {
+	GinkgoHelper()
+	Eventually(func() error {
+		o := &investv1.Order{}
+		if err := k8s.Get(ctx, client.ObjectKey{Namespace: ns, Name: id}, o); err != nil {
+			return err
+		}
+		before := o.DeepCopy()
+		if o.Status.Chain == nil {
+			o.Status.Chain = &investv1.OrderChainStatus{}
+		}
+		change(o.Status.Chain)
+		return k8s.Status().Patch(ctx, o, client.MergeFromWithOptions(before, client.MergeFromWithOptimisticLock{}))
+	}).WithTimeout(envtest.Settle).WithPolling(envtest.Poll).Should(Succeed())
+}

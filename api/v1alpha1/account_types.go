@@ -219,6 +219,44 @@ type AccountStatus struct {
 	// +listMapKey=order
 	// +optional
 	Reservations []UnitReservation `json:"reservations,omitempty"`
+
+	// OnChain is what the account's registered wallets (those no other account also
+	// registered) hold on chain per ISIN at a confirmed block, written by the ledger
+	// reconciliation when a chain is configured; absent without a chain. A SELL is placed
+	// only within it, less the units of the account's other sells not burned by Block.
+	// +optional
+	OnChain *OnChainHoldings `json:"onChain,omitempty"`
+}
+
+// OnChainHoldings are an account's units on chain at one confirmed block.
+type OnChainHoldings struct {
+	// Block is the chain block the balances were read at.
+	// +kubebuilder:validation:Minimum=0
+	Block int64 `json:"block"`
+	// Holdings per ISIN whose token the account's wallets hold units of.
+	// +listType=map
+	// +listMapKey=isin
+	// +optional
+	Holdings []OnChainHolding `json:"holdings,omitempty"`
+}
+
+// OnChainHolding is the units of one ISIN's token on chain.
+type OnChainHolding struct {
+	// ISIN of the share class whose token it is.
+	ISIN ISIN `json:"isin"`
+	// Units is the sum of balanceOf over the account's registered wallets.
+	// +kubebuilder:validation:Minimum=0
+	Units int64 `json:"units"`
+}
+
+// Units is the units of isin on chain (zero when none).
+func (h *OnChainHoldings) Units(isin ISIN) int64 {
+	for _, x := range h.Holdings {
+		if x.ISIN == isin {
+			return x.Units
+		}
+	}
+	return 0
 }
 
 // Account is a customer of an API client: a natural person (individual) or a registered

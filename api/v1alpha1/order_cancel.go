@@ -15,8 +15,13 @@ import (
 //     (EXECUTED, DELIVERY_INITIATED, DELIVERY_COMPLETED) or once a token transfer is
 //     recorded: refused, the order goes on to COMPLETED.
 //   - SELL: cancellable in PLACED and REDEMPTION_GATED (the reservation is released).
-//     From EXECUTED on (EXECUTED, PAYMENT_SENT, PAYMENT_COMPLETED) or once a payout is
-//     recorded: refused.
+//     In EXECUTED cancellable while nothing was burned or paid: no burn transaction is
+//     recorded (the chain refused it before sending, or it was never sent), or the
+//     recorded one is final and reverted, and no tokensBurned or payout evidence is
+//     recorded; the reservation is released and nothing is refunded (nothing was paid).
+//     Refused while a recorded burn is not final (the burn is in flight: it may still
+//     succeed), and from the first successful burn or payout on (tokensBurned, a final
+//     successful burn, PAYMENT_SENT, PAYMENT_COMPLETED): the order goes on to COMPLETED.
 //   - A new order (no state yet) is cancellable; a terminal one (COMPLETED, CANCELLED) is
 //     not; nor is a state that does not belong to the side, which needs a person.
 //
@@ -38,6 +43,10 @@ const (
 	// RefusalPastPointOfNoReturn: the order was executed, or its payout or token transfer
 	// is recorded; it goes on to COMPLETED.
 	RefusalPastPointOfNoReturn CancelRefusal = "PastPointOfNoReturn"
+	// RefusalBurnInFlight: a SELL's recorded burn transaction is not final yet; it may
+	// still succeed, so the order cannot be cancelled until it is final (a reverted burn
+	// makes it cancellable again).
+	RefusalBurnInFlight CancelRefusal = "BurnInFlight"
 	// RefusalInvalidState: the state does not belong to the order's side.
 	RefusalInvalidState CancelRefusal = "InvalidState"
 )
@@ -78,12 +87,42 @@ func cancellable(o *Order) (ok, refund bool, kind CancelRefusal, reason string) 
 		}
 		switch state {
 		case "", StatePlaced, StateRedemptionGated:
+			if ev.TokensBurned != nil {
+				return false, false, RefusalPastPointOfNoReturn, pastPointOfNoReturn(shown, "the units are burned")
+			}
 			return true, false, RefusalNone, ""
-		case StateExecuted, StatePaymentSent, StatePaymentCompleted:
-			return false, false, RefusalPastPointOfNoReturn, pastPointOfNoReturn(shown, "the order was executed")
+		case StateExecuted:
+			return sellExecuted(o)
+		case StatePaymentSent, StatePaymentCompleted:
+			return false, false, RefusalPastPointOfNoReturn, pastPointOfNoReturn(shown, "the payout is recorded")
 		}
 	}
 	return false, false, RefusalInvalidState, fmt.Sprintf("the order is %s, a state that does not belong to a %s order: it cannot be cancelled; an operator must look at it", shown, o.Spec.Side)
+}
+
+// sellExecuted is the rule of an EXECUTED sell: its point of no return is its first
+// successful burn (or its payout, checked before).
+func sellExecuted(o *Order) (ok, refund bool, kind CancelRefusal, reason string) {
+	if o.Status.Settlement.TokensBurned != nil {
+		return false, false, RefusalPastPointOfNoReturn, pastPointOfNoReturn(StateExecuted, "the units are burned")
+	}
+	c := o.Status.Chain
+	if c == nil || c.Transaction == nil {
+		return true, false, RefusalNone, "" // no burn recorded: nothing was burned or paid
+	}
+	tx := c.Transaction
+	hash := ""
+	if len(tx.Attempts) > 0 {
+		hash = " " + tx.Attempts[len(tx.Attempts)-1].Hash
+	}
+	switch {
+	case tx.Receipt == nil:
+		return false, false, RefusalBurnInFlight, fmt.Sprintf(
+			"the order is %s and its burn transaction%s (nonce %d) is in flight: it cannot be cancelled until the burn is final (a reverted burn makes it cancellable)", StateExecuted, hash, tx.Nonce)
+	case tx.Receipt.Status == ChainReceiptReverted:
+		return true, false, RefusalNone, "" // the burn reverted: nothing was burned
+	}
+	return false, false, RefusalPastPointOfNoReturn, pastPointOfNoReturn(StateExecuted, "the units are burned in transaction "+tx.Receipt.Hash)
 }
 
 func pastPointOfNoReturn(state OrderState, what string) string {

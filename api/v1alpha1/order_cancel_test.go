@@ -18,6 +18,7 @@ const (
 	refusedPNR     cancelOutcome = "refused: past the point of no return"
 	refusedTerm    cancelOutcome = "refused: terminal"
 	refusedInvalid cancelOutcome = "refused: invalid state"
+	refusedFlight  cancelOutcome = "refused: burn in flight"
 )
 
 func outcomeOf(o *investv1.Order) (cancelOutcome, string) {
@@ -35,6 +36,8 @@ func outcomeOf(o *investv1.Order) (cancelOutcome, string) {
 		return refusedTerm, reason
 	case kind == investv1.RefusalPastPointOfNoReturn:
 		return refusedPNR, reason
+	case kind == investv1.RefusalBurnInFlight:
+		return refusedFlight, reason
 	}
 	return refusedInvalid, reason
 }
@@ -61,7 +64,7 @@ func TestCancellationHasAPointOfNoReturn(t *testing.T) {
 			"":                               cancelOK,
 			investv1.StatePlaced:             cancelOK,
 			investv1.StateRedemptionGated:    cancelOK,
-			investv1.StateExecuted:           refusedPNR,
+			investv1.StateExecuted:           cancelOK, // nothing burned or paid yet: see TestASellIsCancellableUntilItsFirstBurnOrPayout
 			investv1.StatePaymentSent:        refusedPNR,
 			investv1.StatePaymentCompleted:   refusedPNR,
 			investv1.StateCompleted:          refusedTerm,
@@ -111,6 +114,7 @@ func TestCancellationIsDecidedByTheEvidenceRecorded(t *testing.T) {
 		{"buy with a completed delivery recorded is past the point", investv1.SideBuy, investv1.StateAwaitingPayment, investv1.SettlementEvidence{DeliveryCompleted: rec}, refusedPNR},
 		{"sell placed with a payout recorded is past the point", investv1.SideSell, investv1.StatePlaced, investv1.SettlementEvidence{PaymentSent: rec}, refusedPNR},
 		{"sell gated with a completed payout recorded is past the point", investv1.SideSell, investv1.StateRedemptionGated, investv1.SettlementEvidence{PaymentCompleted: rec}, refusedPNR},
+		{"sell placed with the units burned is past the point", investv1.SideSell, investv1.StatePlaced, investv1.SettlementEvidence{TokensBurned: rec}, refusedPNR},
 		{"sell ignores buy evidence", investv1.SideSell, investv1.StatePlaced, investv1.SettlementEvidence{PaymentReceived: rec}, cancelOK},
 		{"buy ignores sell evidence", investv1.SideBuy, investv1.StatePlaced, investv1.SettlementEvidence{PaymentSent: rec}, cancelOK},
 	}
@@ -118,6 +122,49 @@ func TestCancellationIsDecidedByTheEvidenceRecorded(t *testing.T) {
 		o := &investv1.Order{Spec: investv1.OrderSpec{Side: c.side}, Status: investv1.OrderStatus{State: c.st, Settlement: c.ev}}
 		if got, reason := outcomeOf(o); got != c.want {
 			t.Errorf("%s: %s (%q), want %s", c.name, got, reason, c.want)
+		}
+	}
+}
+
+// TestASellIsCancellableUntilItsFirstBurnOrPayout: the point of no return of a SELL is
+// its first successful burn or its payout, not EXECUTED.
+func TestASellIsCancellableUntilItsFirstBurnOrPayout(t *testing.T) {
+	rec := &investv1.SettlementRecord{Reference: "R", TransactionHash: "0x" + strings.Repeat("b", 64), At: metav1.Now()}
+	hash := "0x" + strings.Repeat("c", 64)
+	tx := func(receipt investv1.ChainReceiptStatus) *investv1.OrderChainStatus {
+		c := &investv1.OrderChainStatus{Transaction: &investv1.ChainTransaction{Nonce: 7, Attempts: []investv1.ChainTransactionAttempt{{Hash: hash}}}}
+		if receipt != "" {
+			c.Transaction.Receipt = &investv1.ChainReceipt{Hash: hash, Status: receipt, BlockNumber: 12}
+		}
+		return c
+	}
+	refused := &investv1.OrderChainStatus{Refused: &investv1.ChainRefusal{Reason: "ERC20InsufficientBalance(...)"}}
+	cases := []struct {
+		name  string
+		chain *investv1.OrderChainStatus
+		ev    investv1.SettlementEvidence
+		want  cancelOutcome
+		says  string
+	}{
+		{"no burn sent yet", nil, investv1.SettlementEvidence{}, cancelOK, ""},
+		{"the chain refused the burn before sending it", refused, investv1.SettlementEvidence{}, cancelOK, ""},
+		{"the recorded burn is final and reverted", tx(investv1.ChainReceiptReverted), investv1.SettlementEvidence{}, cancelOK, ""},
+		{"the recorded burn is not final: in flight", tx(""), investv1.SettlementEvidence{}, refusedFlight, "burn transaction " + hash + " (nonce 7) is in flight"},
+		{"the recorded burn is final and succeeded", tx(investv1.ChainReceiptSucceeded), investv1.SettlementEvidence{}, refusedPNR, "burned in transaction " + hash},
+		{"tokensBurned recorded without a chain (sandbox)", nil, investv1.SettlementEvidence{TokensBurned: rec}, refusedPNR, "the units are burned"},
+		{"a payout recorded, even with a reverted burn", tx(investv1.ChainReceiptReverted), investv1.SettlementEvidence{PaymentSent: rec}, refusedPNR, "the payout is recorded"},
+	}
+	for _, c := range cases {
+		o := &investv1.Order{Spec: investv1.OrderSpec{Side: investv1.SideSell}, Status: investv1.OrderStatus{State: investv1.StateExecuted, Chain: c.chain, Settlement: c.ev}}
+		got, reason := outcomeOf(o)
+		if got != c.want || !strings.Contains(reason, c.says) {
+			t.Errorf("%s: %s (%q), want %s naming %q", c.name, got, reason, c.want, c.says)
+		}
+		if _, refund, _ := investv1.Cancellable(o); refund {
+			t.Errorf("%s: a sell is never cancelled with a refund", c.name)
+		}
+		if got != cancelOK && !strings.Contains(reason, string(investv1.StateExecuted)) {
+			t.Errorf("%s: reason %q does not name the state", c.name, reason)
 		}
 	}
 }

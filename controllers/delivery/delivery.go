@@ -20,7 +20,9 @@ import (
 	"sync"
 	"time"
 
+	"github.com/ethereum/go-ethereum"
 	"github.com/ethereum/go-ethereum/common"
+	"github.com/ethereum/go-ethereum/core/types"
 	corev1 "k8s.io/api/core/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -90,9 +92,9 @@ type Reconciler struct {
 	Client client.Client
 	// Live reads the account's orders uncached when planning a burn.
 	Live client.Reader
-	// Archive holds the orders the retention controller moved out of the cluster; a burn
-	// plan counts the account's archived mints and burns. Nil: no archive.
-	Archive Archive
+	// Chain is what a burn plan reads of the chain (balances at the confirmed block, the
+	// receipts of other sells' burns); nil: Backend.
+	Chain ChainReader
 	// Outbox signs, has the order record, and broadcasts.
 	Outbox *outbox.Outbox
 	// Tokens finds a share class's token.
@@ -116,8 +118,9 @@ type Reconciler struct {
 	// BatchWindow is how long the first order of a batch waits for more; zero means
 	// DefaultBatchWindow.
 	BatchWindow time.Duration
-	// Backend is the chain, for a batch's pre-flight estimate before anything is created;
-	// nil: the batch is checked only by the outbox's estimate when it is signed.
+	// Backend is the chain, for a batch's pre-flight estimate before anything is created
+	// (and the burn plans' reads when Chain is nil); nil: the batch is checked only by the
+	// outbox's estimate when it is signed.
 	Backend outbox.Backend
 
 	batch    *batchState
@@ -450,17 +453,99 @@ func (r *Reconciler) lockAccount(o *investv1.Order) func() {
 	return mu.Unlock
 }
 
-// shortError says the account's wallets hold fewer delivered units than the sell burns.
-type shortError struct{ want, have int64 }
-
-func (e *shortError) Error() string {
-	return fmt.Sprintf("InsufficientTokens: the sell burns %d units, the account's wallets hold %d delivered units not already being burned", e.want, e.have)
+// ChainReader is what a burn plan reads of the chain: the head, balances at a block and
+// the receipts of other sells' burns.
+type ChainReader interface {
+	ethereum.BlockNumberReader
+	ethereum.ContractCaller
+	ethereum.TransactionReader
 }
 
-// planBurns decides the wallets a SELL burns from (see BurnPlan), from the account's
-// orders read uncached.
+// shortError says the account's wallets hold fewer units on chain than the sell burns.
+type shortError struct {
+	want, held, burning int64
+	block               uint64
+}
+
+func (e *shortError) Error() string {
+	return fmt.Sprintf("InsufficientTokens: the sell burns %d units, the account's registered wallets hold %d on chain at block %d, %d of them being burned by other sells",
+		e.want, e.held, e.block, e.burning)
+}
+
+// planBurns decides the wallets a SELL burns from (see BurnPlan) from the chain: the
+// balances of the account's registered wallets at the confirmed block (head −
+// Confirmations + 1, as the ledger reads them), less what the account's other sells
+// (read uncached) recorded burning from them that is not mined by that block. An address
+// another account also registered is never burned from.
 func (r *Reconciler) planBurns(ctx context.Context, o *investv1.Order, tok Token) ([]investv1.OrderBurn, error) {
-	var list investv1.OrderList
+	rd := r.chainReader()
+	if rd == nil {
+		return nil, errors.New("the chain agent has no chain reader")
+	}
+	var wallets investv1.WalletList
+	if err := r.Client.List(ctx, &wallets); err != nil {
+		return nil, fmt.Errorf("list wallets: %w", err)
+	}
+	account := o.Namespace + "/" + string(o.Spec.AccountID)
+	owners := map[common.Address]map[string]bool{}
+	for i := range wallets.Items {
+		w := &wallets.Items[i]
+		if !common.IsHexAddress(w.Spec.WalletAddress) {
+			continue
+		}
+		addr := common.HexToAddress(w.Spec.WalletAddress)
+		if owners[addr] == nil {
+			owners[addr] = map[string]bool{}
+		}
+		owners[addr][w.Namespace+"/"+string(w.Spec.AccountID)] = true
+	}
+	head, err := rd.BlockNumber(ctx)
+	if err != nil {
+		return nil, fmt.Errorf("block number: %w", err)
+	}
+	at := ConfirmedBlock(head, r.Confirmations)
+	block := new(big.Int).SetUint64(at)
+	abi := contracts.NewShareToken()
+	in := BurnInput{Units: o.Spec.AmountOfUnits, Block: at, First: r.firstWallet(ctx, o)}
+	seen := map[common.Address]bool{}
+	for i := range wallets.Items {
+		w := &wallets.Items[i]
+		if w.Namespace != o.Namespace || w.Spec.AccountID != o.Spec.AccountID || !registered(w) || !common.IsHexAddress(w.Spec.WalletAddress) {
+			continue
+		}
+		addr := common.HexToAddress(w.Spec.WalletAddress)
+		if seen[addr] || len(owners[addr]) > 1 || !owners[addr][account] {
+			continue // another account registered it too: never burned from
+		}
+		seen[addr] = true
+		// The unlocked units: a SELL sells only what its lock-up has released (placement's
+		// rule), so it burns only those, and units still locked on chain stay where they are
+		// (locks end by time alone, so what is unlocked at the block stays unlocked).
+		out, err := rd.CallContract(ctx, ethereum.CallMsg{To: &tok.Address, Data: abi.PackUnlockedBalanceOf(addr)}, block)
+		if err != nil {
+			return nil, fmt.Errorf("unlockedBalanceOf(%s) at block %d: %w", addr.Hex(), at, chain.DecodeError(err))
+		}
+		bal, err := abi.UnpackUnlockedBalanceOf(out)
+		if err != nil {
+			return nil, fmt.Errorf("unlockedBalanceOf(%s): %w", addr.Hex(), err)
+		}
+		if !bal.IsInt64() {
+			return nil, fmt.Errorf("unlockedBalanceOf(%s) = %s does not fit in int64", addr.Hex(), bal)
+		}
+		in.Wallets = append(in.Wallets, BurnWallet{ID: investv1.ObjectID(w.Name), Address: addr.Hex(), Balance: bal.Int64()})
+	}
+	burning, err := r.burning(ctx, o, tok, at)
+	if err != nil {
+		return nil, err
+	}
+	in.Burning = burning
+	return BurnPlan(in)
+}
+
+// burning is what the account's other live sells of the token recorded burning and the
+// chain has not mined by block at (a burn whose transaction is recorded, not reverted, and
+// not mined at or below at), read uncached so that a burn recorded a moment ago counts.
+func (r *Reconciler) burning(ctx context.Context, o *investv1.Order, tok Token, at uint64) ([]investv1.OrderBurn, error) {
 	reader := r.Live
 	if reader == nil {
 		reader = r.Client
@@ -469,143 +554,168 @@ func (r *Reconciler) planBurns(ctx context.Context, o *investv1.Order, tok Token
 	if reader == r.Client {
 		opts = append(opts, client.MatchingFields{index.OrderAccount: string(o.Spec.AccountID)})
 	}
+	var list investv1.OrderList
 	if err := reader.List(ctx, &list, opts...); err != nil {
 		return nil, fmt.Errorf("list the account's orders: %w", err)
 	}
-	var mine []investv1.Order
+	var out []investv1.OrderBurn
 	for i := range list.Items {
-		if list.Items[i].Spec.AccountID == o.Spec.AccountID {
-			mine = append(mine, list.Items[i])
-		}
-	}
-	if r.Archive != nil {
-		// Orders older than the retention period are only in the archive: their mints
-		// hold units too, and their burns took some. Only the sell's share class counts
-		// (its token is the one BurnPlan burns). An unreadable archive stops the plan (the
-		// reconcile retries) rather than burning from part of the history.
-		archived, err := r.Archive.CompletedOrders(ctx, o.Namespace, string(o.Spec.AccountID), o.Spec.ISIN)
-		if err != nil {
-			return nil, fmt.Errorf("read the account's archived orders: %w", err)
-		}
-		mine = WithArchived(mine, archived)
-	}
-	var preferred string
-	if id := deliveryWallet(o); id != "" {
-		if addr, err := r.walletAddress(ctx, o.Namespace, id); err == nil {
-			preferred = addr.Hex()
-		}
-	}
-	return BurnPlan(mine, o, tok.Address.Hex(), preferred)
-}
-
-// Archive is what a burn plan reads of the order archive (internal/archive): an account's
-// archived completed orders of one share class, whose recorded mints (recipient wallets)
-// and burns say what each wallet holds of its token. A SELL's plan reads the account's
-// archived history of the sell's share class, once.
-type Archive interface {
-	CompletedOrders(ctx context.Context, namespace, accountID string, isin investv1.ISIN) ([]investv1.Order, error)
-}
-
-// WithArchived returns the live orders and the archived ones that are not live any more:
-// an order archived but not yet deleted from the cluster counts once, as its live copy.
-func WithArchived(live, archived []investv1.Order) []investv1.Order {
-	seen := make(map[string]bool, len(live))
-	for i := range live {
-		seen[live[i].Namespace+"/"+live[i].Name] = true
-	}
-	out := append([]investv1.Order(nil), live...)
-	for i := range archived {
-		if !seen[archived[i].Namespace+"/"+archived[i].Name] {
-			out = append(out, archived[i])
-		}
-	}
-	return out
-}
-
-// BurnPlan decides which wallets a SELL burns its units from: the wallets the account's
-// BUYs of the same token were minted to (final, successful mints), less what other SELLs
-// have already recorded burning from them (unless their burn reverted). The sell's own
-// wallet (its walletID, or the account's primary wallet at placement) is used first, then
-// the other wallets in the order of their first delivery (oldest first, as holdings
-// consume lots), so a sell empties as few wallets as possible. It fails with an
-// InsufficientTokens error when the wallets hold fewer units than the sell.
-func BurnPlan(orders []investv1.Order, sell *investv1.Order, token, preferred string) ([]investv1.OrderBurn, error) {
-	type wallet struct {
-		id    investv1.ObjectID
-		units int64
-		first time.Time
-	}
-	held := map[string]*wallet{}
-	for i := range orders {
-		b := &orders[i]
-		c := b.Status.Chain
-		if b.Name == sell.Name || c == nil || c.Transaction == nil || !strings.EqualFold(c.Token, token) {
+		s := &list.Items[i]
+		c := s.Status.Chain
+		if s.Name == o.Name || s.Spec.AccountID != o.Spec.AccountID || s.Spec.Side != investv1.SideSell ||
+			c == nil || c.Transaction == nil || len(c.Burns) == 0 || !strings.EqualFold(c.Token, tok.Address.Hex()) {
 			continue
 		}
-		switch b.Spec.Side {
-		case investv1.SideBuy:
-			rc := c.Transaction.Receipt
-			if rc == nil || rc.Status != investv1.ChainReceiptSucceeded || c.Recipient == "" {
-				continue
-			}
-			addr := common.HexToAddress(c.Recipient).Hex()
-			w := held[addr]
-			if w == nil {
-				w = &wallet{id: deliveryWallet(b), first: rc.At.Time}
-				held[addr] = w
-			}
-			w.units += b.Spec.AmountOfUnits
-			if rc.At.Time.Before(w.first) {
-				w.first = rc.At.Time
-			}
-		case investv1.SideSell:
-			if rc := c.Transaction.Receipt; rc != nil && rc.Status == investv1.ChainReceiptReverted {
-				continue
-			}
-			for _, burn := range c.Burns {
-				addr := common.HexToAddress(burn.Address).Hex()
-				w := held[addr]
-				if w == nil {
-					w = &wallet{id: burn.WalletID}
-					held[addr] = w
-				}
-				w.units -= burn.Units
-			}
+		mined, err := r.minedBy(ctx, c.Transaction, at)
+		if err != nil {
+			return nil, err
+		}
+		if !mined {
+			out = append(out, c.Burns...)
 		}
 	}
-	addrs := make([]string, 0, len(held))
-	var total int64
-	for a, w := range held {
-		if w.units > 0 {
-			addrs = append(addrs, a)
-			total += w.units
+	return out, nil
+}
+
+// minedBy says whether a recorded transaction is reflected in the balances at block at:
+// mined at or below it, or reverted (then it burned nothing, whenever it was mined).
+func (r *Reconciler) minedBy(ctx context.Context, tx *investv1.ChainTransaction, at uint64) (bool, error) {
+	if rc := tx.Receipt; rc != nil {
+		return rc.Status == investv1.ChainReceiptReverted || (rc.BlockNumber >= 0 && uint64(rc.BlockNumber) <= at), nil
+	}
+	for _, a := range tx.Attempts {
+		rc, err := r.chainReader().TransactionReceipt(ctx, common.HexToHash(a.Hash))
+		if errors.Is(err, ethereum.NotFound) {
+			continue
+		}
+		if err != nil {
+			return false, fmt.Errorf("receipt of %s: %w", a.Hash, err)
+		}
+		// Mined but not final: a revert may still be undone by a reorg, so only a mined
+		// success at or below at counts as burned; anything else is still being burned.
+		return rc.Status == types.ReceiptStatusSuccessful && rc.BlockNumber != nil && rc.BlockNumber.Uint64() <= at, nil
+	}
+	return false, nil
+}
+
+// firstWallet is the wallet a sell burns from first: the one it names, else the account's
+// primary wallet.
+func (r *Reconciler) firstWallet(ctx context.Context, o *investv1.Order) investv1.ObjectID {
+	if o.Spec.WalletID != "" {
+		return o.Spec.WalletID
+	}
+	acct := &investv1.Account{}
+	if err := r.Client.Get(ctx, client.ObjectKey{Namespace: o.Namespace, Name: string(o.Spec.AccountID)}, acct); err == nil && acct.Spec.PrimaryWallet != "" {
+		return investv1.ObjectID(acct.Spec.PrimaryWallet)
+	}
+	if o.Spec.Quote != nil {
+		return o.Spec.Quote.WalletID
+	}
+	return ""
+}
+
+func (r *Reconciler) chainReader() ChainReader {
+	if r.Chain != nil {
+		return r.Chain
+	}
+	if r.Backend != nil {
+		return r.Backend
+	}
+	return nil
+}
+
+// registered says whether the identity registry verifies the wallet's address (the
+// wallet controller's Registration state Registered).
+func registered(w *investv1.Wallet) bool {
+	return w.DeletionTimestamp.IsZero() && w.Status.Registration != nil && w.Status.Registration.State == investv1.RegistrationRegistered
+}
+
+// ConfirmedBlock is the newest block whose transactions have confirmations blocks (its
+// own included) at head: head − confirmations + 1, or head for one confirmation or none.
+func ConfirmedBlock(head, confirmations uint64) uint64 {
+	if confirmations > 1 && head+1 >= confirmations {
+		return head + 1 - confirmations
+	}
+	return head
+}
+
+// BurnWallet is a wallet a SELL may burn from: a registered wallet of the sell's account
+// whose address no other account registered, with its balance of the token at the
+// confirmed block.
+type BurnWallet struct {
+	ID      investv1.ObjectID
+	Address string
+	Balance int64
+}
+
+// BurnInput is what BurnPlan decides from.
+type BurnInput struct {
+	// Wallets are the account's wallets the sell may burn from.
+	Wallets []BurnWallet
+	// Burning are the burns other sells of the account recorded that are not mined by Block.
+	Burning []investv1.OrderBurn
+	// First is the wallet burned from first (the sell's own, else the account's primary).
+	First investv1.ObjectID
+	// Units the sell burns.
+	Units int64
+	// Block the balances were read at.
+	Block uint64
+}
+
+// BurnPlan decides which wallets a SELL burns its units from, from what the chain says:
+// each wallet's balance at the confirmed block less what other sells of the account are
+// burning from it and the chain has not mined by then. It burns from the first wallet
+// (the sell's own, else the account's primary) first, then from the largest remaining
+// balance, then by wallet id, so a sell touches as few wallets as possible. It fails with
+// an InsufficientTokens error naming the figures when the wallets hold fewer units.
+func BurnPlan(in BurnInput) ([]investv1.OrderBurn, error) {
+	burning := map[common.Address]int64{}
+	var burningTotal int64
+	for _, b := range in.Burning {
+		burning[common.HexToAddress(b.Address)] += b.Units
+	}
+	type wallet struct {
+		BurnWallet
+		free int64
+	}
+	ws := make([]wallet, 0, len(in.Wallets))
+	var held, total int64
+	for _, w := range in.Wallets {
+		addr := common.HexToAddress(w.Address)
+		b := min(burning[addr], w.Balance)
+		burningTotal += b
+		held += w.Balance
+		free := w.Balance - b
+		if free > 0 {
+			ws = append(ws, wallet{BurnWallet: BurnWallet{ID: w.ID, Address: addr.Hex(), Balance: w.Balance}, free: free})
+			total += free
 		}
 	}
-	if preferred != "" {
-		preferred = common.HexToAddress(preferred).Hex()
+	if total < in.Units {
+		return nil, &shortError{want: in.Units, held: held, burning: burningTotal, block: in.Block}
 	}
-	sort.Slice(addrs, func(i, j int) bool {
-		a, b := addrs[i], addrs[j]
-		if (a == preferred) != (b == preferred) {
-			return a == preferred
+	sort.SliceStable(ws, func(i, j int) bool {
+		a, b := ws[i], ws[j]
+		if (in.First != "" && a.ID == in.First) != (in.First != "" && b.ID == in.First) {
+			return a.ID == in.First
 		}
-		if !held[a].first.Equal(held[b].first) {
-			return held[a].first.Before(held[b].first)
+		if a.free != b.free {
+			return a.free > b.free
 		}
-		return a < b
+		if a.ID != b.ID {
+			return a.ID < b.ID
+		}
+		return a.Address < b.Address
 	})
-	want := sell.Spec.AmountOfUnits
-	if total < want {
-		return nil, &shortError{want: want, have: total}
-	}
+	want := in.Units
 	var plan []investv1.OrderBurn
-	for _, a := range addrs {
+	for _, w := range ws {
 		if want == 0 {
 			break
 		}
-		take := min(held[a].units, want)
+		take := min(w.free, want)
 		want -= take
-		plan = append(plan, investv1.OrderBurn{WalletID: held[a].id, Address: a, Units: take})
+		plan = append(plan, investv1.OrderBurn{WalletID: w.ID, Address: w.Address, Units: take})
 	}
 	return plan, nil
 }

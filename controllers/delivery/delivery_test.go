@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"math/big"
-	"path/filepath"
 	"sync"
 	"time"
 
@@ -14,14 +13,11 @@ import (
 	"github.com/ethereum/go-ethereum/core/types"
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
-	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
-	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	investv1 "github.com/fundshare/fundshare-operator/api/v1alpha1"
 	ordercontroller "github.com/fundshare/fundshare-operator/controllers/order"
-	"github.com/fundshare/fundshare-operator/internal/archive/sqlstore"
 	"github.com/fundshare/fundshare-operator/internal/chain/outbox"
 	"github.com/fundshare/fundshare-operator/internal/test/envtest"
 )
@@ -474,33 +470,6 @@ var _ = Describe("SELL burn on the chain", func() {
 		Expect(w.chain.Burns(w.chain.Token, addr)).To(HaveLen(1))
 	})
 
-	It("burns the units of a BUY that is only in the order archive, reading the account's archived orders of the sell's share class only", func() {
-		w := newWorld()
-		wal, addr := w.wallet(true)
-		store, err := sqlstore.Open(ctx, "sqlite://"+filepath.Join(GinkgoT().TempDir(), "archive.db"), sqlstore.Options{})
-		Expect(err).NotTo(HaveOccurred())
-		DeferCleanup(store.Close)
-		reads := &archiveReads{Archive: store}
-		agent := w.startAgent(agentOptions{archive: reads})
-		defer agent.Stop()
-		buy := w.delivered(10, wal, 1)
-		// What the retention controller does: archive the order, then delete it.
-		Expect(store.Put(ctx, get(buy), investv1.AccountTypeIndividual)).To(Succeed())
-		Expect(k8s.Delete(ctx, get(buy))).To(Succeed())
-		Eventually(func() bool {
-			return apierrors.IsNotFound(k8s.Get(ctx, client.ObjectKeyFromObject(buy), &investv1.Order{}))
-		}, timeout, interval).Should(BeTrue())
-
-		sell := w.order(investv1.SideSell, 4, wal)
-		Eventually(func(g Gomega) { recordedTx(g, sell) }, timeout, interval).Should(Succeed())
-		Expect(get(sell).Status.Chain.Burns).To(Equal([]investv1.OrderBurn{{WalletID: investv1.ObjectID(wal.Name), Address: addr.Hex(), Units: 4}}))
-		w.chain.Commit(1)
-		Eventually(func() *investv1.SettlementRecord { return get(sell).Status.Settlement.TokensBurned }, timeout, interval).ShouldNot(BeNil())
-		Expect(w.chain.Balance(w.chain.Token, addr)).To(Equal(int64(6)))
-		Expect(reads.isins()).NotTo(BeEmpty())
-		Expect(reads.isins()).To(HaveEach(w.isin), "the plan reads the archive of the sell's share class only")
-	})
-
 	It("refuses a sell whose units were never delivered on the chain, and sends nothing", func() {
 		w := newWorld()
 		wal, _ := w.wallet(true)
@@ -583,24 +552,4 @@ func (w *world) delivered(units int64, wallet *investv1.Wallet, confirmations in
 	Eventually(func() *investv1.SettlementRecord { return get(buy).Status.Settlement.DeliveryCompleted }, timeout, interval).ShouldNot(BeNil())
 	moveTo(buy, investv1.StateDeliveryCompleted, investv1.StateCompleted)
 	return buy
-}
-
-// archiveReads is the order archive of a burn plan, noting the share class of every read.
-type archiveReads struct {
-	Archive
-	mu   sync.Mutex
-	read []investv1.ISIN
-}
-
-func (a *archiveReads) CompletedOrders(ctx context.Context, namespace, accountID string, isin investv1.ISIN) ([]investv1.Order, error) {
-	a.mu.Lock()
-	a.read = append(a.read, isin)
-	a.mu.Unlock()
-	return a.Archive.CompletedOrders(ctx, namespace, accountID, isin)
-}
-
-func (a *archiveReads) isins() []investv1.ISIN {
-	a.mu.Lock()
-	defer a.mu.Unlock()
-	return append([]investv1.ISIN(nil), a.read...)
 }

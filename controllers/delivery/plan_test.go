@@ -6,7 +6,6 @@ import (
 	"strconv"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/ethereum/go-ethereum/common"
 	corev1 "k8s.io/api/core/v1"
@@ -26,53 +25,38 @@ const (
 	w3     = "0x0000000000000000000000000000000000000003"
 )
 
-var day0 = time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
-
-func minted(name, token, wallet string, units int64, day int, status investv1.ChainReceiptStatus) investv1.Order {
-	o := investv1.Order{ObjectMeta: metav1.ObjectMeta{Name: name}, Spec: investv1.OrderSpec{Side: investv1.SideBuy, AmountOfUnits: units, WalletID: investv1.ObjectID("wal-" + wallet[len(wallet)-1:])}}
-	o.Status.Chain = &investv1.OrderChainStatus{Token: token, Recipient: wallet, Transaction: &investv1.ChainTransaction{
-		Receipt: &investv1.ChainReceipt{Status: status, At: metav1.NewTime(day0.AddDate(0, 0, day))},
-	}}
-	return o
+func bw(id string, addr string, balance int64) BurnWallet {
+	return BurnWallet{ID: investv1.ObjectID(id), Address: addr, Balance: balance}
 }
 
-func burning(name, token string, reverted bool, burns ...investv1.OrderBurn) investv1.Order {
-	o := investv1.Order{ObjectMeta: metav1.ObjectMeta{Name: name}, Spec: investv1.OrderSpec{Side: investv1.SideSell}}
-	o.Status.Chain = &investv1.OrderChainStatus{Token: token, Burns: burns, Transaction: &investv1.ChainTransaction{}}
-	if reverted {
-		o.Status.Chain.Transaction.Receipt = &investv1.ChainReceipt{Status: investv1.ChainReceiptReverted}
-	}
-	return o
-}
-
-func sellOf(units int64) *investv1.Order {
-	return &investv1.Order{ObjectMeta: metav1.ObjectMeta{Name: "sell"}, Spec: investv1.OrderSpec{Side: investv1.SideSell, AmountOfUnits: units}}
-}
-
-func TestBurnPlanBurnsFromTheWalletsTheUnitsWereMintedTo(t *testing.T) {
-	ok := investv1.ChainReceiptSucceeded
+func TestBurnPlanBurnsWhereTheChainSaysTheUnitsAre(t *testing.T) {
 	for _, tc := range []struct {
-		name      string
-		orders    []investv1.Order
-		units     int64
-		preferred string
-		want      string // "wallet:units ..." or "short"
+		name    string
+		wallets []BurnWallet
+		burning []investv1.OrderBurn
+		first   string
+		units   int64
+		want    string // "wallet:units ..." or "short: <message part>"
 	}{
-		{"one wallet", []investv1.Order{minted("b1", tokenA, w1, 10, 0, ok)}, 4, "", w1 + ":4"},
-		{"the sell's own wallet first", []investv1.Order{minted("b1", tokenA, w1, 10, 0, ok), minted("b2", tokenA, w2, 10, 1, ok)}, 4, w2, w2 + ":4"},
-		{"then oldest delivery first", []investv1.Order{minted("b2", tokenA, w2, 3, 5, ok), minted("b1", tokenA, w1, 3, 1, ok), minted("b3", tokenA, w3, 3, 3, ok)}, 7, "", w1 + ":3 " + w3 + ":3 " + w2 + ":1"},
-		{"less what other sells are burning", []investv1.Order{minted("b1", tokenA, w1, 10, 0, ok), burning("s0", tokenA, false, investv1.OrderBurn{Address: w1, Units: 8}), minted("b2", tokenA, w2, 5, 1, ok)}, 4, "", w1 + ":2 " + w2 + ":2"},
-		{"a reverted burn burned nothing", []investv1.Order{minted("b1", tokenA, w1, 10, 0, ok), burning("s0", tokenA, true, investv1.OrderBurn{Address: w1, Units: 8})}, 10, "", w1 + ":10"},
-		{"other tokens do not count", []investv1.Order{minted("b1", tokenB, w1, 10, 0, ok)}, 1, "", "short"},
-		{"reverted or unfinished mints do not count", []investv1.Order{minted("b1", tokenA, w1, 10, 0, investv1.ChainReceiptReverted)}, 1, "", "short"},
-		{"not enough", []investv1.Order{minted("b1", tokenA, w1, 3, 0, ok)}, 4, "", "short"},
+		{"one wallet", []BurnWallet{bw("wal-1", w1, 10)}, nil, "", 4, w1 + ":4"},
+		{"the first wallet (the sell's own, else the primary) first", []BurnWallet{bw("wal-1", w1, 10), bw("wal-2", w2, 10)}, nil, "wal-2", 4, w2 + ":4"},
+		{"the first wallet first even when it is not the largest", []BurnWallet{bw("wal-1", w1, 10), bw("wal-2", w2, 3)}, nil, "wal-2", 5, w2 + ":3 " + w1 + ":2"},
+		{"then the largest balance", []BurnWallet{bw("wal-1", w1, 3), bw("wal-2", w2, 5), bw("wal-3", w3, 4)}, nil, "", 7, w2 + ":5 " + w3 + ":2"},
+		{"then the wallet id", []BurnWallet{bw("wal-2", w2, 3), bw("wal-1", w1, 3)}, nil, "", 4, w1 + ":3 " + w2 + ":1"},
+		{"units moved to a second wallet of the account are burned there", []BurnWallet{bw("wal-1", w1, 0), bw("wal-2", w2, 10)}, nil, "wal-1", 4, w2 + ":4"},
+		{"less what other sells are burning and the chain has not mined", []BurnWallet{bw("wal-1", w1, 10), bw("wal-2", w2, 5)}, []investv1.OrderBurn{{Address: w1, Units: 8}}, "wal-1", 4, w1 + ":2 " + w2 + ":2"},
+		{"the addresses of other sells' burns are compared as addresses", []BurnWallet{bw("wal-1", w1, 10)}, []investv1.OrderBurn{{Address: strings.ToUpper("0x") + w1[2:], Units: 10}}, "", 1, "short: hold 10 on chain at block 7, 10 of them being burned by other sells"},
+		{"a burn from a wallet the account does not burn from does not count", []BurnWallet{bw("wal-1", w1, 10)}, []investv1.OrderBurn{{Address: w3, Units: 10}}, "", 10, w1 + ":10"},
+		{"an empty wallet is never in the plan", []BurnWallet{bw("wal-1", w1, 0), bw("wal-2", w2, 4)}, nil, "", 4, w2 + ":4"},
+		{"not enough names the figures", []BurnWallet{bw("wal-1", w1, 3)}, nil, "", 4, "short: the sell burns 4 units, the account's registered wallets hold 3 on chain at block 7, 0 of them"},
+		{"no wallet", nil, nil, "", 1, "short: hold 0 on chain"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			plan, err := BurnPlan(tc.orders, sellOf(tc.units), tokenA, tc.preferred)
-			if tc.want == "short" {
-				var short *shortError
-				if !errors.As(err, &short) || !strings.HasPrefix(err.Error(), "InsufficientTokens") {
-					t.Fatalf("plan %v, error %v; want InsufficientTokens", plan, err)
+			plan, err := BurnPlan(BurnInput{Wallets: tc.wallets, Burning: tc.burning, First: investv1.ObjectID(tc.first), Units: tc.units, Block: 7})
+			if msg, short := strings.CutPrefix(tc.want, "short: "); short {
+				var se *shortError
+				if !errors.As(err, &se) || !strings.HasPrefix(err.Error(), "InsufficientTokens") || !strings.Contains(err.Error(), msg) {
+					t.Fatalf("plan %v, error %v; want InsufficientTokens naming %q", plan, err, msg)
 				}
 				return
 			}
@@ -89,6 +73,14 @@ func TestBurnPlanBurnsFromTheWalletsTheUnitsWereMintedTo(t *testing.T) {
 				t.Fatalf("plan %s, want %s", strings.Join(got, " "), tc.want)
 			}
 		})
+	}
+}
+
+func TestTheConfirmedBlockIsTheNewestWithEveryConfirmation(t *testing.T) {
+	for _, tc := range []struct{ head, conf, want uint64 }{{10, 0, 10}, {10, 1, 10}, {10, 3, 8}, {1, 3, 1}, {2, 3, 0}} {
+		if got := ConfirmedBlock(tc.head, tc.conf); got != tc.want {
+			t.Errorf("ConfirmedBlock(%d, %d) = %d, want %d", tc.head, tc.conf, got, tc.want)
+		}
 	}
 }
 
@@ -133,30 +125,5 @@ func TestParseTokens(t *testing.T) {
 	}
 	if _, err := ParseTokens("IE00B4L5Y983=0x12", 1337); err == nil {
 		t.Fatal("bad address accepted")
-	}
-}
-
-func TestABurnPlanCountsTheMintsOfArchivedBuysOnce(t *testing.T) {
-	ok := investv1.ChainReceiptSucceeded
-	archivedBuy := minted("b1", tokenA, w1, 10, 0, ok) // only in the archive now
-	stillLive := minted("b2", tokenA, w2, 5, 1, ok)    // archived, not yet deleted from the cluster
-	orders := WithArchived([]investv1.Order{stillLive}, []investv1.Order{archivedBuy, stillLive})
-	if len(orders) != 2 {
-		t.Fatalf("WithArchived gave %d orders, want 2 (the live copy once, the archived buy once)", len(orders))
-	}
-	plan, err := BurnPlan(orders, sellOf(12), tokenA, "")
-	if err != nil {
-		t.Fatalf("a sell of 12 units from 10 archived + 5 live delivered units: %v", err)
-	}
-	var total int64
-	for _, b := range plan {
-		total += b.Units
-	}
-	if total != 12 {
-		t.Fatalf("plan %v burns %d units, want 12", plan, total)
-	}
-	// Without the archive the same sell is short: the archived buy's units are not seen.
-	if _, err := BurnPlan([]investv1.Order{stillLive}, sellOf(12), tokenA, ""); err == nil {
-		t.Fatal("without the archived buy the plan must be short")
 	}
 }

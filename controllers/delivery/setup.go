@@ -51,9 +51,6 @@ type Options struct {
 	// TokenList is "ISIN=0xADDRESS,…": the tokens of the share classes, until share classes
 	// report their own.
 	TokenList string
-	// Archive holds the orders that left the cluster (internal/archive); a SELL's burn
-	// plan counts the archived mints and burns of its account. Nil: no archive.
-	Archive Archive
 	// BatchSize is the most BUY orders of one namespace and share class minted in one
 	// batchMint transaction; 1 (the default) mints each order on its own.
 	BatchSize int
@@ -80,8 +77,6 @@ type Runtime struct {
 	Backend       outbox.Backend
 	ChainID       *big.Int
 	Confirmations uint64
-	// Archive is Options.Archive: the burn plans count archived orders.
-	Archive Archive
 	// BatchSize and BatchWindow are Options.BatchSize and .BatchWindow.
 	BatchSize   int
 	BatchWindow time.Duration
@@ -146,7 +141,6 @@ func Setup(ctx context.Context, mgr ctrl.Manager, o Options, namespace string) (
 	if err != nil {
 		return nil, err
 	}
-	rt.Archive = o.Archive
 	rt.BatchSize, rt.BatchWindow = o.BatchSize, o.BatchWindow
 	if err := rt.SetupAgent(mgr, o.Tokens); err != nil {
 		return nil, err
@@ -193,7 +187,7 @@ func NewRuntime(backend outbox.Backend, signer chain.Signer, chainID *big.Int, c
 func (rt *Runtime) SetupAgent(mgr ctrl.Manager, tokens TokenLookup) error {
 	r := &Reconciler{
 		Client: mgr.GetClient(), Live: mgr.GetAPIReader(), Outbox: rt.Outbox, Tokens: tokens,
-		Confirmations: rt.Confirmations, Archive: rt.Archive,
+		Confirmations: rt.Confirmations, Chain: rt.Backend,
 		BatchSize: rt.BatchSize, BatchWindow: rt.BatchWindow, Backend: rt.Backend,
 	}
 	if err := r.SetupWithManager(mgr); err != nil {

@@ -63,8 +63,20 @@ func (w *world) wallet(registered bool) (*investv1.Wallet, common.Address) {
 	Expect(k8s.Create(ctx, wal)).To(Succeed())
 	if registered {
 		w.chain.Register(addr)
+		markRegistered(wal)
 	}
 	return wal, addr
+}
+
+// markRegistered records the wallet as Registered, as the wallet controller does once the
+// identity registry verifies its address.
+func markRegistered(wal *investv1.Wallet) {
+	GinkgoHelper()
+	Eventually(func(g Gomega) {
+		g.Expect(k8s.Get(ctx, client.ObjectKeyFromObject(wal), wal)).To(Succeed())
+		wal.Status.Registration = &investv1.WalletRegistration{State: investv1.RegistrationRegistered}
+		g.Expect(k8s.Status().Update(ctx, wal)).To(Succeed())
+	}, timeout, interval).Should(Succeed())
 }
 
 // order creates an order of the account for units, delivered to wallet, and moves it to
@@ -123,7 +135,6 @@ type agentOptions struct {
 	batchWindow   time.Duration            // zero: 500ms
 	noPreflight   bool                     // batches are checked only by the outbox's estimate at signing
 	batchOnly     bool                     // the batch controller runs, but the order reconciler mints each order on its own
-	archive       Archive                  // nil: no order archive
 	healInterval  time.Duration            // zero: 200ms
 }
 
@@ -178,7 +189,7 @@ func (w *world) startAgent(opts agentOptions) *envtest.Manager {
 			r := &Reconciler{
 				Client: c, Live: mgr.GetAPIReader(), Outbox: ob, Tokens: tokens, Confirmations: conf,
 				Poll: 100 * time.Millisecond, RetryRefused: 300 * time.Millisecond,
-				BatchSize: opts.batchSize, BatchWindow: opts.batchWindow, Backend: backend, Archive: opts.archive,
+				BatchSize: opts.batchSize, BatchWindow: opts.batchWindow, Backend: backend, Chain: backend,
 			}
 			if r.BatchWindow == 0 {
 				r.BatchWindow = 500 * time.Millisecond

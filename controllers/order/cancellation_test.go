@@ -210,7 +210,12 @@ var _ = Describe("Order cancellation: the point of no return", func() {
 				waitState(o, investv1.StateDeliveryInitiated)
 			}, investv1.StateCompleted, false},
 			{investv1.SideSell, investv1.StateRedemptionGated, gated, func(o *investv1.Order) { waitState(o, investv1.StateRedemptionGated) }, investv1.StateCancelled, false},
-			{investv1.SideSell, investv1.StateExecuted, open, func(o *investv1.Order) { waitState(o, investv1.StateExecuted) }, investv1.StateCompleted, false},
+			// A SELL's point of no return is its first burn or payout, not EXECUTED.
+			{investv1.SideSell, investv1.StateExecuted, open, func(o *investv1.Order) { waitState(o, investv1.StateExecuted) }, investv1.StateCancelled, false},
+			{investv1.SideSell, investv1.StateExecuted, open, func(o *investv1.Order) {
+				waitState(o, investv1.StateExecuted)
+				record(o, settlement.StepTokensBurned, investv1.SettlementRecord{TransactionHash: txHash})
+			}, investv1.StateCompleted, false},
 			{investv1.SideSell, investv1.StatePaymentSent, open, func(o *investv1.Order) {
 				waitState(o, investv1.StateExecuted)
 				record(o, settlement.StepPaymentSent, investv1.SettlementRecord{Reference: "PAYOUT-" + o.Name[:8]})
@@ -280,7 +285,8 @@ var _ = Describe("Order cancellation: the point of no return", func() {
 			Eventually(func() bool { return done(o) }).WithTimeout(30*time.Second).Should(BeTrue(), "%s %s", r.side, r.state)
 		}
 		// Units: the open market's seed plus the completed buys (EXECUTED and
-		// DELIVERY_INITIATED rows, 10 each) minus the completed sells (20); the gated
+		// DELIVERY_INITIATED rows, 10 each) minus the completed sells (the burned EXECUTED and
+		// the PAYMENT_SENT rows, 20; the EXECUTED sell with nothing burned was cancelled); the gated
 		// market keeps its seed (its sells were cancelled, their reservations released).
 		Eventually(func() int64 { return holdingOf(c.account, open.isin) }).WithTimeout(10 * time.Second).Should(Equal(int64(100 + 20 - 20)))
 		Eventually(func() int64 { return holdingOf(c.account, gated.isin) }).WithTimeout(10 * time.Second).Should(Equal(int64(100)))

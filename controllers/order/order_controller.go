@@ -201,12 +201,20 @@ func (r *Reconciler) reserve(ctx context.Context, o *investv1.Order) (bool, stri
 		ctrl.LoggerFrom(ctx).V(1).Info("units already reserved", "account", klog.KObj(acct))
 		return true, "", nil
 	}
-	positions, err := placement.Positions(ctx, r.Client, r.Archive, acct, r.Now())
+	history, err := placement.AccountHistory(ctx, r.Client, r.Archive, acct, r.Now())
 	if err != nil {
 		return false, "", err
 	}
-	if code, message, ok := holdings.SellCheck(positions, o.Spec.ISIN, o.Spec.AmountOfUnits); !ok {
+	if code, message, ok := holdings.SellCheck(history.Positions(acct, r.Now()), o.Spec.ISIN, o.Spec.AmountOfUnits); !ok {
 		return false, code + ": " + message, nil
+	}
+	if oc := acct.Status.OnChain; oc != nil {
+		// The same check as placement: no more than the chain says the account holds.
+		reserved := holdings.NotBurnedBy(acct.Status.Reservations, history.Live, o.Spec.ISIN, o.Name, oc.Block)
+		minted := holdings.MintedAfter(history.Live, o.Spec.ISIN, oc.Block)
+		if code, message, ok := holdings.OnChainCheck(oc, o.Spec.ISIN, o.Spec.AmountOfUnits, minted, reserved); !ok {
+			return false, code + ": " + message, nil
+		}
 	}
 	acct.Status.Reservations = append(acct.Status.Reservations, investv1.UnitReservation{
 		Order: investv1.ObjectID(o.Name), ISIN: o.Spec.ISIN, Units: o.Spec.AmountOfUnits,
@@ -241,6 +249,22 @@ func (r *Reconciler) transition(ctx context.Context, o *investv1.Order, steps []
 	newlyRefused := refused != "" && !meta.IsStatusConditionTrue(before.Status.Conditions, ConditionCancellationRefused)
 	setConditions(o, waiting, last, refused)
 	log := ctrl.LoggerFrom(ctx)
+	if last.To == investv1.StateCancelled && before.Spec.CancellationRequested {
+		// A cancellation decided on the cached order: check it on the live one, where a
+		// chain agent may have recorded a burn since (the status write below is guarded
+		// by the version read too, so a burn recorded after this read conflicts).
+		live := &investv1.Order{}
+		if err := r.Live.Get(ctx, client.ObjectKeyFromObject(o), live); err != nil {
+			if apierrors.IsNotFound(err) {
+				return ctrl.Result{}, nil
+			}
+			return ctrl.Result{}, fmt.Errorf("re-read the order before cancelling it: %w", err)
+		}
+		if ok, _, why := investv1.Cancellable(live); !ok || live.ResourceVersion != before.ResourceVersion {
+			log.V(1).Info("the live order differs from the cached one; deciding again", "cancellable", ok, "why", why)
+			return ctrl.Result{RequeueAfter: conflictRetry}, nil
+		}
+	}
 	patch := client.MergeFromWithOptions(before, client.MergeFromWithOptimisticLock{})
 	if err := r.Client.Status().Patch(ctx, o, patch); err != nil {
 		if apierrors.IsConflict(err) || apierrors.IsNotFound(err) {

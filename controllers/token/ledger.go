@@ -306,6 +306,7 @@ func (r *LedgerReconciler) Round(ctx context.Context) (err error) {
 			la.Wallets = append(la.Wallets, common.HexToAddress(w.Spec.WalletAddress))
 		}
 	}
+	burnable := BurnableWallets(wallets.Items)
 	// Every balance at one confirmed block, so that the round sees one state of the chain
 	// that a shallow reorganisation does not change.
 	head, err := r.Chain.BlockNumber(ctx)
@@ -321,12 +322,14 @@ func (r *LedgerReconciler) Round(ctx context.Context) (err error) {
 	if err := r.countTransfers(ctx, accts.Items, byKey, tokens, cursors, at); err != nil {
 		return err
 	}
+	settling := map[string]bool{}
 	for i := range orders.Items {
 		o := &orders.Items[i]
 		la := byKey[o.Namespace+"/"+string(o.Spec.AccountID)]
 		if la == nil || !pastExecution(o.Status.State) {
 			continue
 		}
+		settling[la.Key] = true
 		units, err := r.settledBy(ctx, o, at)
 		if err != nil {
 			return err
@@ -370,7 +373,9 @@ func (r *LedgerReconciler) Round(ctx context.Context) (err error) {
 				}
 			}
 		}
-		if err := r.record(ctx, a, res); err != nil {
+		key := a.Namespace + "/" + a.Name
+		onChain := OnChainOf(burnable[key], tokens, balances, at)
+		if err := r.record(ctx, a, res, onChain, settling[key]); err != nil {
 			errs = append(errs, err)
 		}
 	}
@@ -383,9 +388,72 @@ func (r *LedgerReconciler) Round(ctx context.Context) (err error) {
 	return errors.Join(errs...)
 }
 
-// record sets LedgerInSync on the account when it changes, with a Warning Event when a
-// mismatch appears or its numbers change.
-func (r *LedgerReconciler) record(ctx context.Context, a *investv1.Account, res LedgerResult) error {
+// BurnableWallets are, per account ("namespace/name"), the addresses a SELL of the
+// account may burn from (as the chain agent's burn plan decides): those of its Wallets
+// the registry verifies (Registered) and that no other account also registered a Wallet
+// for.
+func BurnableWallets(wallets []investv1.Wallet) map[string][]common.Address {
+	owners := map[common.Address]map[string]bool{}
+	for i := range wallets {
+		w := &wallets[i]
+		if !common.IsHexAddress(w.Spec.WalletAddress) {
+			continue
+		}
+		addr := common.HexToAddress(w.Spec.WalletAddress)
+		if owners[addr] == nil {
+			owners[addr] = map[string]bool{}
+		}
+		owners[addr][w.Namespace+"/"+string(w.Spec.AccountID)] = true
+	}
+	out := map[string][]common.Address{}
+	for i := range wallets {
+		w := &wallets[i]
+		reg := w.Status.Registration
+		if !common.IsHexAddress(w.Spec.WalletAddress) || !w.DeletionTimestamp.IsZero() || reg == nil || reg.State != investv1.RegistrationRegistered {
+			continue
+		}
+		addr := common.HexToAddress(w.Spec.WalletAddress)
+		key := w.Namespace + "/" + string(w.Spec.AccountID)
+		if len(owners[addr]) == 1 && !slices.Contains(out[key], addr) {
+			out[key] = append(out[key], addr)
+		}
+	}
+	return out
+}
+
+// OnChainOf is an account's status.onChain: the units of each ISIN's token its burnable
+// wallets hold at block (balances[token][wallet]), sorted by ISIN, ISINs with none left
+// out.
+func OnChainOf(wallets []common.Address, tokens map[string]common.Address, balances map[common.Address]map[common.Address]*big.Int, block uint64) *investv1.OnChainHoldings {
+	out := &investv1.OnChainHoldings{Block: int64(block)} //nolint:gosec // block numbers stay far below 2^63
+	for isin, tok := range tokens {
+		sum := new(big.Int)
+		for _, w := range wallets {
+			if b := balances[tok][w]; b != nil {
+				sum.Add(sum, b)
+			}
+		}
+		if sum.Sign() > 0 && sum.IsInt64() {
+			out.Holdings = append(out.Holdings, investv1.OnChainHolding{ISIN: investv1.ISIN(isin), Units: sum.Int64()})
+		}
+	}
+	sort.Slice(out.Holdings, func(i, j int) bool { return out.Holdings[i].ISIN < out.Holdings[j].ISIN })
+	return out
+}
+
+// onChainChanged says whether status.onChain must be written: the units differ, or the
+// account has orders settling on chain and the block moved (their burns and mints are
+// compared with that block at placement).
+func onChainChanged(old, cur *investv1.OnChainHoldings, settling bool) bool {
+	if old == nil || !slices.Equal(old.Holdings, cur.Holdings) {
+		return true
+	}
+	return settling && old.Block != cur.Block
+}
+
+// record sets LedgerInSync and status.onChain on the account when they change, with a
+// Warning Event when a mismatch appears or its numbers change.
+func (r *LedgerReconciler) record(ctx context.Context, a *investv1.Account, res LedgerResult, onChain *investv1.OnChainHoldings, settling bool) error {
 	cond := metav1.Condition{Type: TypeLedgerInSync, Status: metav1.ConditionTrue, Reason: ReasonBalancesMatch,
 		Message: res.Message(), ObservedGeneration: a.Generation}
 	switch {
@@ -395,16 +463,21 @@ func (r *LedgerReconciler) record(ctx context.Context, a *investv1.Account, res 
 		cond.Status, cond.Reason = metav1.ConditionUnknown, ReasonNotComparable
 	}
 	old := meta.FindStatusCondition(a.Status.Conditions, TypeLedgerInSync)
-	if old != nil && old.Status == cond.Status && old.Reason == cond.Reason && old.Message == cond.Message && old.ObservedGeneration == cond.ObservedGeneration {
+	condSame := old != nil && old.Status == cond.Status && old.Reason == cond.Reason && old.Message == cond.Message && old.ObservedGeneration == cond.ObservedGeneration
+	if condSame && !onChainChanged(a.Status.OnChain, onChain, settling) {
 		return nil
 	}
 	before := a.DeepCopy()
 	meta.SetStatusCondition(&a.Status.Conditions, cond)
+	a.Status.OnChain = onChain
 	if err := r.Client.Status().Patch(ctx, a, client.MergeFromWithOptions(before, client.MergeFromWithOptimisticLock{})); err != nil {
 		if apierrors.IsConflict(err) || apierrors.IsNotFound(err) {
 			return nil // the next round sees the new version
 		}
 		return fmt.Errorf("account %s/%s: %w", a.Namespace, a.Name, err)
+	}
+	if condSame {
+		return nil // only the units on chain changed
 	}
 	if !res.InSync() && r.Recorder != nil {
 		r.Recorder.Eventf(a, nil, corev1.EventTypeWarning, ReasonBalanceMismatch, "ReconcileLedger", "%s", cond.Message)

@@ -136,6 +136,43 @@ var _ = Describe("Ledger reconciliation", func() {
 	})
 })
 
+var _ = Describe("The units on chain in the Account status", func() {
+	It("the ledger round writes per account and ISIN the units its registered wallets hold on chain and the block, following a holder transfer to another account's wallet", func() {
+		ns := tenant("onchain")
+		isin, token := readyToken()
+		holder, other := fixtures.IndividualAccount(ns), fixtures.IndividualAccount(ns)
+		Expect(k8s.Create(ctx, holder)).To(Succeed())
+		Expect(k8s.Create(ctx, other)).To(Succeed())
+		from, to := newWalletAddress(), newWalletAddress()
+		Expect(k8s.Create(ctx, fixtures.Wallet(ns, holder.Name, from.Hex()))).To(Succeed())
+		Expect(k8s.Create(ctx, fixtures.Wallet(ns, other.Name, to.Hex()))).To(Succeed())
+		Eventually(func() (bool, error) { return isVerified(from) }, settle, poll).Should(BeTrue())
+		Eventually(func() (bool, error) { return isVerified(to) }, settle, poll).Should(BeTrue())
+		tok := contracts.NewShareToken()
+		minted := send(token, tok.PackMint(from, big.NewInt(953)))
+
+		onChain := func(a *investv1.Account) func(g Gomega) *investv1.OnChainHoldings {
+			return func(g Gomega) *investv1.OnChainHoldings {
+				cur := &investv1.Account{}
+				g.Expect(k8s.Get(ctx, client.ObjectKeyFromObject(a), cur)).To(Succeed())
+				g.Expect(cur.Status.OnChain).NotTo(BeNil())
+				return cur.Status.OnChain
+			}
+		}
+		units := func(a *investv1.Account) func(g Gomega) []investv1.OnChainHolding {
+			return func(g Gomega) []investv1.OnChainHolding { return onChain(a)(g).Holdings }
+		}
+		Eventually(units(holder), settle, poll).Should(Equal([]investv1.OnChainHolding{{ISIN: investv1.ISIN(isin), Units: 953}}))
+		Eventually(func(g Gomega) int64 { return onChain(holder)(g).Block }, settle, poll).Should(BeNumerically(">=", minted.BlockNumber.Int64()))
+
+		By("a holder moves 500 units to another account's wallet on chain")
+		moved := send(token, tok.PackForcedTransfer(from, to, big.NewInt(500)))
+		Eventually(units(holder), settle, poll).Should(Equal([]investv1.OnChainHolding{{ISIN: investv1.ISIN(isin), Units: 453}}))
+		Eventually(units(other), settle, poll).Should(Equal([]investv1.OnChainHolding{{ISIN: investv1.ISIN(isin), Units: 500}}))
+		Expect(onChain(holder)(Default).Block).To(BeNumerically(">=", moved.BlockNumber.Int64()), "the units are those at the block named")
+	})
+})
+
 func gaugeISIN(name, isin string) float64 {
 	GinkgoHelper()
 	families, err := metrics.Registry.Gather()

@@ -3,6 +3,7 @@ package holdings
 import (
 	"math/rand/v2"
 	"slices"
+	"strings"
 	"testing"
 	"time"
 
@@ -263,5 +264,63 @@ func TestTheArchiveSummaryGivesTheHoldingsOfTheWholeHistory(t *testing.T) {
 	}
 	if summed < 100 {
 		t.Fatalf("only %d positions had summed buys: the cases do not exercise the cut-off", summed)
+	}
+}
+
+// TestASellIsCheckedAgainstTheUnitsOnChain: a sell may claim the units on chain at the
+// recorded block less those reserved by other sells not burned by that block; without
+// on-chain figures (no chain) it is not checked here.
+func TestASellIsCheckedAgainstTheUnitsOnChain(t *testing.T) {
+	sell := func(name string, receipt *investv1.ChainReceipt) investv1.Order {
+		o := investv1.Order{ObjectMeta: metav1.ObjectMeta{Name: name}, Spec: investv1.OrderSpec{Side: investv1.SideSell, ISIN: isin}}
+		if receipt != nil {
+			o.Status.Chain = &investv1.OrderChainStatus{Transaction: &investv1.ChainTransaction{Receipt: receipt}}
+		}
+		return o
+	}
+	orders := []investv1.Order{
+		sell("unsent", nil),
+		sell("burned-at-9", &investv1.ChainReceipt{Status: investv1.ChainReceiptSucceeded, BlockNumber: 9}),
+		sell("burned-at-11", &investv1.ChainReceipt{Status: investv1.ChainReceiptSucceeded, BlockNumber: 11}),
+		sell("reverted", &investv1.ChainReceipt{Status: investv1.ChainReceiptReverted, BlockNumber: 5}),
+	}
+	res := []investv1.UnitReservation{
+		{Order: "unsent", ISIN: isin, Units: 1}, {Order: "burned-at-9", ISIN: isin, Units: 10},
+		{Order: "burned-at-11", ISIN: isin, Units: 100}, {Order: "reverted", ISIN: isin, Units: 1000},
+		{Order: "gone", ISIN: isin, Units: 10000}, {Order: "other-isin", ISIN: "LU0274208692", Units: 100000},
+		{Order: "self", ISIN: isin, Units: 1000000},
+	}
+	if got, want := NotBurnedBy(res, orders, isin, "self", 10), int64(1+100+1000+10000); got != want {
+		t.Fatalf("NotBurnedBy = %d, want %d (unsent, burned after the block, reverted and unknown sells count; a burn at or below it does not)", got, want)
+	}
+	onChain := &investv1.OnChainHoldings{Block: 10, Holdings: []investv1.OnChainHolding{{ISIN: isin, Units: 453}}}
+	if _, _, ok := OnChainCheck(onChain, isin, 400, 0, 53); !ok {
+		t.Error("400 of 453 on chain with 53 reserved: refused")
+	}
+	if _, msg, ok := OnChainCheck(onChain, isin, 410, 5, 53); ok || !strings.Contains(msg, "453 on chain at block 10 (and 5 minted since), 53 reserved") {
+		t.Errorf("410 of 453+5 with 53 reserved: %v %q", ok, msg)
+	}
+	if _, _, ok := OnChainCheck(onChain, isin, 405, 5, 53); !ok {
+		t.Error("405 of 453+5 minted since with 53 reserved: refused")
+	}
+	code, msg, ok := OnChainCheck(onChain, isin, 401, 0, 53)
+	if ok || code != CodeInsufficientHoldings || !strings.Contains(msg, "401 units of IE00B4L5Y983 requested, 453 on chain at block 10, 53 reserved by other sells not burned by then") {
+		t.Errorf("401 of 453 with 53 reserved: %v %q %q", ok, code, msg)
+	}
+	if _, msg, ok := OnChainCheck(onChain, "LU0274208692", 1, 0, 0); ok || !strings.Contains(msg, "0 on chain") {
+		t.Errorf("an ISIN with nothing on chain: %v %q", ok, msg)
+	}
+	if _, _, ok := OnChainCheck(nil, isin, 1_000_000, 0, 0); !ok {
+		t.Error("no on-chain figures (no chain): refused")
+	}
+	buy := func(units, block int64, status investv1.ChainReceiptStatus) investv1.Order {
+		o := investv1.Order{Spec: investv1.OrderSpec{Side: investv1.SideBuy, ISIN: isin, AmountOfUnits: units}}
+		o.Status.Chain = &investv1.OrderChainStatus{Transaction: &investv1.ChainTransaction{Receipt: &investv1.ChainReceipt{Status: status, BlockNumber: block}}}
+		return o
+	}
+	buys := []investv1.Order{buy(1, 9, investv1.ChainReceiptSucceeded), buy(10, 10, investv1.ChainReceiptSucceeded), buy(100, 11, investv1.ChainReceiptSucceeded),
+		buy(1000, 12, investv1.ChainReceiptReverted), {Spec: investv1.OrderSpec{Side: investv1.SideBuy, ISIN: isin, AmountOfUnits: 10000}}}
+	if got := MintedAfter(buys, isin, 10); got != 100 {
+		t.Errorf("MintedAfter = %d, want 100 (only the final, successful mint above the block)", got)
 	}
 }

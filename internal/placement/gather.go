@@ -40,6 +40,13 @@ type Input struct {
 	PaymentMethodDetails *investv1.PaymentMethodDetails
 	// Positions are the account's holdings at Now, read for SELL orders only.
 	Positions map[investv1.ISIN]*holdings.Position
+	// OnChainReserved (SELL, an account with on-chain figures) is the units of the
+	// order's ISIN reserved by the account's other sells and not burned by the block of
+	// its on-chain figures (holdings.NotBurnedBy).
+	OnChainReserved int64
+	// OnChainMinted (SELL, an account with on-chain figures) is the units of the order's
+	// ISIN its buys minted after that block (holdings.MintedAfter).
+	OnChainMinted int64
 }
 
 // Gather reads what placing o needs into an Input. It stops reading at the first missing
@@ -106,11 +113,15 @@ func Gather(ctx context.Context, r Readers, o *investv1.Order, now time.Time) (I
 	}
 
 	if o.Spec.Side == investv1.SideSell {
-		positions, err := Positions(ctx, r.Cache, r.Archive, acct, now)
+		h, err := AccountHistory(ctx, r.Cache, r.Archive, acct, now)
 		if err != nil {
 			return in, err
 		}
-		in.Positions = positions
+		in.Positions = h.Positions(acct, now)
+		if oc := acct.Status.OnChain; oc != nil {
+			in.OnChainReserved = holdings.NotBurnedBy(acct.Status.Reservations, h.Live, o.Spec.ISIN, o.Name, oc.Block)
+			in.OnChainMinted = holdings.MintedAfter(h.Live, o.Spec.ISIN, oc.Block)
+		}
 	}
 	return in, nil
 }

@@ -218,9 +218,6 @@ func setupControllers(mgr ctrl.Manager, c Config) error {
 			return fmt.Errorf("retention controller: %w", err)
 		}
 	}
-	if c.Archive != nil {
-		c.Chain.Archive = c.Archive
-	}
 	tokens := &token.Lookup{} // share classes report their tokens (unless --chain-tokens names them)
 	if c.Chain.Tokens == nil && c.Chain.TokenList == "" {
 		c.Chain.Tokens = tokens

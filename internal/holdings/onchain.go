@@ -1,0 +1,80 @@
+package holdings
+
+import (
+	"fmt"
+
+	investv1 "github.com/fundshare/fundshare-operator/api/v1alpha1"
+)
+
+// NotBurnedBy is the units of the account's reservations of isin (leaving out exclude's)
+// that are still in the on-chain figure of block: their sell's burn is not recorded as
+// mined and successful at or below block. Those units are on chain at block but promised
+// to that sell. orders are the account's live orders; a reservation whose order is not
+// among them counts in full.
+func NotBurnedBy(reservations []investv1.UnitReservation, orders []investv1.Order, isin investv1.ISIN, exclude string, block int64) int64 {
+	byName := make(map[string]*investv1.Order, len(orders))
+	for i := range orders {
+		byName[orders[i].Name] = &orders[i]
+	}
+	var units int64
+	for _, r := range reservations {
+		if r.ISIN != isin || string(r.Order) == exclude {
+			continue
+		}
+		if o := byName[string(r.Order)]; o != nil && burnedBy(o, block) {
+			continue
+		}
+		units += r.Units
+	}
+	return units
+}
+
+// MintedAfter is the units of isin the account's live BUYs minted after block: their
+// recorded mint is final, succeeded and was mined above block, so the on-chain figure of
+// block does not have them yet (a sell right after a buy completes counts them).
+func MintedAfter(orders []investv1.Order, isin investv1.ISIN, block int64) int64 {
+	var units int64
+	for i := range orders {
+		o := &orders[i]
+		c := o.Status.Chain
+		if o.Spec.Side != investv1.SideBuy || o.Spec.ISIN != isin || c == nil || c.Transaction == nil || c.Transaction.Receipt == nil {
+			continue
+		}
+		if rc := c.Transaction.Receipt; rc.Status == investv1.ChainReceiptSucceeded && rc.BlockNumber > block {
+			units += o.Spec.AmountOfUnits
+		}
+	}
+	return units
+}
+
+// burnedBy says whether the sell's recorded burn was mined at or below block and
+// succeeded.
+func burnedBy(o *investv1.Order, block int64) bool {
+	c := o.Status.Chain
+	if c == nil || c.Transaction == nil || c.Transaction.Receipt == nil {
+		return false
+	}
+	rc := c.Transaction.Receipt
+	return rc.Status == investv1.ChainReceiptSucceeded && rc.BlockNumber >= 0 && rc.BlockNumber <= block
+}
+
+// OnChainCheck refuses a sell of units of isin beyond what the chain says the account
+// holds: its units on chain at the recorded block, plus minted (MintedAfter: final mints
+// of its buys above that block), less reserved (NotBurnedBy: the units of its other sells
+// not burned by that block). An account without on-chain figures (no chain configured)
+// is not checked here, only against the books (SellCheck).
+func OnChainCheck(onChain *investv1.OnChainHoldings, isin investv1.ISIN, units, minted, reserved int64) (code, message string, ok bool) {
+	if onChain == nil {
+		return "", "", true
+	}
+	held := onChain.Units(isin)
+	if free := held + minted - reserved; units > free {
+		since := ""
+		if minted > 0 {
+			since = fmt.Sprintf(" (and %d minted since)", minted)
+		}
+		return CodeInsufficientHoldings, fmt.Sprintf("%d units of %s requested, %d on chain at block %d%s, %d reserved by other sells not burned by then",
+			units, isin, held, onChain.Block, since, reserved), false
+	}
+	return "", "", true
+}
