@@ -217,17 +217,17 @@ func computeLots(in Input) map[investv1.ISIN]*Position {
 	// locks with the units) changes no lot: the units keep their age and their lock.
 	type event struct {
 		tx    string
-		index uint64
+		index int64
 	}
 	sides := map[event]int{}
 	for i := range in.Transfers {
 		t := &in.Transfers[i].Spec
-		sides[event{strings.ToLower(t.TransactionHash), uint64(t.LogIndex)}]++
+		sides[event{strings.ToLower(t.TransactionHash), t.LogIndex}]++
 	}
 	for i := range in.Transfers {
 		t := &in.Transfers[i].Spec
 		p := pos(t.ISIN)
-		own := sides[event{strings.ToLower(t.TransactionHash), uint64(t.LogIndex)}] > 1
+		own := sides[event{strings.ToLower(t.TransactionHash), t.LogIndex}] > 1
 		switch t.Direction {
 		case investv1.TransferIn:
 			p.TransferredIn += t.Units
