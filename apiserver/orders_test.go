@@ -3,6 +3,7 @@ package apiserver_test
 import (
 	"math/rand/v2"
 	"net/http"
+	"strconv"
 	"strings"
 	"time"
 
@@ -923,7 +924,27 @@ func setOnChain(ns, account string, block, units int64) {
 		}
 		before := a.DeepCopy()
 		a.Status.OnChain = &investv1.OnChainHoldings{Block: block, Holdings: []investv1.OnChainHolding{{ISIN: fixtures.ISIN, Units: units}}}
-		return k8s.Status().Patch(ctx, a, client.MergeFromWithOptions(before, client.MergeFromWithOptimisticLock{}))
+		if err := k8s.Status().Patch(ctx, a, client.MergeFromWithOptions(before, client.MergeFromWithOptimisticLock{})); err != nil {
+			return err
+		}
+		waitCached(a)
+		return nil
+	}).WithTimeout(envtest.Settle).WithPolling(envtest.Poll).Should(Succeed())
+}
+
+// waitCached waits until the manager's cache, which the REST facade reads, holds obj at
+// the version written or a later one: a write by another writer (the chain agent, the
+// ledger) is not the facade's own, so read-your-writes does not cover it.
+func waitCached(obj client.Object) {
+	GinkgoHelper()
+	written, err := strconv.ParseUint(obj.GetResourceVersion(), 10, 64)
+	Expect(err).NotTo(HaveOccurred())
+	Eventually(func(g Gomega) {
+		cached := obj.DeepCopyObject().(client.Object)
+		g.Expect(env.Manager.GetClient().Get(ctx, client.ObjectKeyFromObject(obj), cached)).To(Succeed())
+		rv, err := strconv.ParseUint(cached.GetResourceVersion(), 10, 64)
+		g.Expect(err).NotTo(HaveOccurred())
+		g.Expect(rv).To(BeNumerically(">=", written))
 	}).WithTimeout(envtest.Settle).WithPolling(envtest.Poll).Should(Succeed())
 }
 
@@ -940,6 +961,10 @@ func writeChain(ns, id string, change func(*investv1.OrderChainStatus)) {
 			o.Status.Chain = &investv1.OrderChainStatus{}
 		}
 		change(o.Status.Chain)
-		return k8s.Status().Patch(ctx, o, client.MergeFromWithOptions(before, client.MergeFromWithOptimisticLock{}))
+		if err := k8s.Status().Patch(ctx, o, client.MergeFromWithOptions(before, client.MergeFromWithOptimisticLock{})); err != nil {
+			return err
+		}
+		waitCached(o)
+		return nil
 	}).WithTimeout(envtest.Settle).WithPolling(envtest.Poll).Should(Succeed())
 }

@@ -8,10 +8,13 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	investv1 "github.com/fundshare/fundshare-operator/api/v1alpha1"
+	"github.com/fundshare/fundshare-operator/internal/test/envtest"
 )
 
 // registerWallet marks a wallet Registered, as the chain agent does once its address is in
-// the identity registry (this suite runs no chain).
+// the identity registry (this suite runs no chain), and waits until the manager's cache,
+// which the REST facade reads, has it: the chain agent's write is not the facade's own, so
+// read-your-writes does not cover it.
 func registerWallet(ns, id string) {
 	GinkgoHelper()
 	Eventually(func(g Gomega) {
@@ -20,6 +23,12 @@ func registerWallet(ns, id string) {
 		w.Status.Registration = &investv1.WalletRegistration{State: investv1.RegistrationRegistered}
 		g.Expect(k8s.Status().Update(ctx, w)).To(Succeed())
 	}).Should(Succeed())
+	Eventually(func(g Gomega) {
+		w := &investv1.Wallet{}
+		g.Expect(env.Manager.GetClient().Get(ctx, client.ObjectKey{Namespace: ns, Name: id}, w)).To(Succeed())
+		g.Expect(w.Status.Registration).NotTo(BeNil())
+		g.Expect(w.Status.Registration.State).To(Equal(investv1.RegistrationRegistered))
+	}).WithTimeout(envtest.Settle).WithPolling(envtest.Poll).Should(Succeed())
 }
 
 func recoveryOf(account, wallet string) string {
