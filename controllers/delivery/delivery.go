@@ -41,6 +41,7 @@ import (
 	"github.com/fundshare/fundshare-operator/internal/chain/outbox"
 	"github.com/fundshare/fundshare-operator/internal/index"
 	"github.com/fundshare/fundshare-operator/internal/predicates"
+	"github.com/fundshare/fundshare-operator/internal/rules"
 )
 
 // Name is the agent's name: recordedBy of its evidence, and the controller "settlement-chain".
@@ -487,18 +488,6 @@ func (r *Reconciler) planBurns(ctx context.Context, o *investv1.Order, tok Token
 		return nil, fmt.Errorf("list wallets: %w", err)
 	}
 	account := o.Namespace + "/" + string(o.Spec.AccountID)
-	owners := map[common.Address]map[string]bool{}
-	for i := range wallets.Items {
-		w := &wallets.Items[i]
-		if !common.IsHexAddress(w.Spec.WalletAddress) {
-			continue
-		}
-		addr := common.HexToAddress(w.Spec.WalletAddress)
-		if owners[addr] == nil {
-			owners[addr] = map[string]bool{}
-		}
-		owners[addr][w.Namespace+"/"+string(w.Spec.AccountID)] = true
-	}
 	head, err := rd.BlockNumber(ctx)
 	if err != nil {
 		return nil, fmt.Errorf("block number: %w", err)
@@ -507,17 +496,14 @@ func (r *Reconciler) planBurns(ctx context.Context, o *investv1.Order, tok Token
 	block := new(big.Int).SetUint64(at)
 	abi := contracts.NewShareToken()
 	in := BurnInput{Units: o.Spec.AmountOfUnits, Block: at, First: r.firstWallet(ctx, o)}
-	seen := map[common.Address]bool{}
-	for i := range wallets.Items {
-		w := &wallets.Items[i]
-		if w.Namespace != o.Namespace || w.Spec.AccountID != o.Spec.AccountID || !registered(w) || !common.IsHexAddress(w.Spec.WalletAddress) {
+	// Registered wallets of the account whose address no other account registered
+	// (rules.BurnableWallets: the ledger's on-chain figures, which placement checks a SELL
+	// against, count the same wallets).
+	for _, w := range rules.BurnableWallets(wallets.Items)[account] {
+		if !common.IsHexAddress(w.Spec.WalletAddress) {
 			continue
 		}
 		addr := common.HexToAddress(w.Spec.WalletAddress)
-		if seen[addr] || len(owners[addr]) > 1 || !owners[addr][account] {
-			continue // another account registered it too: never burned from
-		}
-		seen[addr] = true
 		// The unlocked units: a SELL sells only what its lock-up has released (placement's
 		// rule), so it burns only those, and units still locked on chain stay where they are
 		// (locks end by time alone, so what is unlocked at the block stays unlocked).
@@ -622,12 +608,6 @@ func (r *Reconciler) chainReader() ChainReader {
 		return r.Backend
 	}
 	return nil
-}
-
-// registered says whether the identity registry verifies the wallet's address (the
-// wallet controller's Registration state Registered).
-func registered(w *investv1.Wallet) bool {
-	return w.DeletionTimestamp.IsZero() && w.Status.Registration != nil && w.Status.Registration.State == investv1.RegistrationRegistered
 }
 
 // ConfirmedBlock is the newest block whose transactions have confirmations blocks (its

@@ -25,6 +25,7 @@ import (
 
 	investv1 "github.com/fundshare/fundshare-operator/api/v1alpha1"
 	"github.com/fundshare/fundshare-operator/internal/chain/contracts"
+	"github.com/fundshare/fundshare-operator/internal/rules"
 )
 
 // The reconciliation's metrics, on the controller-runtime registry (served at /metrics).
@@ -389,33 +390,15 @@ func (r *LedgerReconciler) Round(ctx context.Context) (err error) {
 }
 
 // BurnableWallets are, per account ("namespace/name"), the addresses a SELL of the
-// account may burn from (as the chain agent's burn plan decides): those of its Wallets
-// the registry verifies (Registered) and that no other account also registered a Wallet
-// for.
+// account may burn from: those of rules.BurnableWallets, the rule the chain agent's burn
+// plan uses too.
 func BurnableWallets(wallets []investv1.Wallet) map[string][]common.Address {
-	owners := map[common.Address]map[string]bool{}
-	for i := range wallets {
-		w := &wallets[i]
-		if !common.IsHexAddress(w.Spec.WalletAddress) {
-			continue
-		}
-		addr := common.HexToAddress(w.Spec.WalletAddress)
-		if owners[addr] == nil {
-			owners[addr] = map[string]bool{}
-		}
-		owners[addr][w.Namespace+"/"+string(w.Spec.AccountID)] = true
-	}
 	out := map[string][]common.Address{}
-	for i := range wallets {
-		w := &wallets[i]
-		reg := w.Status.Registration
-		if !common.IsHexAddress(w.Spec.WalletAddress) || !w.DeletionTimestamp.IsZero() || reg == nil || reg.State != investv1.RegistrationRegistered {
-			continue
-		}
-		addr := common.HexToAddress(w.Spec.WalletAddress)
-		key := w.Namespace + "/" + string(w.Spec.AccountID)
-		if len(owners[addr]) == 1 && !slices.Contains(out[key], addr) {
-			out[key] = append(out[key], addr)
+	for key, ws := range rules.BurnableWallets(wallets) {
+		for _, w := range ws {
+			if common.IsHexAddress(w.Spec.WalletAddress) {
+				out[key] = append(out[key], common.HexToAddress(w.Spec.WalletAddress))
+			}
 		}
 	}
 	return out
