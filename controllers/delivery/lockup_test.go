@@ -1,6 +1,7 @@
 package delivery
 
 import (
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"math/big"
 	"time"
 
@@ -66,10 +67,15 @@ var _ = Describe("lock-ups on chain", func() {
 			"the recorded bytes mint the units locked until the recorded instant")
 
 		By("the API server refusing to change the recorded release time")
-		cur := get(o)
 		later := metav1.NewTime(until.Add(time.Hour))
-		cur.Status.Chain.LockedUntil = &later
-		Expect(k8s.Status().Update(ctx, cur)).To(MatchError(ContainSubstring("release time of the units' lock-up is immutable")))
+		Eventually(func(g Gomega) {
+			// The agent writes the order meanwhile (its evidence): a conflict is tried again.
+			cur := get(o)
+			cur.Status.Chain.LockedUntil = &later
+			err := k8s.Status().Update(ctx, cur)
+			g.Expect(apierrors.IsConflict(err)).To(BeFalse(), "%v", err)
+			g.Expect(err).To(MatchError(ContainSubstring("release time of the units' lock-up is immutable")))
+		}, timeout, interval).Should(Succeed())
 
 		complete(w, o)
 		agent.Stop() // nothing more to sign; the chain's clock moves on alone
