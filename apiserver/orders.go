@@ -17,6 +17,7 @@ import (
 	investv1 "github.com/fundshare/fundshare-operator/api/v1alpha1"
 	"github.com/fundshare/fundshare-operator/internal/archive"
 	"github.com/fundshare/fundshare-operator/internal/index"
+	"github.com/fundshare/fundshare-operator/internal/lifecycle"
 	"github.com/fundshare/fundshare-operator/internal/placement"
 	"github.com/fundshare/fundshare-operator/internal/refusal"
 	"github.com/fundshare/fundshare-operator/internal/validation"
@@ -571,7 +572,7 @@ func (s *Server) cancelOrder(w http.ResponseWriter, r *http.Request) {
 		// did, the truth is that the order was not cancelled.
 		s.deps.Log.Error(nil, "an order whose cancellation was accepted completed", "namespace", o.Namespace, "order", o.Name,
 			"request_id", requestIDFrom(r.Context()))
-		_, _, reason := investv1.Cancellable(final)
+		_, _, reason := lifecycle.Cancellable(final)
 		writeNotCancellable(w, final, reason)
 	default:
 		writeJSON(w, http.StatusAccepted, orderView(final))
@@ -632,7 +633,7 @@ func (s *Server) writeCancelReadError(w http.ResponseWriter, r *http.Request, ke
 		return
 	}
 	if archived, err := s.archivedOrder(r.Context(), key.Namespace, key.Name); !s.readFailed(w, r, err, nil, resOrder, key.Name) {
-		_, _, reason := investv1.Cancellable(archived)
+		_, _, reason := lifecycle.Cancellable(archived)
 		writeNotCancellable(w, archived, reason)
 	}
 }
@@ -653,7 +654,7 @@ const (
 // decideCancel decides the cancellation of the order as stored; the reason is set for
 // cancelRefuse.
 func decideCancel(o *investv1.Order) (cancelStep, string) {
-	if ok, _, reason := investv1.Cancellable(o); !ok {
+	if ok, _, reason := lifecycle.Cancellable(o); !ok {
 		return cancelRefuse, reason
 	}
 	if o.Spec.CancellationRequested {
@@ -718,27 +719,27 @@ func (s *Server) awaitCancelled(ctx context.Context, o *investv1.Order) (*invest
 
 // Errors of a refused cancellation (409).
 const (
-	// msgOrderExecuted: the order is past the point of no return (investv1.Cancellable).
+	// msgOrderExecuted: the order is past the point of no return (lifecycle.Cancellable).
 	msgOrderExecuted = "Order already executed"
-	// msgBurnInFlight: a SELL's recorded burn is not final yet (investv1.Cancellable).
+	// msgBurnInFlight: a SELL's recorded burn is not final yet (lifecycle.Cancellable).
 	msgBurnInFlight = "Burn in flight"
 	// msgOrderNotCancellable: the order is in a state that does not belong to its side.
 	msgOrderNotCancellable = "Order cannot be cancelled"
 )
 
-// writeNotCancellable answers a cancellation that investv1.Cancellable refuses, with
+// writeNotCancellable answers a cancellation that lifecycle.Cancellable refuses, with
 // reason (which names the state): a terminal order "Order already COMPLETED" or
 // "Order already CANCELLED"; an order past the point of no return "Order already
 // executed"; a SELL whose burn is recorded and not final "Burn in flight".
 func writeNotCancellable(w http.ResponseWriter, o *investv1.Order, reason string) {
 	state := o.Status.State
-	switch investv1.CancelRefusalOf(o) {
-	case investv1.RefusalTerminal:
+	switch lifecycle.CancelRefusalOf(o) {
+	case lifecycle.RefusalTerminal:
 		writeError(w, http.StatusConflict, "Order already "+string(state),
 			fmt.Sprintf("order %s is %s, a terminal state: it cannot be cancelled", o.Name, state))
-	case investv1.RefusalPastPointOfNoReturn:
+	case lifecycle.RefusalPastPointOfNoReturn:
 		writeError(w, http.StatusConflict, msgOrderExecuted, fmt.Sprintf("order %s: %s", o.Name, reason))
-	case investv1.RefusalBurnInFlight:
+	case lifecycle.RefusalBurnInFlight:
 		writeError(w, http.StatusConflict, msgBurnInFlight, fmt.Sprintf("order %s: %s", o.Name, reason))
 	default:
 		writeError(w, http.StatusConflict, msgOrderNotCancellable, fmt.Sprintf("order %s: %s", o.Name, reason))

@@ -16,9 +16,8 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	investv1 "github.com/fundshare/fundshare-operator/api/v1alpha1"
-	"github.com/fundshare/fundshare-operator/controllers/order"
-	"github.com/fundshare/fundshare-operator/controllers/settlement"
 	"github.com/fundshare/fundshare-operator/internal/fixtures"
+	"github.com/fundshare/fundshare-operator/internal/lifecycle"
 	"github.com/fundshare/fundshare-operator/internal/placement"
 	"github.com/fundshare/fundshare-operator/internal/refusal"
 	"github.com/fundshare/fundshare-operator/internal/test/envtest"
@@ -92,7 +91,7 @@ func (t *tenant) waitState(id string, s investv1.OrderState) {
 
 // record writes settlement evidence on the order's status, as
 // `kubectl patch --subresource=status` does.
-func (t *tenant) record(id string, step settlement.Step, rec investv1.SettlementRecord) {
+func (t *tenant) record(id string, step lifecycle.Step, rec investv1.SettlementRecord) {
 	GinkgoHelper()
 	t.recordEvidence(id, step, rec, false)
 }
@@ -101,7 +100,7 @@ func (t *tenant) record(id string, step settlement.Step, rec investv1.Settlement
 // a settlement agent (asAgent) it records on the version read, or not at all: a conflict
 // is retried on a fresh read unless the order moved on, and nothing is recorded on an
 // order whose next step is another (its cancellation requested, or terminal).
-func (t *tenant) recordEvidence(id string, step settlement.Step, rec investv1.SettlementRecord, asAgent bool) {
+func (t *tenant) recordEvidence(id string, step lifecycle.Step, rec investv1.SettlementRecord, asAgent bool) {
 	GinkgoHelper()
 	Eventually(func() error {
 		var o investv1.Order
@@ -111,7 +110,7 @@ func (t *tenant) recordEvidence(id string, step settlement.Step, rec investv1.Se
 		var opts []client.MergeFromOption
 		switch {
 		case asAgent:
-			if next, ok := settlement.NextStep(&o); !ok || next != step {
+			if next, ok := lifecycle.NextStep(&o); !ok || next != step {
 				return nil
 			}
 			opts = append(opts, client.MergeFromWithOptimisticLock{})
@@ -120,7 +119,7 @@ func (t *tenant) recordEvidence(id string, step settlement.Step, rec investv1.Se
 			rec.At = nowTime()
 		}
 		patch := client.MergeFromWithOptions(o.DeepCopy(), opts...)
-		settlement.Record(&o, step, rec)
+		lifecycle.Record(&o, step, rec)
 		return k8s.Status().Patch(ctx, &o, patch)
 	}).WithTimeout(envtest.Settle).WithPolling(envtest.Poll).Should(Succeed())
 }
@@ -129,11 +128,11 @@ func (t *tenant) recordEvidence(id string, step settlement.Step, rec investv1.Se
 func (t *tenant) settleBuy(id string) {
 	GinkgoHelper()
 	t.waitState(id, investv1.StateAwaitingPayment)
-	t.record(id, settlement.StepPaymentReceived, investv1.SettlementRecord{Reference: "SEPA-" + id[:8]})
+	t.record(id, lifecycle.StepPaymentReceived, investv1.SettlementRecord{Reference: "SEPA-" + id[:8]})
 	t.waitState(id, investv1.StateExecuted)
-	t.record(id, settlement.StepDeliveryInitiated, investv1.SettlementRecord{TransactionHash: txHash})
+	t.record(id, lifecycle.StepDeliveryInitiated, investv1.SettlementRecord{TransactionHash: txHash})
 	t.waitState(id, investv1.StateDeliveryInitiated)
-	t.record(id, settlement.StepDeliveryCompleted, investv1.SettlementRecord{TransactionHash: txHash})
+	t.record(id, lifecycle.StepDeliveryCompleted, investv1.SettlementRecord{TransactionHash: txHash})
 	t.waitState(id, investv1.StateCompleted)
 	t.waitServed(id, investv1.StateCompleted)
 }
@@ -142,9 +141,9 @@ func (t *tenant) settleBuy(id string) {
 func (t *tenant) settleSell(id string) {
 	GinkgoHelper()
 	t.waitState(id, investv1.StateExecuted)
-	t.record(id, settlement.StepPaymentSent, investv1.SettlementRecord{Reference: "PAYOUT-" + id[:8]})
+	t.record(id, lifecycle.StepPaymentSent, investv1.SettlementRecord{Reference: "PAYOUT-" + id[:8]})
 	t.waitState(id, investv1.StatePaymentSent)
-	t.record(id, settlement.StepPaymentCompleted, investv1.SettlementRecord{})
+	t.record(id, lifecycle.StepPaymentCompleted, investv1.SettlementRecord{})
 	t.waitState(id, investv1.StateCompleted)
 	t.waitServed(id, investv1.StateCompleted)
 }
@@ -457,7 +456,7 @@ var _ = Describe("Orders: cancellation (DELETE /v1/orders/{order_id})", func() {
 		r := alpha.delete("/v1/orders/" + id)
 		Expect(r.code).To(Equal(http.StatusOK), r.String())
 		Expect(r.json()).To(HaveKeyWithValue("status", "CANCELLED"))
-		Expect(order.ValidHistory(investv1.SideBuy, statesOf(alpha.storedOrder(id)))).To(Succeed())
+		Expect(lifecycle.ValidHistory(investv1.SideBuy, statesOf(alpha.storedOrder(id)))).To(Succeed())
 	})
 
 	It("refuses to cancel a terminal order with 409 naming the state, and changes nothing", func() {
@@ -495,7 +494,7 @@ var _ = Describe("Orders: cancellation (DELETE /v1/orders/{order_id})", func() {
 		account := alpha.buyer()
 		id := alpha.place("BUY", fixtures.ISIN, account, 100)
 		alpha.waitState(id, investv1.StateAwaitingPayment)
-		alpha.record(id, settlement.StepPaymentReceived, investv1.SettlementRecord{Reference: "SEPA-" + id[:8]})
+		alpha.record(id, lifecycle.StepPaymentReceived, investv1.SettlementRecord{Reference: "SEPA-" + id[:8]})
 		alpha.waitState(id, investv1.StatePaymentReceived) // the market is closed: it stays
 		r := alpha.delete("/v1/orders/" + id)
 		Expect(r.code).To(Equal(http.StatusOK), r.String())
@@ -503,15 +502,15 @@ var _ = Describe("Orders: cancellation (DELETE /v1/orders/{order_id})", func() {
 		Expect(o).To(HaveKeyWithValue("status", "CANCELLED"))
 		Expect(o["refund"]).To(Equal(map[string]any{
 			"amount": 103_000_000.0, "currency": "EUR", "payment_method_details_id": nil,
-			"reference": investv1.RefundReference(alpha.storedOrder(id)), "status": "PENDING",
+			"reference": lifecycle.RefundReference(alpha.storedOrder(id)), "status": "PENDING",
 			"sent_reference": nil, "sent_at": nil, "completed_at": nil,
 		}))
 		history := o["history"].([]any)
 		Expect(history[len(history)-1]).To(HaveKeyWithValue("reason", "CancelledWithRefund"))
-		alpha.record(id, settlement.StepRefundSent, investv1.SettlementRecord{Reference: "REFUND-" + id[:8]})
+		alpha.record(id, lifecycle.StepRefundSent, investv1.SettlementRecord{Reference: "REFUND-" + id[:8]})
 		Eventually(func() any { return alpha.get("/v1/orders/" + id).json()["refund"] }).
 			WithTimeout(envtest.Settle).WithPolling(envtest.Poll).Should(And(HaveKeyWithValue("status", "SENT"), HaveKeyWithValue("sent_reference", "REFUND-"+id[:8])))
-		alpha.record(id, settlement.StepRefundCompleted, investv1.SettlementRecord{Reference: "REFUND-" + id[:8]})
+		alpha.record(id, lifecycle.StepRefundCompleted, investv1.SettlementRecord{Reference: "REFUND-" + id[:8]})
 		Eventually(func() any { return alpha.get("/v1/orders/" + id).json()["refund"] }).
 			WithTimeout(envtest.Settle).WithPolling(envtest.Poll).Should(HaveKeyWithValue("status", "COMPLETED"))
 		// Nothing is credited for a cancelled buy.
@@ -522,7 +521,7 @@ var _ = Describe("Orders: cancellation (DELETE /v1/orders/{order_id})", func() {
 		account := alpha.buyer()
 		id := alpha.place("BUY", fixtures.ISIN, account, 100)
 		alpha.waitState(id, investv1.StateAwaitingPayment)
-		alpha.record(id, settlement.StepPaymentReceived, investv1.SettlementRecord{Reference: "SEPA-" + id[:8]})
+		alpha.record(id, lifecycle.StepPaymentReceived, investv1.SettlementRecord{Reference: "SEPA-" + id[:8]})
 		alpha.waitState(id, investv1.StateExecuted)
 		for _, state := range []investv1.OrderState{investv1.StateExecuted, investv1.StateDeliveryInitiated} {
 			before := alpha.storedOrder(id)
@@ -534,11 +533,11 @@ var _ = Describe("Orders: cancellation (DELETE /v1/orders/{order_id})", func() {
 			Expect(after.ResourceVersion).To(Equal(before.ResourceVersion))
 			Expect(after.Spec.CancellationRequested).To(BeFalse())
 			if state == investv1.StateExecuted {
-				alpha.record(id, settlement.StepDeliveryInitiated, investv1.SettlementRecord{TransactionHash: txHash})
+				alpha.record(id, lifecycle.StepDeliveryInitiated, investv1.SettlementRecord{TransactionHash: txHash})
 				alpha.waitState(id, investv1.StateDeliveryInitiated)
 			}
 		}
-		alpha.record(id, settlement.StepDeliveryCompleted, investv1.SettlementRecord{TransactionHash: txHash})
+		alpha.record(id, lifecycle.StepDeliveryCompleted, investv1.SettlementRecord{TransactionHash: txHash})
 		alpha.waitState(id, investv1.StateCompleted)
 		alpha.waitServed(id, investv1.StateCompleted) // the portfolio is read from the facade's cache
 		Expect(alpha.get("/v1/accounts/" + account + "/portfolio").json()["positions"]).To(HaveLen(1))
@@ -549,13 +548,13 @@ var _ = Describe("Orders: cancellation (DELETE /v1/orders/{order_id})", func() {
 		alpha.settleBuy(alpha.place("BUY", fixtures.ISIN, account, 100))
 		sell := alpha.place("SELL", fixtures.ISIN, account, 40)
 		alpha.waitState(sell, investv1.StateExecuted)
-		alpha.record(sell, settlement.StepPaymentSent, investv1.SettlementRecord{Reference: "PAYOUT-" + sell[:8]})
+		alpha.record(sell, lifecycle.StepPaymentSent, investv1.SettlementRecord{Reference: "PAYOUT-" + sell[:8]})
 		alpha.waitState(sell, investv1.StatePaymentSent)
 		r := alpha.delete("/v1/orders/" + sell)
 		Expect(r.code).To(Equal(http.StatusConflict), r.String())
 		Expect(r.json()["error"]).To(Equal("Order already executed"))
 		Expect(r.json()["details"]).To(ContainSubstring("PAYMENT_SENT"))
-		alpha.record(sell, settlement.StepPaymentCompleted, investv1.SettlementRecord{})
+		alpha.record(sell, lifecycle.StepPaymentCompleted, investv1.SettlementRecord{})
 		alpha.waitState(sell, investv1.StateCompleted)
 
 		// A SELL cancelled before execution (gated) gives its reserved units back.
@@ -576,7 +575,7 @@ var _ = Describe("Orders: cancellation (DELETE /v1/orders/{order_id})", func() {
 	It("admission refuses spec.cancellationRequested past the point of no return with the same rule (kubectl patch)", func() {
 		id := alpha.place("BUY", fixtures.ISIN, alpha.buyer(), 100)
 		alpha.waitState(id, investv1.StateAwaitingPayment)
-		alpha.record(id, settlement.StepPaymentReceived, investv1.SettlementRecord{Reference: "SEPA-" + id[:8]})
+		alpha.record(id, lifecycle.StepPaymentReceived, investv1.SettlementRecord{Reference: "SEPA-" + id[:8]})
 		alpha.waitState(id, investv1.StateExecuted)
 		o := alpha.storedOrder(id)
 		err := k8s.Patch(ctx, o, client.RawPatch(types.MergePatchType, []byte(`{"spec":{"cancellationRequested":true}}`)))
@@ -632,7 +631,7 @@ var _ = Describe("Orders: cancellation (DELETE /v1/orders/{order_id})", func() {
 			c.Refused = &investv1.ChainRefusal{Reason: "InsufficientTokens: the sell burns 40 units, the account's registered wallets hold 0 on chain at block 9, 0 of them being burned by other sells", At: nowTime()}
 		})
 		Eventually(func(g Gomega) {
-			c := meta.FindStatusCondition(alpha.storedOrder(sell).Status.Conditions, order.ConditionStalled)
+			c := meta.FindStatusCondition(alpha.storedOrder(sell).Status.Conditions, lifecycle.ConditionStalled)
 			g.Expect(c).NotTo(BeNil())
 			g.Expect(c.Status).To(Equal(metav1.ConditionTrue))
 			g.Expect(c.Message).To(ContainSubstring("InsufficientTokens"))
@@ -721,7 +720,7 @@ var _ = Describe("Orders: cancellation (DELETE /v1/orders/{order_id})", func() {
 		answers := make([]response, n)
 		envtest.Race(n, func(i int) {
 			time.Sleep(rand.N(evidenceJitter))
-			alpha.recordLocked(ids[i], settlement.StepPaymentReceived, investv1.SettlementRecord{Reference: "SEPA-" + ids[i][:8]})
+			alpha.recordLocked(ids[i], lifecycle.StepPaymentReceived, investv1.SettlementRecord{Reference: "SEPA-" + ids[i][:8]})
 		}, func(i int) {
 			time.Sleep(rand.N(deleteJitter))
 			answers[i] = alpha.deleteAsAClientWould("/v1/orders/" + ids[i])
@@ -744,15 +743,15 @@ var _ = Describe("Orders: cancellation (DELETE /v1/orders/{order_id})", func() {
 			case http.StatusConflict:
 				Expect(a.json()["error"]).To(Equal("Order already executed"), a.String())
 				executed++
-				alpha.record(id, settlement.StepDeliveryInitiated, investv1.SettlementRecord{TransactionHash: txHash})
-				alpha.record(id, settlement.StepDeliveryCompleted, investv1.SettlementRecord{TransactionHash: txHash})
+				alpha.record(id, lifecycle.StepDeliveryInitiated, investv1.SettlementRecord{TransactionHash: txHash})
+				alpha.record(id, lifecycle.StepDeliveryCompleted, investv1.SettlementRecord{TransactionHash: txHash})
 				alpha.waitState(id, investv1.StateCompleted)
 				alpha.waitServed(id, investv1.StateCompleted) // the portfolio below is read from the facade's cache
 				Expect(alpha.storedOrder(id).Spec.CancellationRequested).To(BeFalse())
 			default:
 				Fail("unexpected answer " + a.String())
 			}
-			Expect(order.ValidHistory(investv1.SideBuy, statesOf(alpha.storedOrder(id)))).To(Succeed())
+			Expect(lifecycle.ValidHistory(investv1.SideBuy, statesOf(alpha.storedOrder(id)))).To(Succeed())
 		}
 		GinkgoWriter.Printf("cancellation races: %d cancelled (200, %d with a refund), %d executed (409)\n", cancelled, refunded, executed)
 		Expect(cancelled).To(BeNumerically(">", 0), "no cancellation won: the race was not exercised")
@@ -789,7 +788,7 @@ func patchFund(mutate func(*investv1.Fund)) {
 }
 
 // recordLocked records evidence as a settlement agent does (recordEvidence).
-func (t *tenant) recordLocked(id string, step settlement.Step, rec investv1.SettlementRecord) {
+func (t *tenant) recordLocked(id string, step lifecycle.Step, rec investv1.SettlementRecord) {
 	GinkgoHelper()
 	t.recordEvidence(id, step, rec, true)
 }

@@ -11,6 +11,7 @@ import (
 	investv1 "github.com/fundshare/fundshare-operator/api/v1alpha1"
 	"github.com/fundshare/fundshare-operator/internal/holdings"
 	"github.com/fundshare/fundshare-operator/internal/index"
+	"github.com/fundshare/fundshare-operator/internal/lifecycle"
 )
 
 // The functions here turn custom resources into the JSON shapes of types.go. is_primary
@@ -228,7 +229,7 @@ func orderView(o *investv1.Order) Order {
 	if r := o.Status.Refund; r != nil {
 		out.Refund = &OrderRefund{
 			Amount: r.Amount, Currency: string(r.Currency), PaymentMethodDetailsID: optString(string(r.PaymentMethodDetailsID)),
-			Reference: r.Reference, Status: string(o.RefundState()),
+			Reference: r.Reference, Status: string(lifecycle.RefundStateOf(o)),
 		}
 		if sent := o.Status.Settlement.RefundSent; sent != nil {
 			out.Refund.SentReference, out.Refund.SentAt = optString(sent.Reference), optString(timestamp(sent.At))

@@ -97,35 +97,73 @@ func TestControllersAndTheFacadeDoNotImportAdmission(t *testing.T) {
 	}
 }
 
-// TestOnlyTheCompositionRootAndToolsImportTheOrderController: the order controller is a
-// leaf that cmd/manager/app wires. What other packages need of orders (the transition
-// reasons, Order.NeedsReconcile, the live-order predicate) lives in api/v1alpha1 and
-// internal/predicates, so no other package of the module imports controllers/order.
-// Two kinds of importer are allowed: tests (go list's Imports leaves test files out;
-// suites start the order reconciler) and tools under hack/, which no binary links
-// (hack/bench replays order.Next to write the orders it measures).
-func TestOnlyTheCompositionRootAndToolsImportTheOrderController(t *testing.T) {
-	orderController, root := module+"/controllers/order", module+"/cmd/manager/app"
+// TestNoControllerImportsAnotherAndNoLibraryImportsAController: each controller package
+// is a leaf that the composition root (cmd/manager/app) wires. What several need lives in
+// neutral library packages: the lifecycle (internal/lifecycle), the chain agent's options,
+// connection, outbox and token lookup (internal/chain/agent), the optimistic-lock writes
+// (internal/patch), holdings (internal/holdings). So no controller package imports another
+// and no library package (internal/, api/) imports a controller. Tests may (go list's
+// Imports leaves test files out: suites start the controllers they need beside the one
+// they test), and so may commands and the tools under hack/, which wire them.
+func TestNoControllerImportsAnotherAndNoLibraryImportsAController(t *testing.T) {
+	controllers := module + "/controllers/"
 	lines := packageImports(t, module+"/...")
 	if len(lines) < 20 {
 		t.Fatalf("go list listed %d packages of the module; the check would see nothing", len(lines))
 	}
-	if !slices.Contains(lines[root], orderController) {
-		t.Fatalf("%s does not import %s; the check would see nothing", root, orderController)
+	root := module + "/cmd/manager/app"
+	wired := 0
+	for _, imp := range lines[root] {
+		if strings.HasPrefix(imp, controllers) {
+			wired++
+		}
+	}
+	if wired < 5 {
+		t.Fatalf("%s imports %d controller packages; the check would see nothing", root, wired)
 	}
 	for pkg, imports := range lines {
-		if pkg == root || pkg == orderController || !slices.Contains(imports, orderController) {
+		rel := strings.TrimPrefix(pkg, module+"/")
+		isController := strings.HasPrefix(pkg, controllers)
+		isLibrary := strings.HasPrefix(rel, "internal/") || strings.HasPrefix(rel, "api/")
+		if !isController && !isLibrary {
 			continue
 		}
-		if strings.HasPrefix(strings.TrimPrefix(pkg, module+"/"), "hack/") {
-			continue
+		for _, imp := range imports {
+			if !strings.HasPrefix(imp, controllers) || imp == pkg {
+				continue
+			}
+			if isController {
+				t.Errorf("%s imports %s: no controller package imports another; move what both need to a library package (internal/...)", pkg, imp)
+			} else {
+				t.Errorf("%s imports %s: library packages must not import controllers", pkg, imp)
+			}
 		}
-		t.Errorf("%s imports %s: only the composition root %s may; share what it needs through api/v1alpha1 or a library package", pkg, orderController, root)
 	}
 }
 
-// packageImports maps each package go list lists for patterns to its imports (test files
-// left out).
+// TestTheLifecycleIsPure: internal/lifecycle, the one room of the order lifecycle, decides
+// from its arguments only: it imports the API types, integer money and apimachinery's
+// condition helpers, never a client, a controller, the chain or the network.
+func TestTheLifecycleIsPure(t *testing.T) {
+	lifecycle := module + "/internal/lifecycle"
+	imports := packageImports(t, lifecycle)[lifecycle]
+	if len(imports) == 0 {
+		t.Fatalf("go list listed no imports of %s; the check would see nothing", lifecycle)
+	}
+	allowed := []string{module + "/api/v1alpha1", module + "/internal/money", "k8s.io/apimachinery/pkg/api/meta", "k8s.io/apimachinery/pkg/apis/meta/v1"}
+	for _, imp := range imports {
+		if !strings.Contains(imp, ".") { // the standard library
+			if imp == "net" || strings.HasPrefix(imp, "net/") || imp == "os" || imp == "os/exec" {
+				t.Errorf("%s imports %s: the lifecycle does no I/O", lifecycle, imp)
+			}
+			continue
+		}
+		if !slices.Contains(allowed, imp) {
+			t.Errorf("%s imports %s: the lifecycle decides from its arguments only (allowed: %v)", lifecycle, imp, allowed)
+		}
+	}
+}
+
 // TestOnlyTheFacadeCommandsAndToolsImportTheFacade: the REST facade (apiserver and its
 // packages) sits on top; no controller or library package imports it, not even from its
 // tests, so what several need (client-secret hashing is internal/clientsecret) lives in a
@@ -158,6 +196,8 @@ func TestOnlyTheFacadeCommandsAndToolsImportTheFacade(t *testing.T) {
 	}
 }
 
+// packageImports maps each package go list lists for patterns to its imports (test files
+// left out).
 func packageImports(t *testing.T, patterns ...string) map[string][]string {
 	t.Helper()
 	out := goList(t, append([]string{"-f", "{{.ImportPath}} {{join .Imports \" \"}}"}, patterns...)...)

@@ -409,29 +409,6 @@ const (
 	RefundCompletedState RefundState = "COMPLETED"
 )
 
-// RefundState says where the order's refund stands; "" when it has none.
-func (o *Order) RefundState() RefundState {
-	switch {
-	case o.Status.Refund == nil:
-		return ""
-	case o.Status.Settlement.RefundCompleted != nil:
-		return RefundCompletedState
-	case o.Status.Settlement.RefundSent != nil:
-		return RefundSentState
-	}
-	return RefundPending
-}
-
-// RefundOutstanding reports whether the order owes a refund not yet completed: such an
-// order is CANCELLED but not done, and is still reconciled and settled.
-func (o *Order) RefundOutstanding() bool {
-	return o.Status.Refund != nil && o.Status.Settlement.RefundCompleted == nil
-}
-
-// Done reports whether nothing will ever move the order again: a terminal state and no
-// refund outstanding.
-func (o *Order) Done() bool { return o.Status.State.Terminal() && !o.RefundOutstanding() }
-
 // OrderTransition is one step of an order's lifecycle.
 type OrderTransition struct {
 	// State entered.

@@ -29,6 +29,7 @@ import (
 	investv1 "github.com/fundshare/fundshare-operator/api/v1alpha1"
 	"github.com/fundshare/fundshare-operator/internal/holdings"
 	"github.com/fundshare/fundshare-operator/internal/index"
+	"github.com/fundshare/fundshare-operator/internal/patch"
 	"github.com/fundshare/fundshare-operator/internal/placement"
 )
 
@@ -106,13 +107,8 @@ func (r *Reconciler) Reconcile(ctx context.Context, req ctrl.Request) (ctrl.Resu
 	}
 	// The order controller adds reservations to this status concurrently: write only on
 	// the version read, and come back on a conflict.
-	err = r.Client.Status().Patch(ctx, acct, client.MergeFromWithOptions(before, client.MergeFromWithOptimisticLock{}))
-	if apierrors.IsConflict(err) {
-		log.V(1).Info("account changed while writing its status; retrying")
-		return ctrl.Result{RequeueAfter: 200 * time.Millisecond}, nil
-	}
-	if err != nil {
-		return result, err
+	if err := patch.Status(ctx, r.Client, acct, before); err != nil {
+		return patch.Retry(ctx, err, "write the account's status")
 	}
 	logConditionChanges(ctx, before.Status.Conditions, acct.Status.Conditions)
 	log.V(1).Info("status written", "holdings", len(acct.Status.Holdings), "reservations", len(acct.Status.Reservations))

@@ -53,10 +53,12 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/reconcile"
 
 	investv1 "github.com/fundshare/fundshare-operator/api/v1alpha1"
-	"github.com/fundshare/fundshare-operator/controllers/settlement"
 	"github.com/fundshare/fundshare-operator/internal/chain"
+	"github.com/fundshare/fundshare-operator/internal/chain/agent"
 	"github.com/fundshare/fundshare-operator/internal/chain/contracts"
 	"github.com/fundshare/fundshare-operator/internal/chain/outbox"
+	"github.com/fundshare/fundshare-operator/internal/lifecycle"
+	"github.com/fundshare/fundshare-operator/internal/patch"
 )
 
 // Event reasons of batch mints.
@@ -67,13 +69,6 @@ const (
 	ReasonBatchAbandoned = "TokenBatchAbandoned"
 	ReasonBatchFallback  = "TokenBatchFallback"
 )
-
-// DefaultBatchWindow is how long the first order of a batch waits for more when no window
-// is configured.
-const DefaultBatchWindow = 2 * time.Second
-
-// MaxBatchSize is the most members a DeliveryBatch holds (its CRD's limit).
-const MaxBatchSize = 256
 
 // soloFor is how long an order whose batch pre-flight reverted is minted on its own
 // before it may be batched again.
@@ -116,14 +111,14 @@ func (r *Reconciler) batchWindow() time.Duration {
 	if r.BatchWindow > 0 {
 		return r.BatchWindow
 	}
-	return DefaultBatchWindow
+	return agent.DefaultBatchWindow
 }
 
-func (r *Reconciler) batchSize() int { return min(r.BatchSize, MaxBatchSize) }
+func (r *Reconciler) batchSize() int { return min(r.BatchSize, agent.MaxBatchSize) }
 
 // hold hands a BUY waiting for its mint to the batch former. It reports false when the
 // order is to be minted on its own (its batch pre-flight reverted lately).
-func (r *Reconciler) hold(o *investv1.Order, tok Token) bool {
+func (r *Reconciler) hold(o *investv1.Order, tok agent.Token) bool {
 	s := r.batch
 	key := types.NamespacedName{Namespace: o.Namespace, Name: o.Name}
 	s.mu.Lock()
@@ -324,7 +319,7 @@ func batchable(o *investv1.Order) bool {
 	if !o.DeletionTimestamp.IsZero() || o.Spec.Side != investv1.SideBuy {
 		return false
 	}
-	if step, ok := settlement.NextStep(o); !ok || step != settlement.StepDeliveryInitiated {
+	if step, ok := lifecycle.NextStep(o); !ok || step != lifecycle.StepDeliveryInitiated {
 		return false
 	}
 	c := o.Status.Chain
@@ -420,7 +415,7 @@ func (r *Reconciler) claimAndSend(ctx context.Context, b *investv1.DeliveryBatch
 	before := b.DeepCopy()
 	rec, err := r.Outbox.Send(ctx, outbox.Call{To: &tok, Data: packBatchMint(included)}, func(ctx context.Context, tx *investv1.ChainTransaction) error {
 		b.Status.Transaction, b.Status.Included, b.Status.Phase = tx, memberNames(included), investv1.DeliveryBatchSent
-		return r.Client.Status().Patch(ctx, b, client.MergeFromWithOptions(before, client.MergeFromWithOptimisticLock{}))
+		return patch.Status(ctx, r.Client, b, before)
 	})
 	// Every member is claimed or dropped now: the former forgets them.
 	r.unhold(b.Namespace, memberNames(b.Spec.Members), false)
@@ -430,8 +425,8 @@ func (r *Reconciler) claimAndSend(ctx context.Context, b *investv1.DeliveryBatch
 	switch {
 	case outbox.MustWait(err):
 		return ctrl.Result{RequeueAfter: time.Second}, nil
-	case rec == nil && (apierrors.IsConflict(err) || apierrors.IsNotFound(err)):
-		return ctrl.Result{RequeueAfter: settlement.ConflictRetry}, nil
+	case rec == nil && patch.Stale(err):
+		return ctrl.Result{RequeueAfter: patch.ConflictRetry}, nil
 	case rec == nil && err != nil:
 		return ctrl.Result{}, fmt.Errorf("send the batch: %w", err)
 	}
@@ -444,7 +439,7 @@ func (r *Reconciler) claimAndSend(ctx context.Context, b *investv1.DeliveryBatch
 	if pending, err := r.initiateMembers(ctx, b, rec); err != nil {
 		return ctrl.Result{}, err
 	} else if pending {
-		return ctrl.Result{RequeueAfter: settlement.ConflictRetry}, nil
+		return ctrl.Result{RequeueAfter: patch.ConflictRetry}, nil
 	}
 	return ctrl.Result{RequeueAfter: r.poll()}, nil
 }
@@ -482,7 +477,7 @@ func (r *Reconciler) claim(ctx context.Context, b *investv1.DeliveryBatch, m inv
 			o.Status.Chain.LockedUntil = m.LockedUntil.DeepCopy()
 		}
 		o.Status.Chain.Refused = nil
-		err := r.Client.Status().Patch(ctx, o, client.MergeFromWithOptions(before, client.MergeFromWithOptimisticLock{}))
+		err := patch.Status(ctx, r.Client, o, before)
 		switch {
 		case err == nil:
 			r.event(o, corev1.EventTypeNormal, ReasonBatchClaimed, "Claim", "claimed by the delivery batch %s: minted in its batchMint, never on its own", b.Name)
@@ -505,14 +500,14 @@ func (r *Reconciler) abandon(ctx context.Context, b *investv1.DeliveryBatch, rea
 		return ctrl.Result{}, client.IgnoreNotFound(err)
 	}
 	if fresh.Status.Transaction != nil {
-		return ctrl.Result{RequeueAfter: settlement.ConflictRetry}, nil // recorded after all: track it
+		return ctrl.Result{RequeueAfter: patch.ConflictRetry}, nil // recorded after all: track it
 	}
 	if fresh.Status.Abandoned == nil {
 		before := fresh.DeepCopy()
 		fresh.Status.Abandoned = &investv1.ChainRefusal{Reason: truncate(reason), At: metav1.NewTime(r.now().UTC().Truncate(time.Second))}
 		fresh.Status.Phase = investv1.DeliveryBatchAbandoned
-		if err := r.Client.Status().Patch(ctx, fresh, client.MergeFromWithOptions(before, client.MergeFromWithOptimisticLock{})); err != nil {
-			return r.patchFailed(err, "record the abandoned batch")
+		if err := patch.Status(ctx, r.Client, fresh, before); err != nil {
+			return patch.Retry(ctx, err, "record the abandoned batch")
 		}
 		r.batchEvent(fresh, corev1.EventTypeWarning, ReasonBatchAbandoned, "Send", "batch abandoned before anything was signed: %s; its orders are minted one by one", reason)
 	}
@@ -539,8 +534,8 @@ func (r *Reconciler) release(ctx context.Context, b *investv1.DeliveryBatch) (ct
 		}
 		before := o.DeepCopy()
 		c.Batch = ""
-		if err := r.Client.Status().Patch(ctx, o, client.MergeFromWithOptions(before, client.MergeFromWithOptimisticLock{})); err != nil {
-			return r.patchFailed(err, "release the claim of order "+m.Order)
+		if err := patch.Status(ctx, r.Client, o, before); err != nil {
+			return patch.Retry(ctx, err, "release the claim of order "+m.Order)
 		}
 		released = append(released, m.Order)
 		r.event(o, corev1.EventTypeNormal, ReasonBatchFallback, "Release",
@@ -561,7 +556,7 @@ func (r *Reconciler) trackBatch(ctx context.Context, b *investv1.DeliveryBatch) 
 	obs, cur, err := r.Outbox.Track(ctx, tx, r.Confirmations, func(ctx context.Context, next *investv1.ChainTransaction) error {
 		before := b.DeepCopy()
 		b.Status.Transaction = next
-		return r.Client.Status().Patch(ctx, b, client.MergeFromWithOptions(before, client.MergeFromWithOptimisticLock{}))
+		return patch.Status(ctx, r.Client, b, before)
 	})
 	if cur != nil && len(cur.Attempts) > n {
 		last := cur.Attempts[len(cur.Attempts)-1]
@@ -570,7 +565,7 @@ func (r *Reconciler) trackBatch(ctx context.Context, b *investv1.DeliveryBatch) 
 	}
 	if err != nil {
 		if apierrors.IsConflict(err) {
-			return ctrl.Result{RequeueAfter: settlement.ConflictRetry}, nil
+			return ctrl.Result{RequeueAfter: patch.ConflictRetry}, nil
 		}
 		log.Error(err, "tracking the recorded batch; trying again", "nonce", tx.Nonce)
 		return ctrl.Result{RequeueAfter: r.poll()}, nil
@@ -578,7 +573,7 @@ func (r *Reconciler) trackBatch(ctx context.Context, b *investv1.DeliveryBatch) 
 	if pending, err := r.initiateMembers(ctx, b, cur); err != nil {
 		return ctrl.Result{}, err
 	} else if pending {
-		return ctrl.Result{RequeueAfter: settlement.ConflictRetry}, nil
+		return ctrl.Result{RequeueAfter: patch.ConflictRetry}, nil
 	}
 	switch obs.State {
 	case outbox.Pending, outbox.Mined:
@@ -594,8 +589,8 @@ func (r *Reconciler) trackBatch(ctx context.Context, b *investv1.DeliveryBatch) 
 	if obs.Receipt.Status == investv1.ChainReceiptReverted {
 		b.Status.Phase = investv1.DeliveryBatchReverted
 	}
-	if err := r.Client.Status().Patch(ctx, b, client.MergeFromWithOptions(before, client.MergeFromWithOptimisticLock{})); err != nil {
-		return r.patchFailed(err, "record the batch's receipt")
+	if err := patch.Status(ctx, r.Client, b, before); err != nil {
+		return patch.Retry(ctx, err, "record the batch's receipt")
 	}
 	if obs.Receipt.Status == investv1.ChainReceiptReverted {
 		r.batchEvent(b, corev1.EventTypeWarning, ReasonTransactionReverted, "Track",
@@ -618,11 +613,11 @@ func (r *Reconciler) initiateMembers(ctx context.Context, b *investv1.DeliveryBa
 		}
 		before := o.DeepCopy()
 		changed := r.copyTransaction(ctx, o, b, m, tx)
-		initiated := settlement.Record(o, settlement.StepDeliveryInitiated, r.evidence(tx.Attempts[0].Hash))
+		initiated := lifecycle.Record(o, lifecycle.StepDeliveryInitiated, r.evidence(tx.Attempts[0].Hash))
 		if !changed && !initiated {
 			return nil
 		}
-		if err := r.Client.Status().Patch(ctx, o, client.MergeFromWithOptions(before, client.MergeFromWithOptimisticLock{})); err != nil {
+		if err := patch.Status(ctx, r.Client, o, before); err != nil {
 			if apierrors.IsConflict(err) || apierrors.IsNotFound(err) {
 				mu.Lock()
 				pending = true
@@ -632,8 +627,8 @@ func (r *Reconciler) initiateMembers(ctx context.Context, b *investv1.DeliveryBa
 			return fmt.Errorf("record the batch on order %s: %w", m.Order, err)
 		}
 		if initiated {
-			r.event(o, corev1.EventTypeNormal, settlement.EvidenceReason(settlement.StepDeliveryInitiated), "RecordSettlement",
-				"%s recorded %s evidence in transaction %s (batch %s)", Name, settlement.StepDeliveryInitiated, tx.Attempts[0].Hash, b.Name)
+			r.event(o, corev1.EventTypeNormal, lifecycle.EvidenceReason(lifecycle.StepDeliveryInitiated), "RecordSettlement",
+				"%s recorded %s evidence in transaction %s (batch %s)", Name, lifecycle.StepDeliveryInitiated, tx.Attempts[0].Hash, b.Name)
 		}
 		return nil
 	})
@@ -700,7 +695,7 @@ func (r *Reconciler) finishBatch(ctx context.Context, b *investv1.DeliveryBatch)
 	if pending, err := r.initiateMembers(ctx, b, tx); err != nil {
 		return ctrl.Result{}, err
 	} else if pending {
-		return ctrl.Result{RequeueAfter: settlement.ConflictRetry}, nil
+		return ctrl.Result{RequeueAfter: patch.ConflictRetry}, nil
 	}
 	var (
 		mu      sync.Mutex
@@ -720,15 +715,15 @@ func (r *Reconciler) finishBatch(ctx context.Context, b *investv1.DeliveryBatch)
 		}
 		before := o.DeepCopy()
 		if rc.Status == investv1.ChainReceiptSucceeded {
-			step, ok := settlement.NextStep(o)
-			if !ok || step != settlement.StepDeliveryCompleted {
+			step, ok := lifecycle.NextStep(o)
+			if !ok || step != lifecycle.StepDeliveryCompleted {
 				wait() // the order controller has not moved it to DELIVERY_INITIATED yet
 				return nil
 			}
-			settlement.Record(o, step, r.evidence(rc.Hash))
+			lifecycle.Record(o, step, r.evidence(rc.Hash))
 		}
 		c.Transaction.Receipt = rc.DeepCopy()
-		if err := r.Client.Status().Patch(ctx, o, client.MergeFromWithOptions(before, client.MergeFromWithOptimisticLock{})); err != nil {
+		if err := patch.Status(ctx, r.Client, o, before); err != nil {
 			if apierrors.IsConflict(err) || apierrors.IsNotFound(err) {
 				wait()
 				return nil
@@ -739,8 +734,8 @@ func (r *Reconciler) finishBatch(ctx context.Context, b *investv1.DeliveryBatch)
 			r.event(o, corev1.EventTypeWarning, ReasonTransactionReverted, "Track",
 				"batchMint %s (batch %s) reverted in block %d: %s; it is not re-sent", rc.Hash, b.Name, rc.BlockNumber, rc.RevertReason)
 		} else {
-			r.event(o, corev1.EventTypeNormal, settlement.EvidenceReason(settlement.StepDeliveryCompleted), "RecordSettlement",
-				"%s recorded %s evidence in transaction %s (batch %s)", Name, settlement.StepDeliveryCompleted, rc.Hash, b.Name)
+			r.event(o, corev1.EventTypeNormal, lifecycle.EvidenceReason(lifecycle.StepDeliveryCompleted), "RecordSettlement",
+				"%s recorded %s evidence in transaction %s (batch %s)", Name, lifecycle.StepDeliveryCompleted, rc.Hash, b.Name)
 		}
 		return nil
 	})

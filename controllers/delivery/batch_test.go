@@ -13,8 +13,9 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	investv1 "github.com/fundshare/fundshare-operator/api/v1alpha1"
-	ordercontroller "github.com/fundshare/fundshare-operator/controllers/order"
+	"github.com/fundshare/fundshare-operator/internal/chain/agent"
 	"github.com/fundshare/fundshare-operator/internal/chain/outbox"
+	"github.com/fundshare/fundshare-operator/internal/lifecycle"
 )
 
 // buyer is one BUY of a batch spec: its order, wallet address and units.
@@ -133,7 +134,7 @@ var _ = Describe("batch mints", func() {
 		w := newWorld()
 		other := investv1.ISIN("DE0005557508")
 		otherToken := w.chain.DeployToken("Other", "OTH")
-		tokens := StaticTokens{
+		tokens := agent.StaticTokens{
 			w.isin: {Address: w.chain.Token, ChainID: w.chain.ChainID.Int64()},
 			other:  {Address: otherToken, ChainID: w.chain.ChainID.Int64()},
 		}
@@ -333,7 +334,7 @@ var _ = Describe("batch mints", func() {
 			cur := get(bad.o)
 			Expect(cur.Status.Chain.Refused.Reason).To(Equal(fmt.Sprintf("NotVerified(%s)", bad.addr.Hex())))
 			Expect(cur.Status.Chain.Transaction).To(BeNil())
-			stalled(cur, ordercontroller.WaitTokenTransactionRefused, "NotVerified")
+			stalled(cur, lifecycle.WaitTokenTransactionRefused, "NotVerified")
 
 			good := []buyer{bs[0], bs[2]}
 			hashes := initiatedAll(good)
@@ -387,7 +388,7 @@ var _ = Describe("batch mints", func() {
 			cur := get(x.o)
 			Expect(cur.Status.Chain.Transaction.Receipt.Status).To(Equal(investv1.ChainReceiptReverted))
 			Expect(cur.Status.Chain.Transaction.Receipt.RevertReason).To(Equal("EnforcedPause()"))
-			stalled(cur, ordercontroller.WaitTokenTransactionReverted, "EnforcedPause()")
+			stalled(cur, lifecycle.WaitTokenTransactionReverted, "EnforcedPause()")
 		}
 		Expect(w.batches()[0].Status.Phase).To(Equal(investv1.DeliveryBatchReverted))
 		w.chain.Commit(3)

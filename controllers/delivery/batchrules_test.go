@@ -1,7 +1,6 @@
 package delivery
 
 import (
-	"context"
 	"flag"
 	"fmt"
 	"strings"
@@ -12,6 +11,7 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
 	investv1 "github.com/fundshare/fundshare-operator/api/v1alpha1"
+	"github.com/fundshare/fundshare-operator/internal/chain/agent"
 	"github.com/fundshare/fundshare-operator/internal/fixtures"
 )
 
@@ -66,9 +66,9 @@ func TestOnlyALiveBuyWaitingForItsMintWithNoTransactionAndNoClaimIsBatchable(t *
 // (each order minted on its own), --chain-batch-window to 2s, and a size above what a
 // DeliveryBatch holds is refused at start, before anything connects.
 func TestBatchingIsOffByDefaultAndTheBatchSizeIsCapped(t *testing.T) {
-	var o Options
+	var o agent.Options
 	fs := flag.NewFlagSet("test", flag.ContinueOnError)
-	BindFlags(fs, &o)
+	agent.BindFlags(fs, &o)
 	if err := fs.Parse(nil); err != nil {
 		t.Fatal(err)
 	}
@@ -81,9 +81,9 @@ func TestBatchingIsOffByDefaultAndTheBatchSizeIsCapped(t *testing.T) {
 	if o.BatchSize != 50 || o.BatchWindow != 500*time.Millisecond {
 		t.Errorf("parsed: size %d window %s", o.BatchSize, o.BatchWindow)
 	}
-	_, err := Setup(context.Background(), nil, Options{RPCURL: "http://127.0.0.1:1", BatchSize: MaxBatchSize + 1}, "ns")
+	err := Setup(nil, &agent.Runtime{BatchSize: agent.MaxBatchSize + 1}, agent.StaticTokens{})
 	if err == nil || !strings.Contains(err.Error(), "--chain-batch-size 257 is above 256") {
-		t.Errorf("Setup with a batch size of %d: %v", MaxBatchSize+1, err)
+		t.Errorf("Setup with a batch size of %d: %v", agent.MaxBatchSize+1, err)
 	}
 }
 
@@ -94,7 +94,7 @@ func TestBatchingIsOffByDefaultAndTheBatchSizeIsCapped(t *testing.T) {
 func TestOrdersOfDifferentNamespacesOrShareClassesAreNeverInOneBatch(t *testing.T) {
 	now := time.Date(2026, 11, 23, 0, 0, 0, 0, time.UTC)
 	r := &Reconciler{BatchSize: 3, BatchWindow: time.Second, Now: func() time.Time { return now }, batch: newBatchState()}
-	tokA, tokB := Token{Address: common.HexToAddress("0xA0")}, Token{Address: common.HexToAddress("0xB0")}
+	tokA, tokB := agent.Token{Address: common.HexToAddress("0xA0")}, agent.Token{Address: common.HexToAddress("0xB0")}
 	order := func(ns, name string, isin investv1.ISIN) *investv1.Order {
 		o := fixtures.BuyOrder(ns, "acc", string(isin), 1)
 		o.Name = name
@@ -103,7 +103,7 @@ func TestOrdersOfDifferentNamespacesOrShareClassesAreNeverInOneBatch(t *testing.
 	other := investv1.ISIN("DE0005557508")
 	for _, c := range []struct {
 		o   *investv1.Order
-		tok Token
+		tok agent.Token
 	}{
 		{order("t1", "a1", fixtures.ISIN), tokA}, {order("t1", "a2", fixtures.ISIN), tokA},
 		{order("t2", "b1", fixtures.ISIN), tokA},
@@ -115,7 +115,7 @@ func TestOrdersOfDifferentNamespacesOrShareClassesAreNeverInOneBatch(t *testing.
 			t.Fatalf("%s not held", c.o.Name)
 		}
 	}
-	key := func(ns string, isin investv1.ISIN, tok Token) batchKey {
+	key := func(ns string, isin investv1.ISIN, tok agent.Token) batchKey {
 		return batchKey{ns: ns, isin: isin, token: tok.Address}
 	}
 	got := r.due()

@@ -16,6 +16,7 @@ import (
 
 	investv1 "github.com/fundshare/fundshare-operator/api/v1alpha1"
 	ordercontroller "github.com/fundshare/fundshare-operator/controllers/order"
+	"github.com/fundshare/fundshare-operator/internal/chain/agent"
 	"github.com/fundshare/fundshare-operator/internal/controlplane"
 	"github.com/fundshare/fundshare-operator/internal/fixtures"
 	"github.com/fundshare/fundshare-operator/internal/index"
@@ -142,12 +143,12 @@ func deliverOnce(b *testing.B, ctx context.Context, e *envtest.Environment, n, b
 			if err := (&ordercontroller.Reconciler{Client: mgr.GetClient(), Live: mgr.GetAPIReader(), Recorder: mgr.GetEventRecorder("order-controller"), Now: time.Now}).SetupWithManager(mgr); err != nil {
 				return err
 			}
-			rt, err := NewRuntime(c.Client, c.Agent, c.ChainID, 1, 0, mgr)
+			rt, err := agent.NewRuntime(c.Client, c.Agent, c.ChainID, 1, 0, mgr)
 			if err != nil {
 				return err
 			}
 			rt.BatchSize, rt.BatchWindow = batchSize, 200*time.Millisecond
-			return rt.SetupAgent(mgr, StaticTokens{isin: {Address: c.Token, ChainID: c.ChainID.Int64()}})
+			return Setup(mgr, rt, agent.StaticTokens{isin: {Address: c.Token, ChainID: c.ChainID.Int64()}})
 		},
 		SkipNameValidation: true,
 	})

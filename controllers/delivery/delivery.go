@@ -35,11 +35,13 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/source"
 
 	investv1 "github.com/fundshare/fundshare-operator/api/v1alpha1"
-	"github.com/fundshare/fundshare-operator/controllers/settlement"
 	"github.com/fundshare/fundshare-operator/internal/chain"
+	"github.com/fundshare/fundshare-operator/internal/chain/agent"
 	"github.com/fundshare/fundshare-operator/internal/chain/contracts"
 	"github.com/fundshare/fundshare-operator/internal/chain/outbox"
 	"github.com/fundshare/fundshare-operator/internal/index"
+	"github.com/fundshare/fundshare-operator/internal/lifecycle"
+	"github.com/fundshare/fundshare-operator/internal/patch"
 	"github.com/fundshare/fundshare-operator/internal/predicates"
 	"github.com/fundshare/fundshare-operator/internal/rules"
 )
@@ -56,37 +58,6 @@ const (
 	ReasonNonceTaken          = "TokenTransactionNonceTaken"
 )
 
-// Token is a share class's token contract on a chain.
-type Token struct {
-	Address common.Address
-	ChainID int64
-	// LockUpDays is the share class's lock-up (spec.lockUp): above zero, a BUY's units are
-	// minted locked until the release time recorded in the order's status.chain.lockedUntil.
-	LockUpDays int32
-}
-
-// ErrNoToken says the share class has no token (yet) on the chain.
-var ErrNoToken = errors.New("the share class has no token")
-
-// TokenLookup finds the token of the share class with an ISIN, for orders in namespace.
-// It returns an error wrapping ErrNoToken while there is none (not deployed yet).
-type TokenLookup interface {
-	Token(ctx context.Context, namespace string, isin investv1.ISIN) (Token, error)
-}
-
-// StaticTokens is a TokenLookup from a fixed map (tests, and a configuration that names
-// the tokens).
-type StaticTokens map[investv1.ISIN]Token
-
-// Token implements TokenLookup.
-func (s StaticTokens) Token(_ context.Context, _ string, isin investv1.ISIN) (Token, error) {
-	t, ok := s[isin]
-	if !ok {
-		return Token{}, fmt.Errorf("%w: %s", ErrNoToken, isin)
-	}
-	return t, nil
-}
-
 // Reconciler is the chain agent.
 type Reconciler struct {
 	// Client reads orders and wallets from the cache and patches order status.
@@ -99,7 +70,7 @@ type Reconciler struct {
 	// Outbox signs, has the order record, and broadcasts.
 	Outbox *outbox.Outbox
 	// Tokens finds a share class's token.
-	Tokens TokenLookup
+	Tokens agent.TokenLookup
 	// Confirmations a mint or burn needs before it is final (at least 1).
 	Confirmations uint64
 	// Poll is how often an order waiting for blocks is looked at again; zero means 2s.
@@ -142,8 +113,8 @@ func (r *Reconciler) Reconcile(ctx context.Context, req ctrl.Request) (ctrl.Resu
 	if !o.DeletionTimestamp.IsZero() {
 		return ctrl.Result{}, nil
 	}
-	step, ok := settlement.NextStep(o)
-	if !ok || step.Side() != settlement.TokenSide {
+	step, ok := lifecycle.NextStep(o)
+	if !ok || step.Side() != lifecycle.TokenSide {
 		return ctrl.Result{}, nil
 	}
 	if c := o.Status.Chain; c != nil && c.Batch != "" {
@@ -157,7 +128,7 @@ func (r *Reconciler) Reconcile(ctx context.Context, req ctrl.Request) (ctrl.Resu
 		tx = o.Status.Chain.Transaction
 	}
 	if tx == nil {
-		if step == settlement.StepDeliveryCompleted {
+		if step == lifecycle.StepDeliveryCompleted {
 			// Delivery initiated by someone else (by hand, or before a chain was
 			// configured): there is no transaction of ours to confirm.
 			ctrl.LoggerFrom(ctx).Info("delivery initiated without a recorded chain transaction; not settled by the chain agent")
@@ -173,11 +144,11 @@ func (r *Reconciler) Reconcile(ctx context.Context, req ctrl.Request) (ctrl.Resu
 }
 
 // send builds the order's mint or burn and has the outbox record and broadcast it.
-func (r *Reconciler) send(ctx context.Context, o *investv1.Order, step settlement.Step) (ctrl.Result, error) {
+func (r *Reconciler) send(ctx context.Context, o *investv1.Order, step lifecycle.Step) (ctrl.Result, error) {
 	log := ctrl.LoggerFrom(ctx)
 	tok, err := r.Tokens.Token(ctx, o.Namespace, o.Spec.ISIN)
 	if err != nil {
-		if errors.Is(err, ErrNoToken) {
+		if errors.Is(err, agent.ErrNoToken) {
 			return r.refuse(ctx, o, fmt.Sprintf("NoToken: the share class %s has no token on chain %d", o.Spec.ISIN, r.Outbox.ChainID()))
 		}
 		return ctrl.Result{}, fmt.Errorf("token of %s: %w", o.Spec.ISIN, err)
@@ -192,7 +163,7 @@ func (r *Reconciler) send(ctx context.Context, o *investv1.Order, step settlemen
 		burns     []investv1.OrderBurn
 	)
 	switch step {
-	case settlement.StepDeliveryInitiated:
+	case lifecycle.StepDeliveryInitiated:
 		if r.batching() && r.hold(o, tok) {
 			// The batch former mints it in a batch, or hands it back (wake) to be minted
 			// on its own; the requeue is only a safety net.
@@ -205,14 +176,14 @@ func (r *Reconciler) send(ctx context.Context, o *investv1.Order, step settlemen
 		recipient = addr.Hex()
 		until, err := r.decideLockedUntil(ctx, o, tok)
 		if err != nil {
-			return r.patchFailed(err, "record the release time of the units' lock-up")
+			return patch.Retry(ctx, err, "record the release time of the units' lock-up")
 		}
 		if until != nil {
 			data = abi.PackMintLocked(addr, big.NewInt(o.Spec.AmountOfUnits), releaseTime(until))
 		} else {
 			data = abi.PackMint(addr, big.NewInt(o.Spec.AmountOfUnits))
 		}
-	case settlement.StepTokensBurned:
+	case lifecycle.StepTokensBurned:
 		unlock := r.lockAccount(o)
 		defer unlock()
 		burns, err = r.planBurns(ctx, o, tok)
@@ -235,7 +206,7 @@ func (r *Reconciler) send(ctx context.Context, o *investv1.Order, step settlemen
 	}
 	rec, err := r.Outbox.Send(ctx, outbox.Call{To: &tok.Address, Data: data}, func(ctx context.Context, tx *investv1.ChainTransaction) error {
 		o.Status.Chain = &investv1.OrderChainStatus{Token: tok.Address.Hex(), Recipient: recipient, Transaction: tx, Burns: burns, LockedUntil: lockedUntil}
-		return r.Client.Status().Patch(ctx, o, client.MergeFromWithOptions(before, client.MergeFromWithOptimisticLock{}))
+		return patch.Status(ctx, r.Client, o, before)
 	})
 	if rev, isRevert := chain.AsRevert(err); isRevert {
 		return r.refuse(ctx, o, rev.Reason())
@@ -243,8 +214,8 @@ func (r *Reconciler) send(ctx context.Context, o *investv1.Order, step settlemen
 	switch {
 	case outbox.MustWait(err):
 		return ctrl.Result{RequeueAfter: time.Second}, nil
-	case rec == nil && (apierrors.IsConflict(err) || apierrors.IsNotFound(err)):
-		return ctrl.Result{RequeueAfter: settlement.ConflictRetry}, nil // read the order fresh; the nonce was freed
+	case rec == nil && patch.Stale(err):
+		return ctrl.Result{RequeueAfter: patch.ConflictRetry}, nil // read the order fresh; the nonce was freed
 	case rec == nil && err != nil:
 		return ctrl.Result{}, fmt.Errorf("send %s: %w", step, err)
 	}
@@ -254,7 +225,7 @@ func (r *Reconciler) send(ctx context.Context, o *investv1.Order, step settlemen
 		log.Error(err, "broadcast failed; the recorded transaction is broadcast again", "hash", rec.Attempts[0].Hash)
 		return ctrl.Result{RequeueAfter: r.poll()}, nil
 	}
-	if step == settlement.StepDeliveryInitiated {
+	if step == lifecycle.StepDeliveryInitiated {
 		return r.record(ctx, o, step, rec.Attempts[0].Hash, nil)
 	}
 	return ctrl.Result{RequeueAfter: r.poll()}, nil
@@ -264,7 +235,7 @@ func (r *Reconciler) send(ctx context.Context, o *investv1.Order, step settlemen
 // status.chain.lockedUntil, or, for a share class with a lock-up and none recorded yet, now
 // plus the lock-up in days (whole seconds), which it records first (optimistic locking) so
 // that every later signing, after a crash too, uses the same instant. Nil: minted unlocked.
-func (r *Reconciler) decideLockedUntil(ctx context.Context, o *investv1.Order, tok Token) (*metav1.Time, error) {
+func (r *Reconciler) decideLockedUntil(ctx context.Context, o *investv1.Order, tok agent.Token) (*metav1.Time, error) {
 	if c := o.Status.Chain; c != nil && c.LockedUntil != nil {
 		return c.LockedUntil, nil
 	}
@@ -277,7 +248,7 @@ func (r *Reconciler) decideLockedUntil(ctx context.Context, o *investv1.Order, t
 		o.Status.Chain = &investv1.OrderChainStatus{}
 	}
 	o.Status.Chain.LockedUntil = &t
-	if err := r.Client.Status().Patch(ctx, o, client.MergeFromWithOptions(before, client.MergeFromWithOptimisticLock{})); err != nil {
+	if err := patch.Status(ctx, r.Client, o, before); err != nil {
 		return nil, err
 	}
 	return &t, nil
@@ -293,13 +264,13 @@ func releaseTime(t *metav1.Time) uint64 {
 
 // track follows a recorded transaction until it is final, broadcasting it again (same
 // bytes) while it is not mined, and replacing it with higher fees when it is stuck.
-func (r *Reconciler) track(ctx context.Context, o *investv1.Order, step settlement.Step, tx *investv1.ChainTransaction) (ctrl.Result, error) {
+func (r *Reconciler) track(ctx context.Context, o *investv1.Order, step lifecycle.Step, tx *investv1.ChainTransaction) (ctrl.Result, error) {
 	log := ctrl.LoggerFrom(ctx)
 	n := len(tx.Attempts)
 	obs, cur, err := r.Outbox.Track(ctx, tx, r.Confirmations, func(ctx context.Context, next *investv1.ChainTransaction) error {
 		before := o.DeepCopy()
 		o.Status.Chain.Transaction = next
-		return r.Client.Status().Patch(ctx, o, client.MergeFromWithOptions(before, client.MergeFromWithOptimisticLock{}))
+		return patch.Status(ctx, r.Client, o, before)
 	})
 	if cur != nil && len(cur.Attempts) > n {
 		last := cur.Attempts[len(cur.Attempts)-1]
@@ -308,7 +279,7 @@ func (r *Reconciler) track(ctx context.Context, o *investv1.Order, step settleme
 	}
 	if err != nil {
 		if apierrors.IsConflict(err) {
-			return ctrl.Result{RequeueAfter: settlement.ConflictRetry}, nil
+			return ctrl.Result{RequeueAfter: patch.ConflictRetry}, nil
 		}
 		log.Error(err, "tracking the recorded transaction; trying again", "nonce", tx.Nonce)
 		return ctrl.Result{RequeueAfter: r.poll()}, nil
@@ -323,11 +294,11 @@ func (r *Reconciler) track(ctx context.Context, o *investv1.Order, step settleme
 		// dropped the other transaction).
 		before := o.DeepCopy()
 		o.Status.Chain.NonceTaken = nil
-		if err := r.Client.Status().Patch(ctx, o, client.MergeFromWithOptions(before, client.MergeFromWithOptimisticLock{})); err != nil {
-			return r.patchFailed(err, "clear nonceTaken")
+		if err := patch.Status(ctx, r.Client, o, before); err != nil {
+			return patch.Retry(ctx, err, "clear nonceTaken")
 		}
 	}
-	if step == settlement.StepDeliveryInitiated {
+	if step == lifecycle.StepDeliveryInitiated {
 		// Recorded and (again) broadcast: the delivery is initiated with the first attempt.
 		return r.record(ctx, o, step, tx.Attempts[0].Hash, nil)
 	}
@@ -340,8 +311,8 @@ func (r *Reconciler) track(ctx context.Context, o *investv1.Order, step settleme
 	if obs.Receipt.Status == investv1.ChainReceiptReverted {
 		before := o.DeepCopy()
 		o.Status.Chain.Transaction.Receipt = obs.Receipt
-		if err := r.Client.Status().Patch(ctx, o, client.MergeFromWithOptions(before, client.MergeFromWithOptimisticLock{})); err != nil {
-			return r.patchFailed(err, "record the reverted receipt")
+		if err := patch.Status(ctx, r.Client, o, before); err != nil {
+			return patch.Retry(ctx, err, "record the reverted receipt")
 		}
 		r.event(o, corev1.EventTypeWarning, ReasonTransactionReverted, "Track",
 			"%s transaction %s reverted in block %d: %s; it is not re-sent", what(step), obs.Receipt.Hash, obs.Receipt.BlockNumber, obs.Receipt.RevertReason)
@@ -351,22 +322,22 @@ func (r *Reconciler) track(ctx context.Context, o *investv1.Order, step settleme
 }
 
 // record writes the step's evidence (and the final receipt, when given) in one patch.
-func (r *Reconciler) record(ctx context.Context, o *investv1.Order, step settlement.Step, hash string, receipt *investv1.ChainReceipt) (ctrl.Result, error) {
+func (r *Reconciler) record(ctx context.Context, o *investv1.Order, step lifecycle.Step, hash string, receipt *investv1.ChainReceipt) (ctrl.Result, error) {
 	before := o.DeepCopy()
 	rec := investv1.SettlementRecord{TransactionHash: hash, At: metav1.NewTime(r.now().UTC().Truncate(time.Second)), RecordedBy: Name}
-	if !settlement.Record(o, step, rec) {
+	if !lifecycle.Record(o, step, rec) {
 		return ctrl.Result{}, nil
 	}
 	if receipt != nil {
 		o.Status.Chain.Transaction.Receipt = receipt
 	}
-	if err := r.Client.Status().Patch(ctx, o, client.MergeFromWithOptions(before, client.MergeFromWithOptimisticLock{})); err != nil {
-		return r.patchFailed(err, "record "+string(step)+" evidence")
+	if err := patch.Status(ctx, r.Client, o, before); err != nil {
+		return patch.Retry(ctx, err, "record "+string(step)+" evidence")
 	}
 	ctrl.LoggerFrom(ctx).Info("recorded settlement evidence", "transactionHash", hash)
-	r.event(o, corev1.EventTypeNormal, settlement.EvidenceReason(step), "RecordSettlement",
+	r.event(o, corev1.EventTypeNormal, lifecycle.EvidenceReason(step), "RecordSettlement",
 		"%s recorded %s evidence in transaction %s", Name, step, hash)
-	if step == settlement.StepDeliveryInitiated {
+	if step == lifecycle.StepDeliveryInitiated {
 		return ctrl.Result{RequeueAfter: r.poll()}, nil
 	}
 	return ctrl.Result{}, nil
@@ -383,8 +354,8 @@ func (r *Reconciler) refuse(ctx context.Context, o *investv1.Order, reason strin
 			o.Status.Chain = &investv1.OrderChainStatus{}
 		}
 		o.Status.Chain.Refused = &investv1.ChainRefusal{Reason: reason, At: metav1.NewTime(r.now().UTC().Truncate(time.Second))}
-		if err := r.Client.Status().Patch(ctx, o, client.MergeFromWithOptions(before, client.MergeFromWithOptimisticLock{})); err != nil {
-			return r.patchFailed(err, "record the refusal")
+		if err := patch.Status(ctx, r.Client, o, before); err != nil {
+			return patch.Retry(ctx, err, "record the refusal")
 		}
 		r.event(o, corev1.EventTypeWarning, ReasonTransactionRefused, "Send", "the chain refuses the transaction: %s; nothing was sent", reason)
 	}
@@ -394,28 +365,18 @@ func (r *Reconciler) refuse(ctx context.Context, o *investv1.Order, reason strin
 // nonceTaken records that the recorded transaction's nonce was mined by a transaction that
 // is none of its attempts (the order controller reports it as Stalled); nothing is re-sent.
 // The agent looks again after RetryRefused.
-func (r *Reconciler) nonceTaken(ctx context.Context, o *investv1.Order, step settlement.Step, nonce int64) (ctrl.Result, error) {
+func (r *Reconciler) nonceTaken(ctx context.Context, o *investv1.Order, step lifecycle.Step, nonce int64) (ctrl.Result, error) {
 	ctrl.LoggerFrom(ctx).Info("the recorded transaction's nonce was mined by a transaction not recorded here; nothing is re-sent", "nonce", nonce)
 	if c := o.Status.Chain; c.NonceTaken == nil || c.NonceTaken.Nonce != nonce {
 		before := o.DeepCopy()
 		o.Status.Chain.NonceTaken = &investv1.ChainNonceTaken{Nonce: nonce, At: metav1.NewTime(r.now().UTC().Truncate(time.Second))}
-		if err := r.Client.Status().Patch(ctx, o, client.MergeFromWithOptions(before, client.MergeFromWithOptimisticLock{})); err != nil {
-			return r.patchFailed(err, "record nonceTaken")
+		if err := patch.Status(ctx, r.Client, o, before); err != nil {
+			return patch.Retry(ctx, err, "record nonceTaken")
 		}
 		r.event(o, corev1.EventTypeWarning, ReasonNonceTaken, "Track",
 			"nonce %d of the %s transaction: a transaction not recorded here was mined with this nonce: was the agent key used elsewhere? Nothing is re-sent", nonce, what(step))
 	}
 	return ctrl.Result{RequeueAfter: r.retryRefused()}, nil
-}
-
-func (r *Reconciler) patchFailed(err error, what string) (ctrl.Result, error) {
-	switch {
-	case apierrors.IsNotFound(err):
-		return ctrl.Result{}, nil
-	case apierrors.IsConflict(err):
-		return ctrl.Result{RequeueAfter: settlement.ConflictRetry}, nil
-	}
-	return ctrl.Result{}, fmt.Errorf("%s: %w", what, err)
 }
 
 // deliveryWallet is the wallet a BUY delivers to: its own choice, else the one resolved at
@@ -478,7 +439,7 @@ func (e *shortError) Error() string {
 // Confirmations + 1, as the ledger reads them), less what the account's other sells
 // (read uncached) recorded burning from them that is not mined by that block. An address
 // another account also registered is never burned from.
-func (r *Reconciler) planBurns(ctx context.Context, o *investv1.Order, tok Token) ([]investv1.OrderBurn, error) {
+func (r *Reconciler) planBurns(ctx context.Context, o *investv1.Order, tok agent.Token) ([]investv1.OrderBurn, error) {
 	rd := r.chainReader()
 	if rd == nil {
 		return nil, errors.New("the chain agent has no chain reader")
@@ -531,7 +492,7 @@ func (r *Reconciler) planBurns(ctx context.Context, o *investv1.Order, tok Token
 // burning is what the account's other live sells of the token recorded burning and the
 // chain has not mined by block at (a burn whose transaction is recorded, not reverted, and
 // not mined at or below at), read uncached so that a burn recorded a moment ago counts.
-func (r *Reconciler) burning(ctx context.Context, o *investv1.Order, tok Token, at uint64) ([]investv1.OrderBurn, error) {
+func (r *Reconciler) burning(ctx context.Context, o *investv1.Order, tok agent.Token, at uint64) ([]investv1.OrderBurn, error) {
 	reader := r.Live
 	if reader == nil {
 		reader = r.Client
@@ -712,8 +673,8 @@ func packBurns(abi *contracts.ShareToken, burns []investv1.OrderBurn) []byte {
 	return abi.PackBatchBurn(addrs, units)
 }
 
-func what(step settlement.Step) string {
-	if step == settlement.StepTokensBurned {
+func what(step lifecycle.Step) string {
+	if step == lifecycle.StepTokensBurned {
 		return "burn"
 	}
 	return "mint"

@@ -17,8 +17,8 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
 	investv1 "github.com/fundshare/fundshare-operator/api/v1alpha1"
-	ordercontroller "github.com/fundshare/fundshare-operator/controllers/order"
 	"github.com/fundshare/fundshare-operator/internal/chain/outbox"
+	"github.com/fundshare/fundshare-operator/internal/lifecycle"
 	"github.com/fundshare/fundshare-operator/internal/test/envtest"
 )
 
@@ -215,7 +215,7 @@ var _ = Describe("BUY delivery on the chain", func() {
 		Expect(cur.Status.Chain.Refused.Reason).To(Equal(fmt.Sprintf("NotVerified(%s)", addr.Hex())))
 		Expect(cur.Status.Chain.Transaction).To(BeNil())
 		Expect(pendingNonce(w.chain)).To(BeZero(), "nothing signed or sent")
-		stalled(cur, ordercontroller.WaitTokenTransactionRefused, "NotVerified")
+		stalled(cur, lifecycle.WaitTokenTransactionRefused, "NotVerified")
 
 		w.chain.Register(addr)
 		Eventually(func() *investv1.SettlementRecord { return get(o).Status.Settlement.DeliveryInitiated }, timeout, interval).ShouldNot(BeNil())
@@ -244,7 +244,7 @@ var _ = Describe("BUY delivery on the chain", func() {
 			cur := get(o)
 			Expect(cur.Status.Chain.Transaction.Receipt.Status).To(Equal(investv1.ChainReceiptReverted))
 			Expect(cur.Status.Chain.Transaction.Receipt.RevertReason).To(Equal(reason(addr)))
-			stalled(cur, ordercontroller.WaitTokenTransactionReverted, reason(addr))
+			stalled(cur, lifecycle.WaitTokenTransactionReverted, reason(addr))
 
 			w.chain.Commit(3)
 			Consistently(func() *investv1.Order { return get(o) }, 2*time.Second, interval).Should(And(
@@ -302,8 +302,8 @@ var _ = Describe("BUY delivery on the chain", func() {
 			}, timeout, interval).Should(Succeed())
 			cur := get(o)
 			Expect(cur.Status.Chain.NonceTaken.Nonce).To(Equal(tx.Nonce))
-			stalled(cur, ordercontroller.WaitTokenTransactionNonceTaken, fmt.Sprintf("nonce %d of the mint transaction", tx.Nonce))
-			stalled(cur, ordercontroller.WaitTokenTransactionNonceTaken, "a transaction not recorded here was mined with this nonce: was the agent key used elsewhere?")
+			stalled(cur, lifecycle.WaitTokenTransactionNonceTaken, fmt.Sprintf("nonce %d of the mint transaction", tx.Nonce))
+			stalled(cur, lifecycle.WaitTokenTransactionNonceTaken, "a transaction not recorded here was mined with this nonce: was the agent key used elsewhere?")
 
 			w.chain.Commit(3)
 			Consistently(func() *investv1.Order { return get(o) }, 2*time.Second, interval).Should(And(
@@ -339,7 +339,7 @@ var _ = Describe("BUY delivery on the chain", func() {
 		second := w.startAgent(agentOptions{backend: gate})
 		defer second.Stop()
 		Eventually(func() *investv1.ChainNonceTaken { return get(o).Status.Chain.NonceTaken }, timeout, interval).ShouldNot(BeNil())
-		stalled(get(o), ordercontroller.WaitTokenTransactionNonceTaken, "was the agent key used elsewhere?")
+		stalled(get(o), lifecycle.WaitTokenTransactionNonceTaken, "was the agent key used elsewhere?")
 
 		By("forking below the other transaction's block and dropping it from the node's pool")
 		gate.Close()
@@ -489,11 +489,11 @@ var _ = Describe("SELL burn on the chain", func() {
 // stalled checks that the order controller reports the order Stalled with the reason.
 func stalled(o *investv1.Order, reason, says string) {
 	GinkgoHelper()
-	d := ordercontroller.Next(o, ordercontroller.Facts{Now: time.Now(), FundFound: true, Priced: true, Subscribable: true, Redeemable: true, Tradeable: true})
+	d := lifecycle.Next(o, lifecycle.Facts{Now: time.Now(), FundFound: true, Priced: true, Subscribable: true, Redeemable: true, Tradeable: true})
 	Expect(d.Wait).NotTo(BeNil())
 	Expect(d.Wait.Reason).To(Equal(reason))
 	Expect(d.Wait.Message).To(ContainSubstring(says))
-	c := meta.FindStatusCondition(ordercontroller.StatusConditions(o, d.Wait), ordercontroller.ConditionStalled)
+	c := meta.FindStatusCondition(lifecycle.StatusConditions(o, d.Wait), lifecycle.ConditionStalled)
 	Expect(c).NotTo(BeNil())
 	Expect(c.Status).To(Equal(metav1.ConditionTrue))
 	Expect(c.Reason).To(Equal(reason))

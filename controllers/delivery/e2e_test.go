@@ -15,8 +15,10 @@ import (
 	investv1 "github.com/fundshare/fundshare-operator/api/v1alpha1"
 	ordercontroller "github.com/fundshare/fundshare-operator/controllers/order"
 	"github.com/fundshare/fundshare-operator/controllers/settlement"
+	"github.com/fundshare/fundshare-operator/internal/chain/agent"
 	"github.com/fundshare/fundshare-operator/internal/fixtures"
 	"github.com/fundshare/fundshare-operator/internal/index"
+	"github.com/fundshare/fundshare-operator/internal/lifecycle"
 	"github.com/fundshare/fundshare-operator/internal/test/envtest"
 	"github.com/fundshare/fundshare-operator/internal/validation"
 )
@@ -49,11 +51,11 @@ var _ = Describe("a BUY end to end: order controller, sandbox money side, chain 
 				if err := (&ordercontroller.Reconciler{Client: mgr.GetClient(), Live: mgr.GetAPIReader(), Recorder: mgr.GetEventRecorder("order-controller"), Now: time.Now}).SetupWithManager(mgr); err != nil {
 					return err
 				}
-				rt, err := NewRuntime(w.chain.Client, w.chain.Agent, w.chain.ChainID, 2, 0, mgr)
+				rt, err := agent.NewRuntime(w.chain.Client, w.chain.Agent, w.chain.ChainID, 2, 0, mgr)
 				if err != nil {
 					return err
 				}
-				if err := rt.SetupAgent(mgr, StaticTokens{w.isin: {Address: w.chain.Token, ChainID: w.chain.ChainID.Int64()}}); err != nil {
+				if err := Setup(mgr, rt, agent.StaticTokens{w.isin: {Address: w.chain.Token, ChainID: w.chain.ChainID.Int64()}}); err != nil {
 					return err
 				}
 				return settlement.SetupSandbox(mgr, 0, false) // the money side only: the chain settles the tokens
@@ -77,7 +79,7 @@ var _ = Describe("a BUY end to end: order controller, sandbox money side, chain 
 		Eventually(func() investv1.OrderState { return get(o).Status.State }, timeout, interval).Should(Equal(investv1.StateCompleted))
 
 		cur := get(o)
-		Expect(ordercontroller.HistoryStates(cur.Status.History)).To(Equal(ordercontroller.Path(investv1.SideBuy)))
+		Expect(lifecycle.HistoryStates(cur.Status.History)).To(Equal(lifecycle.Path(investv1.SideBuy)))
 		Expect(cur.Status.Settlement.PaymentReceived.RecordedBy).To(Equal("sandbox"))
 		Expect(cur.Status.Settlement.DeliveryInitiated.RecordedBy).To(Equal(Name))
 		hash := cur.Status.Settlement.DeliveryInitiated.TransactionHash

@@ -11,6 +11,7 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
 	investv1 "github.com/fundshare/fundshare-operator/api/v1alpha1"
+	"github.com/fundshare/fundshare-operator/internal/chain/agent"
 	"github.com/fundshare/fundshare-operator/internal/chain/outbox"
 	"github.com/fundshare/fundshare-operator/internal/holdings"
 )
@@ -23,8 +24,8 @@ var _ = Describe("lock-ups on chain", func() {
 	const lockUpDays = 30
 
 	// lockedTokens is the chain's token for w.isin, with a lock-up.
-	lockedTokens := func(w *world) StaticTokens {
-		return StaticTokens{w.isin: {Address: w.chain.Token, ChainID: w.chain.ChainID.Int64(), LockUpDays: lockUpDays}}
+	lockedTokens := func(w *world) agent.StaticTokens {
+		return agent.StaticTokens{w.isin: {Address: w.chain.Token, ChainID: w.chain.ChainID.Int64(), LockUpDays: lockUpDays}}
 	}
 	// complete waits for the delivery's completion and completes the order, as the order
 	// controller would.

@@ -20,9 +20,11 @@ import (
 	ordercontroller "github.com/fundshare/fundshare-operator/controllers/order"
 	"github.com/fundshare/fundshare-operator/controllers/settlement"
 	"github.com/fundshare/fundshare-operator/internal/chain"
+	"github.com/fundshare/fundshare-operator/internal/chain/agent"
 	"github.com/fundshare/fundshare-operator/internal/controlplane"
 	"github.com/fundshare/fundshare-operator/internal/fixtures"
 	"github.com/fundshare/fundshare-operator/internal/index"
+	"github.com/fundshare/fundshare-operator/internal/lifecycle"
 	"github.com/fundshare/fundshare-operator/internal/test/envtest"
 	"github.com/fundshare/fundshare-operator/internal/validation"
 )
@@ -130,21 +132,21 @@ var _ = Describe("A SELL burns where the units are", func() {
 		var tx *investv1.ChainTransaction
 		Eventually(func(g Gomega) { tx = recordedTx(g, sell) }, timeout, interval).Should(Succeed())
 
-		ok, _, why := investv1.Cancellable(get(sell))
+		ok, _, why := lifecycle.Cancellable(get(sell))
 		Expect(ok).To(BeFalse())
-		Expect(investv1.CancelRefusalOf(get(sell))).To(Equal(investv1.RefusalBurnInFlight))
+		Expect(lifecycle.CancelRefusalOf(get(sell))).To(Equal(lifecycle.RefusalBurnInFlight))
 		Expect(why).To(ContainSubstring("burn transaction " + tx.Attempts[0].Hash))
 		Expect(why).To(ContainSubstring("is in flight"))
 
 		By("mined, one confirmation of two: still in flight")
 		w.chain.Commit(1)
-		Consistently(func() investv1.CancelRefusal { return investv1.CancelRefusalOf(get(sell)) }, 500*time.Millisecond, interval).
-			Should(Equal(investv1.RefusalBurnInFlight))
+		Consistently(func() lifecycle.CancelRefusal { return lifecycle.CancelRefusalOf(get(sell)) }, 500*time.Millisecond, interval).
+			Should(Equal(lifecycle.RefusalBurnInFlight))
 
 		By("final: past the point of no return")
 		w.chain.Commit(1)
 		Eventually(func() *investv1.SettlementRecord { return get(sell).Status.Settlement.TokensBurned }, timeout, interval).ShouldNot(BeNil())
-		Expect(investv1.CancelRefusalOf(get(sell))).To(Equal(investv1.RefusalPastPointOfNoReturn))
+		Expect(lifecycle.CancelRefusalOf(get(sell))).To(Equal(lifecycle.RefusalPastPointOfNoReturn))
 		Expect(w.chain.Balance(w.chain.Token, addr)).To(Equal(int64(6)))
 	})
 
@@ -224,11 +226,11 @@ var _ = Describe("A SELL whose units leave does not hang", func() {
 				if err := (&accountcontroller.Reconciler{Client: mgr.GetClient()}).SetupWithManager(mgr); err != nil {
 					return err
 				}
-				rt, err := NewRuntime(w.chain.Client, w.chain.Agent, w.chain.ChainID, 1, 0, mgr)
+				rt, err := agent.NewRuntime(w.chain.Client, w.chain.Agent, w.chain.ChainID, 1, 0, mgr)
 				if err != nil {
 					return err
 				}
-				if err := rt.SetupAgent(mgr, StaticTokens{w.isin: {Address: w.chain.Token, ChainID: w.chain.ChainID.Int64()}}); err != nil {
+				if err := Setup(mgr, rt, agent.StaticTokens{w.isin: {Address: w.chain.Token, ChainID: w.chain.ChainID.Int64()}}); err != nil {
 					return err
 				}
 				return settlement.SetupSandbox(mgr, 0, false)
@@ -263,14 +265,14 @@ var _ = Describe("A SELL whose units leave does not hang", func() {
 		Eventually(func(g Gomega) {
 			cur := get(sell)
 			g.Expect(cur.Status.State).To(Equal(investv1.StateExecuted))
-			c := meta.FindStatusCondition(cur.Status.Conditions, ordercontroller.ConditionStalled)
+			c := meta.FindStatusCondition(cur.Status.Conditions, lifecycle.ConditionStalled)
 			g.Expect(c).NotTo(BeNil())
 			g.Expect(c.Status).To(BeEquivalentTo("True"))
-			g.Expect(c.Reason).To(Equal(ordercontroller.WaitTokenTransactionRefused))
+			g.Expect(c.Reason).To(Equal(lifecycle.WaitTokenTransactionRefused))
 			g.Expect(c.Message).To(ContainSubstring("InsufficientTokens: the sell burns 12 units, the account's registered wallets hold 0 on chain"))
 		}, timeout, interval).Should(Succeed())
 		Expect(reservations(w)).To(HaveLen(1))
-		ok, refund, why := investv1.Cancellable(get(sell))
+		ok, refund, why := lifecycle.Cancellable(get(sell))
 		Expect(ok).To(BeTrue(), why)
 		Expect(refund).To(BeFalse())
 

@@ -20,6 +20,7 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/client/interceptor"
 
 	investv1 "github.com/fundshare/fundshare-operator/api/v1alpha1"
+	"github.com/fundshare/fundshare-operator/internal/chain/agent"
 	"github.com/fundshare/fundshare-operator/internal/chain/outbox"
 	"github.com/fundshare/fundshare-operator/internal/controlplane"
 	"github.com/fundshare/fundshare-operator/internal/fixtures"
@@ -130,7 +131,7 @@ type agentOptions struct {
 	fees          outbox.FeePolicy         // nil: the default
 	stuckAfter    time.Duration            // zero: the outbox's default
 	confirmations uint64                   // zero: 1
-	tokens        TokenLookup              // nil: the chain's token for w.isin
+	tokens        agent.TokenLookup        // nil: the chain's token for w.isin
 	batchSize     int                      // above 1: batch mints on
 	batchWindow   time.Duration            // zero: 500ms
 	noPreflight   bool                     // batches are checked only by the outbox's estimate at signing
@@ -147,7 +148,7 @@ func (w *world) startAgent(opts agentOptions) *envtest.Manager {
 	}
 	tokens := opts.tokens
 	if tokens == nil {
-		tokens = StaticTokens{w.isin: {Address: w.chain.Token, ChainID: w.chain.ChainID.Int64()}}
+		tokens = agent.StaticTokens{w.isin: {Address: w.chain.Token, ChainID: w.chain.ChainID.Int64()}}
 	}
 	conf := opts.confirmations
 	if conf == 0 {

@@ -12,8 +12,7 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	investv1 "github.com/fundshare/fundshare-operator/api/v1alpha1"
-	"github.com/fundshare/fundshare-operator/controllers/settlement"
-	"github.com/fundshare/fundshare-operator/internal/evidence"
+	"github.com/fundshare/fundshare-operator/internal/lifecycle"
 	"github.com/fundshare/fundshare-operator/internal/refusal"
 )
 
@@ -31,7 +30,7 @@ func patchEvidence(o *investv1.Order, field string, rec investv1.SettlementRecor
 
 // refusedBy matches admission's refusal of status.settlement.<field> by rule, with the
 // words kubectl users read.
-func refusedBy(field string, rule evidence.Rule, message string) OmegaMatcher {
+func refusedBy(field string, rule lifecycle.EvidenceRule, message string) OmegaMatcher {
 	return And(
 		WithTransform(apierrors.IsInvalid, BeTrue()),
 		WithTransform(func(err error) string { code, _, _ := refusal.RuleOf(err); return code }, Equal(string(rule))),
@@ -64,7 +63,7 @@ var _ = Describe("Settlement evidence admission", func() {
 		settleBuy(o)
 
 		err := patchEvidence(o, "refundSent", investv1.SettlementRecord{Reference: "OUTSIDER-1", RecordedBy: "outsider"})
-		Expect(err).To(refusedBy("refundSent", evidence.RuleNoRefundOwed,
+		Expect(err).To(refusedBy("refundSent", lifecycle.RuleNoRefundOwed,
 			"refund evidence on an order that owes no refund (BUY COMPLETED, no refund due)"))
 		Expect(get(o).Status.Settlement.RefundSent).To(BeNil(), "the refused evidence was stored")
 	})
@@ -72,14 +71,14 @@ var _ = Describe("Settlement evidence admission", func() {
 	It("refuses token evidence of the other side: a mint on a SELL, a burn on a BUY", func() {
 		sell := executedSell()
 		err := patchEvidence(sell, "deliveryInitiated", investv1.SettlementRecord{TransactionHash: txHash})
-		Expect(err).To(refusedBy("deliveryInitiated", evidence.RuleWrongSide,
+		Expect(err).To(refusedBy("deliveryInitiated", lifecycle.RuleWrongSide,
 			"BUY evidence on a SELL order (deliveryInitiated is the mint of the units bought; a SELL uses tokensBurned, paymentSent and paymentCompleted)"))
 
 		buy := c.order(investv1.SideBuy, investv1.MarketPrimary, m.isin, 1)
 		Expect(k8s.Create(ctx, buy)).To(Succeed())
 		waitState(buy, investv1.StateAwaitingPayment)
 		err = patchEvidence(buy, "tokensBurned", investv1.SettlementRecord{TransactionHash: txHash})
-		Expect(err).To(refusedBy("tokensBurned", evidence.RuleWrongSide,
+		Expect(err).To(refusedBy("tokensBurned", lifecycle.RuleWrongSide,
 			"SELL evidence on a BUY order (tokensBurned is the burn of the units sold; a BUY uses paymentReceived, deliveryInitiated and deliveryCompleted)"))
 		Expect(get(sell).Status.Settlement.DeliveryInitiated).To(BeNil())
 		Expect(get(buy).Status.Settlement.TokensBurned).To(BeNil())
@@ -88,25 +87,25 @@ var _ = Describe("Settlement evidence admission", func() {
 	It("refuses money evidence of the other side: a buyer's payment on a SELL, a payout on a BUY", func() {
 		sell := executedSell()
 		Expect(patchEvidence(sell, "paymentReceived", investv1.SettlementRecord{Reference: "SEPA-X"})).
-			To(refusedBy("paymentReceived", evidence.RuleWrongSide, "BUY evidence on a SELL order (paymentReceived is the buyer's payment;"))
+			To(refusedBy("paymentReceived", lifecycle.RuleWrongSide, "BUY evidence on a SELL order (paymentReceived is the buyer's payment;"))
 
 		buy := c.order(investv1.SideBuy, investv1.MarketPrimary, m.isin, 1)
 		Expect(k8s.Create(ctx, buy)).To(Succeed())
 		waitState(buy, investv1.StateAwaitingPayment)
 		Expect(patchEvidence(buy, "paymentSent", investv1.SettlementRecord{Reference: "PAYOUT-X"})).
-			To(refusedBy("paymentSent", evidence.RuleWrongSide, "SELL evidence on a BUY order (paymentSent is the payout of a sale;"))
+			To(refusedBy("paymentSent", lifecycle.RuleWrongSide, "SELL evidence on a BUY order (paymentSent is the payout of a sale;"))
 		Consistently(stateOf(buy)).WithTimeout(time.Second).Should(Equal(investv1.StateAwaitingPayment))
 	})
 
 	It("refuses evidence for a state a COMPLETED order can no longer reach", func() {
 		sell := executedSell()
-		record(sell, settlement.StepPaymentSent, investv1.SettlementRecord{Reference: "PAYOUT-1"})
+		record(sell, lifecycle.StepPaymentSent, investv1.SettlementRecord{Reference: "PAYOUT-1"})
 		waitState(sell, investv1.StatePaymentSent)
-		record(sell, settlement.StepPaymentCompleted, investv1.SettlementRecord{Reference: "PAYOUT-1"})
+		record(sell, lifecycle.StepPaymentCompleted, investv1.SettlementRecord{Reference: "PAYOUT-1"})
 		waitState(sell, investv1.StateCompleted)
 
 		Expect(patchEvidence(sell, "tokensBurned", investv1.SettlementRecord{TransactionHash: txHash})).
-			To(refusedBy("tokensBurned", evidence.RuleStateLeft,
+			To(refusedBy("tokensBurned", lifecycle.RuleStateLeft,
 				"evidence for a state the order can no longer reach (SELL COMPLETED: nothing is settled after completion)"))
 	})
 
@@ -118,10 +117,10 @@ var _ = Describe("Settlement evidence admission", func() {
 		waitState(o, investv1.StateCancelled)
 
 		Expect(patchEvidence(o, "deliveryInitiated", investv1.SettlementRecord{TransactionHash: txHash})).
-			To(refusedBy("deliveryInitiated", evidence.RuleStateLeft,
+			To(refusedBy("deliveryInitiated", lifecycle.RuleStateLeft,
 				"evidence for a state the order can no longer reach (BUY CANCELLED: after a cancellation only a BUY's late payment and the refund it owes are recorded)"))
 		Expect(patchEvidence(o, "refundSent", investv1.SettlementRecord{Reference: "REFUND-1"})).
-			To(refusedBy("refundSent", evidence.RuleNoRefundOwed, "refund evidence on an order that owes no refund (BUY CANCELLED, no refund due)"))
+			To(refusedBy("refundSent", lifecycle.RuleNoRefundOwed, "refund evidence on an order that owes no refund (BUY CANCELLED, no refund due)"))
 
 		// The payment arrives late: it is recorded, the controller fixes the refund, and
 		// the refund is settled.
@@ -136,11 +135,11 @@ var _ = Describe("Settlement evidence admission", func() {
 		o := c.order(investv1.SideBuy, investv1.MarketPrimary, m.isin, 1)
 		Expect(k8s.Create(ctx, o)).To(Succeed())
 		waitState(o, investv1.StateAwaitingPayment)
-		record(o, settlement.StepPaymentReceived, investv1.SettlementRecord{Reference: "SEPA-1"})
+		record(o, lifecycle.StepPaymentReceived, investv1.SettlementRecord{Reference: "SEPA-1"})
 		waitState(o, investv1.StateExecuted)
 
 		Expect(patchEvidence(o, "deliveryCompleted", investv1.SettlementRecord{TransactionHash: txHash})).
-			To(refusedBy("deliveryCompleted", evidence.RuleOutOfOrder,
+			To(refusedBy("deliveryCompleted", lifecycle.RuleOutOfOrder,
 				"evidence out of the lifecycle's order (BUY EXECUTED: deliveryCompleted is recorded after deliveryInitiated, which is missing)"))
 		// Both in one write, start and completion, are in order.
 		both := []byte(fmt.Sprintf(`{"status":{"settlement":{"deliveryInitiated":{"transactionHash":%q,"at":%q},"deliveryCompleted":{"transactionHash":%q,"at":%q}}}}`,

@@ -13,8 +13,7 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	investv1 "github.com/fundshare/fundshare-operator/api/v1alpha1"
-	"github.com/fundshare/fundshare-operator/controllers/order"
-	"github.com/fundshare/fundshare-operator/controllers/settlement"
+	"github.com/fundshare/fundshare-operator/internal/lifecycle"
 	"github.com/fundshare/fundshare-operator/internal/refusal"
 	"github.com/fundshare/fundshare-operator/internal/test/envtest"
 )
@@ -69,7 +68,7 @@ func done(o *investv1.Order) bool {
 	if err := k8s.Get(ctx, client.ObjectKeyFromObject(o), fresh); err != nil {
 		return false
 	}
-	return fresh.Done() && meta.IsStatusConditionTrue(fresh.Status.Conditions, investv1.ConditionReady)
+	return lifecycle.Done(fresh) && meta.IsStatusConditionTrue(fresh.Status.Conditions, investv1.ConditionReady)
 }
 
 var _ = Describe("Order cancellation: the point of no return", func() {
@@ -120,7 +119,7 @@ var _ = Describe("Order cancellation: the point of no return", func() {
 		for i, o := range orders {
 			f := get(o)
 			ev := f.Status.Settlement
-			Expect(order.ValidHistory(f.Spec.Side, order.HistoryStates(f.Status.History))).To(Succeed(), "order %s", o.Name)
+			Expect(lifecycle.ValidHistory(f.Spec.Side, lifecycle.HistoryStates(f.Status.History))).To(Succeed(), "order %s", o.Name)
 			if refusals[i] != nil {
 				// Refused: the typed 409 cause, and the order went on to COMPLETED.
 				Expect(apierrors.IsConflict(refusals[i])).To(BeTrue())
@@ -197,7 +196,7 @@ var _ = Describe("Order cancellation: the point of no return", func() {
 		}
 		payIt := func(o *investv1.Order) {
 			waitState(o, investv1.StateAwaitingPayment)
-			record(o, settlement.StepPaymentReceived, investv1.SettlementRecord{Reference: "SEPA-" + o.Name[:8]})
+			record(o, lifecycle.StepPaymentReceived, investv1.SettlementRecord{Reference: "SEPA-" + o.Name[:8]})
 		}
 		rows := []row{
 			{investv1.SideBuy, investv1.StateAwaitingPayment, open, func(o *investv1.Order) { waitState(o, investv1.StateAwaitingPayment) }, investv1.StateCancelled, false},
@@ -206,7 +205,7 @@ var _ = Describe("Order cancellation: the point of no return", func() {
 			{investv1.SideBuy, investv1.StateDeliveryInitiated, open, func(o *investv1.Order) {
 				payIt(o)
 				waitState(o, investv1.StateExecuted)
-				record(o, settlement.StepDeliveryInitiated, investv1.SettlementRecord{TransactionHash: txHash})
+				record(o, lifecycle.StepDeliveryInitiated, investv1.SettlementRecord{TransactionHash: txHash})
 				waitState(o, investv1.StateDeliveryInitiated)
 			}, investv1.StateCompleted, false},
 			{investv1.SideSell, investv1.StateRedemptionGated, gated, func(o *investv1.Order) { waitState(o, investv1.StateRedemptionGated) }, investv1.StateCancelled, false},
@@ -214,11 +213,11 @@ var _ = Describe("Order cancellation: the point of no return", func() {
 			{investv1.SideSell, investv1.StateExecuted, open, func(o *investv1.Order) { waitState(o, investv1.StateExecuted) }, investv1.StateCancelled, false},
 			{investv1.SideSell, investv1.StateExecuted, open, func(o *investv1.Order) {
 				waitState(o, investv1.StateExecuted)
-				record(o, settlement.StepTokensBurned, investv1.SettlementRecord{TransactionHash: txHash})
+				record(o, lifecycle.StepTokensBurned, investv1.SettlementRecord{TransactionHash: txHash})
 			}, investv1.StateCompleted, false},
 			{investv1.SideSell, investv1.StatePaymentSent, open, func(o *investv1.Order) {
 				waitState(o, investv1.StateExecuted)
-				record(o, settlement.StepPaymentSent, investv1.SettlementRecord{Reference: "PAYOUT-" + o.Name[:8]})
+				record(o, lifecycle.StepPaymentSent, investv1.SettlementRecord{Reference: "PAYOUT-" + o.Name[:8]})
 				waitState(o, investv1.StatePaymentSent)
 			}, investv1.StateCompleted, false},
 		}
@@ -256,17 +255,17 @@ var _ = Describe("Order cancellation: the point of no return", func() {
 				// Settle what is left: the order goes on to COMPLETED.
 				switch {
 				case r.side == investv1.SideBuy && r.state == investv1.StateExecuted:
-					record(o, settlement.StepDeliveryInitiated, investv1.SettlementRecord{TransactionHash: txHash})
+					record(o, lifecycle.StepDeliveryInitiated, investv1.SettlementRecord{TransactionHash: txHash})
 					waitState(o, investv1.StateDeliveryInitiated)
 					fallthrough
 				case r.side == investv1.SideBuy:
-					record(o, settlement.StepDeliveryCompleted, investv1.SettlementRecord{TransactionHash: txHash})
+					record(o, lifecycle.StepDeliveryCompleted, investv1.SettlementRecord{TransactionHash: txHash})
 				case r.state == investv1.StateExecuted:
-					record(o, settlement.StepPaymentSent, investv1.SettlementRecord{Reference: "PAYOUT-" + o.Name[:8]})
+					record(o, lifecycle.StepPaymentSent, investv1.SettlementRecord{Reference: "PAYOUT-" + o.Name[:8]})
 					waitState(o, investv1.StatePaymentSent)
 					fallthrough
 				default:
-					record(o, settlement.StepPaymentCompleted, investv1.SettlementRecord{})
+					record(o, lifecycle.StepPaymentCompleted, investv1.SettlementRecord{})
 				}
 			} else {
 				Expect(refusals[i]).NotTo(HaveOccurred(), "%s %s", r.side, r.state)
@@ -274,13 +273,13 @@ var _ = Describe("Order cancellation: the point of no return", func() {
 			waitState(o, r.want)
 			f := get(o)
 			Expect(f.Status.Refund != nil).To(Equal(r.refund), "%s %s: refund %+v", r.side, r.state, f.Status.Refund)
-			Expect(order.ValidHistory(r.side, order.HistoryStates(f.Status.History))).To(Succeed())
+			Expect(lifecycle.ValidHistory(r.side, lifecycle.HistoryStates(f.Status.History))).To(Succeed())
 			if r.refund {
 				ready := meta.FindStatusCondition(f.Status.Conditions, investv1.ConditionReady)
 				Expect(ready).NotTo(BeNil())
-				Expect(ready.Reason).To(Equal(order.ReasonRefundPending))
-				record(o, settlement.StepRefundSent, investv1.SettlementRecord{Reference: "REFUND-" + o.Name[:8]})
-				record(o, settlement.StepRefundCompleted, investv1.SettlementRecord{Reference: "REFUND-" + o.Name[:8]})
+				Expect(ready.Reason).To(Equal(lifecycle.ReasonRefundPending))
+				record(o, lifecycle.StepRefundSent, investv1.SettlementRecord{Reference: "REFUND-" + o.Name[:8]})
+				record(o, lifecycle.StepRefundCompleted, investv1.SettlementRecord{Reference: "REFUND-" + o.Name[:8]})
 			}
 			Eventually(func() bool { return done(o) }).WithTimeout(30*time.Second).Should(BeTrue(), "%s %s", r.side, r.state)
 		}

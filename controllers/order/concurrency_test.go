@@ -9,7 +9,7 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	investv1 "github.com/fundshare/fundshare-operator/api/v1alpha1"
-	"github.com/fundshare/fundshare-operator/controllers/order"
+	"github.com/fundshare/fundshare-operator/internal/lifecycle"
 )
 
 var _ = Describe("Order concurrency", func() {
@@ -56,7 +56,7 @@ var _ = Describe("Order concurrency", func() {
 			fresh := get(o)
 			if fresh.Status.State == investv1.StateCancelled {
 				last := fresh.Status.History[len(fresh.Status.History)-1]
-				Expect(last.Reason).To(Equal(order.ReasonInsufficientHoldings))
+				Expect(last.Reason).To(Equal(lifecycle.ReasonInsufficientHoldings))
 				Expect(last.Message).To(ContainSubstring("Insufficient holdings"))
 			} else {
 				alive++
@@ -95,8 +95,8 @@ var _ = Describe("Order concurrency", func() {
 		var list investv1.OrderList
 		Expect(k8s.List(ctx, &list, client.InNamespace(ns))).To(Succeed())
 		for _, o := range list.Items {
-			Expect(order.ValidHistory(investv1.SideBuy, order.HistoryStates(o.Status.History))).To(Succeed(), "order %s", o.Name)
-			Expect(o.Status.History).To(HaveLen(len(order.Path(investv1.SideBuy))))
+			Expect(lifecycle.ValidHistory(investv1.SideBuy, lifecycle.HistoryStates(o.Status.History))).To(Succeed(), "order %s", o.Name)
+			Expect(o.Status.History).To(HaveLen(len(lifecycle.Path(investv1.SideBuy))))
 		}
 	})
 })

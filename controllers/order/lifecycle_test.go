@@ -12,9 +12,8 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	investv1 "github.com/fundshare/fundshare-operator/api/v1alpha1"
-	"github.com/fundshare/fundshare-operator/controllers/order"
-	"github.com/fundshare/fundshare-operator/controllers/settlement"
 	"github.com/fundshare/fundshare-operator/internal/fixtures"
+	"github.com/fundshare/fundshare-operator/internal/lifecycle"
 	"github.com/fundshare/fundshare-operator/internal/placement"
 	"github.com/fundshare/fundshare-operator/internal/refusal"
 	"github.com/fundshare/fundshare-operator/internal/test/envtest"
@@ -143,8 +142,8 @@ var _ = Describe("Order lifecycle", func() {
 		o := c.order(investv1.SideBuy, investv1.MarketPrimary, m.isin, 3)
 		Expect(k8s.Create(ctx, o)).To(Succeed())
 		settleBuy(o)
-		Expect(historyStates(o)).To(Equal(order.Path(investv1.SideBuy)))
-		Expect(order.ValidHistory(investv1.SideBuy, historyStates(o))).To(Succeed())
+		Expect(historyStates(o)).To(Equal(lifecycle.Path(investv1.SideBuy)))
+		Expect(lifecycle.ValidHistory(investv1.SideBuy, historyStates(o))).To(Succeed())
 		Eventually(func() int {
 			var evs eventsv1.EventList
 			Expect(k8s.List(ctx, &evs, client.InNamespace(ns))).To(Succeed())
@@ -155,7 +154,7 @@ var _ = Describe("Order lifecycle", func() {
 				}
 			}
 			return n
-		}).WithTimeout(10 * time.Second).Should(Equal(len(order.Path(investv1.SideBuy))))
+		}).WithTimeout(10 * time.Second).Should(Equal(len(lifecycle.Path(investv1.SideBuy))))
 	})
 
 	It("walks a SELL through PLACED, EXECUTED, PAYMENT_SENT, PAYMENT_COMPLETED and COMPLETED, and the holdings follow", func() {
@@ -165,11 +164,11 @@ var _ = Describe("Order lifecycle", func() {
 		sell := c.order(investv1.SideSell, investv1.MarketPrimary, m.isin, 4)
 		Eventually(func() error { return k8s.Create(ctx, sell.DeepCopy()) }).WithTimeout(10 * time.Second).Should(Succeed())
 		waitState(sell, investv1.StateExecuted)
-		record(sell, settlement.StepPaymentSent, investv1.SettlementRecord{Reference: "PAYOUT-1"})
+		record(sell, lifecycle.StepPaymentSent, investv1.SettlementRecord{Reference: "PAYOUT-1"})
 		waitState(sell, investv1.StatePaymentSent)
-		record(sell, settlement.StepPaymentCompleted, investv1.SettlementRecord{Reference: "PAYOUT-1"})
+		record(sell, lifecycle.StepPaymentCompleted, investv1.SettlementRecord{Reference: "PAYOUT-1"})
 		waitState(sell, investv1.StateCompleted)
-		Expect(historyStates(sell)).To(Equal(order.Path(investv1.SideSell)))
+		Expect(historyStates(sell)).To(Equal(lifecycle.Path(investv1.SideSell)))
 		Eventually(func() []investv1.Holding {
 			a := &investv1.Account{}
 			Expect(k8s.Get(ctx, client.ObjectKeyFromObject(c.account), a)).To(Succeed())
@@ -183,12 +182,12 @@ var _ = Describe("Order lifecycle", func() {
 		o := c.order(investv1.SideBuy, investv1.MarketPrimary, closed.isin, 1)
 		Expect(k8s.Create(ctx, o)).To(Succeed())
 		waitState(o, investv1.StateAwaitingPayment)
-		record(o, settlement.StepPaymentReceived, investv1.SettlementRecord{Reference: "SEPA-1"})
+		record(o, lifecycle.StepPaymentReceived, investv1.SettlementRecord{Reference: "SEPA-1"})
 		waitState(o, investv1.StatePaymentReceived)
 		Eventually(func() string {
-			cond := findCondition(get(o), order.ConditionWaiting)
+			cond := findCondition(get(o), lifecycle.ConditionWaiting)
 			return cond.Reason
-		}).WithTimeout(10 * time.Second).Should(Equal(order.WaitMarketClosed))
+		}).WithTimeout(10 * time.Second).Should(Equal(lifecycle.WaitMarketClosed))
 		Consistently(stateOf(o)).WithTimeout(time.Second).Should(Equal(investv1.StatePaymentReceived))
 		setFund(closed.fund, func(f *investv1.Fund) { f.Spec.Subscribable = true })
 		waitState(o, investv1.StateExecuted)
@@ -199,7 +198,7 @@ var _ = Describe("Order lifecycle", func() {
 		o := c.order(investv1.SideBuy, investv1.MarketSecondary, closed.isin, 1)
 		Expect(k8s.Create(ctx, o)).To(Succeed())
 		waitState(o, investv1.StateAwaitingPayment)
-		record(o, settlement.StepPaymentReceived, investv1.SettlementRecord{Reference: "SEPA-2"})
+		record(o, lifecycle.StepPaymentReceived, investv1.SettlementRecord{Reference: "SEPA-2"})
 		waitState(o, investv1.StatePaymentReceived)
 		Consistently(stateOf(o)).WithTimeout(2 * time.Second).Should(Equal(investv1.StatePaymentReceived))
 		setFund(closed.fund, func(f *investv1.Fund) { f.Spec.Tradeable = true })
@@ -238,7 +237,7 @@ var _ = Describe("Order lifecycle", func() {
 		o := c.order(investv1.SideBuy, investv1.MarketPrimary, m.isin, 2)
 		Expect(k8s.Create(ctx, o)).To(Succeed())
 		waitState(o, investv1.StateAwaitingPayment)
-		record(o, settlement.StepPaymentReceived, investv1.SettlementRecord{Reference: "SEPA-NT"})
+		record(o, lifecycle.StepPaymentReceived, investv1.SettlementRecord{Reference: "SEPA-NT"})
 		waitState(o, investv1.StateExecuted)
 		setChain := func(mutate func(*investv1.Order)) {
 			GinkgoHelper()
@@ -261,19 +260,19 @@ var _ = Describe("Order lifecycle", func() {
 		})
 		Eventually(func(g Gomega) {
 			cur := get(o)
-			s := findCondition(cur, order.ConditionStalled)
+			s := findCondition(cur, lifecycle.ConditionStalled)
 			g.Expect(s.Status).To(Equal(metav1.ConditionTrue))
-			g.Expect(s.Reason).To(Equal(order.WaitTokenTransactionNonceTaken))
+			g.Expect(s.Reason).To(Equal(lifecycle.WaitTokenTransactionNonceTaken))
 			g.Expect(s.Message).To(And(ContainSubstring("nonce 3 of the mint transaction"),
 				ContainSubstring("a transaction not recorded here was mined with this nonce: was the agent key used elsewhere?")))
-			g.Expect(findCondition(cur, order.ConditionReconciling).Status).To(Equal(metav1.ConditionFalse))
+			g.Expect(findCondition(cur, lifecycle.ConditionReconciling).Status).To(Equal(metav1.ConditionFalse))
 		}).WithTimeout(30 * time.Second).Should(Succeed())
 		Expect(get(o).Status.State).To(Equal(investv1.StateExecuted))
 
 		setChain(func(f *investv1.Order) { f.Status.Chain.NonceTaken = nil })
-		Eventually(func() metav1.ConditionStatus { return findCondition(get(o), order.ConditionStalled).Status }).
+		Eventually(func() metav1.ConditionStatus { return findCondition(get(o), lifecycle.ConditionStalled).Status }).
 			WithTimeout(30 * time.Second).Should(Equal(metav1.ConditionFalse))
-		record(o, settlement.StepDeliveryInitiated, investv1.SettlementRecord{TransactionHash: txHash})
+		record(o, lifecycle.StepDeliveryInitiated, investv1.SettlementRecord{TransactionHash: txHash})
 		waitState(o, investv1.StateDeliveryInitiated)
 	})
 
@@ -283,12 +282,12 @@ var _ = Describe("Order lifecycle", func() {
 		waitState(o, investv1.StateAwaitingPayment)
 		// The delivery's evidence before the payment's (a completion before its start is
 		// refused: "refuses a completion recorded before its start").
-		record(o, settlement.StepDeliveryInitiated, investv1.SettlementRecord{TransactionHash: txHash})
-		record(o, settlement.StepDeliveryCompleted, investv1.SettlementRecord{TransactionHash: txHash})
+		record(o, lifecycle.StepDeliveryInitiated, investv1.SettlementRecord{TransactionHash: txHash})
+		record(o, lifecycle.StepDeliveryCompleted, investv1.SettlementRecord{TransactionHash: txHash})
 		Consistently(stateOf(o)).WithTimeout(2 * time.Second).Should(Equal(investv1.StateAwaitingPayment))
-		record(o, settlement.StepPaymentReceived, investv1.SettlementRecord{Reference: "SEPA-3"})
+		record(o, lifecycle.StepPaymentReceived, investv1.SettlementRecord{Reference: "SEPA-3"})
 		waitState(o, investv1.StateCompleted)
-		Expect(historyStates(o)).To(Equal(order.Path(investv1.SideBuy)))
+		Expect(historyStates(o)).To(Equal(lifecycle.Path(investv1.SideBuy)))
 	})
 })
 
@@ -322,7 +321,7 @@ var _ = Describe("Order cancellation", func() {
 			Expect(k8s.Create(ctx, o)).To(Succeed())
 			waitState(o, investv1.StateAwaitingPayment)
 			if stop != investv1.StateAwaitingPayment {
-				record(o, settlement.StepPaymentReceived, investv1.SettlementRecord{Reference: "SEPA"})
+				record(o, lifecycle.StepPaymentReceived, investv1.SettlementRecord{Reference: "SEPA"})
 				waitState(o, stop)
 			}
 			err := cancel(o)
@@ -338,11 +337,11 @@ var _ = Describe("Order cancellation", func() {
 			f := get(o)
 			h := f.Status.History
 			if stop == investv1.StatePaymentReceived {
-				Expect(h[len(h)-1].Reason).To(Equal(order.ReasonCancelledWithRefund))
-				Expect(f.Status.Refund).To(Equal(investv1.NewRefund(f)))
+				Expect(h[len(h)-1].Reason).To(Equal(lifecycle.ReasonCancelledWithRefund))
+				Expect(f.Status.Refund).To(Equal(lifecycle.NewRefund(f)))
 				Expect(f.Status.Refund.Amount).To(Equal(f.Spec.Quote.Amount))
 			} else {
-				Expect(h[len(h)-1].Reason).To(Equal(order.ReasonCancellationRequested))
+				Expect(h[len(h)-1].Reason).To(Equal(lifecycle.ReasonCancellationRequested))
 				Expect(f.Status.Refund).To(BeNil())
 			}
 		}
@@ -389,7 +388,7 @@ var _ = Describe("Order cancellation", func() {
 		// may land on an order already cancelled, which then owes a refund.
 		answers := make([]string, n)
 		envtest.Race(n, func(i int) {
-			record(orders[i], settlement.StepPaymentReceived, investv1.SettlementRecord{Reference: "SEPA"})
+			record(orders[i], lifecycle.StepPaymentReceived, investv1.SettlementRecord{Reference: "SEPA"})
 		}, func(i int) {
 			// Jitter, so that some cancellations arrive before and some after the
 			// controller's write.
@@ -427,7 +426,7 @@ var _ = Describe("Order cancellation", func() {
 				Consistently(stateOf(o)).WithTimeout(100 * time.Millisecond).Should(Equal(investv1.StateExecuted))
 				Expect(get(o).Spec.CancellationRequested).To(BeFalse())
 			}
-			Expect(order.ValidHistory(investv1.SideBuy, historyStates(o))).To(Succeed())
+			Expect(lifecycle.ValidHistory(investv1.SideBuy, historyStates(o))).To(Succeed())
 		}
 		GinkgoWriter.Printf("cancellation races: %d cancelled, %d executed\n", accepted, n-accepted)
 		Expect(accepted).To(BeNumerically(">", 0), "no cancellation won: the race was not exercised")

@@ -23,13 +23,11 @@ import (
 	investv1 "github.com/fundshare/fundshare-operator/api/v1alpha1"
 	"github.com/fundshare/fundshare-operator/internal/holdings"
 	"github.com/fundshare/fundshare-operator/internal/index"
+	"github.com/fundshare/fundshare-operator/internal/lifecycle"
+	"github.com/fundshare/fundshare-operator/internal/patch"
 	"github.com/fundshare/fundshare-operator/internal/placement"
 	"github.com/fundshare/fundshare-operator/internal/predicates"
 )
-
-// conflictRetry is how soon a transition that lost a write race is tried again (it is
-// re-read first: no retry loop inside Reconcile).
-const conflictRetry = 200 * time.Millisecond
 
 // +kubebuilder:rbac:groups=invest.fundshare.io,resources=orders,verbs=get;list;watch
 // +kubebuilder:rbac:groups=invest.fundshare.io,resources=orders/status,verbs=get;update;patch
@@ -60,34 +58,33 @@ func (r *Reconciler) Reconcile(ctx context.Context, req ctrl.Request) (ctrl.Resu
 	if err := r.Client.Get(ctx, req.NamespacedName, o); err != nil {
 		return ctrl.Result{}, client.IgnoreNotFound(err)
 	}
-	if !o.NeedsReconcile() {
+	if !lifecycle.NeedsReconcile(o) {
 		return ctrl.Result{}, nil
 	}
 	if o.Status.State.Terminal() {
-		if o.LatePayment() {
+		if lifecycle.LatePayment(o) {
 			return r.refundLatePayment(ctx, o)
 		}
 		// A cancelled order with a refund: report where the refund stands.
-		return r.wait(ctx, o, refundWait(o), "")
+		return r.wait(ctx, o, lifecycle.RefundWait(o), "")
 	}
 	facts, requeueAt, err := r.gather(ctx, o)
 	if err != nil {
 		return ctrl.Result{}, err
 	}
-	if facts.Reservation == ReservationPending && o.Status.State == investv1.StatePlaced && !o.Spec.CancellationRequested {
+	if facts.Reservation == lifecycle.ReservationPending && o.Status.State == investv1.StatePlaced && !o.Spec.CancellationRequested {
 		held, message, err := r.reserve(ctx, o)
 		account := klog.KRef(o.Namespace, string(o.Spec.AccountID))
 		switch {
 		case apierrors.IsConflict(err):
-			ctrl.LoggerFrom(ctx).V(1).Info("account changed while reserving units; retrying", "account", account)
-			return ctrl.Result{RequeueAfter: conflictRetry}, nil
+			return patch.Retry(ctx, err, "reserve units on account "+account.String())
 		case err != nil:
 			return ctrl.Result{}, err
 		case held:
-			facts.Reservation = ReservationHeld
+			facts.Reservation = lifecycle.ReservationHeld
 		default:
 			ctrl.LoggerFrom(ctx).Info("units not reserved", "account", account, "isin", o.Spec.ISIN, "units", o.Spec.AmountOfUnits, "why", message)
-			facts.Reservation, facts.ReservationMessage = ReservationRefused, message
+			facts.Reservation, facts.ReservationMessage = lifecycle.ReservationRefused, message
 		}
 	}
 
@@ -96,11 +93,11 @@ func (r *Reconciler) Reconcile(ctx context.Context, req ctrl.Request) (ctrl.Resu
 	// status write, one history entry and one Event per state, and no extra round trip
 	// through the watch.
 	work := o.DeepCopy()
-	var steps []*Transition
-	var waiting *Wait
+	var steps []*lifecycle.Transition
+	var waiting *lifecycle.Wait
 	var refused string
 	for range maxStepsPerWrite {
-		d := Next(work, facts)
+		d := lifecycle.Next(work, facts)
 		if d.CancellationRefused != "" {
 			refused = d.CancellationRefused
 		}
@@ -141,9 +138,9 @@ const maxStepsPerWrite = 4
 // gather collects the facts outside the order: its share class and fund, the market
 // flags and gate, and whether its units are reserved. requeueAt is when a fact changes by
 // itself (a gate's until-time).
-func (r *Reconciler) gather(ctx context.Context, o *investv1.Order) (Facts, time.Time, error) {
+func (r *Reconciler) gather(ctx context.Context, o *investv1.Order) (lifecycle.Facts, time.Time, error) {
 	now := r.Now()
-	f := Facts{Now: now, Priced: o.Spec.Quote != nil, Reservation: ReservationNotNeeded}
+	f := lifecycle.Facts{Now: now, Priced: o.Spec.Quote != nil, Reservation: lifecycle.ReservationNotNeeded}
 	var requeueAt time.Time
 	var classes investv1.ShareClassList
 	if err := r.Client.List(ctx, &classes, client.MatchingFields{index.ShareClassISIN: string(o.Spec.ISIN)}); err != nil {
@@ -169,14 +166,14 @@ func (r *Reconciler) gather(ctx context.Context, o *investv1.Order) (Facts, time
 		}
 	}
 	if o.Spec.Side == investv1.SideSell {
-		f.Reservation = ReservationPending
+		f.Reservation = lifecycle.ReservationPending
 		acct := &investv1.Account{}
 		err := r.Client.Get(ctx, client.ObjectKey{Namespace: o.Namespace, Name: string(o.Spec.AccountID)}, acct)
 		if err != nil && !apierrors.IsNotFound(err) {
 			return f, requeueAt, err
 		}
 		if hasReservation(acct, o.Name) || (o.Status.State != "" && o.Status.State != investv1.StatePlaced) {
-			f.Reservation = ReservationHeld
+			f.Reservation = lifecycle.ReservationHeld
 		}
 	}
 	return f, requeueAt, nil
@@ -231,7 +228,7 @@ func (r *Reconciler) reserve(ctx context.Context, o *investv1.Order) (bool, stri
 // set, is the refund a cancellation owes, written with it; waiting, when set, is why the
 // order stops after the last step; refused, when set, why a cancellation requested is not
 // honoured.
-func (r *Reconciler) transition(ctx context.Context, o *investv1.Order, steps []*Transition, refund *investv1.OrderRefund, waiting *Wait, refused string) (ctrl.Result, error) {
+func (r *Reconciler) transition(ctx context.Context, o *investv1.Order, steps []*lifecycle.Transition, refund *investv1.OrderRefund, waiting *lifecycle.Wait, refused string) (ctrl.Result, error) {
 	before := o.DeepCopy()
 	from := o.Status.State
 	at := metav1.NewTime(r.Now().UTC())
@@ -244,10 +241,10 @@ func (r *Reconciler) transition(ctx context.Context, o *investv1.Order, steps []
 		o.Status.Refund = refund
 	}
 	if waiting == nil {
-		waiting = refundWait(o)
+		waiting = lifecycle.RefundWait(o)
 	}
-	newlyRefused := refused != "" && !meta.IsStatusConditionTrue(before.Status.Conditions, ConditionCancellationRefused)
-	setConditions(o, waiting, last, refused)
+	newlyRefused := refused != "" && !meta.IsStatusConditionTrue(before.Status.Conditions, lifecycle.ConditionCancellationRefused)
+	lifecycle.SetConditions(o, waiting, last, refused)
 	log := ctrl.LoggerFrom(ctx)
 	if last.To == investv1.StateCancelled && before.Spec.CancellationRequested {
 		// A cancellation decided on the cached order: check it on the live one, where a
@@ -260,18 +257,13 @@ func (r *Reconciler) transition(ctx context.Context, o *investv1.Order, steps []
 			}
 			return ctrl.Result{}, fmt.Errorf("re-read the order before cancelling it: %w", err)
 		}
-		if ok, _, why := investv1.Cancellable(live); !ok || live.ResourceVersion != before.ResourceVersion {
+		if ok, _, why := lifecycle.Cancellable(live); !ok || live.ResourceVersion != before.ResourceVersion {
 			log.V(1).Info("the live order differs from the cached one; deciding again", "cancellable", ok, "why", why)
-			return ctrl.Result{RequeueAfter: conflictRetry}, nil
+			return ctrl.Result{RequeueAfter: patch.ConflictRetry}, nil
 		}
 	}
-	patch := client.MergeFromWithOptions(before, client.MergeFromWithOptimisticLock{})
-	if err := r.Client.Status().Patch(ctx, o, patch); err != nil {
-		if apierrors.IsConflict(err) || apierrors.IsNotFound(err) {
-			log.V(1).Info("order changed while writing a transition; retrying", "from", from, "to", last.To)
-			return ctrl.Result{RequeueAfter: conflictRetry}, nil
-		}
-		return ctrl.Result{}, fmt.Errorf("write transition %s → %s: %w", from, last.To, err)
+	if err := patch.Status(ctx, r.Client, o, before); err != nil {
+		return patch.Retry(ctx, err, fmt.Sprintf("write transition %s → %s", from, last.To))
 	}
 	for i, t := range steps {
 		prev := from
@@ -284,7 +276,7 @@ func (r *Reconciler) transition(ctx context.Context, o *investv1.Order, steps []
 		log.Info("refund owed", "refund", o.Status.Refund.Reference, "amount", o.Status.Refund.Amount)
 	}
 	if newlyRefused {
-		log.Info("cancellation refused", "reason", ReasonPastPointOfNoReturn, "why", refused)
+		log.Info("cancellation refused", "reason", lifecycle.ReasonPastPointOfNoReturn, "why", refused)
 	}
 	if waiting != nil {
 		log.V(1).Info("waiting", "reason", waiting.Reason)
@@ -293,7 +285,7 @@ func (r *Reconciler) transition(ctx context.Context, o *investv1.Order, steps []
 		return ctrl.Result{}, nil
 	}
 	if newlyRefused {
-		r.Recorder.Eventf(o, nil, corev1.EventTypeWarning, ReasonPastPointOfNoReturn, "Cancel", "%s", refused)
+		r.Recorder.Eventf(o, nil, corev1.EventTypeWarning, lifecycle.ReasonPastPointOfNoReturn, "Cancel", "%s", refused)
 	}
 	prev := string(from)
 	if prev == "" {
@@ -314,19 +306,15 @@ func (r *Reconciler) transition(ctx context.Context, o *investv1.Order, steps []
 // cancelled, in one status write guarded by the version read.
 func (r *Reconciler) refundLatePayment(ctx context.Context, o *investv1.Order) (ctrl.Result, error) {
 	before := o.DeepCopy()
-	o.Status.Refund = investv1.NewRefund(o)
-	setConditions(o, refundWait(o), nil, "")
-	patch := client.MergeFromWithOptions(before, client.MergeFromWithOptimisticLock{})
-	if err := r.Client.Status().Patch(ctx, o, patch); err != nil {
-		if apierrors.IsConflict(err) || apierrors.IsNotFound(err) {
-			return ctrl.Result{RequeueAfter: conflictRetry}, nil
-		}
-		return ctrl.Result{}, fmt.Errorf("write the refund of a late payment: %w", err)
+	o.Status.Refund = lifecycle.NewRefund(o)
+	lifecycle.SetConditions(o, lifecycle.RefundWait(o), nil, "")
+	if err := patch.Status(ctx, r.Client, o, before); err != nil {
+		return patch.Retry(ctx, err, "write the refund of a late payment")
 	}
-	ctrl.LoggerFrom(ctx).Info("refund of a late payment written", "reason", ReasonLatePaymentRefunded,
+	ctrl.LoggerFrom(ctx).Info("refund of a late payment written", "reason", lifecycle.ReasonLatePaymentRefunded,
 		"refund", o.Status.Refund.Reference, "amount", o.Status.Refund.Amount, "payment", o.Status.Settlement.PaymentReceived.Reference)
 	if r.Recorder != nil {
-		r.Recorder.Eventf(o, nil, corev1.EventTypeWarning, ReasonLatePaymentRefunded, "Refund",
+		r.Recorder.Eventf(o, nil, corev1.EventTypeWarning, lifecycle.ReasonLatePaymentRefunded, "Refund",
 			"a payment (reference %s) arrived for the cancelled order: it is refunded under %s",
 			o.Status.Settlement.PaymentReceived.Reference, o.Status.Refund.Reference)
 	}
@@ -335,11 +323,11 @@ func (r *Reconciler) refundLatePayment(ctx context.Context, o *investv1.Order) (
 
 // wait reports why the order does not move (waiting may be nil: nothing to wait for, e.g.
 // a cancelled order whose refund completed), writing only when that changed.
-func (r *Reconciler) wait(ctx context.Context, o *investv1.Order, w *Wait, refused string) (ctrl.Result, error) {
+func (r *Reconciler) wait(ctx context.Context, o *investv1.Order, w *lifecycle.Wait, refused string) (ctrl.Result, error) {
 	before := o.DeepCopy()
-	newlyRefused := refused != "" && !meta.IsStatusConditionTrue(before.Status.Conditions, ConditionCancellationRefused)
-	wasReported := before.ReadyReported()
-	setConditions(o, w, nil, refused)
+	newlyRefused := refused != "" && !meta.IsStatusConditionTrue(before.Status.Conditions, lifecycle.ConditionCancellationRefused)
+	wasReported := lifecycle.ReadyReported(before)
+	lifecycle.SetConditions(o, w, nil, refused)
 	log := ctrl.LoggerFrom(ctx)
 	if w != nil {
 		log = log.WithValues("waitingFor", w.Reason)
@@ -348,13 +336,8 @@ func (r *Reconciler) wait(ctx context.Context, o *investv1.Order, w *Wait, refus
 		log.V(1).Info("nothing to do")
 		return ctrl.Result{}, nil
 	}
-	patch := client.MergeFromWithOptions(before, client.MergeFromWithOptimisticLock{})
-	if err := r.Client.Status().Patch(ctx, o, patch); err != nil {
-		if apierrors.IsConflict(err) || apierrors.IsNotFound(err) {
-			log.V(1).Info("order changed while writing its conditions; retrying")
-			return ctrl.Result{RequeueAfter: conflictRetry}, nil
-		}
-		return ctrl.Result{}, err
+	if err := patch.Status(ctx, r.Client, o, before); err != nil {
+		return patch.Retry(ctx, err, "write the order's conditions")
 	}
 	for _, c := range o.Status.Conditions {
 		if old := meta.FindStatusCondition(before.Status.Conditions, c.Type); old == nil || old.Status != c.Status || old.Reason != c.Reason {
@@ -362,17 +345,17 @@ func (r *Reconciler) wait(ctx context.Context, o *investv1.Order, w *Wait, refus
 		}
 	}
 	if newlyRefused {
-		log.Info("cancellation refused", "reason", ReasonPastPointOfNoReturn, "why", refused)
+		log.Info("cancellation refused", "reason", lifecycle.ReasonPastPointOfNoReturn, "why", refused)
 	}
-	if !wasReported && o.ReadyReported() && o.Status.Refund != nil {
-		log.Info("refund settled", "reason", ReasonRefundCompleted, "refund", o.Status.Refund.Reference, "amount", o.Status.Refund.Amount)
+	if !wasReported && lifecycle.ReadyReported(o) && o.Status.Refund != nil {
+		log.Info("refund settled", "reason", lifecycle.ReasonRefundCompleted, "refund", o.Status.Refund.Reference, "amount", o.Status.Refund.Amount)
 	}
 	if r.Recorder != nil {
 		if newlyRefused {
-			r.Recorder.Eventf(o, nil, corev1.EventTypeWarning, ReasonPastPointOfNoReturn, "Cancel", "%s", refused)
+			r.Recorder.Eventf(o, nil, corev1.EventTypeWarning, lifecycle.ReasonPastPointOfNoReturn, "Cancel", "%s", refused)
 		}
-		if !wasReported && o.ReadyReported() && o.Status.Refund != nil {
-			r.Recorder.Eventf(o, nil, corev1.EventTypeNormal, ReasonRefundCompleted, "Refund",
+		if !wasReported && lifecycle.ReadyReported(o) && o.Status.Refund != nil {
+			r.Recorder.Eventf(o, nil, corev1.EventTypeNormal, lifecycle.ReasonRefundCompleted, "Refund",
 				"the refund %s of %d micro-units is completed", o.Status.Refund.Reference, o.Status.Refund.Amount)
 		}
 	}

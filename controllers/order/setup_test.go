@@ -9,6 +9,7 @@ import (
 
 	investv1 "github.com/fundshare/fundshare-operator/api/v1alpha1"
 	"github.com/fundshare/fundshare-operator/internal/fixtures"
+	"github.com/fundshare/fundshare-operator/internal/lifecycle"
 	"github.com/fundshare/fundshare-operator/internal/test/ctrltest"
 )
 
@@ -19,12 +20,12 @@ func TestMapFunctionLogsAFailedList(t *testing.T) {
 }
 
 // TestTransitionWrittenIsLogged: a state change is logged at info (verbosity 0) with its
-// from, to and reason; the decision itself is the state machine's (order.Next).
+// from, to and reason; the decision itself is the state machine's (lifecycle.Next).
 func TestTransitionWrittenIsLogged(t *testing.T) {
 	o := fixtures.BuyOrder("t", "acct-1", "LU0000000001", 10) // no quote: cancelled NotPriced
 	c := ctrltest.FakeClient(t, []client.Object{o}, &investv1.Order{})
 	lines := ctrltest.ReconcileLogged(t, &Reconciler{Client: c, Live: c, Now: time.Now}, o, 0, 1)
-	ctrltest.ExpectLogged(t, lines, `"msg"="transition written"`, `"to"="CANCELLED"`, `"reason"="`+ReasonNotPriced+`"`)
+	ctrltest.ExpectLogged(t, lines, `"msg"="transition written"`, `"to"="CANCELLED"`, `"reason"="`+lifecycle.ReasonNotPriced+`"`)
 }
 
 func TestSetupWithManagerRefusesNilDependencies(t *testing.T) {

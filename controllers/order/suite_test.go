@@ -17,6 +17,7 @@ import (
 	"github.com/fundshare/fundshare-operator/controllers/settlement"
 	"github.com/fundshare/fundshare-operator/internal/controlplane"
 	"github.com/fundshare/fundshare-operator/internal/fixtures"
+	"github.com/fundshare/fundshare-operator/internal/lifecycle"
 	"github.com/fundshare/fundshare-operator/internal/test/envtest"
 )
 
@@ -53,7 +54,7 @@ func startSandbox(ns string) func() {
 			if err := (&settlement.Reconciler{Client: mgr.GetClient(), Agent: &settlement.Sandbox{}, Name: "sandbox-" + ns[len(ns)-5:]}).SetupWithManager(mgr); err != nil {
 				return err
 			}
-			return (&settlement.Reconciler{Client: mgr.GetClient(), Agent: &settlement.NoChainTokenSandbox{}, Side: settlement.TokenSide,
+			return (&settlement.Reconciler{Client: mgr.GetClient(), Agent: &settlement.NoChainTokenSandbox{}, Side: lifecycle.TokenSide,
 				Name: "tokens-" + ns[len(ns)-5:]}).SetupWithManager(mgr)
 		},
 		NoWebhookServer:    true,
@@ -132,7 +133,7 @@ func waitState(o *investv1.Order, s investv1.OrderState) {
 
 // record writes settlement evidence on the status, as `kubectl patch --subresource=status`
 // does.
-func record(o *investv1.Order, step settlement.Step, rec investv1.SettlementRecord) {
+func record(o *investv1.Order, step lifecycle.Step, rec investv1.SettlementRecord) {
 	GinkgoHelper()
 	Eventually(func() error {
 		fresh := get(o)
@@ -140,7 +141,7 @@ func record(o *investv1.Order, step settlement.Step, rec investv1.SettlementReco
 		if rec.At.IsZero() {
 			rec.At = nowTime()
 		}
-		settlement.Record(fresh, step, rec)
+		lifecycle.Record(fresh, step, rec)
 		return k8s.Status().Patch(ctx, fresh, patch)
 	}).WithTimeout(10 * time.Second).Should(Succeed())
 }
@@ -151,11 +152,11 @@ const txHash = "0x" + "ab12cd34ef56ab12cd34ef56ab12cd34ef56ab12cd34ef56ab12cd34e
 func settleBuy(o *investv1.Order) {
 	GinkgoHelper()
 	waitState(o, investv1.StateAwaitingPayment)
-	record(o, settlement.StepPaymentReceived, investv1.SettlementRecord{Reference: "SEPA-" + o.Name[:8]})
+	record(o, lifecycle.StepPaymentReceived, investv1.SettlementRecord{Reference: "SEPA-" + o.Name[:8]})
 	waitState(o, investv1.StateExecuted)
-	record(o, settlement.StepDeliveryInitiated, investv1.SettlementRecord{TransactionHash: txHash})
+	record(o, lifecycle.StepDeliveryInitiated, investv1.SettlementRecord{TransactionHash: txHash})
 	waitState(o, investv1.StateDeliveryInitiated)
-	record(o, settlement.StepDeliveryCompleted, investv1.SettlementRecord{TransactionHash: txHash})
+	record(o, lifecycle.StepDeliveryCompleted, investv1.SettlementRecord{TransactionHash: txHash})
 	waitState(o, investv1.StateCompleted)
 }
 

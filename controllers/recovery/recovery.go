@@ -34,6 +34,7 @@ import (
 	"github.com/fundshare/fundshare-operator/internal/chain"
 	"github.com/fundshare/fundshare-operator/internal/chain/contracts"
 	"github.com/fundshare/fundshare-operator/internal/chain/outbox"
+	"github.com/fundshare/fundshare-operator/internal/patch"
 )
 
 // Name is the controller's name, also the Events' reporting controller.
@@ -174,7 +175,7 @@ func (r *Reconciler) start(ctx context.Context, rec *investv1.WalletRecovery) (c
 	rec.Status.Phase = investv1.RecoveryRecovering
 	r.conditions(rec, metav1.ConditionFalse, ReasonRecovering, "moving every unit of "+rec.Status.From+" to "+rec.Status.To, nil)
 	if err := r.patch(ctx, rec, before); err != nil {
-		return patchFailed(err, "record the recovery's wallets")
+		return patch.Retry(ctx, err, "record the recovery's wallets")
 	}
 	msg := fmt.Sprintf("lost-key recovery %s started: every unit of wallet %s (%s) moves to wallet %s (%s) with its lock-ups", rec.Name, lost.Name, rec.Status.From, repl.Name, rec.Status.To)
 	r.event(lost, corev1.EventTypeWarning, ReasonRecoveryStarted, msg)
@@ -202,15 +203,15 @@ func (r *Reconciler) send(ctx context.Context, rec *investv1.WalletRecovery, tk 
 		// Nothing was signed (the estimate reverted): say why and look again later.
 		if perr := r.setCondition(ctx, rec, TypeStalled, metav1.ConditionTrue, ReasonRefused,
 			fmt.Sprintf("recoverWallet on token %s (%s) would revert: %s; checked again", tk.address.Hex(), tk.isin, rev.Reason())); perr != nil {
-			return patchFailed(perr, "record the refusal")
+			return patch.Retry(ctx, perr, "record the refusal")
 		}
 		return ctrl.Result{RequeueAfter: time.Minute}, nil
 	}
 	switch {
 	case outbox.MustWait(err):
 		return ctrl.Result{RequeueAfter: time.Second}, nil
-	case tx == nil && (apierrors.IsConflict(err) || apierrors.IsNotFound(err)):
-		return ctrl.Result{RequeueAfter: 200 * time.Millisecond}, nil // read fresh; the nonce was freed
+	case tx == nil && patch.Stale(err):
+		return ctrl.Result{RequeueAfter: patch.ConflictRetry}, nil // read fresh; the nonce was freed
 	case tx == nil && err != nil:
 		return ctrl.Result{}, fmt.Errorf("send recoverWallet on %s: %w", tk.address.Hex(), err)
 	}
@@ -231,7 +232,7 @@ func (r *Reconciler) track(ctx context.Context, rec *investv1.WalletRecovery, i 
 	})
 	if err != nil {
 		if apierrors.IsConflict(err) {
-			return ctrl.Result{RequeueAfter: 200 * time.Millisecond}, nil
+			return ctrl.Result{RequeueAfter: patch.ConflictRetry}, nil
 		}
 		ctrl.LoggerFrom(ctx).Error(err, "tracking the recorded recoverWallet; trying again")
 		return ctrl.Result{RequeueAfter: r.poll()}, nil
@@ -242,7 +243,7 @@ func (r *Reconciler) track(ctx context.Context, rec *investv1.WalletRecovery, i 
 		t := rec.Status.Tokens[i]
 		if perr := r.setCondition(ctx, rec, TypeStalled, metav1.ConditionTrue, ReasonNonceTaken,
 			fmt.Sprintf("nonce %d of recoverWallet on %s was mined by a transaction not recorded here: was the agent key used elsewhere? Nothing is re-sent", t.Transaction.Nonce, t.Token)); perr != nil {
-			return patchFailed(perr, "record the taken nonce")
+			return patch.Retry(ctx, perr, "record the taken nonce")
 		}
 		return ctrl.Result{RequeueAfter: time.Minute}, nil
 	default:
@@ -251,7 +252,7 @@ func (r *Reconciler) track(ctx context.Context, rec *investv1.WalletRecovery, i 
 	before := rec.DeepCopy()
 	rec.Status.Tokens[i].Transaction.Receipt = obs.Receipt
 	if err := r.patch(ctx, rec, before); err != nil {
-		return patchFailed(err, "record the receipt")
+		return patch.Retry(ctx, err, "record the receipt")
 	}
 	return ctrl.Result{RequeueAfter: 10 * time.Millisecond}, nil
 }
@@ -274,7 +275,7 @@ func (r *Reconciler) complete(ctx context.Context, rec *investv1.WalletRecovery)
 	msg := fmt.Sprintf("lost-key recovery %s completed: %s from %s to %s; the lost wallet can be deleted", rec.Name, what, rec.Status.From, rec.Status.To)
 	r.conditions(rec, metav1.ConditionTrue, ReasonRecovered, msg, nil)
 	if err := r.patch(ctx, rec, before); err != nil {
-		return patchFailed(err, "record the completion")
+		return patch.Retry(ctx, err, "record the completion")
 	}
 	if lost, err := r.wallet(ctx, rec, rec.Spec.FromWalletID); err == nil && lost != nil {
 		r.event(lost, corev1.EventTypeNormal, ReasonRecoveryCompleted, msg)
@@ -290,7 +291,7 @@ func (r *Reconciler) stall(ctx context.Context, rec *investv1.WalletRecovery, re
 	rec.Status.Phase = investv1.RecoveryFailed
 	r.conditions(rec, metav1.ConditionFalse, reason, msg, &metav1.Condition{Type: TypeStalled, Status: metav1.ConditionTrue, Reason: reason, Message: msg})
 	if err := r.patch(ctx, rec, before); err != nil {
-		return patchFailed(err, "record the failure")
+		return patch.Retry(ctx, err, "record the failure")
 	}
 	r.event(rec, corev1.EventTypeWarning, reason, msg)
 	r.event(r.account(ctx, rec), corev1.EventTypeWarning, reason, msg)
@@ -304,7 +305,7 @@ func (r *Reconciler) missing(ctx context.Context, rec *investv1.WalletRecovery, 
 	}
 	if perr := r.setCondition(ctx, rec, TypeStalled, metav1.ConditionTrue, ReasonWalletMissing,
 		fmt.Sprintf("wallet %s of account %s does not exist in namespace %s", id, rec.Spec.AccountID, rec.Namespace)); perr != nil {
-		return patchFailed(perr, "record the missing wallet")
+		return patch.Retry(ctx, perr, "record the missing wallet")
 	}
 	return ctrl.Result{RequeueAfter: time.Minute}, nil
 }
@@ -329,17 +330,7 @@ func (r *Reconciler) setCondition(ctx context.Context, rec *investv1.WalletRecov
 }
 
 func (r *Reconciler) patch(ctx context.Context, rec, before *investv1.WalletRecovery) error {
-	return r.Client.Status().Patch(ctx, rec, client.MergeFromWithOptions(before, client.MergeFromWithOptimisticLock{}))
-}
-
-func patchFailed(err error, what string) (ctrl.Result, error) {
-	switch {
-	case apierrors.IsNotFound(err):
-		return ctrl.Result{}, nil
-	case apierrors.IsConflict(err):
-		return ctrl.Result{RequeueAfter: 200 * time.Millisecond}, nil
-	}
-	return ctrl.Result{}, fmt.Errorf("%s: %w", what, err)
+	return patch.Status(ctx, r.Client, rec, before)
 }
 
 // wallet reads a wallet of the recovery's account; nil when there is none.

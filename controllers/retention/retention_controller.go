@@ -52,6 +52,8 @@ import (
 
 	investv1 "github.com/fundshare/fundshare-operator/api/v1alpha1"
 	"github.com/fundshare/fundshare-operator/internal/archive"
+	"github.com/fundshare/fundshare-operator/internal/lifecycle"
+	"github.com/fundshare/fundshare-operator/internal/patch"
 )
 
 // +kubebuilder:rbac:groups=invest.fundshare.io,resources=orders,verbs=get;list;watch;delete
@@ -147,7 +149,7 @@ func DoneAt(o *investv1.Order) time.Time {
 // DueAt is when a done order may leave the cluster; ok is false for an order that is not
 // done (nothing archives it) or when retention is not positive (off).
 func DueAt(o *investv1.Order, retention time.Duration) (at time.Time, ok bool) {
-	if retention <= 0 || !o.Done() {
+	if retention <= 0 || !lifecycle.Done(o) {
 		return time.Time{}, false
 	}
 	return DoneAt(o).Add(retention), true
@@ -217,7 +219,7 @@ func (r *Reconciler) Reconcile(ctx context.Context, req ctrl.Request) (ctrl.Resu
 		return ctrl.Result{}, nil
 	case apierrors.IsConflict(err):
 		log.V(1).Info("the order changed after it was archived; looking again")
-		return ctrl.Result{RequeueAfter: time.Second}, nil
+		return ctrl.Result{RequeueAfter: patch.ConflictRetry}, nil
 	case err != nil:
 		return ctrl.Result{}, fmt.Errorf("delete archived order: %w", err)
 	}
@@ -344,7 +346,7 @@ func (r *Reconciler) SetupWithManager(mgr ctrl.Manager) error {
 	}
 	done := func(o client.Object) bool {
 		ord, ok := o.(*investv1.Order)
-		return ok && ord.Done()
+		return ok && lifecycle.Done(ord)
 	}
 	return ctrl.NewControllerManagedBy(mgr).
 		Named("retention").

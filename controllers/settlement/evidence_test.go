@@ -5,21 +5,21 @@ import (
 	"testing"
 
 	investv1 "github.com/fundshare/fundshare-operator/api/v1alpha1"
-	"github.com/fundshare/fundshare-operator/internal/evidence"
+	"github.com/fundshare/fundshare-operator/internal/lifecycle"
 )
 
 // TestEveryStepAnAgentIsAskedForIsAdmitted: whatever the order the lifecycle can produce
 // (side, state, with or without a refund or a cancellation request, any evidence already
 // recorded, also ahead of the state), the step
-// NextStep asks an agent for is evidence that admission lets it record (internal/evidence,
+// NextStep asks an agent for is evidence that admission lets it record (lifecycle.CheckEvidence,
 // decided on the order as the agent read it: the agents patch with its resourceVersion).
 // So the agents never meet the refusal in normal operation.
 func TestEveryStepAnAgentIsAskedForIsAdmitted(t *testing.T) {
 	states := []investv1.OrderState{"", investv1.StatePlaced, investv1.StateAwaitingPayment, investv1.StatePaymentReceived,
 		investv1.StateExecuted, investv1.StateDeliveryInitiated, investv1.StateDeliveryCompleted, investv1.StateRedemptionGated,
 		investv1.StatePaymentSent, investv1.StatePaymentCompleted, investv1.StateCompleted, investv1.StateCancelled}
-	fields := evidence.Fields()
-	asked := map[Step]bool{}
+	fields := lifecycle.EvidenceFields()
+	asked := map[lifecycle.Step]bool{}
 	for _, side := range []investv1.OrderSide{investv1.SideBuy, investv1.SideSell} {
 		for _, state := range states {
 			for _, refund := range []bool{false, true} {
@@ -33,21 +33,21 @@ func TestEveryStepAnAgentIsAskedForIsAdmitted(t *testing.T) {
 						var recorded []string
 						for i, f := range fields {
 							if mask&(1<<i) != 0 {
-								Record(o, stepOf(t, f), investv1.SettlementRecord{Reference: "R", TransactionHash: txHash})
+								lifecycle.Record(o, stepOf(t, f), investv1.SettlementRecord{Reference: "R", TransactionHash: txHash})
 								recorded = append(recorded, f)
 							}
 						}
 						if !reachable(o) {
 							continue
 						}
-						step, ok := NextStep(o)
+						step, ok := lifecycle.NextStep(o)
 						if !ok {
 							continue
 						}
 						asked[step] = true
 						written := o.DeepCopy()
-						Record(written, step, investv1.SettlementRecord{Reference: "R", TransactionHash: txHash})
-						if refused := evidence.Check(o, written.Status.Settlement); len(refused) > 0 {
+						lifecycle.Record(written, step, investv1.SettlementRecord{Reference: "R", TransactionHash: txHash})
+						if refused := lifecycle.CheckEvidence(o, written.Status.Settlement); len(refused) > 0 {
 							t.Errorf("%s %s refund=%v cancelling=%v recorded=%v: NextStep asks for %s, admission refuses it: %+v",
 								side, state, refund, cancelling, recorded, step, refused)
 						}
@@ -64,7 +64,7 @@ func TestEveryStepAnAgentIsAskedForIsAdmitted(t *testing.T) {
 }
 
 // reachable reports whether the lifecycle can produce o: the evidence that moved it out
-// of each state it has left is recorded (order.Next moves on nothing else), a refund is
+// of each state it has left is recorded (lifecycle.Next moves on nothing else), a refund is
 // fixed only on a cancelled BUY whose payment was recorded, and refund evidence exists only
 // with a refund. A state of the other side's lifecycle is not reachable.
 func reachable(o *investv1.Order) bool {
@@ -103,13 +103,13 @@ func reachable(o *investv1.Order) bool {
 const txHash = "0x1111111111111111111111111111111111111111111111111111111111111111"
 
 // stepOf is the Step whose evidence is status.settlement's field f.
-func stepOf(t *testing.T, f string) Step {
+func stepOf(t *testing.T, f string) lifecycle.Step {
 	t.Helper()
-	for _, s := range []Step{StepPaymentReceived, StepDeliveryInitiated, StepDeliveryCompleted, StepTokensBurned,
-		StepPaymentSent, StepPaymentCompleted, StepRefundSent, StepRefundCompleted} {
+	for _, s := range []lifecycle.Step{lifecycle.StepPaymentReceived, lifecycle.StepDeliveryInitiated, lifecycle.StepDeliveryCompleted, lifecycle.StepTokensBurned,
+		lifecycle.StepPaymentSent, lifecycle.StepPaymentCompleted, lifecycle.StepRefundSent, lifecycle.StepRefundCompleted} {
 		o := &investv1.Order{}
-		Record(o, s, investv1.SettlementRecord{})
-		if evidence.Record(&o.Status.Settlement, f) != nil {
+		lifecycle.Record(o, s, investv1.SettlementRecord{})
+		if lifecycle.EvidenceRecord(&o.Status.Settlement, f) != nil {
 			return s
 		}
 	}

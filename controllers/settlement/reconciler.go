@@ -7,19 +7,16 @@ import (
 	"time"
 
 	corev1 "k8s.io/api/core/v1"
-	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"k8s.io/client-go/tools/events"
 	ctrl "sigs.k8s.io/controller-runtime"
 	"sigs.k8s.io/controller-runtime/pkg/builder"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	investv1 "github.com/fundshare/fundshare-operator/api/v1alpha1"
+	"github.com/fundshare/fundshare-operator/internal/lifecycle"
+	"github.com/fundshare/fundshare-operator/internal/patch"
 	"github.com/fundshare/fundshare-operator/internal/predicates"
 )
-
-// ConflictRetry is how soon a reconcile that lost a write race runs again; the watch
-// event of the winning write usually triggers it sooner.
-const ConflictRetry = time.Second
 
 // Reconciler records settlement evidence produced by an Agent on orders that wait for it.
 // It only ever adds evidence fields (a status merge patch with optimistic locking), so it
@@ -31,7 +28,7 @@ type Reconciler struct {
 	Agent Agent
 	// Side is the side whose steps this Reconciler settles; empty means MoneySide. Steps of
 	// the other side are left to its own agent.
-	Side Side
+	Side lifecycle.Side
 	// Delay is the least time an order spends in a state before the agent is asked.
 	Delay time.Duration
 	// Name names the agent: recordedBy when the agent leaves it empty, and the controller
@@ -60,12 +57,12 @@ func (r *Reconciler) Reconcile(ctx context.Context, req ctrl.Request) (ctrl.Resu
 	if !o.DeletionTimestamp.IsZero() {
 		return ctrl.Result{}, nil // nothing moves for an order on its way out
 	}
-	step, ok := NextStep(o)
+	step, ok := lifecycle.NextStep(o)
 	if !ok || step.Side() != r.side() {
 		return ctrl.Result{}, nil
 	}
 	log = log.WithValues("step", step)
-	if left := r.Delay - r.now().Sub(StartedAt(o, step)); left > 0 {
+	if left := r.Delay - r.now().Sub(lifecycle.StartedAt(o, step)); left > 0 {
 		log.V(1).Info("waiting for the settlement delay", "left", left)
 		return ctrl.Result{RequeueAfter: left}, nil
 	}
@@ -74,7 +71,7 @@ func (r *Reconciler) Reconcile(ctx context.Context, req ctrl.Request) (ctrl.Resu
 	if notReady := (*NotReadyError)(nil); errors.As(err, &notReady) {
 		retry := notReady.RetryAfter
 		if retry <= 0 {
-			retry = ConflictRetry
+			retry = patch.ConflictRetry
 		}
 		log.V(1).Info("the agent has no evidence yet", "retryAfter", retry)
 		return ctrl.Result{RequeueAfter: retry}, nil
@@ -87,28 +84,20 @@ func (r *Reconciler) Reconcile(ctx context.Context, req ctrl.Request) (ctrl.Resu
 	}
 
 	before := o.DeepCopy()
-	if !Record(o, step, rec) {
+	if !lifecycle.Record(o, step, rec) {
 		log.V(1).Info("evidence already recorded")
 		return ctrl.Result{}, nil // NextStep said it was missing; kept defensively
 	}
-	patch := client.MergeFromWithOptions(before, client.MergeFromWithOptimisticLock{})
-	if err := r.Client.Status().Patch(ctx, o, patch); err != nil {
-		switch {
-		case apierrors.IsNotFound(err):
-			return ctrl.Result{}, nil
-		case apierrors.IsConflict(err):
-			// Someone wrote the order since we read it (the order controller moved it, or
-			// another agent recorded this step): read it fresh next time.
-			log.V(1).Info("order changed while settling; retrying")
-			return ctrl.Result{RequeueAfter: ConflictRetry}, nil
-		}
-		return ctrl.Result{}, fmt.Errorf("record %s evidence: %w", step, err)
+	if err := patch.Status(ctx, r.Client, o, before); err != nil {
+		// Stale: someone wrote the order since we read it (the order controller moved it,
+		// or another agent recorded this step): read it fresh next time.
+		return patch.Retry(ctx, err, fmt.Sprintf("record %s evidence", step))
 	}
 
 	log.Info("recorded settlement evidence", "reference", rec.Reference,
 		"transactionHash", rec.TransactionHash, "recordedBy", rec.RecordedBy)
 	if r.Recorder != nil {
-		r.Recorder.Eventf(o, nil, corev1.EventTypeNormal, EvidenceReason(step), "RecordSettlement",
+		r.Recorder.Eventf(o, nil, corev1.EventTypeNormal, lifecycle.EvidenceReason(step), "RecordSettlement",
 			"%s recorded %s", rec.RecordedBy, describe(step, rec))
 	}
 	return ctrl.Result{}, nil
@@ -141,9 +130,9 @@ func (r *Reconciler) name() string {
 	return r.Name
 }
 
-func (r *Reconciler) side() Side {
+func (r *Reconciler) side() lifecycle.Side {
 	if r.Side == "" {
-		return MoneySide
+		return lifecycle.MoneySide
 	}
 	return r.Side
 }
@@ -155,7 +144,7 @@ func (r *Reconciler) now() time.Time {
 	return time.Now()
 }
 
-func describe(step Step, rec investv1.SettlementRecord) string {
+func describe(step lifecycle.Step, rec investv1.SettlementRecord) string {
 	s := string(step) + " evidence"
 	if rec.Reference != "" {
 		s += " with reference " + rec.Reference

@@ -19,6 +19,8 @@ import (
 	investv1 "github.com/fundshare/fundshare-operator/api/v1alpha1"
 	"github.com/fundshare/fundshare-operator/internal/controlplane"
 	"github.com/fundshare/fundshare-operator/internal/fixtures"
+	"github.com/fundshare/fundshare-operator/internal/lifecycle"
+	"github.com/fundshare/fundshare-operator/internal/patch"
 )
 
 const (
@@ -120,7 +122,7 @@ var _ = Describe("the sandbox settlement agent in a manager", func() {
 			g.Expect(k8s.Get(ctx, client.ObjectKeyFromObject(o), o)).To(Succeed())
 			o.Status.State = investv1.StateCancelled
 			o.Status.History = append(o.Status.History, investv1.OrderTransition{State: investv1.StateCancelled, At: metav1.Now(), Reason: "SetByTest"})
-			o.Status.Refund = investv1.NewRefund(o)
+			o.Status.Refund = lifecycle.NewRefund(o)
 			g.Expect(k8s.Status().Update(ctx, o)).To(Succeed())
 		}, timeout, interval).Should(Succeed())
 		var ev investv1.SettlementEvidence
@@ -199,7 +201,7 @@ var _ = Describe("Reconcile, called directly outside the manager's namespace", f
 		_, err := money.Reconcile(ctx, request(o))
 		Expect(err).NotTo(HaveOccurred())
 		Expect(evidenceOf(o)(Default)).To(BeZero())
-		tokens := &Reconciler{Client: k8s, Agent: &NoChainTokenSandbox{}, Side: TokenSide}
+		tokens := &Reconciler{Client: k8s, Agent: &NoChainTokenSandbox{}, Side: lifecycle.TokenSide}
 		_, err = tokens.Reconcile(ctx, request(o))
 		Expect(err).NotTo(HaveOccurred())
 		Expect(evidenceOf(o)(Default).DeliveryInitiated).NotTo(BeNil())
@@ -253,7 +255,7 @@ var _ = Describe("Reconcile, called directly outside the manager's namespace", f
 		r := &Reconciler{Client: racing, Agent: &Sandbox{}}
 		res, err := r.Reconcile(ctx, request(o))
 		Expect(err).NotTo(HaveOccurred())
-		Expect(res.RequeueAfter).To(Equal(ConflictRetry))
+		Expect(res.RequeueAfter).To(Equal(patch.ConflictRetry))
 
 		cur := &investv1.Order{}
 		Expect(k8s.Get(ctx, client.ObjectKeyFromObject(o), cur)).To(Succeed())
@@ -322,7 +324,7 @@ var _ = Describe("Reconcile, called directly outside the manager's namespace", f
 // failingAgent stands for an unreachable bank.
 type failingAgent struct{}
 
-func (failingAgent) Settle(context.Context, *investv1.Order, Step) (investv1.SettlementRecord, error) {
+func (failingAgent) Settle(context.Context, *investv1.Order, lifecycle.Step) (investv1.SettlementRecord, error) {
 	return investv1.SettlementRecord{}, errBankUnavailable
 }
 

@@ -11,6 +11,7 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
 	investv1 "github.com/fundshare/fundshare-operator/api/v1alpha1"
+	"github.com/fundshare/fundshare-operator/internal/lifecycle"
 )
 
 // Reference prefixes of the sandbox, so sandbox money is never mistaken for real money.
@@ -43,8 +44,8 @@ var _ Agent = (*Sandbox)(nil)
 // Settle returns the evidence of a money step: references SBX-PAY-/SBX-OUT-/SBX-RFD-
 // followed by 12 random base32 characters; the evidence of a completion repeats that of
 // its start (the same payout or refund). A token step is refused.
-func (s *Sandbox) Settle(ctx context.Context, o *investv1.Order, step Step) (investv1.SettlementRecord, error) {
-	if step.Side() != MoneySide {
+func (s *Sandbox) Settle(ctx context.Context, o *investv1.Order, step lifecycle.Step) (investv1.SettlementRecord, error) {
+	if step.Side() != lifecycle.MoneySide {
 		return investv1.SettlementRecord{}, fmt.Errorf("sandbox: %s is a token step; the sandbox settles money only", step)
 	}
 	rec, err := sandboxRecord(ctx, o, step, s.Delay, s.Now, s.Name, "sandbox")
@@ -52,19 +53,19 @@ func (s *Sandbox) Settle(ctx context.Context, o *investv1.Order, step Step) (inv
 		return rec, err
 	}
 	switch step {
-	case StepPaymentReceived:
+	case lifecycle.StepPaymentReceived:
 		rec.Reference, err = reference(SandboxPaymentPrefix)
-	case StepPaymentSent:
+	case lifecycle.StepPaymentSent:
 		rec.Reference, err = reference(SandboxPayoutPrefix)
-	case StepPaymentCompleted:
+	case lifecycle.StepPaymentCompleted:
 		if prev := o.Status.Settlement.PaymentSent; prev != nil && prev.Reference != "" {
 			rec.Reference = prev.Reference
 		} else {
 			rec.Reference, err = reference(SandboxPayoutPrefix)
 		}
-	case StepRefundSent:
+	case lifecycle.StepRefundSent:
 		rec.Reference, err = reference(SandboxRefundPrefix)
-	case StepRefundCompleted:
+	case lifecycle.StepRefundCompleted:
 		if prev := o.Status.Settlement.RefundSent; prev != nil && prev.Reference != "" {
 			rec.Reference = prev.Reference
 		} else {
@@ -101,15 +102,15 @@ var _ Agent = (*NoChainTokenSandbox)(nil)
 
 // Settle returns invented evidence of a token step: a transaction hash of 0x and 64 random
 // hex digits; DeliveryCompleted repeats DeliveryInitiated's hash. A money step is refused.
-func (s *NoChainTokenSandbox) Settle(ctx context.Context, o *investv1.Order, step Step) (investv1.SettlementRecord, error) {
-	if step.Side() != TokenSide {
+func (s *NoChainTokenSandbox) Settle(ctx context.Context, o *investv1.Order, step lifecycle.Step) (investv1.SettlementRecord, error) {
+	if step.Side() != lifecycle.TokenSide {
 		return investv1.SettlementRecord{}, fmt.Errorf("no-chain token sandbox: %s is a money step", step)
 	}
 	rec, err := sandboxRecord(ctx, o, step, s.Delay, s.Now, s.Name, NoChainTokenName)
 	if err != nil {
 		return rec, err
 	}
-	if prev := o.Status.Settlement.DeliveryInitiated; step == StepDeliveryCompleted && prev != nil && prev.TransactionHash != "" {
+	if prev := o.Status.Settlement.DeliveryInitiated; step == lifecycle.StepDeliveryCompleted && prev != nil && prev.TransactionHash != "" {
 		rec.TransactionHash = prev.TransactionHash
 		return rec, nil
 	}
@@ -120,7 +121,7 @@ func (s *NoChainTokenSandbox) Settle(ctx context.Context, o *investv1.Order, ste
 }
 
 // sandboxRecord checks the context and the delay and returns the record's time and name.
-func sandboxRecord(ctx context.Context, o *investv1.Order, step Step, delay time.Duration, clock func() time.Time, name, def string) (investv1.SettlementRecord, error) {
+func sandboxRecord(ctx context.Context, o *investv1.Order, step lifecycle.Step, delay time.Duration, clock func() time.Time, name, def string) (investv1.SettlementRecord, error) {
 	if err := ctx.Err(); err != nil {
 		return investv1.SettlementRecord{}, err
 	}
@@ -128,7 +129,7 @@ func sandboxRecord(ctx context.Context, o *investv1.Order, step Step, delay time
 		clock = time.Now
 	}
 	t := clock()
-	if left := delay - t.Sub(StartedAt(o, step)); left > 0 {
+	if left := delay - t.Sub(lifecycle.StartedAt(o, step)); left > 0 {
 		return investv1.SettlementRecord{}, &NotReadyError{Step: step, RetryAfter: left}
 	}
 	if name == "" {

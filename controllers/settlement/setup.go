@@ -5,6 +5,8 @@ import (
 	"time"
 
 	ctrl "sigs.k8s.io/controller-runtime"
+
+	"github.com/fundshare/fundshare-operator/internal/lifecycle"
 )
 
 // SetupSandbox registers the sandbox's money side ("settlement-sandbox"), each step after
@@ -14,7 +16,7 @@ import (
 func SetupSandbox(mgr ctrl.Manager, delay time.Duration, tokens bool) error {
 	money := &Reconciler{
 		Client: mgr.GetClient(), Agent: &Sandbox{Delay: delay, Now: time.Now, Name: "sandbox"},
-		Delay: delay, Name: "sandbox", Side: MoneySide,
+		Delay: delay, Name: "sandbox", Side: lifecycle.MoneySide,
 	}
 	if err := money.SetupWithManager(mgr); err != nil {
 		return fmt.Errorf("sandbox settlement agent: %w", err)
@@ -24,7 +26,7 @@ func SetupSandbox(mgr ctrl.Manager, delay time.Duration, tokens bool) error {
 	}
 	tok := &Reconciler{
 		Client: mgr.GetClient(), Agent: &NoChainTokenSandbox{Delay: delay, Now: time.Now},
-		Delay: delay, Name: NoChainTokenName, Side: TokenSide,
+		Delay: delay, Name: NoChainTokenName, Side: lifecycle.TokenSide,
 	}
 	if err := tok.SetupWithManager(mgr); err != nil {
 		return fmt.Errorf("no-chain token sandbox: %w", err)

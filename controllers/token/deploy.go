@@ -13,6 +13,7 @@ import (
 	"github.com/fundshare/fundshare-operator/internal/chain"
 	"github.com/fundshare/fundshare-operator/internal/chain/contracts"
 	"github.com/fundshare/fundshare-operator/internal/chain/outbox"
+	"github.com/fundshare/fundshare-operator/internal/patch"
 )
 
 // Outbox is what the controllers need of the shared transaction outbox
@@ -97,7 +98,7 @@ func (d *OutboxDeployer) record(sc *investv1.ShareClass) outbox.RecordFunc {
 		t.ChainID = tx.ChainID
 		t.DeploymentTransaction = tx.Attempts[len(tx.Attempts)-1].Hash
 		t.IdentityRegistry = d.Registry.Hex()
-		return d.Client.Status().Patch(ctx, sc, client.MergeFromWithOptions(before, client.MergeFromWithOptimisticLock{}))
+		return patch.Status(ctx, d.Client, sc, before)
 	}
 }
 
@@ -105,5 +106,5 @@ func (d *OutboxDeployer) recordReceipt(ctx context.Context, sc *investv1.ShareCl
 	before := sc.DeepCopy()
 	sc.Status.Token.Deployment.Receipt = r
 	sc.Status.Token.DeploymentTransaction = r.Hash
-	return d.Client.Status().Patch(ctx, sc, client.MergeFromWithOptions(before, client.MergeFromWithOptimisticLock{}))
+	return patch.Status(ctx, d.Client, sc, before)
 }

@@ -16,7 +16,6 @@ import (
 	"github.com/go-logr/logr"
 	"github.com/prometheus/client_golang/prometheus"
 	corev1 "k8s.io/api/core/v1"
-	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/client-go/tools/events"
@@ -25,6 +24,7 @@ import (
 
 	investv1 "github.com/fundshare/fundshare-operator/api/v1alpha1"
 	"github.com/fundshare/fundshare-operator/internal/chain/contracts"
+	"github.com/fundshare/fundshare-operator/internal/patch"
 	"github.com/fundshare/fundshare-operator/internal/rules"
 )
 
@@ -453,8 +453,8 @@ func (r *LedgerReconciler) record(ctx context.Context, a *investv1.Account, res 
 	before := a.DeepCopy()
 	meta.SetStatusCondition(&a.Status.Conditions, cond)
 	a.Status.OnChain = onChain
-	if err := r.Client.Status().Patch(ctx, a, client.MergeFromWithOptions(before, client.MergeFromWithOptimisticLock{})); err != nil {
-		if apierrors.IsConflict(err) || apierrors.IsNotFound(err) {
+	if err := patch.Status(ctx, r.Client, a, before); err != nil {
+		if patch.Stale(err) {
 			return nil // the next round sees the new version
 		}
 		return fmt.Errorf("account %s/%s: %w", a.Namespace, a.Name, err)

@@ -13,7 +13,7 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	investv1 "github.com/fundshare/fundshare-operator/api/v1alpha1"
-	"github.com/fundshare/fundshare-operator/controllers/delivery"
+	"github.com/fundshare/fundshare-operator/internal/chain/agent"
 	"github.com/fundshare/fundshare-operator/internal/chain/outbox"
 )
 
@@ -85,16 +85,16 @@ func Source(r client.Reader) outbox.Source {
 	})
 }
 
-// Setup adds the share-class token controller and the ledger reconciliation to mgr and
-// returns the Lookup the delivery agent asks for token addresses.
-func Setup(mgr ctrl.Manager, c Config) (*Lookup, error) {
+// Setup adds the share-class token controller, the wallet registration controller (with an
+// Outbox) and the ledger reconciliation to mgr.
+func Setup(mgr ctrl.Manager, c Config) error {
 	switch {
 	case c.Chain == nil:
-		return nil, errors.New("token: Chain must be set")
+		return errors.New("token: Chain must be set")
 	case c.ChainID == nil || c.ChainID.Sign() <= 0 || !c.ChainID.IsInt64():
-		return nil, errors.New("token: ChainID must be set")
+		return errors.New("token: ChainID must be set")
 	case c.Registry == (common.Address{}) || c.Operator == (common.Address{}):
-		return nil, errors.New("token: Registry and Operator must be set")
+		return errors.New("token: Registry and Operator must be set")
 	}
 	if c.LedgerInterval == 0 {
 		c.LedgerInterval = time.Minute
@@ -110,7 +110,7 @@ func Setup(mgr ctrl.Manager, c Config) (*Lookup, error) {
 	}
 	if c.Outbox != nil {
 		if c.Outbox.From() != c.Operator || c.Outbox.ChainID() != c.ChainID.Int64() {
-			return nil, errors.New("token: the outbox signs for another key or chain than Operator and ChainID")
+			return errors.New("token: the outbox signs for another key or chain than Operator and ChainID")
 		}
 		c.Outbox.AddSource(Source(mgr.GetAPIReader()))
 		sc.Chain = c.Outbox
@@ -120,11 +120,11 @@ func Setup(mgr ctrl.Manager, c Config) (*Lookup, error) {
 			Outbox: c.Outbox, Registry: c.Registry, Confirmations: c.Confirmations,
 		}
 		if err := wr.SetupWithManager(mgr); err != nil {
-			return nil, err
+			return err
 		}
 	}
 	if err := sc.SetupWithManager(mgr); err != nil {
-		return nil, err
+		return err
 	}
 	if c.LedgerInterval > 0 {
 		if err := mgr.Add(&LedgerReconciler{
@@ -132,10 +132,10 @@ func Setup(mgr ctrl.Manager, c Config) (*Lookup, error) {
 			Recorder: mgr.GetEventRecorder("ledger-reconciliation"),
 			Log:      mgr.GetLogger().WithName("ledger"),
 		}); err != nil {
-			return nil, err
+			return err
 		}
 	}
-	return &Lookup{Reader: mgr.GetClient(), ChainID: c.ChainID}, nil
+	return nil
 }
 
 // Options are the token controllers' settings on the manager's command line.
@@ -152,22 +152,14 @@ func BindFlags(fs *flag.FlagSet, o *Options) {
 	fs.DurationVar(&o.LedgerInterval, "ledger-reconcile-interval", time.Minute, "how often on-chain balances are compared with account holdings (negative: off)")
 }
 
-// SetupWithRuntime adds the token controllers on the chain the delivery agent connected
-// (rt, from delivery.Setup), sharing its outbox, and makes lookup (given to the agent as its
-// TokenLookup before) answer for that chain.
-func SetupWithRuntime(mgr ctrl.Manager, o Options, rt *delivery.Runtime, lookup *Lookup) error {
+// SetupWithRuntime adds the token controllers on the chain the chain agent connected (rt,
+// from agent.Connect), sharing its outbox.
+func SetupWithRuntime(mgr ctrl.Manager, o Options, rt *agent.Runtime) error {
 	if !common.IsHexAddress(o.Registry) {
 		return fmt.Errorf("token: --chain-registry %q: want the identity registry's address (0x and 40 hex digits)", o.Registry)
 	}
-	l, err := Setup(mgr, Config{
+	return Setup(mgr, Config{
 		Chain: rt.Backend, ChainID: rt.ChainID, Registry: common.HexToAddress(o.Registry), Operator: rt.Outbox.From(),
 		LedgerInterval: o.LedgerInterval, Outbox: rt.Outbox, Confirmations: rt.Confirmations,
 	})
-	if err != nil {
-		return err
-	}
-	if lookup != nil {
-		*lookup = *l
-	}
-	return nil
 }

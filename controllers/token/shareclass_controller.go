@@ -23,9 +23,10 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/source"
 
 	investv1 "github.com/fundshare/fundshare-operator/api/v1alpha1"
-	"github.com/fundshare/fundshare-operator/controllers/delivery"
+	"github.com/fundshare/fundshare-operator/internal/chain/agent"
 	"github.com/fundshare/fundshare-operator/internal/chain/outbox"
 	"github.com/fundshare/fundshare-operator/internal/index"
+	"github.com/fundshare/fundshare-operator/internal/patch"
 )
 
 // ShareClassReconciler gives a share class the token its spec.token asks for and reports it
@@ -188,7 +189,7 @@ func (r *ShareClassReconciler) setStatus(ctx context.Context, sc *investv1.Share
 	if equalStatus(before, sc) {
 		return nil
 	}
-	if err := r.Client.Status().Patch(ctx, sc, client.MergeFromWithOptions(before, client.MergeFromWithOptimisticLock{})); err != nil {
+	if err := patch.Status(ctx, r.Client, sc, before); err != nil {
 		if apierrors.IsConflict(err) {
 			return err // requeued with the new version
 		}
@@ -250,43 +251,43 @@ func (r *ShareClassReconciler) SetupWithManager(mgr ctrl.Manager) error {
 	return b.Complete(r)
 }
 
-// Lookup answers which token carries a share class's units: the delivery agent's
-// delivery.TokenLookup, read from the manager's cache. A share class's token is usable once
+// Lookup answers which token carries a share class's units (agent.TokenLookup, which the
+// delivery agent and wallet recovery ask), read from the manager's cache. A share class's token is usable once
 // TokenReady is True on the configured chain.
 type Lookup struct {
 	Reader  client.Reader
 	ChainID *big.Int
 }
 
-var _ delivery.TokenLookup = (*Lookup)(nil)
+var _ agent.TokenLookup = (*Lookup)(nil)
 
 // ErrNoToken says the share class has no usable token (none asked for, not deployed yet,
-// or stalled); the message says which. It is the delivery agent's ErrNoToken.
-var ErrNoToken = delivery.ErrNoToken
+// or stalled); the message says which. It is agent.ErrNoToken.
+var ErrNoToken = agent.ErrNoToken
 
 // Token returns the token of the share class with the ISIN (share classes are
 // cluster-scoped: namespace does not matter), when its token is ready on the configured
 // chain.
-func (l *Lookup) Token(ctx context.Context, _ string, isin investv1.ISIN) (delivery.Token, error) {
+func (l *Lookup) Token(ctx context.Context, _ string, isin investv1.ISIN) (agent.Token, error) {
 	var list investv1.ShareClassList
 	if err := l.Reader.List(ctx, &list, client.MatchingFields{index.ShareClassISIN: string(isin)}); err != nil {
-		return delivery.Token{}, err
+		return agent.Token{}, err
 	}
 	if len(list.Items) == 0 {
-		return delivery.Token{}, fmt.Errorf("share class %s: %w: no such share class", isin, ErrNoToken)
+		return agent.Token{}, fmt.Errorf("share class %s: %w: no such share class", isin, ErrNoToken)
 	}
 	sc := &list.Items[0]
 	switch {
 	case sc.Spec.Token == nil:
-		return delivery.Token{}, fmt.Errorf("share class %s: %w: spec.token is not set", isin, ErrNoToken)
+		return agent.Token{}, fmt.Errorf("share class %s: %w: spec.token is not set", isin, ErrNoToken)
 	case !tokenReady(sc):
 		msg := "not ready yet"
 		if c := meta.FindStatusCondition(sc.Status.Conditions, TypeTokenReady); c != nil {
 			msg = c.Reason + ": " + c.Message
 		}
-		return delivery.Token{}, fmt.Errorf("share class %s: %w: %s", isin, ErrNoToken, msg)
+		return agent.Token{}, fmt.Errorf("share class %s: %w: %s", isin, ErrNoToken, msg)
 	case sc.Status.Token.ChainID != l.ChainID.Int64():
-		return delivery.Token{}, fmt.Errorf("share class %s: %w: token on chain %d, operator on chain %s", isin, ErrNoToken, sc.Status.Token.ChainID, l.ChainID)
+		return agent.Token{}, fmt.Errorf("share class %s: %w: token on chain %d, operator on chain %s", isin, ErrNoToken, sc.Status.Token.ChainID, l.ChainID)
 	}
-	return delivery.Token{Address: common.HexToAddress(sc.Status.Token.Address), ChainID: sc.Status.Token.ChainID, LockUpDays: sc.Spec.LockUp}, nil
+	return agent.Token{Address: common.HexToAddress(sc.Status.Token.Address), ChainID: sc.Status.Token.ChainID, LockUpDays: sc.Spec.LockUp}, nil
 }

@@ -23,11 +23,11 @@ import (
 	investv1 "github.com/fundshare/fundshare-operator/api/v1alpha1"
 	"github.com/fundshare/fundshare-operator/cmd/manager/app"
 	"github.com/fundshare/fundshare-operator/cmd/manager/app/apptest"
-	"github.com/fundshare/fundshare-operator/controllers/delivery"
 	"github.com/fundshare/fundshare-operator/controllers/recovery"
 	. "github.com/fundshare/fundshare-operator/controllers/token"
 	"github.com/fundshare/fundshare-operator/controllers/transfer"
 	"github.com/fundshare/fundshare-operator/internal/chain"
+	"github.com/fundshare/fundshare-operator/internal/chain/agent"
 	"github.com/fundshare/fundshare-operator/internal/chain/contracts"
 	"github.com/fundshare/fundshare-operator/internal/chain/localchain"
 	"github.com/fundshare/fundshare-operator/internal/chain/outbox"
@@ -97,14 +97,14 @@ func startChainAndManager() {
 
 	env.Manager = env.StartManager(env.Config, apptest.Manager(app.Config{Webhooks: true, SandboxSettlement: -1,
 		// The wallet webhook reads the tokens on the local chain.
-		Chain: delivery.Options{RPCURL: lc.RPCURL, ChainID: chain.SimulatedChainID}},
+		Chain: agent.Options{RPCURL: lc.RPCURL, ChainID: chain.SimulatedChainID}},
 		func(mgr ctrl.Manager) error {
-			lookup, err = Setup(mgr, Config{
+			lookup = &Lookup{Reader: mgr.GetClient(), ChainID: chainID}
+			if err := Setup(mgr, Config{
 				Chain: eth, ChainID: chainID, Registry: lc.Registry, Operator: operator.Address(),
 				LedgerInterval: 300 * time.Millisecond, Recheck: time.Second,
 				Outbox: ob, Confirmations: 2,
-			})
-			if err != nil {
+			}); err != nil {
 				return err
 			}
 			// The ledger compares an ISIN once its holder transfers are indexed.

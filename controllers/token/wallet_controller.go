@@ -18,6 +18,7 @@ import (
 	"github.com/fundshare/fundshare-operator/internal/chain"
 	"github.com/fundshare/fundshare-operator/internal/chain/contracts"
 	"github.com/fundshare/fundshare-operator/internal/chain/outbox"
+	"github.com/fundshare/fundshare-operator/internal/patch"
 )
 
 // preflightRetry is when a transaction whose pre-flight check reverted (nothing was sent)
@@ -61,7 +62,7 @@ func (r *WalletReconciler) Reconcile(ctx context.Context, req ctrl.Request) (ctr
 	if !controllerutil.ContainsFinalizer(w, RegistrationFinalizer) {
 		before := w.DeepCopy()
 		controllerutil.AddFinalizer(w, RegistrationFinalizer)
-		if err := r.Client.Patch(ctx, w, client.MergeFromWithOptions(before, client.MergeFromWithOptimisticLock{})); err != nil {
+		if err := patch.Object(ctx, r.Client, w, before); err != nil {
 			return ctrl.Result{}, err
 		}
 	}
@@ -130,7 +131,7 @@ func (r *WalletReconciler) track(ctx context.Context, w *investv1.Wallet, rec *i
 				w.Status.Registration.RegisterTransaction.Receipt = obs.Receipt
 			}
 			w.Status.Registration.TransactionHash = obs.Receipt.Hash
-			if err := r.Client.Status().Patch(ctx, w, client.MergeFromWithOptions(before, client.MergeFromWithOptimisticLock{})); err != nil {
+			if err := patch.Status(ctx, r.Client, w, before); err != nil {
 				return ctrl.Result{}, err
 			}
 			rec = w.Status.Registration.RegisterTransaction
@@ -247,7 +248,7 @@ func (r *WalletReconciler) record(w *investv1.Wallet, state investv1.Registratio
 		}
 		meta.SetStatusCondition(&w.Status.Conditions, metav1.Condition{Type: TypeRegistered, Status: metav1.ConditionFalse,
 			Reason: reason, Message: msg, ObservedGeneration: w.Generation})
-		return r.Client.Status().Patch(ctx, w, client.MergeFromWithOptions(before, client.MergeFromWithOptimisticLock{}))
+		return patch.Status(ctx, r.Client, w, before)
 	}
 }
 
@@ -264,7 +265,7 @@ func (r *WalletReconciler) setState(ctx context.Context, w *investv1.Wallet, sta
 	if equality.Semantic.DeepEqual(before.Status, w.Status) {
 		return nil
 	}
-	return r.Client.Status().Patch(ctx, w, client.MergeFromWithOptions(before, client.MergeFromWithOptimisticLock{}))
+	return patch.Status(ctx, r.Client, w, before)
 }
 
 func (r *WalletReconciler) dropFinalizer(ctx context.Context, w *investv1.Wallet) error {
@@ -272,7 +273,7 @@ func (r *WalletReconciler) dropFinalizer(ctx context.Context, w *investv1.Wallet
 	if !controllerutil.RemoveFinalizer(w, RegistrationFinalizer) {
 		return nil
 	}
-	return client.IgnoreNotFound(r.Client.Patch(ctx, w, client.MergeFromWithOptions(before, client.MergeFromWithOptimisticLock{})))
+	return client.IgnoreNotFound(patch.Object(ctx, r.Client, w, before))
 }
 
 // SetupWithManager watches wallets.

@@ -250,7 +250,7 @@ func openBenchArchive(ctx context.Context, dsn string) (store archive.Store, bac
 
 // loadWith loads n orders on accts through the API server (admission off), placed as
 // life says.
-func (b *bench) loadWith(ctx context.Context, accts []accountRef, n int, life lifecycle) error {
+func (b *bench) loadWith(ctx context.Context, accts []accountRef, n int, life placedAt) error {
 	if err := b.hooks.off(ctx); err != nil {
 		return fmt.Errorf("webhooks off: %w", err)
 	}
@@ -266,7 +266,7 @@ func (b *bench) loadWith(ctx context.Context, accts []accountRef, n int, life li
 // seedArchive writes n historical orders on accts into the archive through its own
 // batch write path (Store.PutMany, 1,000 orders a transaction), and returns a sample of
 // them for GET.
-func (b *bench) seedArchive(ctx context.Context, store archive.Store, accts []accountRef, n int, life lifecycle) ([]orderRef, error) {
+func (b *bench) seedArchive(ctx context.Context, store archive.Store, accts []accountRef, n int, life placedAt) ([]orderRef, error) {
 	if n <= 0 {
 		return nil, nil
 	}

@@ -19,12 +19,12 @@ import (
 
 	investv1 "github.com/fundshare/fundshare-operator/api/v1alpha1"
 	"github.com/fundshare/fundshare-operator/controllers/account"
-	"github.com/fundshare/fundshare-operator/controllers/order"
 	"github.com/fundshare/fundshare-operator/controllers/settlement"
 	"github.com/fundshare/fundshare-operator/internal/clientsecret"
 	"github.com/fundshare/fundshare-operator/internal/controlplane"
 	"github.com/fundshare/fundshare-operator/internal/devdata"
 	"github.com/fundshare/fundshare-operator/internal/fixtures"
+	"github.com/fundshare/fundshare-operator/internal/lifecycle"
 	"github.com/fundshare/fundshare-operator/internal/money"
 	"github.com/fundshare/fundshare-operator/internal/placement"
 )
@@ -198,7 +198,7 @@ func createCeilingObjects(ctx context.Context, c client.Client, n int) ([]client
 
 // historicalOrder is a BUY order as it looks after its lifecycle: the quote admission
 // would have fixed, and the status the order controller and the sandbox agent would have
-// written, computed with their own pure functions (order.Next, settlement.Sandbox).
+// written, computed with their own pure functions (lifecycle.Next, settlement.Sandbox).
 // One order in ten was cancelled instead.
 // Its lifecycle starts at start (placement), an hour per step.
 func historicalOrder(rng *rand.Rand, ns string, acct accountRef, sc shareClassQuote, start time.Time) (*investv1.Order, investv1.OrderStatus, error) {
@@ -235,16 +235,16 @@ func historicalOrder(rng *rand.Rand, ns string, acct accountRef, sc shareClassQu
 		Money: &settlement.Sandbox{Name: "sandbox", Now: func() time.Time { return clock }},
 		Token: &settlement.NoChainTokenSandbox{Now: func() time.Time { return clock }},
 	}
-	facts := order.Facts{FundFound: true, Subscribable: true, Redeemable: true, Tradeable: true, Priced: true}
+	facts := lifecycle.Facts{FundFound: true, Subscribable: true, Redeemable: true, Tradeable: true, Priced: true}
 	work := o.DeepCopy()
 	for range 32 {
 		facts.Now = tick()
-		d := order.Next(work, facts)
+		d := lifecycle.Next(work, facts)
 		if d.Transition != nil {
 			applyTransition(work, d.Transition, facts.Now)
 			continue
 		}
-		step, ok := settlement.NextStep(work)
+		step, ok := lifecycle.NextStep(work)
 		if !ok {
 			break
 		}
@@ -252,7 +252,7 @@ func historicalOrder(rng *rand.Rand, ns string, acct accountRef, sc shareClassQu
 		if err != nil {
 			return nil, investv1.OrderStatus{}, err
 		}
-		settlement.Record(work, step, rec)
+		lifecycle.Record(work, step, rec)
 	}
 	if !work.Status.State.Terminal() {
 		return nil, investv1.OrderStatus{}, fmt.Errorf("simulated order ended in %s", work.Status.State)
@@ -261,17 +261,17 @@ func historicalOrder(rng *rand.Rand, ns string, acct accountRef, sc shareClassQu
 }
 
 // applyTransition records one move the way the order reconciler's transition does.
-func applyTransition(o *investv1.Order, t *order.Transition, at time.Time) {
+func applyTransition(o *investv1.Order, t *lifecycle.Transition, at time.Time) {
 	o.Status.History = append(o.Status.History, investv1.OrderTransition{State: t.To, At: metav1.NewTime(at.UTC()), Reason: t.Reason, Message: t.Message})
 	o.Status.State = t.To
 	o.Status.ObservedGeneration = o.Generation
 	meta.SetStatusCondition(&o.Status.Conditions, metav1.Condition{
-		Type: order.ConditionWaiting, Status: metav1.ConditionFalse, Reason: t.Reason, Message: t.Message, LastTransitionTime: metav1.NewTime(at),
+		Type: lifecycle.ConditionWaiting, Status: metav1.ConditionFalse, Reason: t.Reason, Message: t.Message, LastTransitionTime: metav1.NewTime(at),
 	})
 	if t.Refund != nil {
 		o.Status.Refund = t.Refund
 	}
-	for _, c := range order.StatusConditions(o, nil) {
+	for _, c := range lifecycle.StatusConditions(o, nil) {
 		c.LastTransitionTime = metav1.NewTime(at)
 		meta.SetStatusCondition(&o.Status.Conditions, c)
 	}
@@ -282,7 +282,7 @@ func applyTransition(o *investv1.Order, t *order.Transition, at time.Time) {
 // rate in orders per second.
 //
 // Each order's lifecycle starts at life(rng), or up to a year ago when life is nil.
-func loadOrders(ctx context.Context, c client.Client, ds *dataset, accts []accountRef, n, workers int, life lifecycle, progress func(done int)) (float64, error) {
+func loadOrders(ctx context.Context, c client.Client, ds *dataset, accts []accountRef, n, workers int, life placedAt, progress func(done int)) (float64, error) {
 	if n <= 0 {
 		return 0, nil
 	}
@@ -324,11 +324,11 @@ func loadOrders(ctx context.Context, c client.Client, ds *dataset, accts []accou
 	return float64(done.Load()) / time.Since(start).Seconds(), err
 }
 
-// lifecycle picks when a historical order was placed.
-type lifecycle func(rng *rand.Rand) time.Time
+// placedAt picks when a historical order was placed.
+type placedAt func(rng *rand.Rand) time.Time
 
 // within places orders up to span before end.
-func within(end time.Time, span time.Duration) lifecycle {
+func within(end time.Time, span time.Duration) placedAt {
 	return func(rng *rand.Rand) time.Time { return end.Add(-time.Duration(rng.Int64N(int64(span)))) }
 }
 

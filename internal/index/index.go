@@ -10,6 +10,7 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	investv1 "github.com/fundshare/fundshare-operator/api/v1alpha1"
+	"github.com/fundshare/fundshare-operator/internal/lifecycle"
 	"github.com/fundshare/fundshare-operator/internal/validation"
 )
 
@@ -91,7 +92,7 @@ func OrderWalletKey(o *investv1.Order) string {
 // outstanding: the refund goes to that account).
 func OrderPaymentMethodKey(o *investv1.Order) string {
 	if o.Status.State.Terminal() {
-		if o.RefundOutstanding() {
+		if lifecycle.RefundOutstanding(o) {
 			return string(o.Status.Refund.PaymentMethodDetailsID)
 		}
 		return ""

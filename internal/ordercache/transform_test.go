@@ -13,8 +13,8 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	investv1 "github.com/fundshare/fundshare-operator/api/v1alpha1"
-	"github.com/fundshare/fundshare-operator/controllers/order"
 	"github.com/fundshare/fundshare-operator/internal/fixtures"
+	"github.com/fundshare/fundshare-operator/internal/lifecycle"
 )
 
 // settledOrder walks a priced BUY through its lifecycle with the order controller's own
@@ -31,9 +31,9 @@ func settledOrder(t *testing.T, ns, account, hash string, stop investv1.OrderSta
 		PaymentDetails: &investv1.OrderPaymentDetails{AccountHolderName: "Fund Custodian", IBAN: "DE89370400440532013000", PaymentReference: "FS-" + o.Name[:8]},
 	}
 	at := metav1.Now()
-	facts := order.Facts{FundFound: true, Subscribable: true, Redeemable: true, Tradeable: true, Priced: true, Now: at.Time}
+	facts := lifecycle.Facts{FundFound: true, Subscribable: true, Redeemable: true, Tradeable: true, Priced: true, Now: at.Time}
 	for o.Status.State != stop {
-		d := order.Next(o, facts)
+		d := lifecycle.Next(o, facts)
 		switch {
 		case d.Transition != nil:
 			o.Status.History = append(o.Status.History, investv1.OrderTransition{State: d.Transition.To, At: at, Reason: d.Transition.Reason, Message: d.Transition.Message})

@@ -5,7 +5,7 @@
 // the quote comes from the latest NAV with integer money (internal/money).
 //
 // Place is Gather, which does every read into an Input, then Decide, a pure function of
-// that Input, so that each rule is table-tested without an API server (like order.Next).
+// that Input, so that each rule is table-tested without an API server (like lifecycle.Next).
 package placement
 
 import (

@@ -8,6 +8,7 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/predicate"
 
 	investv1 "github.com/fundshare/fundshare-operator/api/v1alpha1"
+	"github.com/fundshare/fundshare-operator/internal/lifecycle"
 )
 
 // LiveOrders passes the events of orders that are not terminal, and of cancelled orders
@@ -17,7 +18,7 @@ import (
 func LiveOrders() predicate.Predicate {
 	live := func(o client.Object) bool {
 		order, ok := o.(*investv1.Order)
-		return !ok || order.NeedsReconcile()
+		return !ok || lifecycle.NeedsReconcile(order)
 	}
 	return predicate.Funcs{
 		CreateFunc:  func(e event.CreateEvent) bool { return live(e.Object) },

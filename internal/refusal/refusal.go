@@ -17,6 +17,7 @@ import (
 	"k8s.io/apimachinery/pkg/util/validation/field"
 
 	investv1 "github.com/fundshare/fundshare-operator/api/v1alpha1"
+	"github.com/fundshare/fundshare-operator/internal/lifecycle"
 )
 
 // Cause types of the project's refusals.
@@ -112,7 +113,7 @@ const cancellationField = "spec.cancellationRequested"
 // spec.cancellationRequested.
 func NotCancellable(o *investv1.Order, reason string) error {
 	cause := CauseOrderPastPointOfNoReturn
-	if investv1.CancelRefusalOf(o) == investv1.RefusalTerminal {
+	if lifecycle.CancelRefusalOf(o) == lifecycle.RefusalTerminal {
 		cause = CauseOrderTerminal
 	}
 	gr := schema.GroupResource{Group: investv1.GroupVersion.Group, Resource: "orders"}

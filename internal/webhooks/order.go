@@ -11,6 +11,7 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/webhook/admission"
 
 	investv1 "github.com/fundshare/fundshare-operator/api/v1alpha1"
+	"github.com/fundshare/fundshare-operator/internal/lifecycle"
 	"github.com/fundshare/fundshare-operator/internal/placement"
 	"github.com/fundshare/fundshare-operator/internal/refusal"
 )
@@ -71,13 +72,13 @@ func (h *orderWebhook) ValidateCreate(_ context.Context, o *investv1.Order) (adm
 }
 
 // ValidateUpdate refuses a cancellation request past the point of no return
-// (investv1.Cancellable: a terminal order, a BUY from EXECUTED on, a SELL from EXECUTED
+// (lifecycle.Cancellable: a terminal order, a BUY from EXECUTED on, a SELL from EXECUTED
 // on): nothing changes and the caller learns the state. old is the order as stored, its
 // status included, so the decision is made on the current state; a concurrent status
 // write makes the API server retry the update, and admission with it.
 func (h *orderWebhook) ValidateUpdate(_ context.Context, old, o *investv1.Order) (admission.Warnings, error) {
 	if o.Spec.CancellationRequested && !old.Spec.CancellationRequested {
-		if ok, _, reason := investv1.Cancellable(old); !ok {
+		if ok, _, reason := lifecycle.Cancellable(old); !ok {
 			return nil, refusal.NotCancellable(old, reason)
 		}
 	}
@@ -87,12 +88,12 @@ func (h *orderWebhook) ValidateUpdate(_ context.Context, old, o *investv1.Order)
 // ValidateDelete keeps a live order and its history: only terminal orders that owe no
 // refund may be deleted.
 func (h *orderWebhook) ValidateDelete(_ context.Context, o *investv1.Order) (admission.Warnings, error) {
-	if o.Done() {
+	if lifecycle.Done(o) {
 		return nil, nil
 	}
 	if o.Status.State.Terminal() {
 		return nil, refusal.Forbidden("orders", o.Name,
-			fmt.Errorf("the order is %s but its refund %s is %s: it may be deleted once the refund is completed", o.Status.State, o.Status.Refund.Reference, o.RefundState()))
+			fmt.Errorf("the order is %s but its refund %s is %s: it may be deleted once the refund is completed", o.Status.State, o.Status.Refund.Reference, lifecycle.RefundStateOf(o)))
 	}
 	return nil, refusal.Forbidden("orders", o.Name,
 		fmt.Errorf("the order is %s: only COMPLETED or CANCELLED orders may be deleted; request a cancellation first", stateOf(o)))

@@ -7,7 +7,7 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/webhook/admission"
 
 	investv1 "github.com/fundshare/fundshare-operator/api/v1alpha1"
-	"github.com/fundshare/fundshare-operator/internal/evidence"
+	"github.com/fundshare/fundshare-operator/internal/lifecycle"
 	"github.com/fundshare/fundshare-operator/internal/refusal"
 )
 
@@ -20,7 +20,7 @@ import (
 const OrderStatusPath = "/validate-invest-fundshare-io-v1alpha1-order-status"
 
 // orderStatusWebhook admits writes of an order's status (the status subresource): the
-// settlement evidence they add must apply to the order (internal/evidence), whoever writes
+// settlement evidence they add must apply to the order (lifecycle.CheckEvidence), whoever writes
 // it, a settlement agent or a person with kubectl.
 type orderStatusWebhook struct{}
 
@@ -32,7 +32,7 @@ func (orderStatusWebhook) ValidateCreate(context.Context, *investv1.Order) (admi
 // the other side, for a refund it does not owe, for a state it has left, or a completion
 // before its start. Each refusal names status.settlement.<field> and its rule.
 func (orderStatusWebhook) ValidateUpdate(_ context.Context, old, o *investv1.Order) (admission.Warnings, error) {
-	refused := evidence.Check(old, o.Status.Settlement)
+	refused := lifecycle.CheckEvidence(old, o.Status.Settlement)
 	if len(refused) == 0 {
 		return nil, nil
 	}

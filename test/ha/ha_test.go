@@ -19,9 +19,9 @@ import (
 	investv1 "github.com/fundshare/fundshare-operator/api/v1alpha1"
 	"github.com/fundshare/fundshare-operator/cmd/manager/app"
 	"github.com/fundshare/fundshare-operator/cmd/manager/app/apptest"
-	"github.com/fundshare/fundshare-operator/controllers/order"
 	"github.com/fundshare/fundshare-operator/internal/devdata"
 	"github.com/fundshare/fundshare-operator/internal/fixtures"
+	"github.com/fundshare/fundshare-operator/internal/lifecycle"
 	"github.com/fundshare/fundshare-operator/internal/test/envtest"
 	"github.com/fundshare/fundshare-operator/internal/validation"
 )
@@ -128,8 +128,8 @@ var _ = Describe("Two replicas with leader election", func() {
 		var list investv1.OrderList
 		Expect(k8s.List(ctx, &list, client.InNamespace(ns))).To(Succeed())
 		for _, o := range list.Items {
-			Expect(order.ValidHistory(investv1.SideBuy, order.HistoryStates(o.Status.History))).To(Succeed(), "order %s", o.Name)
-			Expect(o.Status.History).To(HaveLen(len(order.Path(investv1.SideBuy))), "order %s", o.Name)
+			Expect(lifecycle.ValidHistory(investv1.SideBuy, lifecycle.HistoryStates(o.Status.History))).To(Succeed(), "order %s", o.Name)
+			Expect(o.Status.History).To(HaveLen(len(lifecycle.Path(investv1.SideBuy))), "order %s", o.Name)
 		}
 		b.Stop()
 	})

@@ -30,10 +30,10 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/webhook"
 
 	"github.com/fundshare/fundshare-operator/cmd/manager/app"
-	"github.com/fundshare/fundshare-operator/controllers/delivery"
 	"github.com/fundshare/fundshare-operator/controllers/token"
 	"github.com/fundshare/fundshare-operator/internal/archive"
 	"github.com/fundshare/fundshare-operator/internal/archive/sqlstore"
+	"github.com/fundshare/fundshare-operator/internal/chain/agent"
 	"github.com/fundshare/fundshare-operator/internal/chain/localchain"
 	"github.com/fundshare/fundshare-operator/internal/controlplane"
 	"github.com/fundshare/fundshare-operator/internal/devdata"
@@ -209,7 +209,7 @@ func Start(ctx context.Context, o Options) (_ *Env, err error) {
 		RESTAddr: o.RESTAddr, PublicBaseURL: o.PublicBaseURL, Namespace: devdata.OperatorNamespace,
 		SigningKeySecret: "fundshare-jwt-signing-key", Webhooks: true, Controllers: true,
 		SandboxSettlement: o.SandboxSettlementDelay, Archive: e.archive, OrderRetention: o.OrderRetention,
-		Chain: delivery.Options{RPCURL: e.Chain.RPCURL, ChainID: e.Chain.ChainID, SignerSecret: devdata.ChainSignerSecret, Confirmations: 3},
+		Chain: agent.Options{RPCURL: e.Chain.RPCURL, ChainID: e.Chain.ChainID, SignerSecret: devdata.ChainSignerSecret, Confirmations: 3},
 		Token: token.Options{Registry: e.Chain.Registry.Hex(), LedgerInterval: time.Minute},
 	}); err != nil {
 		return nil, err

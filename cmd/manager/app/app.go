@@ -32,6 +32,7 @@ import (
 	"github.com/fundshare/fundshare-operator/controllers/token"
 	"github.com/fundshare/fundshare-operator/controllers/transfer"
 	"github.com/fundshare/fundshare-operator/internal/archive"
+	"github.com/fundshare/fundshare-operator/internal/chain/agent"
 	"github.com/fundshare/fundshare-operator/internal/index"
 	"github.com/fundshare/fundshare-operator/internal/ordercache"
 	"github.com/fundshare/fundshare-operator/internal/placement"
@@ -58,7 +59,7 @@ type Config struct {
 	SandboxSettlement time.Duration
 	// Chain configures the chain agent (controllers/delivery); no RPC URL: no chain, and
 	// the sandbox's not-real token side settles the token steps.
-	Chain delivery.Options
+	Chain agent.Options
 	// Token configures the share-class token, wallet registration and ledger controllers
 	// (controllers/token) on the chain of Chain.
 	Token token.Options
@@ -131,7 +132,7 @@ func Setup(mgr ctrl.Manager, c Config) error {
 		if c.Chain.RPCURL != "" {
 			// The webhooks read the chain on a connection of their own: they run on every
 			// replica, the chain agent on the leader only.
-			eth, id, err := delivery.Dial(context.Background(), c.Chain)
+			eth, id, err := agent.Dial(context.Background(), c.Chain)
 			if err != nil {
 				return fmt.Errorf("webhooks: %w", err)
 			}
@@ -218,16 +219,23 @@ func setupControllers(mgr ctrl.Manager, c Config) error {
 			return fmt.Errorf("retention controller: %w", err)
 		}
 	}
-	tokens := &token.Lookup{} // share classes report their tokens (unless --chain-tokens names them)
-	if c.Chain.Tokens == nil && c.Chain.TokenList == "" {
-		c.Chain.Tokens = tokens
-	}
-	rt, err := delivery.Setup(context.Background(), mgr, c.Chain, c.Namespace)
+	rt, err := agent.Connect(context.Background(), mgr, c.Chain, c.Namespace)
 	if err != nil {
 		return err
 	}
 	if rt != nil {
-		if err := token.SetupWithRuntime(mgr, c.Token, rt, tokens); err != nil {
+		// The token lookup is made before the controllers that ask it: the tokens named on
+		// the command line (--chain-tokens), else the share classes' own (their status).
+		var tokens agent.TokenLookup = &token.Lookup{Reader: mgr.GetClient(), ChainID: rt.ChainID}
+		if c.Chain.TokenList != "" {
+			if tokens, err = agent.ParseTokens(c.Chain.TokenList, c.Chain.ChainID); err != nil {
+				return fmt.Errorf("chain agent: %w", err)
+			}
+		}
+		if err := delivery.Setup(mgr, rt, tokens); err != nil {
+			return err
+		}
+		if err := token.SetupWithRuntime(mgr, c.Token, rt); err != nil {
 			return err
 		}
 		// Holdings follow the token: the holders' transfers are indexed on the same chain,

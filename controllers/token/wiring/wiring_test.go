@@ -22,8 +22,8 @@ import (
 
 	investv1 "github.com/fundshare/fundshare-operator/api/v1alpha1"
 	"github.com/fundshare/fundshare-operator/cmd/manager/app"
-	"github.com/fundshare/fundshare-operator/controllers/delivery"
 	"github.com/fundshare/fundshare-operator/controllers/token"
+	"github.com/fundshare/fundshare-operator/internal/chain/agent"
 	"github.com/fundshare/fundshare-operator/internal/chain/contracts"
 	"github.com/fundshare/fundshare-operator/internal/controlplane"
 	"github.com/fundshare/fundshare-operator/internal/devdata"
@@ -55,7 +55,7 @@ var _ = It("make run's manager, connected to the local chain, adopts the sample 
 		Setup: func(mgr ctrl.Manager) error {
 			return app.Setup(mgr, app.Config{
 				Namespace: devdata.OperatorNamespace, Controllers: true, SandboxSettlement: -1,
-				Chain: delivery.Options{RPCURL: lc.RPCURL, ChainID: lc.ChainID, SignerSecret: devdata.ChainSignerSecret, Confirmations: 2},
+				Chain: agent.Options{RPCURL: lc.RPCURL, ChainID: lc.ChainID, SignerSecret: devdata.ChainSignerSecret, Confirmations: 2},
 				Token: token.Options{Registry: lc.Registry.Hex(), LedgerInterval: time.Second},
 			})
 		},

@@ -24,10 +24,10 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/webhook"
 
 	"github.com/fundshare/fundshare-operator/cmd/manager/app"
-	"github.com/fundshare/fundshare-operator/controllers/delivery"
 	"github.com/fundshare/fundshare-operator/controllers/token"
 	"github.com/fundshare/fundshare-operator/controllers/transfer"
 	"github.com/fundshare/fundshare-operator/internal/archive"
+	"github.com/fundshare/fundshare-operator/internal/chain/agent"
 )
 
 // LeaderElectionID is the name of the Lease the replicas elect their leader with.
@@ -85,7 +85,7 @@ func (o *Options) AddFlags(fs *flag.FlagSet) {
 	fs.StringVar(&c.Namespace, "namespace", c.Namespace, "namespace of the operator's own Secrets")
 	fs.StringVar(&c.SigningKeySecret, "signing-key-secret", c.SigningKeySecret, "Secret holding the JWT signing key (created when missing)")
 	fs.DurationVar(&c.SandboxSettlement, "sandbox-settlement-delay", c.SandboxSettlement, "run the sandbox settlement agent with this delay per step (negative: off)")
-	delivery.BindFlags(fs, &c.Chain)
+	agent.BindFlags(fs, &c.Chain)
 	token.BindFlags(fs, &c.Token)
 	transfer.BindFlags(fs, &c.Transfers)
 	fs.Func("rest-trusted-proxies", "comma-separated CIDRs of reverse proxies whose X-Forwarded-For the token endpoint's throttle believes (default none: the TCP peer is the source)", func(v string) error {
@@ -114,6 +114,9 @@ func (o *Options) Validate() error {
 	}
 	if o.App.Namespace == "" {
 		errs = append(errs, errors.New("--namespace: empty; the operator's own Secrets need a namespace"))
+	}
+	if err := o.App.Chain.Validate(); err != nil {
+		errs = append(errs, err)
 	}
 	if o.ArchiveDSN != "" {
 		if _, err := archive.ParseDSN(o.ArchiveDSN); err != nil {

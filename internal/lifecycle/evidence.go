@@ -1,53 +1,55 @@
-// Package evidence decides which settlement evidence applies to an order: the rule that
+// The evidence rule: which settlement evidence applies to an order, the rule that
 // admission enforces on every write of status.settlement (by a settlement agent or by a
-// person with kubectl), and that the lifecycle's own tests hold the agents to. It is pure:
-// the order as stored and the evidence written in, no I/O.
+// person with kubectl), and that the lifecycle's own tests hold the agents to. Like the
+// rest of the package it is pure: the order as stored and the evidence written in, no I/O.
 //
-// The rule follows the lifecycle (controllers/order Next, controllers/settlement
-// NextStep): each piece of evidence belongs to one side and moves the order out of one
-// state; evidence ahead of the order's state is held there until the order gets there, so
-// it is accepted, while evidence for a state the order has left, of the other side, out of
-// its order, or for a refund the order does not owe can never be used and is refused.
-package evidence
+// The rule follows Next and NextStep: each piece of evidence belongs to one side and
+// moves the order out of one state; evidence ahead of the order's state is held there
+// until the order gets there, so it is accepted, while evidence for a state the order has
+// left, of the other side, out of its order, or for a refund the order does not owe can
+// never be used and is refused.
+
+package lifecycle
 
 import (
 	"fmt"
+	"slices"
 
 	investv1 "github.com/fundshare/fundshare-operator/api/v1alpha1"
 )
 
-// Rule names why a piece of evidence does not apply.
-type Rule string
+// EvidenceRule names why a piece of evidence does not apply.
+type EvidenceRule string
 
 // The rules of Check.
 const (
 	// RuleWrongSide: BUY evidence (paymentReceived, deliveryInitiated, deliveryCompleted)
 	// on a SELL, or SELL evidence (tokensBurned, paymentSent, paymentCompleted) on a BUY.
-	RuleWrongSide Rule = "WrongSide"
+	RuleWrongSide EvidenceRule = "WrongSide"
 	// RuleNoRefundOwed: refundSent or refundCompleted on an order without status.refund.
-	RuleNoRefundOwed Rule = "NoRefundOwed"
+	RuleNoRefundOwed EvidenceRule = "NoRefundOwed"
 	// RuleStateLeft: evidence for a state the order can no longer reach: any evidence on a
 	// COMPLETED order, on a CANCELLED one any but a BUY's late payment and the refund it
 	// owes, and on a live order evidence of a state it has left.
-	RuleStateLeft Rule = "StateLeft"
+	RuleStateLeft EvidenceRule = "StateLeft"
 	// RuleOutOfOrder: a completion before its start: deliveryCompleted without
 	// deliveryInitiated, paymentCompleted without paymentSent, refundCompleted without
 	// refundSent.
-	RuleOutOfOrder Rule = "OutOfOrder"
+	RuleOutOfOrder EvidenceRule = "OutOfOrder"
 )
 
-// Refusal is one piece of evidence that does not apply, and why.
-type Refusal struct {
+// EvidenceRefusal is one piece of evidence that does not apply, and why.
+type EvidenceRefusal struct {
 	// Field is the evidence's JSON name in status.settlement, e.g. refundSent.
 	Field string
 	// Rule is the rule that refuses it.
-	Rule Rule
+	Rule EvidenceRule
 	// Message says why, naming the order's side and state, e.g. "refund evidence on an
 	// order that owes no refund (BUY COMPLETED, no refund due)".
 	Message string
 }
 
-// piece is one field of status.settlement and where it belongs in the lifecycle.
+// piece is one field of status.settlement and where it belongs in the
 type piece struct {
 	field string
 	get   func(*investv1.SettlementEvidence) *investv1.SettlementRecord
@@ -82,7 +84,7 @@ var pieces = []piece{
 }
 
 // Fields lists status.settlement's fields, in the order of the type.
-func Fields() []string {
+func EvidenceFields() []string {
 	out := make([]string, len(pieces))
 	for i, p := range pieces {
 		out[i] = p.field
@@ -91,7 +93,7 @@ func Fields() []string {
 }
 
 // Record returns the record of field in ev, or nil (also for an unknown field).
-func Record(ev *investv1.SettlementEvidence, field string) *investv1.SettlementRecord {
+func EvidenceRecord(ev *investv1.SettlementEvidence, field string) *investv1.SettlementRecord {
 	for _, p := range pieces {
 		if p.field == field {
 			return p.get(ev)
@@ -102,7 +104,7 @@ func Record(ev *investv1.SettlementEvidence, field string) *investv1.SettlementR
 
 // Side is the side whose lifecycle uses field's evidence; "" for the refund evidence,
 // which only a BUY cancelled with a refund uses, and for an unknown field.
-func Side(field string) investv1.OrderSide {
+func EvidenceSide(field string) investv1.OrderSide {
 	for _, p := range pieces {
 		if p.field == field {
 			return p.side
@@ -116,21 +118,21 @@ func Side(field string) investv1.OrderSide {
 // Evidence o already has is not judged again (the CRD keeps it immutable). The decision
 // is made on o as stored: its side, state and refund, so that a write cannot justify its
 // own evidence (e.g. by setting status.refund with refundSent).
-func Check(o *investv1.Order, ev investv1.SettlementEvidence) []Refusal {
-	var out []Refusal
+func CheckEvidence(o *investv1.Order, ev investv1.SettlementEvidence) []EvidenceRefusal {
+	var out []EvidenceRefusal
 	for _, p := range pieces {
 		if p.get(&o.Status.Settlement) != nil || p.get(&ev) == nil {
 			continue
 		}
 		if rule, msg := judge(o, &ev, p); rule != "" {
-			out = append(out, Refusal{Field: p.field, Rule: rule, Message: msg})
+			out = append(out, EvidenceRefusal{Field: p.field, Rule: rule, Message: msg})
 		}
 	}
 	return out
 }
 
 // judge applies the rules to one new piece of evidence: side, refund, state, order.
-func judge(o *investv1.Order, ev *investv1.SettlementEvidence, p piece) (Rule, string) {
+func judge(o *investv1.Order, ev *investv1.SettlementEvidence, p piece) (EvidenceRule, string) {
 	side, state := o.Spec.Side, o.Status.State
 	where := fmt.Sprintf("%s %s", side, shown(state))
 	if p.side != "" && p.side != side {
@@ -142,7 +144,7 @@ func judge(o *investv1.Order, ev *investv1.SettlementEvidence, p piece) (Rule, s
 		switch {
 		case side != investv1.SideBuy:
 			why = "only a BUY cancelled after its payment arrived is refunded"
-		case o.LatePayment():
+		case LatePayment(o):
 			why = "its refund is not fixed yet: the order controller fixes status.refund for the late payment first"
 		}
 		return RuleNoRefundOwed, fmt.Sprintf("refund evidence on an order that owes no refund (%s, %s)", where, why)
@@ -161,7 +163,7 @@ func judge(o *investv1.Order, ev *investv1.SettlementEvidence, p piece) (Rule, s
 				where, p.field, p.usedIn)
 		}
 	}
-	if p.after != "" && Record(ev, p.after) == nil {
+	if p.after != "" && EvidenceRecord(ev, p.after) == nil {
 		return RuleOutOfOrder, fmt.Sprintf("evidence out of the lifecycle's order (%s: %s is recorded after %s, which is missing)",
 			where, p.field, p.after)
 	}
@@ -179,22 +181,16 @@ func ownEvidence(side investv1.OrderSide) string {
 	return fmt.Sprintf("the side %q uses none", side)
 }
 
-// paths are the states of each side's lifecycle in the order the order passes them (the
-// paths of controllers/order with a SELL's REDEMPTION_GATED detour between PLACED and
-// EXECUTED); "" is the order not yet accepted. controllers/order's tests hold them to
-// its state machine.
-var paths = map[investv1.OrderSide][]investv1.OrderState{
-	investv1.SideBuy: {"", investv1.StatePlaced, investv1.StateAwaitingPayment, investv1.StatePaymentReceived,
-		investv1.StateExecuted, investv1.StateDeliveryInitiated, investv1.StateDeliveryCompleted, investv1.StateCompleted},
-	investv1.SideSell: {"", investv1.StatePlaced, investv1.StateRedemptionGated, investv1.StateExecuted,
-		investv1.StatePaymentSent, investv1.StatePaymentCompleted, investv1.StateCompleted},
-}
-
 // passed reports whether an order of side in state has left usedIn for good. A state that
 // does not belong to the side (an order an operator must look at) passes nothing.
 func passed(side investv1.OrderSide, state, usedIn investv1.OrderState) bool {
+	path := Path(side)
+	if side == investv1.SideSell { // the gated detour lies between PLACED and EXECUTED
+		path = slices.Insert(path, slices.Index(path, investv1.StateExecuted), investv1.StateRedemptionGated)
+	}
+	path = append([]investv1.OrderState{""}, path...) // a new order has passed nothing
 	at, use := -1, -1
-	for i, s := range paths[side] {
+	for i, s := range path {
 		if s == state {
 			at = i
 		}

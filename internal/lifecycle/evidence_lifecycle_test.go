@@ -1,11 +1,10 @@
-package order
+package lifecycle
 
 import (
 	"slices"
 	"testing"
 
 	investv1 "github.com/fundshare/fundshare-operator/api/v1alpha1"
-	"github.com/fundshare/fundshare-operator/internal/evidence"
 )
 
 // withEvidence is a copy of o with the evidence field recorded.
@@ -39,7 +38,7 @@ func apply(o *investv1.Order, t *Transition) {
 
 // TestAdmissionFollowsTheStateMachine walks each side's lifecycle with Next (a SELL also
 // through REDEMPTION_GATED): in every state the evidence Next waits for is the evidence
-// admission accepts (internal/evidence on the stored order), evidence of the other side,
+// admission accepts (CheckEvidence on the stored order), evidence of the other side,
 // which Next ignores, is refused, and once COMPLETED nothing more is accepted. So the
 // rule of admission is the state machine's, not a parallel one.
 func TestAdmissionFollowsTheStateMachine(t *testing.T) {
@@ -49,8 +48,8 @@ func TestAdmissionFollowsTheStateMachine(t *testing.T) {
 	}{{investv1.SideBuy, false}, {investv1.SideSell, false}, {investv1.SideSell, true}} {
 		o := newOrder(walk.side, investv1.MarketPrimary, "")
 		var own, other []string
-		for _, f := range evidence.Fields() {
-			switch evidence.Side(f) {
+		for _, f := range EvidenceFields() {
+			switch EvidenceSide(f) {
 			case walk.side:
 				own = append(own, f)
 			case "":
@@ -69,7 +68,7 @@ func TestAdmissionFollowsTheStateMachine(t *testing.T) {
 				if got := Next(withEvidence(o, x), f); describe(got) != describe(d) {
 					t.Errorf("%s %s: %s changes the decision (%s → %s): the state machine uses it", walk.side, o.Status.State, x, describe(d), describe(got))
 				}
-				if refused := evidence.Check(o, withEvidence(o, x).Status.Settlement); len(refused) != 1 || refused[0].Rule != evidence.RuleWrongSide {
+				if refused := CheckEvidence(o, withEvidence(o, x).Status.Settlement); len(refused) != 1 || refused[0].Rule != RuleWrongSide {
 					t.Errorf("%s %s: %s of the other side: admission answers %+v, want WrongSide", walk.side, o.Status.State, x, refused)
 				}
 			}
@@ -79,12 +78,12 @@ func TestAdmissionFollowsTheStateMachine(t *testing.T) {
 			}
 			moved := false
 			for _, x := range own {
-				if evidence.Record(&o.Status.Settlement, x) != nil {
+				if EvidenceRecord(&o.Status.Settlement, x) != nil {
 					continue
 				}
 				w := withEvidence(o, x)
 				if nd := Next(w, f); nd.Transition != nil {
-					if refused := evidence.Check(o, w.Status.Settlement); len(refused) > 0 {
+					if refused := CheckEvidence(o, w.Status.Settlement); len(refused) > 0 {
 						t.Errorf("%s %s: Next moves on %s, admission refuses it: %+v", walk.side, o.Status.State, x, refused)
 					}
 					o = w
@@ -101,10 +100,10 @@ func TestAdmissionFollowsTheStateMachine(t *testing.T) {
 			t.Fatalf("%s: the walk ended %s", walk.side, o.Status.State)
 		}
 		for _, x := range append(slices.Clone(own), "refundSent", "refundCompleted") {
-			if evidence.Record(&o.Status.Settlement, x) != nil {
+			if EvidenceRecord(&o.Status.Settlement, x) != nil {
 				continue
 			}
-			if refused := evidence.Check(o, withEvidence(o, x).Status.Settlement); len(refused) != 1 {
+			if refused := CheckEvidence(o, withEvidence(o, x).Status.Settlement); len(refused) != 1 {
 				t.Errorf("%s COMPLETED: %s is accepted", walk.side, x)
 			}
 		}
@@ -124,11 +123,11 @@ func TestAdmissionAcceptsWhatACancellationLeavesToSettle(t *testing.T) {
 		t.Fatalf("Next = %s, want CANCELLED with a refund", describe(d))
 	}
 	apply(paid, d.Transition)
-	if refused := evidence.Check(paid, withEvidence(paid, "refundSent").Status.Settlement); len(refused) > 0 {
+	if refused := CheckEvidence(paid, withEvidence(paid, "refundSent").Status.Settlement); len(refused) > 0 {
 		t.Errorf("refundSent of the refund Next fixed is refused: %+v", refused)
 	}
 	for _, x := range []string{"deliveryInitiated", "deliveryCompleted"} {
-		if refused := evidence.Check(paid, withEvidence(paid, x).Status.Settlement); len(refused) != 1 || refused[0].Rule != evidence.RuleStateLeft {
+		if refused := CheckEvidence(paid, withEvidence(paid, x).Status.Settlement); len(refused) != 1 || refused[0].Rule != RuleStateLeft {
 			t.Errorf("%s on a cancelled BUY: %+v, want StateLeft", x, refused)
 		}
 	}
@@ -140,11 +139,11 @@ func TestAdmissionAcceptsWhatACancellationLeavesToSettle(t *testing.T) {
 		t.Fatalf("Next = %s, want CANCELLED without a refund", describe(d))
 	}
 	apply(unpaid, d.Transition)
-	if refused := evidence.Check(unpaid, withEvidence(unpaid, "paymentReceived").Status.Settlement); len(refused) > 0 {
+	if refused := CheckEvidence(unpaid, withEvidence(unpaid, "paymentReceived").Status.Settlement); len(refused) > 0 {
 		t.Errorf("a late payment is refused: %+v", refused)
 	}
-	for x, rule := range map[string]evidence.Rule{"deliveryInitiated": evidence.RuleStateLeft, "refundSent": evidence.RuleNoRefundOwed} {
-		if refused := evidence.Check(unpaid, withEvidence(unpaid, x).Status.Settlement); len(refused) != 1 || refused[0].Rule != rule {
+	for x, rule := range map[string]EvidenceRule{"deliveryInitiated": RuleStateLeft, "refundSent": RuleNoRefundOwed} {
+		if refused := CheckEvidence(unpaid, withEvidence(unpaid, x).Status.Settlement); len(refused) != 1 || refused[0].Rule != rule {
 			t.Errorf("%s on a BUY cancelled before its payment: %+v, want %s", x, refused, rule)
 		}
 	}

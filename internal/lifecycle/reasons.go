@@ -1,4 +1,4 @@
-package order
+package lifecycle
 
 import investv1 "github.com/fundshare/fundshare-operator/api/v1alpha1"
 

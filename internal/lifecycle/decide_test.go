@@ -1,4 +1,4 @@
-package order
+package lifecycle
 
 import (
 	"errors"
@@ -487,13 +487,13 @@ func TestCancellationRequestFollowsThePointOfNoReturn(t *testing.T) {
 			o := newOrder(side, investv1.MarketPrimary, state)
 			o.Spec.Quote.PaymentMethodDetailsID = "aaaaaaaa-e89b-42d3-a456-426614174000"
 			o.Spec.CancellationRequested = true
-			ok, refund, _ := investv1.Cancellable(o)
+			ok, refund, _ := Cancellable(o)
 			d := Next(o, openFacts())
 			switch {
 			case ok && refund:
 				tr := mustMove(t, d, investv1.StateCancelled, ReasonCancelledWithRefund)
-				if tr.Refund == nil || *tr.Refund != *investv1.NewRefund(o) {
-					t.Errorf("%s %s: refund %+v, want %+v", side, stateName(state), tr.Refund, investv1.NewRefund(o))
+				if tr.Refund == nil || *tr.Refund != *NewRefund(o) {
+					t.Errorf("%s %s: refund %+v, want %+v", side, stateName(state), tr.Refund, NewRefund(o))
 				}
 				mustContain(t, tr.Message, tr.Refund.Reference, "refunded")
 			case ok:

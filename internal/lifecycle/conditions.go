@@ -1,4 +1,4 @@
-package order
+package lifecycle
 
 import (
 	"strings"
@@ -74,8 +74,8 @@ func StatusConditions(o *investv1.Order, waiting *Wait) []metav1.Condition {
 			cond(ConditionReconciling, metav1.ConditionFalse, ReasonCompleted, "the order is COMPLETED"),
 			cond(ConditionStalled, metav1.ConditionFalse, ReasonCompleted, "the order is COMPLETED"),
 		}
-	case state == investv1.StateCancelled && o.RefundOutstanding():
-		msg := "the order is CANCELLED; its refund " + o.Status.Refund.Reference + " is " + string(o.RefundState())
+	case state == investv1.StateCancelled && RefundOutstanding(o):
+		msg := "the order is CANCELLED; its refund " + o.Status.Refund.Reference + " is " + string(RefundStateOf(o))
 		return []metav1.Condition{
 			cond(investv1.ConditionReady, metav1.ConditionFalse, ReasonRefundPending, msg),
 			cond(ConditionReconciling, metav1.ConditionTrue, ReasonRefundPending, msg),
@@ -114,11 +114,11 @@ func StatusConditions(o *investv1.Order, waiting *Wait) []metav1.Condition {
 	}
 }
 
-// setConditions sets every condition of the order as it is: the kstatus ones, Waiting
+// SetConditions sets every condition of the order as it is: the kstatus ones, Waiting
 // (True with waiting's reason, else False with the reason of the last move, moved) and
 // CancellationRefused (True with refused's message when set; removed otherwise only
 // when the order is done, so the record of a refusal stays while the order goes on).
-func setConditions(o *investv1.Order, waiting *Wait, moved *Transition, refused string) {
+func SetConditions(o *investv1.Order, waiting *Wait, moved *Transition, refused string) {
 	for _, c := range StatusConditions(o, waiting) {
 		meta.SetStatusCondition(&o.Status.Conditions, c)
 	}
@@ -141,9 +141,9 @@ func setConditions(o *investv1.Order, waiting *Wait, moved *Transition, refused 
 	o.Status.ObservedGeneration = o.Generation
 }
 
-// refundWait is why a cancelled order with an outstanding refund is not done.
-func refundWait(o *investv1.Order) *Wait {
-	if !o.RefundOutstanding() {
+// RefundWait is why a cancelled order with an outstanding refund is not done.
+func RefundWait(o *investv1.Order) *Wait {
+	if !RefundOutstanding(o) {
 		return nil
 	}
 	msg := "waiting for the refund " + o.Status.Refund.Reference + " to be sent"

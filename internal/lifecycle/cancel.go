@@ -1,8 +1,10 @@
-package v1alpha1
+package lifecycle
 
 import (
 	"fmt"
 	"strings"
+
+	investv1 "github.com/fundshare/fundshare-operator/api/v1alpha1"
 )
 
 // Cancellable is the point-of-no-return rule of orders, the one place it is decided: REST
@@ -26,7 +28,7 @@ import (
 //     not; nor is a state that does not belong to the side, which needs a person.
 //
 // reason says why a refusal was made, naming the state; empty when ok.
-func Cancellable(o *Order) (ok, refund bool, reason string) {
+func Cancellable(o *investv1.Order) (ok, refund bool, reason string) {
 	ok, refund, _, reason = cancellable(o)
 	return ok, refund, reason
 }
@@ -53,12 +55,12 @@ const (
 
 // CancelRefusalOf is the rule that refuses the order's cancellation, RefusalNone when
 // Cancellable accepts it.
-func CancelRefusalOf(o *Order) CancelRefusal {
+func CancelRefusalOf(o *investv1.Order) CancelRefusal {
 	_, _, kind, _ := cancellable(o)
 	return kind
 }
 
-func cancellable(o *Order) (ok, refund bool, kind CancelRefusal, reason string) {
+func cancellable(o *investv1.Order) (ok, refund bool, kind CancelRefusal, reason string) {
 	state := o.Status.State
 	ev := &o.Status.Settlement
 	if state.Terminal() {
@@ -66,34 +68,34 @@ func cancellable(o *Order) (ok, refund bool, kind CancelRefusal, reason string) 
 	}
 	shown := state
 	if shown == "" {
-		shown = StatePlaced
+		shown = investv1.StatePlaced
 	}
 	switch o.Spec.Side {
-	case SideBuy:
+	case investv1.SideBuy:
 		if ev.DeliveryInitiated != nil || ev.DeliveryCompleted != nil {
 			return false, false, RefusalPastPointOfNoReturn, pastPointOfNoReturn(shown, "the token transfer is recorded")
 		}
 		switch state {
-		case "", StatePlaced, StateAwaitingPayment:
+		case "", investv1.StatePlaced, investv1.StateAwaitingPayment:
 			return true, ev.PaymentReceived != nil, RefusalNone, ""
-		case StatePaymentReceived:
+		case investv1.StatePaymentReceived:
 			return true, true, RefusalNone, ""
-		case StateExecuted, StateDeliveryInitiated, StateDeliveryCompleted:
+		case investv1.StateExecuted, investv1.StateDeliveryInitiated, investv1.StateDeliveryCompleted:
 			return false, false, RefusalPastPointOfNoReturn, pastPointOfNoReturn(shown, "the order was executed")
 		}
-	case SideSell:
+	case investv1.SideSell:
 		if ev.PaymentSent != nil || ev.PaymentCompleted != nil {
 			return false, false, RefusalPastPointOfNoReturn, pastPointOfNoReturn(shown, "the payout is recorded")
 		}
 		switch state {
-		case "", StatePlaced, StateRedemptionGated:
+		case "", investv1.StatePlaced, investv1.StateRedemptionGated:
 			if ev.TokensBurned != nil {
 				return false, false, RefusalPastPointOfNoReturn, pastPointOfNoReturn(shown, "the units are burned")
 			}
 			return true, false, RefusalNone, ""
-		case StateExecuted:
+		case investv1.StateExecuted:
 			return sellExecuted(o)
-		case StatePaymentSent, StatePaymentCompleted:
+		case investv1.StatePaymentSent, investv1.StatePaymentCompleted:
 			return false, false, RefusalPastPointOfNoReturn, pastPointOfNoReturn(shown, "the payout is recorded")
 		}
 	}
@@ -102,9 +104,9 @@ func cancellable(o *Order) (ok, refund bool, kind CancelRefusal, reason string) 
 
 // sellExecuted is the rule of an EXECUTED sell: its point of no return is its first
 // successful burn (or its payout, checked before).
-func sellExecuted(o *Order) (ok, refund bool, kind CancelRefusal, reason string) {
+func sellExecuted(o *investv1.Order) (ok, refund bool, kind CancelRefusal, reason string) {
 	if o.Status.Settlement.TokensBurned != nil {
-		return false, false, RefusalPastPointOfNoReturn, pastPointOfNoReturn(StateExecuted, "the units are burned")
+		return false, false, RefusalPastPointOfNoReturn, pastPointOfNoReturn(investv1.StateExecuted, "the units are burned")
 	}
 	c := o.Status.Chain
 	if c == nil || c.Transaction == nil {
@@ -118,14 +120,14 @@ func sellExecuted(o *Order) (ok, refund bool, kind CancelRefusal, reason string)
 	switch {
 	case tx.Receipt == nil:
 		return false, false, RefusalBurnInFlight, fmt.Sprintf(
-			"the order is %s and its burn transaction%s (nonce %d) is in flight: it cannot be cancelled until the burn is final (a reverted burn makes it cancellable)", StateExecuted, hash, tx.Nonce)
-	case tx.Receipt.Status == ChainReceiptReverted:
+			"the order is %s and its burn transaction%s (nonce %d) is in flight: it cannot be cancelled until the burn is final (a reverted burn makes it cancellable)", investv1.StateExecuted, hash, tx.Nonce)
+	case tx.Receipt.Status == investv1.ChainReceiptReverted:
 		return true, false, RefusalNone, "" // the burn reverted: nothing was burned
 	}
-	return false, false, RefusalPastPointOfNoReturn, pastPointOfNoReturn(StateExecuted, "the units are burned in transaction "+tx.Receipt.Hash)
+	return false, false, RefusalPastPointOfNoReturn, pastPointOfNoReturn(investv1.StateExecuted, "the units are burned in transaction "+tx.Receipt.Hash)
 }
 
-func pastPointOfNoReturn(state OrderState, what string) string {
+func pastPointOfNoReturn(state investv1.OrderState, what string) string {
 	return fmt.Sprintf("the order is %s: %s, past the point of no return; it cannot be cancelled and goes on to COMPLETED", state, what)
 }
 
@@ -133,8 +135,8 @@ func pastPointOfNoReturn(state OrderState, what string) string {
 // quote's amount) to the bank account resolved at placement, under a reference unique to
 // the order. It is a pure function of the order, so a controller that writes it again
 // after a restart writes the same value.
-func NewRefund(o *Order) *OrderRefund {
-	r := &OrderRefund{Currency: o.Spec.Currency, PaymentMethodDetailsID: o.Spec.PaymentMethodDetailsID, Reference: RefundReference(o)}
+func NewRefund(o *investv1.Order) *investv1.OrderRefund {
+	r := &investv1.OrderRefund{Currency: o.Spec.Currency, PaymentMethodDetailsID: o.Spec.PaymentMethodDetailsID, Reference: RefundReference(o)}
 	if q := o.Spec.Quote; q != nil {
 		r.Amount = q.Amount
 		if q.PaymentMethodDetailsID != "" {
@@ -146,7 +148,7 @@ func NewRefund(o *Order) *OrderRefund {
 
 // RefundReference is "RF-" and the order id's hexadecimal digits in upper case: 35
 // characters for a UUID, the most a SEPA reference holds.
-func RefundReference(o *Order) string {
+func RefundReference(o *investv1.Order) string {
 	ref := "RF-" + strings.ToUpper(strings.ReplaceAll(o.Name, "-", ""))
 	if len(ref) > 35 {
 		ref = ref[:35]

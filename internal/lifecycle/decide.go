@@ -1,7 +1,4 @@
-// Package order holds the order lifecycle: the state machine as a pure function of the
-// order and the facts around it, so that every rule of the spec's transition table can be
-// table-tested without an API server, and the reconciler only gathers facts and writes.
-package order
+package lifecycle
 
 import (
 	"errors"
@@ -117,7 +114,7 @@ func Next(o *investv1.Order, f Facts) Decision {
 		return Decision{}
 	}
 	if o.Spec.CancellationRequested {
-		ok, refund, why := investv1.Cancellable(o)
+		ok, refund, why := Cancellable(o)
 		if ok {
 			msg := "cancellation requested"
 			if o.Spec.CancellationReason != "" {
@@ -126,7 +123,7 @@ func Next(o *investv1.Order, f Facts) Decision {
 			if !refund {
 				return move(investv1.StateCancelled, ReasonCancellationRequested, msg)
 			}
-			r := investv1.NewRefund(o)
+			r := NewRefund(o)
 			d := move(investv1.StateCancelled, ReasonCancelledWithRefund, fmt.Sprintf("%s; the payment received is refunded: %s to payment method details %s with reference %s",
 				msg, money.Format(r.Amount, string(r.Currency)), quoted(string(r.PaymentMethodDetailsID)), r.Reference))
 			d.Transition.Refund = r

@@ -1,4 +1,4 @@
-package order
+package lifecycle
 
 import (
 	"testing"
@@ -15,7 +15,7 @@ import (
 // and kpt read it, after its conditions were set as the reconciler sets them.
 func kstatusOf(t *testing.T, o *investv1.Order, waiting *Wait) *kstatus.Result {
 	t.Helper()
-	setConditions(o, waiting, nil, "")
+	SetConditions(o, waiting, nil, "")
 	m, err := runtime.DefaultUnstructuredConverter.ToUnstructured(o)
 	if err != nil {
 		t.Fatal(err)
@@ -75,7 +75,7 @@ func TestOrderStatusFollowsKstatus(t *testing.T) {
 		o := newOrder(r.side, investv1.MarketPrimary, r.state)
 		o.Generation = 3
 		if r.refund != "" {
-			o.Status.Refund = investv1.NewRefund(o)
+			o.Status.Refund = NewRefund(o)
 			if r.refund != investv1.RefundPending {
 				o.Status.Settlement.RefundSent = record("SBX-RFD-ABCDEF012345", "")
 			}
@@ -107,7 +107,7 @@ func TestOrderStatusFollowsKstatus(t *testing.T) {
 	// A status that describes an older generation is InProgress whatever it says.
 	o := newOrder(investv1.SideBuy, investv1.MarketPrimary, investv1.StateCompleted)
 	o.Generation = 1
-	setConditions(o, nil, nil, "")
+	SetConditions(o, nil, nil, "")
 	o.Generation = 2
 	m, _ := runtime.DefaultUnstructuredConverter.ToUnstructured(o)
 	if res, err := kstatus.Compute(&unstructured.Unstructured{Object: m}); err != nil || res.Status != kstatus.InProgressStatus {
@@ -129,7 +129,7 @@ func TestStateReasonIsCamelCase(t *testing.T) {
 // TestACancellationRefusalIsRecordedAsACondition.
 func TestACancellationRefusalIsRecordedAsACondition(t *testing.T) {
 	o := newOrder(investv1.SideSell, investv1.MarketPrimary, investv1.StatePaymentSent)
-	setConditions(o, &Wait{Reason: WaitAwaitingPayoutEvidence, Message: "m"}, nil, "not honoured: PAYMENT_SENT")
+	SetConditions(o, &Wait{Reason: WaitAwaitingPayoutEvidence, Message: "m"}, nil, "not honoured: PAYMENT_SENT")
 	c := meta.FindStatusCondition(o.Status.Conditions, ConditionCancellationRefused)
 	if c == nil || c.Status != "True" || c.Reason != ReasonPastPointOfNoReturn {
 		t.Fatalf("CancellationRefused = %+v", c)

@@ -1,4 +1,4 @@
-package delivery
+package agent
 
 import (
 	"context"
@@ -15,7 +15,7 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/client/fake"
 )
 
-// readerManager is a manager that only hands out an API reader: Setup must refuse before it
+// readerManager is a manager that only hands out an API reader: Connect must refuse before it
 // registers anything.
 type readerManager struct {
 	ctrl.Manager
@@ -40,32 +40,32 @@ func chainIDServer(t *testing.T, id string) string {
 	return srv.URL
 }
 
-func TestSetupVerifiesTheChainIDBeforeAnythingIsSigned(t *testing.T) {
+func TestConnectVerifiesTheChainIDBeforeAnythingIsSigned(t *testing.T) {
 	secret := &corev1.Secret{ObjectMeta: metav1.ObjectMeta{Namespace: "ops", Name: "signer"},
 		Data: map[string][]byte{SecretKey: []byte(strings.Repeat("11", 32))}}
 	mgr := readerManager{reader: fake.NewClientBuilder().WithObjects(secret).Build()}
 	ctx := context.Background()
 
-	if rt, err := Setup(ctx, mgr, Options{}, "ops"); rt != nil || err != nil {
+	if rt, err := Connect(ctx, mgr, Options{}, "ops"); rt != nil || err != nil {
 		t.Fatalf("no RPC URL: %v, %v; want no chain and no error", rt, err)
 	}
 	// An endpoint of Ethereum mainnet (1) configured as Polygon PoS (137): refused.
-	_, err := Setup(ctx, mgr, Options{RPCURL: chainIDServer(t, "0x1"), ChainID: 137, SignerSecret: "signer"}, "ops")
+	_, err := Connect(ctx, mgr, Options{RPCURL: chainIDServer(t, "0x1"), ChainID: 137, SignerSecret: "signer"}, "ops")
 	if err == nil || !strings.Contains(err.Error(), "chain id mismatch") {
 		t.Fatalf("mainnet endpoint as polygon: %v", err)
 	}
 	// A local chain id that is a public chain's: refused.
-	_, err = Setup(ctx, mgr, Options{RPCURL: chainIDServer(t, "0x89"), ChainID: 1, SignerSecret: "ops/signer"}, "other")
+	_, err = Connect(ctx, mgr, Options{RPCURL: chainIDServer(t, "0x89"), ChainID: 1, SignerSecret: "ops/signer"}, "other")
 	if err == nil || !strings.Contains(err.Error(), "public chain") {
 		t.Fatalf("local chain id 1: %v", err)
 	}
 	// The signer Secret missing: refused before dialling.
-	_, err = Setup(ctx, mgr, Options{RPCURL: chainIDServer(t, "0x89"), ChainID: 137, SignerSecret: "missing"}, "ops")
+	_, err = Connect(ctx, mgr, Options{RPCURL: chainIDServer(t, "0x89"), ChainID: 137, SignerSecret: "missing"}, "ops")
 	if err == nil || !strings.Contains(err.Error(), "signer Secret") {
 		t.Fatalf("missing Secret: %v", err)
 	}
 	// Bad token configuration: refused.
-	_, err = Setup(ctx, mgr, Options{RPCURL: chainIDServer(t, "0x89"), ChainID: 137, SignerSecret: "signer", TokenList: "IE00B4L5Y983=nope"}, "ops")
+	_, err = Connect(ctx, mgr, Options{RPCURL: chainIDServer(t, "0x89"), ChainID: 137, SignerSecret: "signer", TokenList: "IE00B4L5Y983=nope"}, "ops")
 	if err == nil {
 		t.Fatal("bad --chain-tokens accepted")
 	}

@@ -1,4 +1,4 @@
-package v1alpha1_test
+package lifecycle
 
 import (
 	"strings"
@@ -22,9 +22,9 @@ const (
 )
 
 func outcomeOf(o *investv1.Order) (cancelOutcome, string) {
-	ok, refund, reason := investv1.Cancellable(o)
-	kind := investv1.CancelRefusalOf(o)
-	if ok != (kind == investv1.RefusalNone) {
+	ok, refund, reason := Cancellable(o)
+	kind := CancelRefusalOf(o)
+	if ok != (kind == RefusalNone) {
 		return "inconsistent: " + cancelOutcome(kind), reason
 	}
 	switch {
@@ -32,11 +32,11 @@ func outcomeOf(o *investv1.Order) (cancelOutcome, string) {
 		return cancelRefund, reason
 	case ok:
 		return cancelOK, reason
-	case kind == investv1.RefusalTerminal:
+	case kind == RefusalTerminal:
 		return refusedTerm, reason
-	case kind == investv1.RefusalPastPointOfNoReturn:
+	case kind == RefusalPastPointOfNoReturn:
 		return refusedPNR, reason
-	case kind == investv1.RefusalBurnInFlight:
+	case kind == RefusalBurnInFlight:
 		return refusedFlight, reason
 	}
 	return refusedInvalid, reason
@@ -160,7 +160,7 @@ func TestASellIsCancellableUntilItsFirstBurnOrPayout(t *testing.T) {
 		if got != c.want || !strings.Contains(reason, c.says) {
 			t.Errorf("%s: %s (%q), want %s naming %q", c.name, got, reason, c.want, c.says)
 		}
-		if _, refund, _ := investv1.Cancellable(o); refund {
+		if _, refund, _ := Cancellable(o); refund {
 			t.Errorf("%s: a sell is never cancelled with a refund", c.name)
 		}
 		if got != cancelOK && !strings.Contains(reason, string(investv1.StateExecuted)) {
@@ -177,7 +177,7 @@ func TestNewRefundIsWhatTheCustomerPaidToTheirAccount(t *testing.T) {
 			Quote: &investv1.OrderQuote{Amount: 1_005_000, NetAmount: 1_000_000, PaymentMethodDetailsID: "aaaaaaaa-e89b-42d3-a456-426614174000"},
 		},
 	}
-	r := investv1.NewRefund(o)
+	r := NewRefund(o)
 	want := investv1.OrderRefund{Amount: 1_005_000, Currency: "EUR", PaymentMethodDetailsID: "aaaaaaaa-e89b-42d3-a456-426614174000", Reference: "RF-123E4567E89B42D3A456426614174000"}
 	if *r != want {
 		t.Fatalf("NewRefund = %+v, want %+v", *r, want)
@@ -185,26 +185,26 @@ func TestNewRefundIsWhatTheCustomerPaidToTheirAccount(t *testing.T) {
 	if len(r.Reference) != 35 {
 		t.Errorf("reference %q has %d characters, want 35", r.Reference, len(r.Reference))
 	}
-	if again := investv1.NewRefund(o); *again != *r {
+	if again := NewRefund(o); *again != *r {
 		t.Errorf("NewRefund is not a function of the order: %+v then %+v", *r, *again)
 	}
 }
 
 func TestRefundStateFollowsTheEvidence(t *testing.T) {
 	o := &investv1.Order{Status: investv1.OrderStatus{State: investv1.StateCancelled}}
-	if o.RefundState() != "" || o.RefundOutstanding() || !o.Done() {
-		t.Fatalf("no refund: state %q outstanding %v done %v", o.RefundState(), o.RefundOutstanding(), o.Done())
+	if RefundStateOf(o) != "" || RefundOutstanding(o) || !Done(o) {
+		t.Fatalf("no refund: state %q outstanding %v done %v", RefundStateOf(o), RefundOutstanding(o), Done(o))
 	}
 	o.Status.Refund = &investv1.OrderRefund{Amount: 1, Reference: "RF-1"}
-	if o.RefundState() != investv1.RefundPending || !o.RefundOutstanding() || o.Done() {
-		t.Fatalf("pending: state %q outstanding %v done %v", o.RefundState(), o.RefundOutstanding(), o.Done())
+	if RefundStateOf(o) != investv1.RefundPending || !RefundOutstanding(o) || Done(o) {
+		t.Fatalf("pending: state %q outstanding %v done %v", RefundStateOf(o), RefundOutstanding(o), Done(o))
 	}
 	o.Status.Settlement.RefundSent = &investv1.SettlementRecord{Reference: "X"}
-	if o.RefundState() != investv1.RefundSentState || o.Done() {
-		t.Fatalf("sent: state %q done %v", o.RefundState(), o.Done())
+	if RefundStateOf(o) != investv1.RefundSentState || Done(o) {
+		t.Fatalf("sent: state %q done %v", RefundStateOf(o), Done(o))
 	}
 	o.Status.Settlement.RefundCompleted = &investv1.SettlementRecord{Reference: "X"}
-	if o.RefundState() != investv1.RefundCompletedState || o.RefundOutstanding() || !o.Done() {
-		t.Fatalf("completed: state %q outstanding %v done %v", o.RefundState(), o.RefundOutstanding(), o.Done())
+	if RefundStateOf(o) != investv1.RefundCompletedState || RefundOutstanding(o) || !Done(o) {
+		t.Fatalf("completed: state %q outstanding %v done %v", RefundStateOf(o), RefundOutstanding(o), Done(o))
 	}
 }

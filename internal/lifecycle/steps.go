@@ -1,0 +1,171 @@
+package lifecycle
+
+import (
+	"time"
+
+	investv1 "github.com/fundshare/fundshare-operator/api/v1alpha1"
+)
+
+// Step names one piece of settlement evidence, one field of status.settlement.
+type Step string
+
+const (
+	// StepPaymentReceived (buy): the customer's payment arrived.
+	StepPaymentReceived Step = "PaymentReceived"
+	// StepDeliveryInitiated (buy): the token transfer was submitted.
+	StepDeliveryInitiated Step = "DeliveryInitiated"
+	// StepDeliveryCompleted (buy): the token transfer is final.
+	StepDeliveryCompleted Step = "DeliveryCompleted"
+	// StepTokensBurned (sell): the units sold were burned and the burn is final; the
+	// payout follows it.
+	StepTokensBurned Step = "TokensBurned"
+	// StepPaymentSent (sell): the payout was sent.
+	StepPaymentSent Step = "PaymentSent"
+	// StepPaymentCompleted (sell): the payout arrived.
+	StepPaymentCompleted Step = "PaymentCompleted"
+	// StepRefundSent (cancelled buy with a refund): the refund was sent to the customer.
+	StepRefundSent Step = "RefundSent"
+	// StepRefundCompleted (cancelled buy with a refund): the refund arrived.
+	StepRefundCompleted Step = "RefundCompleted"
+)
+
+// Side is the part of the outside world a step belongs to.
+type Side string
+
+const (
+	// MoneySide is the fiat steps: payment received, payout sent and completed, refund
+	// sent and completed.
+	MoneySide Side = "Money"
+	// TokenSide is the token steps: delivery initiated and completed (BUY), tokens burned
+	// (SELL).
+	TokenSide Side = "Token"
+)
+
+// Side says which side settles the step.
+func (s Step) Side() Side {
+	switch s {
+	case StepDeliveryInitiated, StepDeliveryCompleted, StepTokensBurned:
+		return TokenSide
+	}
+	return MoneySide
+}
+
+// NextStep says which evidence the order waits for now: AWAITING_PAYMENT (buy) →
+// PaymentReceived, EXECUTED (buy) → DeliveryInitiated, DELIVERY_INITIATED (buy) →
+// DeliveryCompleted, EXECUTED (sell) → TokensBurned, then PaymentSent (the payout
+// follows the burn), PAYMENT_SENT (sell) →
+// PaymentCompleted; a CANCELLED order with a refund (status.refund) → RefundSent, then
+// RefundCompleted. It is false when that evidence is already recorded, when the state
+// needs none, and when a cancellation is requested on a live order (no money or tokens
+// move for an order about to be cancelled; a refund is fixed by the cancellation itself).
+func NextStep(o *investv1.Order) (Step, bool) {
+	if o.Status.State == investv1.StateCancelled && o.Status.Refund != nil {
+		for _, step := range []Step{StepRefundSent, StepRefundCompleted} {
+			if Recorded(o, step) == nil {
+				return step, true
+			}
+		}
+		return "", false
+	}
+	if o.Spec.CancellationRequested {
+		return "", false
+	}
+	var step Step
+	switch o.Spec.Side {
+	case investv1.SideBuy:
+		switch o.Status.State {
+		case investv1.StateAwaitingPayment:
+			step = StepPaymentReceived
+		case investv1.StateExecuted:
+			step = StepDeliveryInitiated
+		case investv1.StateDeliveryInitiated:
+			step = StepDeliveryCompleted
+		}
+	case investv1.SideSell:
+		switch o.Status.State {
+		case investv1.StateExecuted:
+			step = StepTokensBurned
+			if Recorded(o, step) != nil {
+				step = StepPaymentSent
+			}
+		case investv1.StatePaymentSent:
+			step = StepPaymentCompleted
+		}
+	}
+	if step == "" || Recorded(o, step) != nil {
+		return "", false
+	}
+	return step, true
+}
+
+// Recorded returns the evidence recorded for the step, or nil.
+func Recorded(o *investv1.Order, step Step) *investv1.SettlementRecord {
+	if f := field(o, step); f != nil {
+		return *f
+	}
+	return nil
+}
+
+// Record sets the field of o.Status.Settlement that holds the step's evidence. Recorded
+// evidence is immutable (the CRD rejects a change), so an existing record is kept and
+// Record reports false.
+func Record(o *investv1.Order, step Step, rec investv1.SettlementRecord) bool {
+	f := field(o, step)
+	if f == nil || *f != nil {
+		return false
+	}
+	*f = &rec
+	return true
+}
+
+func field(o *investv1.Order, step Step) **investv1.SettlementRecord {
+	ev := &o.Status.Settlement
+	switch step {
+	case StepPaymentReceived:
+		return &ev.PaymentReceived
+	case StepDeliveryInitiated:
+		return &ev.DeliveryInitiated
+	case StepDeliveryCompleted:
+		return &ev.DeliveryCompleted
+	case StepTokensBurned:
+		return &ev.TokensBurned
+	case StepPaymentSent:
+		return &ev.PaymentSent
+	case StepPaymentCompleted:
+		return &ev.PaymentCompleted
+	case StepRefundSent:
+		return &ev.RefundSent
+	case StepRefundCompleted:
+		return &ev.RefundCompleted
+	}
+	return nil
+}
+
+// StartedAt is when the outside world was asked for the step: when the refund was sent
+// for RefundCompleted, when the order entered its current state for every other step.
+func StartedAt(o *investv1.Order, step Step) time.Time {
+	if step == StepRefundCompleted {
+		if sent := o.Status.Settlement.RefundSent; sent != nil {
+			return sent.At.Time
+		}
+	}
+	return EnteredAt(o)
+}
+
+// EnteredAt is when the order entered its current state: the last history entry, or its
+// creation when it has no history.
+func EnteredAt(o *investv1.Order) time.Time {
+	if n := len(o.Status.History); n > 0 {
+		return o.Status.History[n-1].At.Time
+	}
+	return o.CreationTimestamp.Time
+}
+
+// ReasonEvidencePrefix begins the reason of the Event emitted for each piece of evidence
+// recorded: EvidencePaymentReceived, EvidenceDeliveryInitiated, … (EvidenceReason).
+const ReasonEvidencePrefix = "Evidence"
+
+// EvidenceReason is the Event reason for the evidence of step, e.g. EvidencePaymentReceived.
+func EvidenceReason(step Step) string {
+	return ReasonEvidencePrefix + string(step)
+}
