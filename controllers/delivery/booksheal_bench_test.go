@@ -546,7 +546,7 @@ func (w *healWorld) recordedNonces() uint64 {
 			high = max(high, r.RegisterTransaction.Nonce)
 		}
 	}
-	return uint64(high + 1) //nolint:gosec // a nonce is far below 2^63
+	return uint64(high + 1)
 }
 
 // nonce is the agent's nonce at the chain's latest block: its transactions mined.
