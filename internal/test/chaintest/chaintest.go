@@ -12,6 +12,7 @@ import (
 	"context"
 	"encoding/hex"
 	"errors"
+	"fmt"
 	"math/big"
 	"time"
 
@@ -20,7 +21,9 @@ import (
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/ethereum/go-ethereum/core/types"
 	"github.com/ethereum/go-ethereum/crypto"
+	"github.com/ethereum/go-ethereum/eth/ethconfig"
 	"github.com/ethereum/go-ethereum/ethclient/simulated"
+	"github.com/ethereum/go-ethereum/node"
 	"github.com/ethereum/go-ethereum/params"
 
 	"github.com/fundshare/fundshare-operator/internal/chain"
@@ -54,8 +57,13 @@ type Chain struct {
 	RegistryABI     *contracts.IdentityRegistry
 	TokenABI        *contracts.ShareToken
 
+	// RPCURL is the chain's JSON-RPC endpoint over HTTP (ServeRPC); empty without one.
+	RPCURL string
+
 	// separate is SeparateRoles: the admin is not granted the agent role.
 	separate bool
+	// rpcPort is ServeRPC's port, 0 without it.
+	rpcPort int
 }
 
 // Option changes how New sets up the chain.
@@ -68,6 +76,16 @@ type Option func(*Chain)
 // for tests of code that signs as the agent.
 func SeparateRoles() Option { return func(c *Chain) { c.separate = true } }
 
+// WithAgent makes s the operator's agent key instead of a fresh one: a test that hands the
+// key to code which loads it as production does (the signer Secret) creates it first.
+func WithAgent(s *chain.KeySigner) Option { return func(c *Chain) { c.Agent = s } }
+
+// ServeRPC serves the chain's JSON-RPC (eth, net, web3) over HTTP on 127.0.0.1:port, at
+// RPCURL, besides the in-process Client: for code that dials an endpoint as production
+// does (the manager's chain agent and webhooks, app.Setup). The test still mines, forks and
+// rolls back through Backend.
+func ServeRPC(port int) Option { return func(c *Chain) { c.rpcPort = port } }
+
 // New starts the chain; it is closed when the test ends.
 func New(t T, opts ...Option) *Chain {
 	t.Helper()
@@ -75,10 +93,17 @@ func New(t T, opts ...Option) *Chain {
 	for _, o := range opts {
 		o(c)
 	}
+	var nodeOpts []func(*node.Config, *ethconfig.Config)
+	if c.rpcPort != 0 {
+		nodeOpts = append(nodeOpts, func(n *node.Config, _ *ethconfig.Config) {
+			n.HTTPHost, n.HTTPPort, n.HTTPModules = "127.0.0.1", c.rpcPort, []string{"eth", "net", "web3"}
+		})
+		c.RPCURL = fmt.Sprintf("http://127.0.0.1:%d", c.rpcPort)
+	}
 	c.Backend = simulated.NewBackend(types.GenesisAlloc{
 		c.Agent.Address(): {Balance: ether(1000)},
 		c.Admin.Address(): {Balance: ether(1000)},
-	})
+	}, nodeOpts...)
 	t.Cleanup(func() { _ = c.Backend.Close() })
 	c.Client = c.Backend.Client()
 	id, err := chain.VerifyChainID(c.Ctx, c.Client, chain.NetworkLocal, 0)
