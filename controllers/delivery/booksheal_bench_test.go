@@ -26,10 +26,10 @@ import (
 	investv1 "github.com/fundshare/fundshare-operator/api/v1alpha1"
 	"github.com/fundshare/fundshare-operator/cmd/manager/app"
 	"github.com/fundshare/fundshare-operator/cmd/manager/app/apptest"
-	"github.com/fundshare/fundshare-operator/controllers/delivery"
 	"github.com/fundshare/fundshare-operator/controllers/token"
 	"github.com/fundshare/fundshare-operator/controllers/transfer"
 	"github.com/fundshare/fundshare-operator/internal/chain"
+	"github.com/fundshare/fundshare-operator/internal/chain/agent"
 	"github.com/fundshare/fundshare-operator/internal/chain/localchain"
 	"github.com/fundshare/fundshare-operator/internal/controlplane"
 	"github.com/fundshare/fundshare-operator/internal/fixtures"
@@ -151,11 +151,11 @@ func healBooksOnce(b *testing.B, e *envtest.Environment) healResult {
 		b.Fatal(err)
 	}
 	keyHex := hex.EncodeToString(crypto.FromECDSA(key))
-	agent, err := chain.NewKeySigner(keyHex)
+	signer, err := chain.NewKeySigner(keyHex)
 	if err != nil {
 		b.Fatal(err)
 	}
-	c := chaintest.New(b, chaintest.WithAgent(agent), chaintest.ServeRPC(loopback.FreePort(b)))
+	c := chaintest.New(b, chaintest.WithAgent(signer), chaintest.ServeRPC(loopback.FreePort(b)))
 	w := &healWorld{b: b, ctx: ctx, k: k, chain: c, tokens: map[string]common.Address{}}
 	w.tokens[w.newISIN()] = c.Token
 	w.tokens[w.newISIN()] = c.DeployToken("Fundshare Global Equity B", "LU0000000002")
@@ -167,7 +167,7 @@ func healBooksOnce(b *testing.B, e *envtest.Environment) healResult {
 	}
 	secret := &corev1.Secret{
 		ObjectMeta: metav1.ObjectMeta{Namespace: opNS, Name: "chain-signer"},
-		Data:       map[string][]byte{delivery.SecretKey: []byte(keyHex)},
+		Data:       map[string][]byte{agent.SecretKey: []byte(keyHex)},
 	}
 	must(b, k.Create(ctx, secret))
 
@@ -177,7 +177,7 @@ func healBooksOnce(b *testing.B, e *envtest.Environment) healResult {
 	cfg.QPS = -1
 	mgr, err := e.RunManager(cfg, apptest.Manager(app.Config{
 		Webhooks: true, Controllers: true, SandboxSettlement: 0, Namespace: opNS,
-		Chain: delivery.Options{
+		Chain: agent.Options{
 			RPCURL: c.RPCURL, ChainID: chain.SimulatedChainID, SignerSecret: secret.Name,
 			Confirmations: healConfirmations, StuckAfter: 3 * time.Minute, BatchSize: 1,
 		},
@@ -260,7 +260,7 @@ func healBooksOnce(b *testing.B, e *envtest.Environment) healResult {
 	})
 	recorded := w.recordedNonces()
 	w.waitFor("the recorded transactions in the node's pool", healSetup, func() (bool, string) {
-		n, err := c.Client.PendingNonceAt(ctx, agent.Address())
+		n, err := c.Client.PendingNonceAt(ctx, signer.Address())
 		must(b, err)
 		return n >= recorded, fmt.Sprintf("pending nonce %d, recorded %d", n, recorded)
 	})
