@@ -47,14 +47,16 @@ type run struct {
 	local     string
 	rest      string
 	chainPort int
-	cmd       *exec.Cmd
-	out       syncbuf.Buffer
+	// args are devrun flags besides the ports, the folder and the settlement delay.
+	args []string
+	cmd  *exec.Cmd
+	out  syncbuf.Buffer
 }
 
-// startRun starts devrun as `make run` runs it, on free loopback ports and a folder of its
-// own, and stops it (Ctrl-C) when the test ends.
-func startRun(t *testing.T) *run {
-	r := &run{t: t, bin: devrunBinary(t), local: filepath.Join(t.TempDir(), "local"), rest: loopback.FreeAddr(t), chainPort: loopback.FreePort(t)}
+// startRun starts devrun as `make run RUN_ARGS=args` runs it, on free loopback ports and a
+// folder of its own, and stops it (Ctrl-C) when the test ends.
+func startRun(t *testing.T, args ...string) *run {
+	r := &run{t: t, bin: devrunBinary(t), local: filepath.Join(t.TempDir(), "local"), rest: loopback.FreeAddr(t), chainPort: loopback.FreePort(t), args: args}
 	started := time.Now()
 	r.start()
 	t.Cleanup(r.stop)
@@ -66,8 +68,8 @@ func startRun(t *testing.T) *run {
 func (r *run) start() {
 	t := r.t
 	t.Helper()
-	cmd := exec.Command(r.bin, "--local-dir", r.local, "--rest-bind-address", r.rest,
-		"--chain-rpc-port", strconv.Itoa(r.chainPort), "--sandbox-settlement-delay", "300ms", "--zap-log-level", "error")
+	cmd := exec.Command(r.bin, append([]string{"--local-dir", r.local, "--rest-bind-address", r.rest,
+		"--chain-rpc-port", strconv.Itoa(r.chainPort), "--sandbox-settlement-delay", "300ms", "--zap-log-level", "error"}, r.args...)...)
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
 	stdout, err := cmd.StdoutPipe()
 	if err != nil {
