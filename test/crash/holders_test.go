@@ -158,8 +158,9 @@ func TestMakeRunLostKeyRecoveryEndToEnd(t *testing.T) {
 	if got := r.balanceOf(token, newAddr); got != 1000 {
 		t.Errorf("balanceOf(new) after the recovery: %d, want 1000", got)
 	}
-	// A move between two wallets of one account: the books do not change.
-	api.waitBooks(c, acct, 1000, 0, 0)
+	// The recovery's on-chain move is indexed as both sides of a move between two wallets
+	// of the account: 1000 in and 1000 out, the units unchanged.
+	api.waitBooks(c, acct, 1000, 1000, 1000)
 
 	// The lost wallet holds nothing on chain: its deletion is admitted, and it goes.
 	api.must(http.MethodPatch, "/v1/accounts/"+acct.id+"/wallets/"+replacement, map[string]any{"is_primary": true}, http.StatusOK)
