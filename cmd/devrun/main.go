@@ -36,6 +36,7 @@ func main() {
 	flag.StringVar(&o.ArchiveDSN, archive.FlagDSN, "", "the order archive: sqlite://<file> or postgres://… (see docs/archive.md; default: an SQLite file in the local folder)")
 	flag.IntVar(&o.ChainRPCPort, "chain-rpc-port", localchain.DefaultPort, "JSON-RPC port of the local chain on 127.0.0.1")
 	flag.DurationVar(&o.ChainBlockInterval, "chain-block-interval", localchain.DefaultBlockInterval, "time between two blocks of the local chain")
+	flag.DurationVar(&o.LedgerReconcileInterval, "ledger-reconcile-interval", time.Minute, "how often on-chain balances are compared with account holdings (negative: off; docs/tokens.md)")
 	flag.DurationVar(&o.OrderRetention, "order-retention", 90*24*time.Hour, "how long a done order stays in the cluster before it moves to the order archive (0 or negative: orders stay); e.g. 30s to watch it happen")
 	opts := zap.Options{Development: true}
 	opts.BindFlags(flag.CommandLine)

@@ -209,7 +209,8 @@ func (r *Reconciler) reserve(ctx context.Context, o *investv1.Order) (bool, stri
 		// The same check as placement: no more than the chain says the account holds.
 		reserved := holdings.NotBurnedBy(acct.Status.Reservations, history.Live, o.Spec.ISIN, o.Name, oc.Block)
 		minted := holdings.MintedAfter(history.Live, o.Spec.ISIN, oc.Block)
-		if code, message, ok := holdings.OnChainCheck(oc, o.Spec.ISIN, o.Spec.AmountOfUnits, minted, reserved); !ok {
+		transferred := holdings.TransferredAfter(history.Transfers, o.Spec.ISIN, oc.Block)
+		if code, message, ok := holdings.OnChainCheck(oc, o.Spec.ISIN, o.Spec.AmountOfUnits, minted, transferred, reserved); !ok {
 			return false, code + ": " + message, nil
 		}
 	}

@@ -294,23 +294,23 @@ func TestASellIsCheckedAgainstTheUnitsOnChain(t *testing.T) {
 		t.Fatalf("NotBurnedBy = %d, want %d (unsent, burned after the block, reverted and unknown sells count; a burn at or below it does not)", got, want)
 	}
 	onChain := &investv1.OnChainHoldings{Block: 10, Holdings: []investv1.OnChainHolding{{ISIN: isin, Units: 453}}}
-	if _, _, ok := OnChainCheck(onChain, isin, 400, 0, 53); !ok {
+	if _, _, ok := OnChainCheck(onChain, isin, 400, 0, 0, 53); !ok {
 		t.Error("400 of 453 on chain with 53 reserved: refused")
 	}
-	if _, msg, ok := OnChainCheck(onChain, isin, 410, 5, 53); ok || !strings.Contains(msg, "453 on chain at block 10 (and 5 minted since), 53 reserved") {
+	if _, msg, ok := OnChainCheck(onChain, isin, 410, 5, 0, 53); ok || !strings.Contains(msg, "453 on chain at block 10 (and 5 minted since), 53 reserved") {
 		t.Errorf("410 of 453+5 with 53 reserved: %v %q", ok, msg)
 	}
-	if _, _, ok := OnChainCheck(onChain, isin, 405, 5, 53); !ok {
+	if _, _, ok := OnChainCheck(onChain, isin, 405, 5, 0, 53); !ok {
 		t.Error("405 of 453+5 minted since with 53 reserved: refused")
 	}
-	code, msg, ok := OnChainCheck(onChain, isin, 401, 0, 53)
+	code, msg, ok := OnChainCheck(onChain, isin, 401, 0, 0, 53)
 	if ok || code != CodeInsufficientHoldings || !strings.Contains(msg, "401 units of IE00B4L5Y983 requested, 453 on chain at block 10, 53 reserved by other sells not burned by then") {
 		t.Errorf("401 of 453 with 53 reserved: %v %q %q", ok, code, msg)
 	}
-	if _, msg, ok := OnChainCheck(onChain, "LU0274208692", 1, 0, 0); ok || !strings.Contains(msg, "0 on chain") {
+	if _, msg, ok := OnChainCheck(onChain, "LU0274208692", 1, 0, 0, 0); ok || !strings.Contains(msg, "0 on chain") {
 		t.Errorf("an ISIN with nothing on chain: %v %q", ok, msg)
 	}
-	if _, _, ok := OnChainCheck(nil, isin, 1_000_000, 0, 0); !ok {
+	if _, _, ok := OnChainCheck(nil, isin, 1_000_000, 0, 0, 0); !ok {
 		t.Error("no on-chain figures (no chain): refused")
 	}
 	buy := func(units, block int64, status investv1.ChainReceiptStatus) investv1.Order {
@@ -322,5 +322,42 @@ func TestASellIsCheckedAgainstTheUnitsOnChain(t *testing.T) {
 		buy(1000, 12, investv1.ChainReceiptReverted), {Spec: investv1.OrderSpec{Side: investv1.SideBuy, ISIN: isin, AmountOfUnits: 10000}}}
 	if got := MintedAfter(buys, isin, 10); got != 100 {
 		t.Errorf("MintedAfter = %d, want 100 (only the final, successful mint above the block)", got)
+	}
+}
+
+// TestUnitsTransferredOnChainSinceTheOnChainFiguresCountForASell: units a holder transfer
+// brought to the account's wallets after the block of its on-chain figures may be sold at
+// once (the ledger has not compared since), units sent away after it may not; a move
+// between two wallets of the account nets to zero, and transfers at or below the block
+// are in the figure already.
+func TestUnitsTransferredOnChainSinceTheOnChainFiguresCountForASell(t *testing.T) {
+	xfer := func(dir investv1.TransferDirection, units, block int64, of investv1.ISIN) investv1.Transfer {
+		return investv1.Transfer{Spec: investv1.TransferSpec{Direction: dir, Units: units, BlockNumber: block, ISIN: of}}
+	}
+	transfers := []investv1.Transfer{
+		xfer(investv1.TransferIn, 1, 9, isin), xfer(investv1.TransferOut, 10, 10, isin), // in the figure of block 10
+		xfer(investv1.TransferIn, 400, 11, isin),                                        // since
+		xfer(investv1.TransferIn, 7, 12, isin), xfer(investv1.TransferOut, 7, 12, isin), // a move between the account's wallets
+		xfer(investv1.TransferIn, 5000, 13, "LU0274208692"), // another ISIN
+	}
+	if got := TransferredAfter(transfers, isin, 10); got != 400 {
+		t.Fatalf("TransferredAfter = %d, want 400", got)
+	}
+	// The ledger last compared at block 10, when the account held nothing.
+	onChain := &investv1.OnChainHoldings{Block: 10}
+	if _, msg, ok := OnChainCheck(onChain, isin, 300, 0, TransferredAfter(transfers, isin, 10), 0); !ok {
+		t.Errorf("a sell of 300 of 400 units transferred in since the block: refused: %s", msg)
+	}
+	if _, msg, ok := OnChainCheck(onChain, isin, 401, 0, 400, 0); ok || !strings.Contains(msg, "0 on chain at block 10 (and 400 transferred in since), 0 reserved") {
+		t.Errorf("a sell of 401 of 400 transferred in: %v %q", ok, msg)
+	}
+	// 1000 on chain at block 10, 400 sent away since.
+	onChain = &investv1.OnChainHoldings{Block: 10, Holdings: []investv1.OnChainHolding{{ISIN: isin, Units: 1000}}}
+	sent := TransferredAfter([]investv1.Transfer{xfer(investv1.TransferOut, 400, 11, isin)}, isin, 10)
+	if _, _, ok := OnChainCheck(onChain, isin, 600, 0, sent, 0); !ok {
+		t.Error("a sell of the 600 units left after 400 sent away: refused")
+	}
+	if _, msg, ok := OnChainCheck(onChain, isin, 601, 0, sent, 0); ok || !strings.Contains(msg, "1000 on chain at block 10 (and 400 transferred out since)") {
+		t.Errorf("a sell of 601 after 400 of 1000 sent away: %v %q", ok, msg)
 	}
 }

@@ -58,20 +58,48 @@ func burnedBy(o *investv1.Order, block int64) bool {
 	return rc.Status == investv1.ChainReceiptSucceeded && rc.BlockNumber >= 0 && rc.BlockNumber <= block
 }
 
+// TransferredAfter is the net units of isin the account's wallets received (In) less
+// those they sent (Out) by holder transfers mined above block: indexed Transfers the
+// on-chain figure of block does not have yet (a sell right after a transfer in counts
+// them; a move between two wallets of the account nets to zero).
+func TransferredAfter(transfers []investv1.Transfer, isin investv1.ISIN, block int64) int64 {
+	var units int64
+	for i := range transfers {
+		t := &transfers[i].Spec
+		if t.ISIN != isin || t.BlockNumber <= block {
+			continue
+		}
+		switch t.Direction {
+		case investv1.TransferIn:
+			units += t.Units
+		case investv1.TransferOut:
+			units -= t.Units
+		}
+	}
+	return units
+}
+
 // OnChainCheck refuses a sell of units of isin beyond what the chain says the account
 // holds: its units on chain at the recorded block, plus minted (MintedAfter: final mints
-// of its buys above that block), less reserved (NotBurnedBy: the units of its other sells
+// of its buys above that block), plus transferred (TransferredAfter: holder transfers in
+// less out above that block), less reserved (NotBurnedBy: the units of its other sells
 // not burned by that block). An account without on-chain figures (no chain configured)
 // is not checked here, only against the books (SellCheck).
-func OnChainCheck(onChain *investv1.OnChainHoldings, isin investv1.ISIN, units, minted, reserved int64) (code, message string, ok bool) {
+func OnChainCheck(onChain *investv1.OnChainHoldings, isin investv1.ISIN, units, minted, transferred, reserved int64) (code, message string, ok bool) {
 	if onChain == nil {
 		return "", "", true
 	}
 	held := onChain.Units(isin)
-	if free := held + minted - reserved; units > free {
+	if free := held + minted + transferred - reserved; units > free {
 		since := ""
 		if minted > 0 {
 			since = fmt.Sprintf(" (and %d minted since)", minted)
+		}
+		switch {
+		case transferred > 0:
+			since += fmt.Sprintf(" (and %d transferred in since)", transferred)
+		case transferred < 0:
+			since += fmt.Sprintf(" (and %d transferred out since)", -transferred)
 		}
 		return CodeInsufficientHoldings, fmt.Sprintf("%d units of %s requested, %d on chain at block %d%s, %d reserved by other sells not burned by then",
 			units, isin, held, onChain.Block, since, reserved), false

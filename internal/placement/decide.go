@@ -83,7 +83,7 @@ func Decide(in Input) Result {
 			res.Rule = &RuleError{Code: code, Message: msg, Field: "amount_of_units"}
 			return res
 		}
-		if code, msg, ok := holdings.OnChainCheck(in.Account.Status.OnChain, o.Spec.ISIN, o.Spec.AmountOfUnits, in.OnChainMinted, in.OnChainReserved); !ok {
+		if code, msg, ok := holdings.OnChainCheck(in.Account.Status.OnChain, o.Spec.ISIN, o.Spec.AmountOfUnits, in.OnChainMinted, in.OnChainTransferred, in.OnChainReserved); !ok {
 			res.Rule = &RuleError{Code: code, Message: msg, Field: "amount_of_units"}
 			return res
 		}

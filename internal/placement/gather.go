@@ -47,6 +47,10 @@ type Input struct {
 	// OnChainMinted (SELL, an account with on-chain figures) is the units of the order's
 	// ISIN its buys minted after that block (holdings.MintedAfter).
 	OnChainMinted int64
+	// OnChainTransferred (SELL, an account with on-chain figures) is the net units of the
+	// order's ISIN its wallets received less sent by holder transfers after that block
+	// (holdings.TransferredAfter).
+	OnChainTransferred int64
 }
 
 // Gather reads what placing o needs into an Input. It stops reading at the first missing
@@ -121,6 +125,7 @@ func Gather(ctx context.Context, r Readers, o *investv1.Order, now time.Time) (I
 		if oc := acct.Status.OnChain; oc != nil {
 			in.OnChainReserved = holdings.NotBurnedBy(acct.Status.Reservations, h.Live, o.Spec.ISIN, o.Name, oc.Block)
 			in.OnChainMinted = holdings.MintedAfter(h.Live, o.Spec.ISIN, oc.Block)
+			in.OnChainTransferred = holdings.TransferredAfter(h.Transfers, o.Spec.ISIN, oc.Block)
 		}
 	}
 	return in, nil

@@ -593,24 +593,27 @@ func TestASellNeedsEnoughFreeUnlockedUnits(t *testing.T) {
 // other sells not burned by then); no on-chain figures (no chain): the books only.
 func TestASellBeyondWhatTheAccountHoldsOnChainIsRefused(t *testing.T) {
 	for _, tc := range []struct {
-		name             string
-		onChain          *investv1.OnChainHoldings
-		minted, reserved int64
-		units            int64
-		wantRefusalToSay string // "": placed
+		name                          string
+		onChain                       *investv1.OnChainHoldings
+		minted, transferred, reserved int64
+		units                         int64
+		wantRefusalToSay              string // "": placed
 	}{
-		{"no chain: the books only", nil, 0, 0, 100, ""},
-		{"within the units on chain", &investv1.OnChainHoldings{Block: 7, Holdings: []investv1.OnChainHolding{{ISIN: isin, Units: 100}}}, 0, 0, 100, ""},
-		{"units moved away on chain", &investv1.OnChainHoldings{Block: 7, Holdings: []investv1.OnChainHolding{{ISIN: isin, Units: 53}}}, 0, 0, 54,
+		{"no chain: the books only", nil, 0, 0, 0, 100, ""},
+		{"within the units on chain", &investv1.OnChainHoldings{Block: 7, Holdings: []investv1.OnChainHolding{{ISIN: isin, Units: 100}}}, 0, 0, 0, 100, ""},
+		{"units moved away on chain", &investv1.OnChainHoldings{Block: 7, Holdings: []investv1.OnChainHolding{{ISIN: isin, Units: 53}}}, 0, 0, 0, 54,
 			"54 units of " + string(isin) + " requested, 53 on chain at block 7, 0 reserved by other sells not burned by then"},
-		{"other sells' unburned units count", &investv1.OnChainHoldings{Block: 7, Holdings: []investv1.OnChainHolding{{ISIN: isin, Units: 100}}}, 0, 50, 51,
+		{"other sells' unburned units count", &investv1.OnChainHoldings{Block: 7, Holdings: []investv1.OnChainHolding{{ISIN: isin, Units: 100}}}, 0, 0, 50, 51,
 			"51 units of " + string(isin) + " requested, 100 on chain at block 7, 50 reserved"},
-		{"a mint since the block counts", &investv1.OnChainHoldings{Block: 7}, 40, 0, 40, ""},
+		{"a mint since the block counts", &investv1.OnChainHoldings{Block: 7}, 40, 0, 0, 40, ""},
+		{"units transferred in since the block count", &investv1.OnChainHoldings{Block: 7}, 0, 60, 0, 60, ""},
+		{"units transferred out since the block do not", &investv1.OnChainHoldings{Block: 7, Holdings: []investv1.OnChainHolding{{ISIN: isin, Units: 100}}}, 0, -40, 0, 61,
+			"61 units of " + string(isin) + " requested, 100 on chain at block 7 (and 40 transferred out since)"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			in := placeable()
 			sell(&in)
-			in.Account.Status.OnChain, in.OnChainMinted, in.OnChainReserved, in.Order.Spec.AmountOfUnits = tc.onChain, tc.minted, tc.reserved, tc.units
+			in.Account.Status.OnChain, in.OnChainMinted, in.OnChainTransferred, in.OnChainReserved, in.Order.Spec.AmountOfUnits = tc.onChain, tc.minted, tc.transferred, tc.reserved, tc.units
 			res := Decide(in)
 			if tc.wantRefusalToSay == "" {
 				placed(t, res)

@@ -9,6 +9,7 @@
 package devenv
 
 import (
+	"cmp"
 	"context"
 	"crypto/tls"
 	"errors"
@@ -63,6 +64,9 @@ type Options struct {
 	// localchain.DefaultBlockInterval).
 	ChainRPCPort       int
 	ChainBlockInterval time.Duration
+	// LedgerReconcileInterval is how often on-chain balances are compared with holdings
+	// (the manager's --ledger-reconcile-interval; 0: its default, 1m; negative: off).
+	LedgerReconcileInterval time.Duration
 	// SkipControllerNameValidation lets a process run more than one environment (tests):
 	// controller-runtime refuses a second controller of the same name in a process.
 	SkipControllerNameValidation bool
@@ -210,7 +214,7 @@ func Start(ctx context.Context, o Options) (_ *Env, err error) {
 		SigningKeySecret: "fundshare-jwt-signing-key", Webhooks: true, Controllers: true,
 		SandboxSettlement: o.SandboxSettlementDelay, Archive: e.archive, OrderRetention: o.OrderRetention,
 		Chain: agent.Options{RPCURL: e.Chain.RPCURL, ChainID: e.Chain.ChainID, SignerSecret: devdata.ChainSignerSecret, Confirmations: 3},
-		Token: token.Options{Registry: e.Chain.Registry.Hex(), LedgerInterval: time.Minute},
+		Token: token.Options{Registry: e.Chain.Registry.Hex(), LedgerInterval: cmp.Or(o.LedgerReconcileInterval, time.Minute)},
 	}); err != nil {
 		return nil, err
 	}
