@@ -2,8 +2,11 @@ package main
 
 import (
 	"bufio"
+	"encoding/json"
 	"fmt"
 	"io"
+	"net/http"
+	"net/url"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -14,6 +17,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/fundshare/fundshare-operator/internal/devdata"
 	"github.com/fundshare/fundshare-operator/internal/test/loopback"
 	"github.com/fundshare/fundshare-operator/internal/test/syncbuf"
 )
@@ -60,11 +64,14 @@ func devrunBinary(t *testing.T) string {
 // TestCtrlCStopsEverythingAndExitsZero: `make run` execs the built devrun binary, so a
 // Ctrl-C (SIGINT) reaches it directly; it must stop the manager and the control plane and
 // exit 0 (the issue: a clean Ctrl-C ended with `make: *** Error 1`).
+// TestCtrlCStopsEverythingAndExitsZero, and on the way: once devrun says it is running,
+// the demo client logs in at the first attempt (a reader of the README does so at once).
 func TestCtrlCStopsEverythingAndExitsZero(t *testing.T) {
 	bin := devrunBinary(t)
 	local := filepath.Join(t.TempDir(), "local")
+	rest := loopback.FreeAddr(t)
 	// Free loopback ports, never the defaults: a `make run` beside the test holds 8080 and 8545.
-	cmd := exec.Command(bin, "--local-dir", local, "--rest-bind-address", loopback.FreeAddr(t),
+	cmd := exec.Command(bin, "--local-dir", local, "--rest-bind-address", rest,
 		"--chain-rpc-port", strconv.Itoa(loopback.FreePort(t)), "--zap-log-level", "error")
 	stdout, err := cmd.StdoutPipe()
 	if err != nil {
@@ -103,6 +110,7 @@ func TestCtrlCStopsEverythingAndExitsZero(t *testing.T) {
 	case <-time.After(readyBudget):
 		t.Fatalf("devrun did not become ready within %v\nstdout:\n%s\nstderr:\n%s", readyBudget, printed.String(), stderr.String())
 	}
+	demoClientLogsIn(t, rest, filepath.Join(local, "demo-client.json"))
 
 	if err := cmd.Process.Signal(syscall.SIGINT); err != nil {
 		t.Fatal(err)
@@ -170,5 +178,29 @@ func TestMakeRunCtrlCPrintsNoError(t *testing.T) {
 	}
 	if !strings.Contains(out.String(), "stopping the control plane") {
 		t.Errorf("devrun did not stop the control plane after Ctrl-C:\n%s", out.String())
+	}
+}
+
+// demoClientLogsIn requests one token with the demo client's credentials (creds, the file
+// devrun writes) from the facade on rest: the first attempt must succeed.
+func demoClientLogsIn(t *testing.T, rest, creds string) {
+	t.Helper()
+	data, err := os.ReadFile(creds)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var c devdata.Credentials
+	if err := json.Unmarshal(data, &c); err != nil {
+		t.Fatal(err)
+	}
+	resp, err := http.PostForm("http://"+rest+"/oauth2/token", url.Values{"grant_type": {"client_credentials"},
+		"client_id": {c.ClientID}, "client_secret": {c.ClientSecret}, "audience": {c.Audience}, "scope": {"openid offline"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer func() { _ = resp.Body.Close() }()
+	body, _ := io.ReadAll(resp.Body)
+	if resp.StatusCode != http.StatusOK || !strings.Contains(string(body), "access_token") {
+		t.Fatalf("the demo client's first token request after \"running\": %d %s", resp.StatusCode, body)
 	}
 }

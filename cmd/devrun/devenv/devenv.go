@@ -12,10 +12,12 @@ import (
 	"cmp"
 	"context"
 	"crypto/tls"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
 	"net"
+	"net/http"
 	"net/url"
 	"os"
 	"path/filepath"
@@ -236,8 +238,10 @@ func Start(ctx context.Context, o Options) (_ *Env, err error) {
 	if err != nil {
 		return nil, fmt.Errorf("demo tenant: %w", err)
 	}
-	// The REST facade is served by the manager: wait until it answers.
-	if err := e.waitFor(ctx, func() bool { return serves(o.RESTAddr) }); err != nil {
+	// The REST facade is served by the manager: wait until it answers, and until it issues
+	// the demo client a token (its cache may not hold the client's new secret yet), so
+	// that "running" means a reader of the README can log in at once.
+	if err := e.waitFor(ctx, func() bool { return serves(o.RESTAddr) && issuesToken(o.RESTAddr, e.Credentials) }); err != nil {
 		return nil, err
 	}
 	return e, nil
@@ -286,6 +290,23 @@ func writeKubeconfig(env *envtest.Environment, cfg *rest.Config, path string) er
 		return err
 	}
 	return os.WriteFile(path, data, 0o600)
+}
+
+// issuesToken reports whether the REST facade on addr issues creds an access token (the
+// client-credentials grant, as docs/rest-api.md requests it).
+func issuesToken(addr string, creds devdata.Credentials) bool {
+	form := url.Values{"grant_type": {"client_credentials"}, "client_id": {creds.ClientID},
+		"client_secret": {creds.ClientSecret}, "audience": {creds.Audience}, "scope": {"openid offline"}}
+	c := &http.Client{Timeout: 5 * time.Second}
+	resp, err := c.PostForm("http://"+addr+"/oauth2/token", form)
+	if err != nil {
+		return false
+	}
+	defer func() { _ = resp.Body.Close() }()
+	var tok struct {
+		AccessToken string `json:"access_token"`
+	}
+	return resp.StatusCode == http.StatusOK && json.NewDecoder(resp.Body).Decode(&tok) == nil && tok.AccessToken != ""
 }
 
 // serves reports whether something accepts connections on addr.
