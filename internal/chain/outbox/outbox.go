@@ -638,11 +638,14 @@ func (o *Outbox) Check(ctx context.Context, rec *investv1.ChainTransaction, conf
 		}
 		return obs, nil
 	}
-	latest, err := o.cfg.Backend.NonceAt(ctx, o.from, nil)
+	// The nonce at the head read above, not at the latest block: a block mined since then
+	// may hold this very transaction (its receipt skipped above as beyond the head), and
+	// would make it look taken by another.
+	atHead, err := o.cfg.Backend.NonceAt(ctx, o.from, new(big.Int).SetUint64(head))
 	if err != nil {
 		return Observation{}, fmt.Errorf("nonce: %w", err)
 	}
-	if latest > uint64(rec.Nonce) { //nolint:gosec // recorded nonces are not negative (CRD minimum)
+	if atHead > uint64(rec.Nonce) { //nolint:gosec // recorded nonces are not negative (CRD minimum)
 		return Observation{State: NonceTaken}, nil
 	}
 	return Observation{State: Pending}, nil

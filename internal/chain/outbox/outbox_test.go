@@ -363,6 +363,45 @@ func TestCheckIsFinalOnlyAfterTheConfiguredConfirmations(t *testing.T) {
 	}
 }
 
+// staleHead is a backend whose head is read before the next block is mined: what Check
+// sees when a block arrives between its reads.
+type staleHead struct {
+	Backend
+	head uint64
+}
+
+func (s staleHead) BlockNumber(context.Context) (uint64, error) { return s.head, nil }
+
+// TestATransactionMinedAfterTheHeadWasReadIsNotTakenByAnother: Check reads the head, then
+// the receipts (a receipt above that head is looked at again later), then the nonce. A
+// block mined in between holds our transaction and raises the latest nonce: the nonce is
+// read at the head read first, so the transaction is pending, never NonceTaken.
+func TestATransactionMinedAfterTheHeadWasReadIsNotTakenByAnother(t *testing.T) {
+	c := chaintest.New(t)
+	w := c.NewWallet()
+	c.Register(w)
+	s := newStore()
+	ob := newOutbox(t, c, c.Client, s, nil)
+	rec, err := ob.Send(c.Ctx, mintCall(c, w, 1), s.record("o"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	head, err := c.Client.BlockNumber(c.Ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c.Commit(1) // our transaction is mined in head+1
+	ob.cfg.Backend = staleHead{Backend: c.Client, head: head}
+	obs, err := ob.Check(c.Ctx, rec, 1)
+	if err != nil || obs.State != Pending {
+		t.Fatalf("checked at head %d with the transaction mined in %d: %v %v, want Pending", head, head+1, obs.State, err)
+	}
+	ob.cfg.Backend = c.Client
+	if obs, err := ob.Check(c.Ctx, rec, 1); err != nil || obs.State != Final {
+		t.Fatalf("checked at the new head: %v %v, want Final", obs.State, err)
+	}
+}
+
 func TestSendBeforeSyncIsRefusedAndOnlyTheLeaderSyncs(t *testing.T) {
 	c := chaintest.New(t)
 	ob, err := New(Config{Backend: c.Client, Signer: c.Agent, ChainID: c.ChainID})
