@@ -11,7 +11,7 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
 	"github.com/fundshare/fundshare-operator/internal/archive"
-	"github.com/fundshare/fundshare-operator/internal/placement"
+	"github.com/fundshare/fundshare-operator/internal/holdings/history"
 	"github.com/fundshare/fundshare-operator/internal/refusal"
 	"github.com/fundshare/fundshare-operator/internal/rules"
 	"github.com/fundshare/fundshare-operator/internal/validation"
@@ -73,7 +73,7 @@ const (
 // expects (not found, duplicates) are handled before; this maps the rest.
 func (s *Server) writeAPIError(w http.ResponseWriter, r *http.Request, err error, renames map[string]string) {
 	switch {
-	case errors.Is(err, archive.ErrUnavailable), errors.Is(err, placement.ErrArchiveUnavailable):
+	case errors.Is(err, archive.ErrUnavailable), errors.Is(err, history.ErrArchiveUnavailable):
 		s.deps.Log.Error(err, "the order archive is unavailable", "request_id", requestIDFrom(r.Context()), "route", routeOf(r))
 		writeError(w, http.StatusServiceUnavailable, msgUnavailable, "the order history is unavailable for a moment; retry later")
 		return

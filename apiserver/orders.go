@@ -16,6 +16,7 @@ import (
 
 	investv1 "github.com/fundshare/fundshare-operator/api/v1alpha1"
 	"github.com/fundshare/fundshare-operator/internal/archive"
+	"github.com/fundshare/fundshare-operator/internal/holdings/history"
 	"github.com/fundshare/fundshare-operator/internal/index"
 	"github.com/fundshare/fundshare-operator/internal/lifecycle"
 	"github.com/fundshare/fundshare-operator/internal/placement"
@@ -763,7 +764,7 @@ func (s *Server) getPortfolio(w http.ResponseWriter, r *http.Request) {
 	if err := s.deps.APIReader.Get(ctx, client.ObjectKeyFromObject(a), live); s.readFailed(w, r, err, nil, resAccount, a.Name) {
 		return
 	}
-	positions, err := placement.Positions(ctx, s.deps.Reader, s.placementArchive(), live, s.deps.Now())
+	positions, err := history.Positions(ctx, s.deps.Reader, s.placementArchive(), live, s.deps.Now())
 	if err != nil {
 		s.writeAPIError(w, r, err, nil)
 		return
@@ -781,7 +782,7 @@ func (s *Server) getPortfolio(w http.ResponseWriter, r *http.Request) {
 }
 
 // placementArchive is the archive as holdings read it; nil when there is none.
-func (s *Server) placementArchive() placement.Archive {
+func (s *Server) placementArchive() history.Archive {
 	if s.deps.Archive == nil {
 		return nil
 	}

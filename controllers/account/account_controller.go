@@ -28,9 +28,9 @@ import (
 
 	investv1 "github.com/fundshare/fundshare-operator/api/v1alpha1"
 	"github.com/fundshare/fundshare-operator/internal/holdings"
+	"github.com/fundshare/fundshare-operator/internal/holdings/history"
 	"github.com/fundshare/fundshare-operator/internal/index"
 	"github.com/fundshare/fundshare-operator/internal/patch"
-	"github.com/fundshare/fundshare-operator/internal/placement"
 )
 
 // Finalizer holds a deleted account until its wallets and payment method details are gone.
@@ -55,7 +55,7 @@ type Reconciler struct {
 	// Archive holds the account's orders that left the cluster (controllers/retention):
 	// their lots count. Nil: no archive. While it cannot be read, holdings are left as
 	// they were and the account is not released from deletion.
-	Archive placement.Archive
+	Archive history.Archive
 	// Now is the clock for lock-ups; time.Now when nil.
 	Now func() time.Time
 }
@@ -151,7 +151,7 @@ func logConditionChanges(ctx context.Context, before, after []metav1.Condition) 
 // The result asks to come back when the next locked lot unlocks.
 func (r *Reconciler) setHoldings(ctx context.Context, acct *investv1.Account) (ctrl.Result, error) {
 	now := r.now()
-	history, err := placement.AccountHistory(ctx, r.Client, r.Archive, acct, now)
+	history, err := history.Load(ctx, r.Client, r.Archive, acct, now)
 	if err != nil {
 		return ctrl.Result{}, err
 	}
@@ -280,7 +280,7 @@ func (r *Reconciler) reconcileDelete(ctx context.Context, acct *investv1.Account
 	// past it (made before the rule, or racing an order's placement) removes nothing here
 	// while the account holds units or live orders: its wallets and bank accounts are
 	// where deliveries and payouts go. It says so in the Stalled condition.
-	history, err := placement.AccountHistory(ctx, r.Client, r.Archive, acct, r.now())
+	history, err := history.Load(ctx, r.Client, r.Archive, acct, r.now())
 	if err != nil {
 		return ctrl.Result{}, err
 	}

@@ -22,10 +22,10 @@ import (
 
 	investv1 "github.com/fundshare/fundshare-operator/api/v1alpha1"
 	"github.com/fundshare/fundshare-operator/internal/holdings"
+	"github.com/fundshare/fundshare-operator/internal/holdings/history"
 	"github.com/fundshare/fundshare-operator/internal/index"
 	"github.com/fundshare/fundshare-operator/internal/lifecycle"
 	"github.com/fundshare/fundshare-operator/internal/patch"
-	"github.com/fundshare/fundshare-operator/internal/placement"
 	"github.com/fundshare/fundshare-operator/internal/predicates"
 )
 
@@ -47,7 +47,7 @@ type Reconciler struct {
 	Now      func() time.Time
 	// Archive holds the orders that left the cluster: a sell's reservation counts the
 	// archived buys and sells of its account. Nil: no archive.
-	Archive placement.Archive
+	Archive history.Archive
 	// MaxConcurrentReconciles defaults to 4.
 	MaxConcurrentReconciles int
 }
@@ -198,7 +198,7 @@ func (r *Reconciler) reserve(ctx context.Context, o *investv1.Order) (bool, stri
 		ctrl.LoggerFrom(ctx).V(1).Info("units already reserved", "account", klog.KObj(acct))
 		return true, "", nil
 	}
-	history, err := placement.AccountHistory(ctx, r.Client, r.Archive, acct, r.Now())
+	history, err := history.Load(ctx, r.Client, r.Archive, acct, r.Now())
 	if err != nil {
 		return false, "", err
 	}

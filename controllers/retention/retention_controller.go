@@ -24,7 +24,7 @@
 // order and the metric fundshare_retention_archive_failures_total say so, and the
 // controller retries with a backoff shared by all orders (1 s doubling to 1 min).
 //
-// Holdings stay whole through all of it: see internal/placement.AccountHistory.
+// Holdings stay whole through all of it: see internal/history.Load.
 package retention
 
 import (

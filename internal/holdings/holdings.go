@@ -386,7 +386,7 @@ func ToStatus(positions map[investv1.ISIN]*Position) []investv1.Holding {
 // and the later buys one lot each, oldest first (then fewest units first). Cancelled and live orders add nothing.
 // Counted names the orders among live (UIDs) that are in archived.
 //
-// foldBefore must be older than every share class's lock-up (placement.FoldBefore), so
+// foldBefore must be older than every share class's lock-up (history.FoldBefore), so
 // that every summed buy is unlocked whatever its lock-up.
 func Summarize(archived []investv1.Order, foldBefore time.Time, live []types.UID) Summary {
 	s := Summary{ByISIN: map[investv1.ISIN]ArchivedPosition{}, Counted: map[types.UID]bool{}}

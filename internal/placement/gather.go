@@ -10,6 +10,7 @@ import (
 
 	investv1 "github.com/fundshare/fundshare-operator/api/v1alpha1"
 	"github.com/fundshare/fundshare-operator/internal/holdings"
+	"github.com/fundshare/fundshare-operator/internal/holdings/history"
 	"github.com/fundshare/fundshare-operator/internal/index"
 )
 
@@ -117,7 +118,7 @@ func Gather(ctx context.Context, r Readers, o *investv1.Order, now time.Time) (I
 	}
 
 	if o.Spec.Side == investv1.SideSell {
-		h, err := AccountHistory(ctx, r.Cache, r.Archive, acct, now)
+		h, err := history.Load(ctx, r.Cache, r.Archive, acct, now)
 		if err != nil {
 			return in, err
 		}

@@ -18,7 +18,7 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	investv1 "github.com/fundshare/fundshare-operator/api/v1alpha1"
-	"github.com/fundshare/fundshare-operator/internal/holdings"
+	"github.com/fundshare/fundshare-operator/internal/holdings/history"
 	"github.com/fundshare/fundshare-operator/internal/validation"
 )
 
@@ -51,7 +51,7 @@ type Readers struct {
 	Live  client.Reader
 	// Archive holds the orders that left the cluster; a sell's holdings count them. Nil:
 	// no archive.
-	Archive Archive
+	Archive history.Archive
 }
 
 func (r Readers) live() client.Reader {
@@ -126,30 +126,6 @@ func Latest(h *investv1.NAVHistory) *investv1.NAVPrice {
 		}
 	}
 	return latest
-}
-
-// Positions computes an account's holdings at now from its history (AccountHistory), live
-// and archived. When the archive cannot be read the error wraps ErrArchiveUnavailable and
-// there are no positions.
-func Positions(ctx context.Context, c client.Reader, a Archive, acct *investv1.Account, now time.Time) (map[investv1.ISIN]*holdings.Position, error) {
-	h, err := AccountHistory(ctx, c, a, acct, now)
-	if err != nil {
-		return nil, err
-	}
-	return h.Positions(acct, now), nil
-}
-
-// LockUps reads every share class's lock-up in days by ISIN.
-func LockUps(ctx context.Context, c client.Reader) (map[investv1.ISIN]int32, error) {
-	var classes investv1.ShareClassList
-	if err := c.List(ctx, &classes); err != nil {
-		return nil, err
-	}
-	out := make(map[investv1.ISIN]int32, len(classes.Items))
-	for _, sc := range classes.Items {
-		out[sc.Spec.ISIN] = sc.Spec.LockUp
-	}
-	return out, nil
 }
 
 // IsRefusal reports whether err is a refusal of the order rather than an internal error.

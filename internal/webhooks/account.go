@@ -14,8 +14,8 @@ import (
 
 	investv1 "github.com/fundshare/fundshare-operator/api/v1alpha1"
 	"github.com/fundshare/fundshare-operator/internal/holdings"
+	"github.com/fundshare/fundshare-operator/internal/holdings/history"
 	"github.com/fundshare/fundshare-operator/internal/index"
-	"github.com/fundshare/fundshare-operator/internal/placement"
 	"github.com/fundshare/fundshare-operator/internal/refusal"
 	"github.com/fundshare/fundshare-operator/internal/rules"
 	"github.com/fundshare/fundshare-operator/internal/tenant"
@@ -104,14 +104,14 @@ func (h *accountWebhook) ValidateUpdate(ctx context.Context, old, a *investv1.Ac
 // before it removes anything (controllers/account).
 func (h *accountWebhook) ValidateDelete(ctx context.Context, a *investv1.Account) (admission.Warnings, error) {
 	// Archived orders count (their lots are units the customer owns): live orders first,
-	// then the archive (placement.AccountHistory says why in that order). While the archive
+	// then the archive (history.Load says why in that order). While the archive
 	// cannot be read the deletion is refused with the error.
 	now := time.Now()
-	history, err := placement.AccountHistory(ctx, h.r.cache, h.r.archive, a, now)
+	hist, err := history.Load(ctx, h.r.cache, h.r.archive, a, now)
 	if err != nil {
 		return nil, err
 	}
-	held := holdings.DeletionBlockers(history.Live, history.Archived, a.Status.Reservations, now, history.Transfers...)
+	held := holdings.DeletionBlockers(hist.Live, hist.Archived, a.Status.Reservations, now, hist.Transfers...)
 	if len(held) == 0 {
 		// The cache may lag behind an order placed or completed a moment ago: confirm
 		// with the API server before letting the account go.
@@ -121,11 +121,11 @@ func (h *accountWebhook) ValidateDelete(ctx context.Context, a *investv1.Account
 		}
 		var archived *holdings.Summary
 		if h.r.archive != nil {
-			if archived, err = placement.ArchivedSummary(ctx, h.r.archive, a, confirmed, placement.FoldBefore(history.LockUps, now)); err != nil {
+			if archived, err = history.ArchivedSummary(ctx, h.r.archive, a, confirmed, history.FoldBefore(hist.LockUps, now)); err != nil {
 				return nil, err
 			}
 		}
-		held = holdings.DeletionBlockers(confirmed, archived, a.Status.Reservations, now, history.Transfers...)
+		held = holdings.DeletionBlockers(confirmed, archived, a.Status.Reservations, now, hist.Transfers...)
 	}
 	if len(held) > 0 {
 		return nil, refusal.Forbidden("accounts", a.Name,

@@ -19,7 +19,7 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/webhook/admission"
 
 	investv1 "github.com/fundshare/fundshare-operator/api/v1alpha1"
-	"github.com/fundshare/fundshare-operator/internal/placement"
+	"github.com/fundshare/fundshare-operator/internal/holdings/history"
 	"github.com/fundshare/fundshare-operator/internal/refusal"
 	"github.com/fundshare/fundshare-operator/internal/rules"
 	"github.com/fundshare/fundshare-operator/internal/tenant"
@@ -32,7 +32,7 @@ type reader struct {
 	cache client.Reader
 	live  client.Reader
 	// archive holds the orders that left the cluster (holdings count them); nil: none.
-	archive placement.Archive
+	archive history.Archive
 	// chain reads the share tokens' balances (a wallet's deletion); nil: no chain.
 	chain   ethereum.ContractCaller
 	chainID int64
@@ -46,7 +46,7 @@ type Option func(*reader)
 
 // WithArchive makes the checks that need an account's holdings (a sell's placement, an
 // account's deletion) count its archived orders too.
-func WithArchive(a placement.Archive) Option { return func(r *reader) { r.archive = a } }
+func WithArchive(a history.Archive) Option { return func(r *reader) { r.archive = a } }
 
 // WithChain makes the wallet webhook read the share tokens on chain chainID through c: a
 // wallet that holds units of any share class's token there cannot be deleted.

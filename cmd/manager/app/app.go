@@ -33,9 +33,9 @@ import (
 	"github.com/fundshare/fundshare-operator/controllers/transfer"
 	"github.com/fundshare/fundshare-operator/internal/archive"
 	"github.com/fundshare/fundshare-operator/internal/chain/agent"
+	"github.com/fundshare/fundshare-operator/internal/holdings/history"
 	"github.com/fundshare/fundshare-operator/internal/index"
 	"github.com/fundshare/fundshare-operator/internal/ordercache"
-	"github.com/fundshare/fundshare-operator/internal/placement"
 	"github.com/fundshare/fundshare-operator/internal/scheme"
 	"github.com/fundshare/fundshare-operator/internal/webhooks"
 )
@@ -261,7 +261,7 @@ func setupControllers(mgr ctrl.Manager, c Config) error {
 }
 
 // placementArchive is the archive as holdings read it: nil when there is none.
-func placementArchive(a archive.Store) placement.Archive {
+func placementArchive(a archive.Store) history.Archive {
 	if a == nil {
 		return nil
 	}

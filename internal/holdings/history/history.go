@@ -1,4 +1,9 @@
-package placement
+// Package history reads what an account's holdings are computed from: its orders in the
+// cluster and in the order archive, and the transfers indexed from the chain, in the order
+// that keeps them whole while the retention controller moves orders to the archive. The
+// computation itself is internal/holdings (pure); this package does the reads, for the
+// account and order controllers, admission and REST alike.
+package history
 
 import (
 	"context"
@@ -70,7 +75,7 @@ func FoldBefore(lockUps map[investv1.ISIN]int32, now time.Time) time.Time {
 // afterwards finds it (the store answers reads after writes). An order in both counts
 // once. Nothing disappears, nothing counts twice. A nil archive means there is none (no
 // retention).
-func AccountHistory(ctx context.Context, c client.Reader, a Archive, acct *investv1.Account, now time.Time) (History, error) {
+func Load(ctx context.Context, c client.Reader, a Archive, acct *investv1.Account, now time.Time) (History, error) {
 	var live investv1.OrderList
 	if err := c.List(ctx, &live, client.InNamespace(acct.Namespace), client.MatchingFields{index.OrderAccount: acct.Name}); err != nil {
 		return History{}, err
@@ -132,4 +137,28 @@ func (h History) Positions(acct *investv1.Account, now time.Time) map[investv1.I
 		Orders: h.Live, Archived: h.Archived, Reservations: acct.Status.Reservations, Now: now, Transfers: h.Transfers,
 		LockUpDays: func(isin investv1.ISIN) int32 { return h.LockUps[isin] },
 	})
+}
+
+// Positions computes an account's holdings at now from its history (Load), live
+// and archived. When the archive cannot be read the error wraps ErrArchiveUnavailable and
+// there are no positions.
+func Positions(ctx context.Context, c client.Reader, a Archive, acct *investv1.Account, now time.Time) (map[investv1.ISIN]*holdings.Position, error) {
+	h, err := Load(ctx, c, a, acct, now)
+	if err != nil {
+		return nil, err
+	}
+	return h.Positions(acct, now), nil
+}
+
+// LockUps reads every share class's lock-up in days by ISIN.
+func LockUps(ctx context.Context, c client.Reader) (map[investv1.ISIN]int32, error) {
+	var classes investv1.ShareClassList
+	if err := c.List(ctx, &classes); err != nil {
+		return nil, err
+	}
+	out := make(map[investv1.ISIN]int32, len(classes.Items))
+	for _, sc := range classes.Items {
+		out[sc.Spec.ISIN] = sc.Spec.LockUp
+	}
+	return out, nil
 }
