@@ -95,6 +95,7 @@ const (
 
 // ShareClassToken names a share class's token.
 // +kubebuilder:validation:XValidation:rule="self.mode == 'Adopt' ? has(self.address) : !has(self.address)",message="address is required when mode is Adopt and not allowed when mode is Deploy"
+// +kubebuilder:validation:XValidation:rule="self.mode == 'Adopt' || !has(self.fromBlock)",message="fromBlock is only allowed when mode is Adopt",fieldPath=".fromBlock"
 type ShareClassToken struct {
 	// Mode is Deploy (the operator deploys a token) or Adopt (the token at address).
 	// +required
@@ -106,6 +107,16 @@ type ShareClassToken struct {
 	// +kubebuilder:validation:Pattern=`^0x[0-9a-fA-F]{40}$`
 	// +optional
 	Address string `json:"address,omitempty"`
+	// FromBlock is the block the adopted token was deployed in (or any block before its
+	// first transfer): the transfer indexer reads the token's Transfer events from there.
+	// Absent, it reads from block 0, which on a local chain is quick and on Polygon means
+	// every block since genesis: set it when adopting a token on a public chain. A deployed
+	// token's start is its recorded deployment block. Only with mode Adopt; once set it
+	// cannot change.
+	// +kubebuilder:validation:Minimum=0
+	// +kubebuilder:validation:XValidation:rule="self == oldSelf",message="fromBlock is immutable"
+	// +optional
+	FromBlock *int64 `json:"fromBlock,omitempty"`
 }
 
 // ShareClassStatus is what the token controller observed.

@@ -299,11 +299,14 @@ func (x *Indexer) index(ctx context.Context, sc *investv1.ShareClass, confirmed 
 	return nil
 }
 
-// startBlock is where a token's transfers begin: its deployment's block when recorded,
-// else block 0.
+// startBlock is where a token's transfers begin: its deployment's block when recorded, an
+// adopted token's spec.token.fromBlock when set, else block 0.
 func startBlock(sc *investv1.ShareClass) uint64 {
 	if d := sc.Status.Token.Deployment; d != nil && d.Receipt != nil && d.Receipt.BlockNumber > 0 {
 		return u64(d.Receipt.BlockNumber)
+	}
+	if t := sc.Spec.Token; t != nil && t.Mode == investv1.TokenModeAdopt && t.FromBlock != nil && *t.FromBlock > 0 {
+		return u64(*t.FromBlock)
 	}
 	return 0
 }

@@ -14,6 +14,9 @@ import (
 	investv1 "github.com/fundshare/fundshare-operator/api/v1alpha1"
 	"github.com/fundshare/fundshare-operator/controllers/token"
 	"github.com/fundshare/fundshare-operator/controllers/transfer"
+	"github.com/fundshare/fundshare-operator/internal/controlplane"
+	"github.com/fundshare/fundshare-operator/internal/fixtures"
+	"github.com/fundshare/fundshare-operator/internal/test/envtest"
 )
 
 var _ = Describe("Holdings follow the token", func() {
@@ -144,6 +147,40 @@ var _ = Describe("Holdings follow the token", func() {
 			g.Expect(w.holding(g, hs[0]).Units).To(Equal(int64(3)))
 			g.Expect(w.holding(g, hs[1]).Units).To(Equal(int64(7)))
 		}, timeout, interval).Should(Succeed())
+	})
+
+	It("an adopted token is indexed from spec.token.fromBlock, not from block 0", func() {
+		w := newWorld(0)
+		hs := w.holders(2)
+		w.bought(hs[0], 10, time.Now().Add(-time.Hour))
+		before := w.send(hs[0], hs[1].address(), 4)
+		w.confirm()
+
+		By("the share class adopts its token with fromBlock after the first transfer")
+		from := int64(before) + 1 //nolint:gosec // a simulated chain's block numbers are small
+		sc := &investv1.ShareClass{}
+		Expect(k8s.Get(ctx, client.ObjectKeyFromObject(w.sc), sc)).To(Succeed())
+		sc.Spec.Token = &investv1.ShareClassToken{Mode: investv1.TokenModeAdopt, Address: w.chain.Token.Hex(), FromBlock: &from}
+		Expect(k8s.Update(ctx, sc)).To(Succeed())
+		after := w.send(hs[0], hs[1].address(), 3)
+		w.confirm()
+
+		Expect(w.indexer().Round(ctx)).To(Succeed())
+		got := w.transfers()
+		Expect(got).To(HaveLen(2), "only the transfer at or above fromBlock, one object per side")
+		for _, t := range got {
+			Expect(t.Spec.Units).To(Equal(int64(3)))
+			Expect(t.Spec.BlockNumber).To(Equal(int64(after))) //nolint:gosec // idem
+		}
+
+		By("fromBlock cannot change once set, and a Deploy token cannot have one")
+		from2 := from + 1
+		Expect(k8s.Get(ctx, client.ObjectKeyFromObject(w.sc), sc)).To(Succeed()) // the indexer wrote its cursor
+		sc.Spec.Token.FromBlock = &from2
+		Expect(k8s.Update(ctx, sc)).To(MatchError(ContainSubstring("fromBlock is immutable")))
+		deploy := fixtures.ShareClass(controlplane.NewID(), envtest.NewISIN())
+		deploy.Spec.Token = &investv1.ShareClassToken{Mode: investv1.TokenModeDeploy, FromBlock: &from}
+		Expect(k8s.Create(ctx, deploy)).To(MatchError(ContainSubstring("fromBlock is only allowed when mode is Adopt")))
 	})
 
 	It("a reorg below the cursor removes the transfers it undid", func() {
