@@ -44,10 +44,13 @@ const (
 	retryBackOff
 )
 
-// backoff sleeps before the attempt-th try of a read-modify-write: up to 10 ms per
-// attempt, at random.
+// backoff sleeps before the attempt-th try of a read-modify-write: at random, up to 10 ms
+// doubled per attempt and at most half a second, so that contenders that keep meeting
+// each other (and the controllers' status writes) spread out further each time, also on
+// a loaded API server: about 2.5 s in all over maxWriteAttempts.
 func backoff(ctx context.Context, attempt int) error {
-	d := time.Duration(rand.Int64N(int64(10*time.Millisecond) * int64(attempt))) //nolint:gosec // jitter, not a secret
+	ceiling := min(10*time.Millisecond<<min(attempt, 10), 500*time.Millisecond)
+	d := time.Duration(rand.Int64N(int64(ceiling))) //nolint:gosec // jitter, not a secret
 	t := time.NewTimer(d)
 	defer t.Stop()
 	select {
