@@ -14,6 +14,7 @@ import (
 	investv1 "github.com/fundshare/fundshare-operator/api/v1alpha1"
 	"github.com/fundshare/fundshare-operator/internal/lifecycle"
 	"github.com/fundshare/fundshare-operator/internal/refusal"
+	"github.com/fundshare/fundshare-operator/internal/test/envtest"
 )
 
 // patchEvidence records one piece of evidence as `kubectl patch --subresource=status
@@ -52,7 +53,7 @@ var _ = Describe("Settlement evidence admission", func() {
 		Expect(k8s.Create(ctx, buy)).To(Succeed())
 		settleBuy(buy)
 		sell := c.order(investv1.SideSell, investv1.MarketPrimary, m.isin, 4)
-		Eventually(func() error { return k8s.Create(ctx, sell.DeepCopy()) }).WithTimeout(10 * time.Second).Should(Succeed())
+		Eventually(func() error { return k8s.Create(ctx, sell.DeepCopy()) }).WithTimeout(envtest.Settle).Should(Succeed())
 		waitState(sell, investv1.StateExecuted)
 		return sell
 	}
@@ -125,10 +126,10 @@ var _ = Describe("Settlement evidence admission", func() {
 		// The payment arrives late: it is recorded, the controller fixes the refund, and
 		// the refund is settled.
 		Expect(patchEvidence(o, "paymentReceived", investv1.SettlementRecord{Reference: "SEPA-LATE"})).To(Succeed())
-		Eventually(func() *investv1.OrderRefund { return get(o).Status.Refund }).WithTimeout(10 * time.Second).ShouldNot(BeNil())
+		Eventually(func() *investv1.OrderRefund { return get(o).Status.Refund }).WithTimeout(envtest.Settle).ShouldNot(BeNil())
 		Expect(patchEvidence(o, "refundSent", investv1.SettlementRecord{Reference: "REFUND-1"})).To(Succeed())
 		Expect(patchEvidence(o, "refundCompleted", investv1.SettlementRecord{Reference: "REFUND-1"})).To(Succeed())
-		Eventually(func() bool { return done(o) }).WithTimeout(10 * time.Second).Should(BeTrue())
+		Eventually(func() bool { return done(o) }).WithTimeout(envtest.Settle).Should(BeTrue())
 	})
 
 	It("refuses a completion recorded before its start", func() {

@@ -82,7 +82,7 @@ var _ = Describe("Order cancellation: the point of no return", func() {
 		seed := c.order(investv1.SideBuy, investv1.MarketPrimary, m.isin, 1000)
 		Expect(k8s.Create(ctx, seed)).To(Succeed())
 		Eventually(func() bool { return done(seed) }).WithTimeout(time.Minute).Should(BeTrue())
-		Eventually(func() int64 { return holdingOf(c.account, m.isin) }).WithTimeout(10 * time.Second).Should(Equal(int64(1000)))
+		Eventually(func() int64 { return holdingOf(c.account, m.isin) }).WithTimeout(envtest.Settle).Should(Equal(int64(1000)))
 
 		const buys, sells = 30, 20
 		var orders []*investv1.Order
@@ -158,14 +158,14 @@ var _ = Describe("Order cancellation: the point of no return", func() {
 		GinkgoWriter.Printf("cancellation race outcomes: %v\n", outcomes)
 		Expect(outcomes["completed BUY"]+outcomes["completed SELL"]).To(BeNumerically(">", 0), "no order got past the point of no return: the race was not exercised")
 		Expect(outcomes["cancelled BUY"]+outcomes["cancelled SELL"]+outcomes["cancelled with refund"]).To(BeNumerically(">", 0), "no cancellation won")
-		Eventually(func() int64 { return holdingOf(c.account, m.isin) }).WithTimeout(10*time.Second).Should(Equal(bought-sold),
+		Eventually(func() int64 { return holdingOf(c.account, m.isin) }).WithTimeout(envtest.Settle).Should(Equal(bought-sold),
 			"holdings must equal completed buys minus completed sells")
 		a := &investv1.Account{}
 		Expect(k8s.Get(ctx, client.ObjectKeyFromObject(c.account), a)).To(Succeed())
-		Eventually(func() []investv1.UnitReservation {
-			Expect(k8s.Get(ctx, client.ObjectKeyFromObject(c.account), a)).To(Succeed())
+		Eventually(func(g Gomega) []investv1.UnitReservation {
+			g.Expect(k8s.Get(ctx, client.ObjectKeyFromObject(c.account), a)).To(Succeed())
 			return a.Status.Reservations
-		}).WithTimeout(10 * time.Second).Should(BeEmpty())
+		}).WithTimeout(envtest.Settle).Should(BeEmpty())
 	})
 
 	It("decides a cancellation requested at every state, for both sides, the same across a manager restart", func() {
@@ -183,7 +183,7 @@ var _ = Describe("Order cancellation: the point of no return", func() {
 			Expect(k8s.Create(ctx, seed)).To(Succeed())
 			settleBuy(seed)
 		}
-		Eventually(func() int64 { return holdingOf(c.account, gated.isin) }).WithTimeout(10 * time.Second).Should(Equal(int64(100)))
+		Eventually(func() int64 { return holdingOf(c.account, gated.isin) }).WithTimeout(envtest.Settle).Should(Equal(int64(100)))
 
 		type row struct {
 			side   investv1.OrderSide
@@ -287,12 +287,12 @@ var _ = Describe("Order cancellation: the point of no return", func() {
 		// DELIVERY_INITIATED rows, 10 each) minus the completed sells (the burned EXECUTED and
 		// the PAYMENT_SENT rows, 20; the EXECUTED sell with nothing burned was cancelled); the gated
 		// market keeps its seed (its sells were cancelled, their reservations released).
-		Eventually(func() int64 { return holdingOf(c.account, open.isin) }).WithTimeout(10 * time.Second).Should(Equal(int64(100 + 20 - 20)))
-		Eventually(func() int64 { return holdingOf(c.account, gated.isin) }).WithTimeout(10 * time.Second).Should(Equal(int64(100)))
-		Eventually(func() []investv1.UnitReservation {
+		Eventually(func() int64 { return holdingOf(c.account, open.isin) }).WithTimeout(envtest.Settle).Should(Equal(int64(100 + 20 - 20)))
+		Eventually(func() int64 { return holdingOf(c.account, gated.isin) }).WithTimeout(envtest.Settle).Should(Equal(int64(100)))
+		Eventually(func(g Gomega) []investv1.UnitReservation {
 			a := &investv1.Account{}
-			Expect(k8s.Get(ctx, client.ObjectKeyFromObject(c.account), a)).To(Succeed())
+			g.Expect(k8s.Get(ctx, client.ObjectKeyFromObject(c.account), a)).To(Succeed())
 			return a.Status.Reservations
-		}).WithTimeout(10 * time.Second).Should(BeEmpty())
+		}).WithTimeout(envtest.Settle).Should(BeEmpty())
 	})
 })

@@ -10,6 +10,7 @@ import (
 
 	investv1 "github.com/fundshare/fundshare-operator/api/v1alpha1"
 	"github.com/fundshare/fundshare-operator/internal/lifecycle"
+	"github.com/fundshare/fundshare-operator/internal/test/envtest"
 )
 
 var _ = Describe("Order concurrency", func() {
@@ -20,11 +21,11 @@ var _ = Describe("Order concurrency", func() {
 		buy := c.order(investv1.SideBuy, investv1.MarketPrimary, m.isin, 100)
 		Expect(k8s.Create(ctx, buy)).To(Succeed())
 		settleBuy(buy)
-		Eventually(func() []investv1.Holding {
+		Eventually(func(g Gomega) []investv1.Holding {
 			a := &investv1.Account{}
-			Expect(k8s.Get(ctx, client.ObjectKeyFromObject(c.account), a)).To(Succeed())
+			g.Expect(k8s.Get(ctx, client.ObjectKeyFromObject(c.account), a)).To(Succeed())
 			return a.Status.Holdings
-		}).WithTimeout(10 * time.Second).Should(ConsistOf(HaveField("Units", int64(100))))
+		}).WithTimeout(envtest.Settle).Should(ConsistOf(HaveField("Units", int64(100))))
 
 		const n = 20
 		sells := make([]*investv1.Order, n)

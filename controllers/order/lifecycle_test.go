@@ -119,11 +119,11 @@ var _ = Describe("Order placement", func() {
 		buy := c.order(investv1.SideBuy, investv1.MarketPrimary, locked.isin, 10)
 		Expect(k8s.Create(ctx, buy)).To(Succeed())
 		settleBuy(buy)
-		Eventually(func() []investv1.Holding {
+		Eventually(func(g Gomega) []investv1.Holding {
 			a := &investv1.Account{}
-			Expect(k8s.Get(ctx, client.ObjectKeyFromObject(c.account), a)).To(Succeed())
+			g.Expect(k8s.Get(ctx, client.ObjectKeyFromObject(c.account), a)).To(Succeed())
 			return a.Status.Holdings
-		}).WithTimeout(10 * time.Second).Should(ContainElement(And(
+		}).WithTimeout(envtest.Settle).Should(ContainElement(And(
 			HaveField("ISIN", investv1.ISIN(locked.isin)), HaveField("Units", int64(10)), HaveField("LockedUnits", int64(10)))))
 		sell := c.order(investv1.SideSell, investv1.MarketPrimary, locked.isin, 5)
 		Expect(k8s.Create(ctx, sell)).To(contains("Shares locked"))
@@ -154,7 +154,7 @@ var _ = Describe("Order lifecycle", func() {
 				}
 			}
 			return n
-		}).WithTimeout(10 * time.Second).Should(Equal(len(lifecycle.Path(investv1.SideBuy))))
+		}).WithTimeout(envtest.Settle).Should(Equal(len(lifecycle.Path(investv1.SideBuy))))
 	})
 
 	It("walks a SELL through PLACED, EXECUTED, PAYMENT_SENT, PAYMENT_COMPLETED and COMPLETED, and the holdings follow", func() {
@@ -162,19 +162,19 @@ var _ = Describe("Order lifecycle", func() {
 		Expect(k8s.Create(ctx, buy)).To(Succeed())
 		settleBuy(buy)
 		sell := c.order(investv1.SideSell, investv1.MarketPrimary, m.isin, 4)
-		Eventually(func() error { return k8s.Create(ctx, sell.DeepCopy()) }).WithTimeout(10 * time.Second).Should(Succeed())
+		Eventually(func() error { return k8s.Create(ctx, sell.DeepCopy()) }).WithTimeout(envtest.Settle).Should(Succeed())
 		waitState(sell, investv1.StateExecuted)
 		record(sell, lifecycle.StepPaymentSent, investv1.SettlementRecord{Reference: "PAYOUT-1"})
 		waitState(sell, investv1.StatePaymentSent)
 		record(sell, lifecycle.StepPaymentCompleted, investv1.SettlementRecord{Reference: "PAYOUT-1"})
 		waitState(sell, investv1.StateCompleted)
 		Expect(historyStates(sell)).To(Equal(lifecycle.Path(investv1.SideSell)))
-		Eventually(func() []investv1.Holding {
+		Eventually(func(g Gomega) []investv1.Holding {
 			a := &investv1.Account{}
-			Expect(k8s.Get(ctx, client.ObjectKeyFromObject(c.account), a)).To(Succeed())
-			Expect(a.Status.Reservations).To(BeEmpty())
+			g.Expect(k8s.Get(ctx, client.ObjectKeyFromObject(c.account), a)).To(Succeed())
+			g.Expect(a.Status.Reservations).To(BeEmpty())
 			return a.Status.Holdings
-		}).WithTimeout(10 * time.Second).Should(ConsistOf(And(HaveField("Units", int64(6)), HaveField("ReservedUnits", int64(0)))))
+		}).WithTimeout(envtest.Settle).Should(ConsistOf(And(HaveField("Units", int64(6)), HaveField("ReservedUnits", int64(0)))))
 	})
 
 	It("holds a PRIMARY BUY before EXECUTED while the fund is not subscribable, and moves it when the flag turns true", func() {
@@ -187,7 +187,7 @@ var _ = Describe("Order lifecycle", func() {
 		Eventually(func() string {
 			cond := findCondition(get(o), lifecycle.ConditionWaiting)
 			return cond.Reason
-		}).WithTimeout(10 * time.Second).Should(Equal(lifecycle.WaitMarketClosed))
+		}).WithTimeout(envtest.Settle).Should(Equal(lifecycle.WaitMarketClosed))
 		Consistently(stateOf(o)).WithTimeout(time.Second).Should(Equal(investv1.StatePaymentReceived))
 		setFund(closed.fund, func(f *investv1.Fund) { f.Spec.Subscribable = true })
 		waitState(o, investv1.StateExecuted)
@@ -213,7 +213,7 @@ var _ = Describe("Order lifecycle", func() {
 			f.Spec.RedemptionGate = &investv1.RedemptionGate{Active: true, Reason: "quarter-end liquidity"}
 		})
 		sell := c.order(investv1.SideSell, investv1.MarketPrimary, m.isin, 5)
-		Eventually(func() error { return k8s.Create(ctx, sell.DeepCopy()) }).WithTimeout(10 * time.Second).Should(Succeed())
+		Eventually(func() error { return k8s.Create(ctx, sell.DeepCopy()) }).WithTimeout(envtest.Settle).Should(Succeed())
 		waitState(sell, investv1.StateRedemptionGated)
 		Consistently(stateOf(sell)).WithTimeout(time.Second).Should(Equal(investv1.StateRedemptionGated))
 		setFund(m.fund, func(f *investv1.Fund) { f.Spec.RedemptionGate.Active = false })
@@ -228,7 +228,7 @@ var _ = Describe("Order lifecycle", func() {
 		until := metav1.NewTime(time.Now().Add(8 * time.Second))
 		setFund(m.fund, func(f *investv1.Fund) { f.Spec.RedemptionGate = &investv1.RedemptionGate{Active: true, Until: &until} })
 		sell := c.order(investv1.SideSell, investv1.MarketPrimary, m.isin, 5)
-		Eventually(func() error { return k8s.Create(ctx, sell.DeepCopy()) }).WithTimeout(10 * time.Second).Should(Succeed())
+		Eventually(func() error { return k8s.Create(ctx, sell.DeepCopy()) }).WithTimeout(envtest.Settle).Should(Succeed())
 		waitState(sell, investv1.StateRedemptionGated)
 		waitState(sell, investv1.StateExecuted)
 	})
@@ -246,7 +246,7 @@ var _ = Describe("Order lifecycle", func() {
 				patch := client.MergeFrom(fresh.DeepCopy())
 				mutate(fresh)
 				return k8s.Status().Patch(ctx, fresh, patch)
-			}).WithTimeout(10 * time.Second).Should(Succeed())
+			}).WithTimeout(envtest.Settle).Should(Succeed())
 		}
 		// What the chain agent records: the mint (nonce 3), then that another transaction
 		// was mined with its nonce.
@@ -418,7 +418,7 @@ var _ = Describe("Order cancellation", func() {
 				accepted++
 				waitState(o, investv1.StateCancelled)
 				// A payment recorded (before or after) is refunded: nothing is kept.
-				Eventually(func() bool { f := get(o); return f.Status.Refund != nil }).WithTimeout(10*time.Second).Should(BeTrue(), "order %s", o.Name)
+				Eventually(func() bool { f := get(o); return f.Status.Refund != nil }).WithTimeout(envtest.Settle).Should(BeTrue(), "order %s", o.Name)
 				Expect(get(o).Status.Settlement.DeliveryInitiated).To(BeNil())
 			} else {
 				Expect(answers[i]).To(Equal("refused"))
@@ -451,7 +451,7 @@ func setFund(f *investv1.Fund, mutate func(*investv1.Fund)) {
 		}
 		mutate(fresh)
 		return k8s.Update(ctx, fresh)
-	}).WithTimeout(10 * time.Second).Should(Succeed())
+	}).WithTimeout(envtest.Settle).Should(Succeed())
 }
 
 func findCondition(o *investv1.Order, t string) metav1.Condition {

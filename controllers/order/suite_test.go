@@ -143,7 +143,7 @@ func record(o *investv1.Order, step lifecycle.Step, rec investv1.SettlementRecor
 		}
 		lifecycle.Record(fresh, step, rec)
 		return k8s.Status().Patch(ctx, fresh, patch)
-	}).WithTimeout(10 * time.Second).Should(Succeed())
+	}).WithTimeout(envtest.Settle).Should(Succeed())
 }
 
 const txHash = "0x" + "ab12cd34ef56ab12cd34ef56ab12cd34ef56ab12cd34ef56ab12cd34ef56ab12"
