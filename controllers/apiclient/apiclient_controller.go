@@ -23,8 +23,8 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/reconcile"
 
 	investv1 "github.com/fundshare/fundshare-operator/api/v1alpha1"
-	"github.com/fundshare/fundshare-operator/internal/conditions"
 	"github.com/fundshare/fundshare-operator/internal/clientsecret"
+	"github.com/fundshare/fundshare-operator/internal/conditions"
 )
 
 // defaultKey is the Secret key of the hash when the ApiClient names none.
