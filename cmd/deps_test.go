@@ -142,15 +142,16 @@ func TestNoControllerImportsAnotherAndNoLibraryImportsAController(t *testing.T) 
 }
 
 // TestTheLifecycleIsPure: internal/lifecycle, the one room of the order lifecycle, decides
-// from its arguments only: it imports the API types, integer money and apimachinery's
-// condition helpers, never a client, a controller, the chain or the network.
+// from its arguments only: it imports the API types, integer money, the kstatus conditions
+// helper (internal/conditions, itself held to apimachinery's meta packages) and
+// apimachinery's condition helpers, never a client, a controller, the chain or the network.
 func TestTheLifecycleIsPure(t *testing.T) {
 	lifecycle := module + "/internal/lifecycle"
 	imports := packageImports(t, lifecycle)[lifecycle]
 	if len(imports) == 0 {
 		t.Fatalf("go list listed no imports of %s; the check would see nothing", lifecycle)
 	}
-	allowed := []string{module + "/api/v1alpha1", module + "/internal/money", "k8s.io/apimachinery/pkg/api/meta", "k8s.io/apimachinery/pkg/apis/meta/v1"}
+	allowed := []string{module + "/api/v1alpha1", module + "/internal/money", module + "/internal/conditions", "k8s.io/apimachinery/pkg/api/meta", "k8s.io/apimachinery/pkg/apis/meta/v1"}
 	for _, imp := range imports {
 		if !strings.Contains(imp, ".") { // the standard library
 			if imp == "net" || strings.HasPrefix(imp, "net/") || imp == "os" || imp == "os/exec" {
@@ -160,6 +161,24 @@ func TestTheLifecycleIsPure(t *testing.T) {
 		}
 		if !slices.Contains(allowed, imp) {
 			t.Errorf("%s imports %s: the lifecycle decides from its arguments only (allowed: %v)", lifecycle, imp, allowed)
+		}
+	}
+	// The kstatus conditions helper, which the lifecycle may use, is as pure: apimachinery's
+	// condition types and helpers and the standard library, no I/O.
+	conds := module + "/internal/conditions"
+	imports = packageImports(t, conds)[conds]
+	if len(imports) == 0 {
+		t.Fatalf("go list listed no imports of %s; the check would see nothing", conds)
+	}
+	for _, imp := range imports {
+		if !strings.Contains(imp, ".") {
+			if imp == "net" || strings.HasPrefix(imp, "net/") || imp == "os" || imp == "os/exec" {
+				t.Errorf("%s imports %s: the conditions helper does no I/O", conds, imp)
+			}
+			continue
+		}
+		if imp != "k8s.io/apimachinery/pkg/api/meta" && imp != "k8s.io/apimachinery/pkg/apis/meta/v1" {
+			t.Errorf("%s imports %s: it may import only apimachinery's meta and metav1, as the lifecycle uses it", conds, imp)
 		}
 	}
 }

@@ -27,6 +27,7 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/reconcile"
 
 	investv1 "github.com/fundshare/fundshare-operator/api/v1alpha1"
+	"github.com/fundshare/fundshare-operator/internal/conditions"
 	"github.com/fundshare/fundshare-operator/internal/holdings"
 	"github.com/fundshare/fundshare-operator/internal/holdings/history"
 	"github.com/fundshare/fundshare-operator/internal/index"
@@ -227,9 +228,10 @@ const (
 )
 
 // setConditions is the pure status computation of an account. Ready says whether the
-// primary pointers resolve; Reconciling and Stalled say, the kstatus way, whether the
-// account waits for an object to arrive or for a person. Every change of a wallet or
-// payment method details of the account brings it back.
+// primary pointers resolve (reason PrimaryNotResolved when not); Reconciling and Stalled
+// say, the kstatus way (internal/conditions: all three always set), whether the account
+// waits for an object to arrive or for a person. Every change of a wallet or payment
+// method details of the account brings it back.
 func setConditions(st *investv1.AccountStatus, generation int64, wallet, pmd resolution) {
 	set := func(t string, res resolution) {
 		status := metav1.ConditionTrue
@@ -252,20 +254,15 @@ func setConditions(st *investv1.AccountStatus, generation int64, wallet, pmd res
 			}
 		}
 	}
-	set(investv1.ConditionReady, ready)
-	if stalled != nil {
-		waiting = nil // a person must act anyway
-	}
-	for _, c := range []struct {
-		t   string
-		res *resolution
-	}{{ConditionReconciling, waiting}, {ConditionStalled, stalled}} {
-		if c.res == nil {
-			meta.RemoveStatusCondition(&st.Conditions, c.t)
-			continue
-		}
-		meta.SetStatusCondition(&st.Conditions, metav1.Condition{Type: c.t, Status: metav1.ConditionTrue,
-			Reason: c.res.reason, Message: c.res.message, ObservedGeneration: generation})
+	switch {
+	case stalled != nil: // a person must act anyway
+		conditions.Set(&st.Conditions, generation, conditions.Summary{State: conditions.Failed, Reason: stalled.reason, Message: stalled.message,
+			ReadyReason: ready.reason, ReadyMessage: ready.message})
+	case waiting != nil:
+		conditions.Set(&st.Conditions, generation, conditions.Summary{State: conditions.InProgress, Reason: waiting.reason, Message: waiting.message,
+			ReadyReason: ready.reason, ReadyMessage: ready.message})
+	default:
+		conditions.Ready(&st.Conditions, generation, ready.reason, ready.message)
 	}
 }
 
@@ -286,10 +283,8 @@ func (r *Reconciler) reconcileDelete(ctx context.Context, acct *investv1.Account
 	}
 	if held := holdings.DeletionBlockers(history.Live, history.Archived, acct.Status.Reservations, r.now(), history.Transfers...); len(held) > 0 {
 		before := acct.DeepCopy()
-		meta.SetStatusCondition(&acct.Status.Conditions, metav1.Condition{
-			Type: ConditionStalled, Status: metav1.ConditionTrue, Reason: ReasonDeletionBlocked, ObservedGeneration: acct.Generation,
-			Message: strings.Join(held, "; ") + ": the account is kept, with its wallets and payment method details, until it holds nothing",
-		})
+		conditions.Stalled(&acct.Status.Conditions, acct.Generation, ReasonDeletionBlocked,
+			strings.Join(held, "; ")+": the account is kept, with its wallets and payment method details, until it holds nothing")
 		if equality.Semantic.DeepEqual(before.Status, acct.Status) {
 			log.V(1).Info("deletion still blocked: the account holds something", "held", len(held))
 			return ctrl.Result{}, nil // orders are watched: their changes bring the account back

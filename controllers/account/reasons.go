@@ -23,10 +23,23 @@ const (
 	ReasonDeletionBlocked = "DeletionBlocked"
 )
 
-// Reasons of the conditions of a wallet or payment method details (Ready, Stalled).
+// Reasons of the conditions of a wallet or payment method details (Ready, Reconciling,
+// Stalled).
 const (
 	// ReasonAccountFound: Ready of a child whose account exists.
 	ReasonAccountFound = "AccountFound"
-	// ReasonAccountNotFound: Ready=False and Stalled of a child whose account does not exist.
+	// ReasonAccountNotFound: Stalled of a child whose account does not exist.
 	ReasonAccountNotFound = "AccountNotFound"
+	// ReasonRegistered: Ready of a wallet whose account exists and whose address the
+	// chain's identity registry lists (an operator with a chain agent).
+	ReasonRegistered = "Registered"
+	// ReasonRegistering: Reconciling of a wallet whose registration in the identity
+	// registry is not final yet (or not started).
+	ReasonRegistering = "Registering"
+	// ReasonRegistrationRemoving: Reconciling of a deleted wallet whose address is being
+	// removed from the identity registry.
+	ReasonRegistrationRemoving = "Removing"
+	// ReasonRegistrationFailed: Stalled of a wallet whose registration failed (the
+	// Registered condition's own reason is used when it has one, e.g. NonceTaken).
+	ReasonRegistrationFailed = "RegistrationFailed"
 )

@@ -14,7 +14,6 @@ import (
 	"k8s.io/apimachinery/pkg/api/equality"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"k8s.io/apimachinery/pkg/api/meta"
-	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/klog/v2"
 	ctrl "sigs.k8s.io/controller-runtime"
 	"sigs.k8s.io/controller-runtime/pkg/builder"
@@ -25,6 +24,7 @@ import (
 
 	investv1 "github.com/fundshare/fundshare-operator/api/v1alpha1"
 	"github.com/fundshare/fundshare-operator/internal/clientsecret"
+	"github.com/fundshare/fundshare-operator/internal/conditions"
 )
 
 // defaultKey is the Secret key of the hash when the ApiClient names none.
@@ -70,22 +70,17 @@ func Judge(ac *investv1.ApiClient, secret *corev1.Secret) Verdict {
 	return Verdict{ReasonReady, fmt.Sprintf("Secret %s holds a valid argon2id hash under key %q", name, key)}
 }
 
-// SetConditions writes the verdict into the status, the kstatus way: Ready=False and
-// Stalled=True when only a person can mend the credentials (a missing or malformed
+// SetConditions writes the verdict into the status, the kstatus way (internal/conditions:
+// Ready, Reconciling and Stalled all set): Ready=False and Stalled=True when only a person
+// can mend the credentials (a missing or malformed
 // Secret: kstatus Failed); Ready=True otherwise (Current). A disabled client with valid
 // credentials is where its owner wants it: Ready=True, reason Disabled (as a cancelled
 // order is Ready with reason Cancelled); the Disabled column of kubectl get shows it.
 func SetConditions(st *investv1.ApiClientStatus, generation int64, v Verdict) {
-	ready := metav1.ConditionFalse
 	if v.Reason == ReasonReady || v.Reason == ReasonDisabled {
-		ready = metav1.ConditionTrue
-	}
-	meta.SetStatusCondition(&st.Conditions, metav1.Condition{Type: investv1.ConditionReady, Status: ready, Reason: v.Reason, Message: v.Message, ObservedGeneration: generation})
-	switch v.Reason {
-	case ReasonSecretNotFound, ReasonSecretKeyMissing, ReasonInvalidHash:
-		meta.SetStatusCondition(&st.Conditions, metav1.Condition{Type: investv1.ConditionStalled, Status: metav1.ConditionTrue, Reason: v.Reason, Message: v.Message, ObservedGeneration: generation})
-	default:
-		meta.RemoveStatusCondition(&st.Conditions, investv1.ConditionStalled)
+		conditions.Ready(&st.Conditions, generation, v.Reason, v.Message)
+	} else {
+		conditions.Stalled(&st.Conditions, generation, v.Reason, v.Message)
 	}
 	st.ObservedGeneration = generation
 }

@@ -23,7 +23,6 @@ import (
 	"github.com/ethereum/go-ethereum/common"
 	corev1 "k8s.io/api/core/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
-	"k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/client-go/tools/events"
@@ -34,6 +33,7 @@ import (
 	"github.com/fundshare/fundshare-operator/internal/chain"
 	"github.com/fundshare/fundshare-operator/internal/chain/contracts"
 	"github.com/fundshare/fundshare-operator/internal/chain/outbox"
+	"github.com/fundshare/fundshare-operator/internal/conditions"
 	"github.com/fundshare/fundshare-operator/internal/patch"
 )
 
@@ -173,7 +173,7 @@ func (r *Reconciler) start(ctx context.Context, rec *investv1.WalletRecovery) (c
 	rec.Status.From = common.HexToAddress(lost.Spec.WalletAddress).Hex()
 	rec.Status.To = common.HexToAddress(repl.Spec.WalletAddress).Hex()
 	rec.Status.Phase = investv1.RecoveryRecovering
-	r.conditions(rec, metav1.ConditionFalse, ReasonRecovering, "moving every unit of "+rec.Status.From+" to "+rec.Status.To, nil)
+	r.recovering(rec)
 	if err := r.patch(ctx, rec, before); err != nil {
 		return patch.Retry(ctx, err, "record the recovery's wallets")
 	}
@@ -196,12 +196,12 @@ func (r *Reconciler) send(ctx context.Context, rec *investv1.WalletRecovery, tk 
 			rec.Status.Tokens = append(rec.Status.Tokens, investv1.WalletRecoveryToken{
 				ISIN: tk.isin, Token: tk.address.Hex(), Units: units.Int64(), Locked: locked.Int64(), Transaction: tx,
 			})
-			meta.RemoveStatusCondition(&rec.Status.Conditions, TypeStalled)
+			r.recovering(rec) // a refusal before this one is over
 			return r.patch(ctx, rec, before)
 		})
 	if rev, isRevert := chain.AsRevert(err); isRevert {
 		// Nothing was signed (the estimate reverted): say why and look again later.
-		if perr := r.setCondition(ctx, rec, TypeStalled, metav1.ConditionTrue, ReasonRefused,
+		if perr := r.setStalled(ctx, rec, ReasonRefused,
 			fmt.Sprintf("recoverWallet on token %s (%s) would revert: %s; checked again", tk.address.Hex(), tk.isin, rev.Reason())); perr != nil {
 			return patch.Retry(ctx, perr, "record the refusal")
 		}
@@ -231,8 +231,8 @@ func (r *Reconciler) track(ctx context.Context, rec *investv1.WalletRecovery, i 
 		return r.patch(ctx, rec, before)
 	})
 	if err != nil {
-		if apierrors.IsConflict(err) {
-			return ctrl.Result{RequeueAfter: patch.ConflictRetry}, nil
+		if patch.Stale(err) {
+			return patch.Retry(ctx, err, "record the recoverWallet's attempt")
 		}
 		ctrl.LoggerFrom(ctx).Error(err, "tracking the recorded recoverWallet; trying again")
 		return ctrl.Result{RequeueAfter: r.poll()}, nil
@@ -241,7 +241,7 @@ func (r *Reconciler) track(ctx context.Context, rec *investv1.WalletRecovery, i 
 	case outbox.Final:
 	case outbox.NonceTaken:
 		t := rec.Status.Tokens[i]
-		if perr := r.setCondition(ctx, rec, TypeStalled, metav1.ConditionTrue, ReasonNonceTaken,
+		if perr := r.setStalled(ctx, rec, ReasonNonceTaken,
 			fmt.Sprintf("nonce %d of recoverWallet on %s was mined by a transaction not recorded here: was the agent key used elsewhere? Nothing is re-sent", t.Transaction.Nonce, t.Token)); perr != nil {
 			return patch.Retry(ctx, perr, "record the taken nonce")
 		}
@@ -273,7 +273,8 @@ func (r *Reconciler) complete(ctx context.Context, rec *investv1.WalletRecovery)
 		what = "moved " + strings.Join(moved, ", ")
 	}
 	msg := fmt.Sprintf("lost-key recovery %s completed: %s from %s to %s; the lost wallet can be deleted", rec.Name, what, rec.Status.From, rec.Status.To)
-	r.conditions(rec, metav1.ConditionTrue, ReasonRecovered, msg, nil)
+	conditions.Ready(&rec.Status.Conditions, rec.Generation, ReasonRecovered, msg)
+	rec.Status.ObservedGeneration = rec.Generation
 	if err := r.patch(ctx, rec, before); err != nil {
 		return patch.Retry(ctx, err, "record the completion")
 	}
@@ -289,7 +290,8 @@ func (r *Reconciler) complete(ctx context.Context, rec *investv1.WalletRecovery)
 func (r *Reconciler) stall(ctx context.Context, rec *investv1.WalletRecovery, reason, msg string) (ctrl.Result, error) {
 	before := rec.DeepCopy()
 	rec.Status.Phase = investv1.RecoveryFailed
-	r.conditions(rec, metav1.ConditionFalse, reason, msg, &metav1.Condition{Type: TypeStalled, Status: metav1.ConditionTrue, Reason: reason, Message: msg})
+	conditions.Stalled(&rec.Status.Conditions, rec.Generation, reason, msg)
+	rec.Status.ObservedGeneration = rec.Generation
 	if err := r.patch(ctx, rec, before); err != nil {
 		return patch.Retry(ctx, err, "record the failure")
 	}
@@ -303,29 +305,27 @@ func (r *Reconciler) missing(ctx context.Context, rec *investv1.WalletRecovery, 
 	if err != nil {
 		return ctrl.Result{}, err
 	}
-	if perr := r.setCondition(ctx, rec, TypeStalled, metav1.ConditionTrue, ReasonWalletMissing,
+	if perr := r.setStalled(ctx, rec, ReasonWalletMissing,
 		fmt.Sprintf("wallet %s of account %s does not exist in namespace %s", id, rec.Spec.AccountID, rec.Namespace)); perr != nil {
 		return patch.Retry(ctx, perr, "record the missing wallet")
 	}
 	return ctrl.Result{RequeueAfter: time.Minute}, nil
 }
 
-func (r *Reconciler) conditions(rec *investv1.WalletRecovery, ready metav1.ConditionStatus, reason, msg string, stalled *metav1.Condition) {
-	meta.SetStatusCondition(&rec.Status.Conditions, metav1.Condition{Type: TypeReady, Status: ready, Reason: reason, Message: msg, ObservedGeneration: rec.Generation})
-	if stalled != nil {
-		stalled.ObservedGeneration = rec.Generation
-		meta.SetStatusCondition(&rec.Status.Conditions, *stalled)
-	} else {
-		meta.RemoveStatusCondition(&rec.Status.Conditions, TypeStalled)
-	}
+// recovering sets the kstatus trio of a recovery on its way (Reconciling, Recovering).
+func (r *Reconciler) recovering(rec *investv1.WalletRecovery) {
+	conditions.Reconciling(&rec.Status.Conditions, rec.Generation, ReasonRecovering, "moving every unit of "+rec.Status.From+" to "+rec.Status.To)
 	rec.Status.ObservedGeneration = rec.Generation
 }
 
-func (r *Reconciler) setCondition(ctx context.Context, rec *investv1.WalletRecovery, typ string, status metav1.ConditionStatus, reason, msg string) error {
+// setStalled writes, when it changes, the kstatus trio of a recovery that waits for a
+// person (Stalled with reason and msg); the recovery is looked at again.
+func (r *Reconciler) setStalled(ctx context.Context, rec *investv1.WalletRecovery, reason, msg string) error {
 	before := rec.DeepCopy()
-	if !meta.SetStatusCondition(&rec.Status.Conditions, metav1.Condition{Type: typ, Status: status, Reason: reason, Message: msg, ObservedGeneration: rec.Generation}) {
+	if !conditions.Stalled(&rec.Status.Conditions, rec.Generation, reason, msg) {
 		return nil
 	}
+	rec.Status.ObservedGeneration = rec.Generation
 	return r.patch(ctx, rec, before)
 }
 

@@ -600,9 +600,14 @@ func pastExecution(s investv1.OrderState) bool {
 	return false
 }
 
-// tokenReady says whether a share class's token is usable: recorded in status and
-// TokenReady=True.
+// tokenReady says whether a share class has a token the operator uses: recorded in status
+// and TokenReady=True, or paused (TokenReady=False, Paused): a paused token is still the
+// share class's; its balances count, burns and forced transfers apply, and a mint reverts
+// with EnforcedPause, which the order then reports.
 func tokenReady(sc *investv1.ShareClass) bool {
-	return sc.Status.Token != nil && sc.Status.Token.Address != "" &&
-		meta.IsStatusConditionTrue(sc.Status.Conditions, TypeTokenReady)
+	if sc.Status.Token == nil || sc.Status.Token.Address == "" {
+		return false
+	}
+	c := meta.FindStatusCondition(sc.Status.Conditions, TypeTokenReady)
+	return c != nil && (c.Status == metav1.ConditionTrue || c.Reason == ReasonPaused)
 }

@@ -1,15 +1,21 @@
 package token
 
-import "fmt"
+import (
+	"fmt"
+
+	investv1 "github.com/fundshare/fundshare-operator/api/v1alpha1"
+)
 
 // Condition types.
 const (
 	// TypeTokenReady (ShareClass): the share class's token is deployed or adopted and usable.
-	TypeTokenReady = "TokenReady"
+	// The share class's Ready, Reconciling and Stalled (internal/conditions) follow it.
+	TypeTokenReady = investv1.ConditionTokenReady
 	// TypeStalled (kstatus): the object cannot progress without a change by someone.
-	TypeStalled = "Stalled"
-	// TypeRegistered (Wallet): the address is in the chain's identity registry.
-	TypeRegistered = "Registered"
+	TypeStalled = investv1.ConditionStalled
+	// TypeRegistered (Wallet): the address is in the chain's identity registry. The
+	// wallet's Ready, Reconciling and Stalled follow it (controllers/account).
+	TypeRegistered = investv1.ConditionRegistered
 	// TypeLedgerInSync (Account): the on-chain balances of the account's wallets equal its
 	// holdings.
 	TypeLedgerInSync = "LedgerInSync"
@@ -20,7 +26,9 @@ const (
 	TypeChainInSync = "ChainInSync"
 )
 
-// Reasons of TokenReady and Stalled on a ShareClass.
+// Reasons of TokenReady and of the kstatus trio (Ready, Reconciling, Stalled) on a
+// ShareClass: Ready=True with Adopted or Deployed; Reconciling=True with Deploying;
+// Stalled=True with any other.
 const (
 	// ReasonAdopted: the token at spec.token.address passed every check.
 	ReasonAdopted = "Adopted"
@@ -42,6 +50,10 @@ const (
 	ReasonWrongChain = "WrongChain"
 	// ReasonTokenInUse: another share class already has the token.
 	ReasonTokenInUse = "TokenInUse"
+	// ReasonPaused: the token passed every check but its admin paused it (paused() is true):
+	// mints and holder transfers revert until it is unpaused. status.token still names it,
+	// so burns, forced transfers, the ledger and the transfer index go on.
+	ReasonPaused = investv1.ReasonTokenPaused
 	// ReasonNonceTaken (ShareClass: TokenReady and Stalled; Wallet: Registered): the nonce
 	// of the recorded deployment, registerWallet or removeWallet transaction was mined by a
 	// transaction not recorded here (the operator's key was used elsewhere). Nothing is

@@ -10,7 +10,6 @@ import (
 
 	"github.com/ethereum/go-ethereum/common"
 	"k8s.io/apimachinery/pkg/api/equality"
-	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	ctrl "sigs.k8s.io/controller-runtime"
@@ -25,6 +24,7 @@ import (
 	investv1 "github.com/fundshare/fundshare-operator/api/v1alpha1"
 	"github.com/fundshare/fundshare-operator/internal/chain/agent"
 	"github.com/fundshare/fundshare-operator/internal/chain/outbox"
+	"github.com/fundshare/fundshare-operator/internal/conditions"
 	"github.com/fundshare/fundshare-operator/internal/index"
 	"github.com/fundshare/fundshare-operator/internal/patch"
 )
@@ -68,6 +68,11 @@ type Deployer interface {
 // Reconcile implements reconcile.Reconciler.
 func (r *ShareClassReconciler) Reconcile(ctx context.Context, req ctrl.Request) (ctrl.Result, error) {
 	res, err := r.reconcile(ctx, req)
+	if patch.Stale(err) {
+		// Lost the optimistic-lock race (the status, or the deployment recorded in it,
+		// was written meanwhile): routine, read again.
+		return patch.Retry(ctx, err, "share class "+req.Name+" status")
+	}
 	if err == nil && r.Chain != nil && r.Chain.Health().State != outbox.InSync && (res.RequeueAfter == 0 || res.RequeueAfter > behindRecheck) {
 		res.RequeueAfter = behindRecheck
 	}
@@ -126,6 +131,9 @@ func (r *ShareClassReconciler) reconcile(ctx context.Context, req ctrl.Request) 
 	err := r.Verifier.Verify(ctx, addr)
 	var p *Problem
 	switch {
+	case errors.As(err, &p) && p.Reason == ReasonPaused:
+		// The token is the share class's, not usable for mints until it is unpaused.
+		return requeue(r.Recheck, r.setStatus(ctx, sc, &addr, p))
 	case errors.As(err, &p):
 		// The chain may change (a role granted, a contract deployed): look again later.
 		return requeue(r.Recheck, r.setStatus(ctx, sc, nil, p))
@@ -157,7 +165,12 @@ func (r *ShareClassReconciler) tokenOfAnother(ctx context.Context, sc *investv1.
 	return "", nil
 }
 
-// setStatus records a usable token (addr) or a problem, when something changed.
+// setStatus records the token at addr (when set: it passed the checks) and how it stands:
+// usable when p is nil, otherwise p says why not. TokenReady says whether the token is
+// usable; Ready, Reconciling and Stalled (internal/conditions) say it the kstatus way: a
+// deployment on its way is Reconciling, any other problem (a paused token included) needs
+// a person and is Stalled. It writes only when something changed; a write that lost the
+// optimistic-lock race returns the conflict (Reconcile reads again).
 func (r *ShareClassReconciler) setStatus(ctx context.Context, sc *investv1.ShareClass, addr *common.Address, p *Problem) error {
 	before := sc.DeepCopy()
 	gen := sc.Generation
@@ -171,31 +184,37 @@ func (r *ShareClassReconciler) setStatus(ctx context.Context, sc *investv1.Share
 		sc.Status.Token.Address = addr.Hex()
 		sc.Status.Token.ChainID = r.ChainID.Int64()
 		sc.Status.Token.IdentityRegistry = r.Verifier.Registry.Hex()
-		reason, msg := ReasonAdopted, "adopted the ShareToken at "+addr.Hex()
-		if sc.Spec.Token.Mode == investv1.TokenModeDeploy {
-			reason, msg = ReasonDeployed, "deployed the ShareToken at "+addr.Hex()
-		}
-		meta.SetStatusCondition(&sc.Status.Conditions, metav1.Condition{Type: TypeTokenReady, Status: metav1.ConditionTrue, Reason: reason, Message: msg, ObservedGeneration: gen})
-		meta.RemoveStatusCondition(&sc.Status.Conditions, TypeStalled)
-	} else {
-		meta.SetStatusCondition(&sc.Status.Conditions, metav1.Condition{Type: TypeTokenReady, Status: metav1.ConditionFalse, Reason: p.Reason, Message: p.Message, ObservedGeneration: gen})
-		if p.Reason == ReasonDeploying {
-			meta.RemoveStatusCondition(&sc.Status.Conditions, TypeStalled)
-		} else {
-			meta.SetStatusCondition(&sc.Status.Conditions, metav1.Condition{Type: TypeStalled, Status: metav1.ConditionTrue, Reason: p.Reason, Message: p.Message, ObservedGeneration: gen})
-		}
 	}
+	setTokenConditions(&sc.Status.Conditions, gen, sc.Spec.Token.Mode, addr, p)
 	sc.Status.ObservedGeneration = gen
 	if equalStatus(before, sc) {
 		return nil
 	}
 	if err := patch.Status(ctx, r.Client, sc, before); err != nil {
-		if apierrors.IsConflict(err) {
-			return err // requeued with the new version
-		}
 		return fmt.Errorf("share class %s status: %w", sc.Name, err)
 	}
 	return nil
+}
+
+// setTokenConditions is the pure part of setStatus: TokenReady and the kstatus trio of a
+// share class whose token is at addr (nil: not known or not checked) with problem p (nil:
+// usable).
+func setTokenConditions(conds *[]metav1.Condition, gen int64, mode investv1.TokenMode, addr *common.Address, p *Problem) {
+	if p == nil {
+		reason, msg := ReasonAdopted, "adopted the ShareToken at "+addr.Hex()
+		if mode == investv1.TokenModeDeploy {
+			reason, msg = ReasonDeployed, "deployed the ShareToken at "+addr.Hex()
+		}
+		meta.SetStatusCondition(conds, metav1.Condition{Type: TypeTokenReady, Status: metav1.ConditionTrue, Reason: reason, Message: msg, ObservedGeneration: gen})
+		conditions.Ready(conds, gen, reason, msg)
+		return
+	}
+	meta.SetStatusCondition(conds, metav1.Condition{Type: TypeTokenReady, Status: metav1.ConditionFalse, Reason: p.Reason, Message: p.Message, ObservedGeneration: gen})
+	if p.Reason == ReasonDeploying {
+		conditions.Reconciling(conds, gen, p.Reason, p.Message)
+		return
+	}
+	conditions.Stalled(conds, gen, p.Reason, p.Message)
 }
 
 func equalStatus(a, b *investv1.ShareClass) bool {

@@ -9,6 +9,7 @@ import (
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	kstatus "sigs.k8s.io/cli-utils/pkg/kstatus/status"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	investv1 "github.com/fundshare/fundshare-operator/api/v1alpha1"
@@ -72,7 +73,8 @@ var _ = Describe("Share class token", func() {
 		Expect(got.Status.Token.Address).To(Equal(addr.Hex()))
 		Expect(got.Status.Token.ChainID).To(Equal(int64(1337)))
 		Expect(got.Status.Token.IdentityRegistry).To(Equal(lc.Registry.Hex()))
-		Expect(meta.FindStatusCondition(got.Status.Conditions, TypeStalled)).To(BeNil())
+		Expect(meta.IsStatusConditionFalse(got.Status.Conditions, TypeStalled)).To(BeTrue(), "Stalled=False on a usable token")
+		Expect(kstatusOf(got)).To(Equal(kstatus.CurrentStatus))
 		Eventually(func() (common.Address, error) { t, err := lookup.Token(ctx, "", sampleISIN); return t.Address, err }, settle, poll).Should(Equal(addr))
 	})
 
@@ -122,7 +124,7 @@ var _ = Describe("Share class token", func() {
 
 		send(addr, contracts.NewShareToken().PackGrantRole(AgentRole, operator.Address()))
 		condition(sc.Name, TypeTokenReady, metav1.ConditionTrue, ReasonAdopted)
-		Expect(meta.FindStatusCondition(getShareClass(sc.Name).Status.Conditions, TypeStalled)).To(BeNil())
+		Expect(meta.IsStatusConditionFalse(getShareClass(sc.Name).Status.Conditions, TypeStalled)).To(BeTrue(), "Stalled=False once usable")
 	})
 
 	It("make run's sample share classes adopt the local chain's tokens (devdata.AdoptLocalTokens) and become TokenReady", func() {

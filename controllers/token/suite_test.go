@@ -23,6 +23,7 @@ import (
 	investv1 "github.com/fundshare/fundshare-operator/api/v1alpha1"
 	"github.com/fundshare/fundshare-operator/cmd/manager/app"
 	"github.com/fundshare/fundshare-operator/cmd/manager/app/apptest"
+	"github.com/fundshare/fundshare-operator/controllers/account"
 	"github.com/fundshare/fundshare-operator/controllers/recovery"
 	. "github.com/fundshare/fundshare-operator/controllers/token"
 	"github.com/fundshare/fundshare-operator/controllers/transfer"
@@ -100,6 +101,10 @@ func startChainAndManager() {
 		Chain: agent.Options{RPCURL: lc.RPCURL, ChainID: chain.SimulatedChainID}},
 		func(mgr ctrl.Manager) error {
 			lookup = &Lookup{Reader: mgr.GetClient(), ChainID: chainID}
+			// A wallet's Ready, Reconciling and Stalled follow its registration.
+			if err := account.NewRegisteringWalletReconciler(mgr.GetClient()).SetupWithManager(mgr); err != nil {
+				return err
+			}
 			if err := Setup(mgr, Config{
 				Chain: eth, ChainID: chainID, Registry: lc.Registry, Operator: operator.Address(),
 				LedgerInterval: 300 * time.Millisecond, Recheck: time.Second,

@@ -82,7 +82,9 @@ func (v *Verifier) runtimeCode(ctx context.Context) ([]byte, error) {
 }
 
 // Verify returns a *Problem when addr cannot serve as a share class's token, nil when it
-// can, and another error when the chain could not be asked.
+// can, and another error when the chain could not be asked. A paused token is this
+// release's ShareToken with every check passed, but not usable for mints: Problem
+// ReasonPaused, checked last, so that the token is still recorded as the share class's.
 func (v *Verifier) Verify(ctx context.Context, addr common.Address) error {
 	code, err := v.Chain.CodeAt(ctx, addr, nil)
 	if err != nil {
@@ -113,6 +115,13 @@ func (v *Verifier) Verify(ctx context.Context, addr common.Address) error {
 	}
 	if !ok {
 		return &Problem{ReasonNotAgent, fmt.Sprintf("the operator's key %s does not hold AGENT_ROLE on the token at %s: its admin must grantRole(AGENT_ROLE, %s)", v.Operator.Hex(), addr.Hex(), v.Operator.Hex())}
+	}
+	paused, err := call(ctx, v.Chain, addr, nil, tok.PackPaused(), tok.UnpackPaused)
+	if err != nil {
+		return fmt.Errorf("paused on %s: %w", addr.Hex(), err)
+	}
+	if paused {
+		return &Problem{ReasonPaused, fmt.Sprintf("the token at %s is paused: mints and holder transfers revert (EnforcedPause) until an agent calls unpause(); burns and forced transfers still apply", addr.Hex())}
 	}
 	return nil
 }

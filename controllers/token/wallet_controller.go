@@ -44,8 +44,17 @@ type WalletReconciler struct {
 	Confirmations uint64
 }
 
-// Reconcile implements reconcile.Reconciler.
+// Reconcile implements reconcile.Reconciler. A write that lost the optimistic-lock race
+// (the account controller writes the wallet's status too) is routine: read again.
 func (r *WalletReconciler) Reconcile(ctx context.Context, req ctrl.Request) (ctrl.Result, error) {
+	res, err := r.reconcile(ctx, req)
+	if patch.Stale(err) {
+		return patch.Retry(ctx, err, "wallet "+req.String()+" registration")
+	}
+	return res, err
+}
+
+func (r *WalletReconciler) reconcile(ctx context.Context, req ctrl.Request) (ctrl.Result, error) {
 	w := &investv1.Wallet{}
 	if err := r.Client.Get(ctx, req.NamespacedName, w); err != nil {
 		return ctrl.Result{}, client.IgnoreNotFound(err)

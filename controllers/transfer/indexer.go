@@ -62,8 +62,16 @@ const (
 	ReasonReorganised = "TransfersReorganised"
 )
 
-// typeTokenReady is controllers/token's condition that a share class's token is usable.
-const typeTokenReady = "TokenReady"
+// hasToken says whether the share class has a token to index: TokenReady (controllers/token),
+// or a token its admin paused (holder transfers revert while paused, and the index must
+// not fall behind the blocks meanwhile).
+func hasToken(sc *investv1.ShareClass) bool {
+	if sc.Status.Token == nil || !common.IsHexAddress(sc.Status.Token.Address) {
+		return false
+	}
+	c := meta.FindStatusCondition(sc.Status.Conditions, investv1.ConditionTokenReady)
+	return c != nil && (c.Status == metav1.ConditionTrue || c.Reason == investv1.ReasonTokenPaused)
+}
 
 var indexed = prometheus.NewCounterVec(prometheus.CounterOpts{
 	Name: "fundshare_transfers_indexed_total",
@@ -150,7 +158,7 @@ func (x *Indexer) Round(ctx context.Context) error {
 	var errs []error
 	for i := range classes.Items {
 		sc := &classes.Items[i]
-		if sc.Status.Token == nil || !common.IsHexAddress(sc.Status.Token.Address) || !meta.IsStatusConditionTrue(sc.Status.Conditions, typeTokenReady) {
+		if !hasToken(sc) {
 			continue
 		}
 		if err := x.index(ctx, sc, confirmed); err != nil {

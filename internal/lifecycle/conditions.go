@@ -7,6 +7,7 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
 	investv1 "github.com/fundshare/fundshare-operator/api/v1alpha1"
+	"github.com/fundshare/fundshare-operator/internal/conditions"
 )
 
 // Condition types of an order besides Ready. Ready, Reconciling and Stalled follow
@@ -52,45 +53,35 @@ func StateReason(s investv1.OrderState) string {
 // StatusConditions are the kstatus conditions of the order as it is (state, refund and
 // evidence already set) when waiting, if set, is why it does not move:
 //
-//   - in flight: Ready=False and Reconciling=True, both with the state as reason
+//   - in flight: Ready=False and Reconciling=True, with the state as reason
 //     (AwaitingPayment, …), Stalled=False; when the wait needs a person (an invalid
 //     state, the share class gone): Stalled=True with the wait's reason and
-//     Reconciling=False;
+//     Reconciling=False, while Ready keeps the state as its reason;
 //   - COMPLETED: Ready=True reason Completed;
 //   - CANCELLED: Ready=True reason Cancelled, except while a refund is outstanding:
 //     Ready=False and Reconciling=True reason RefundPending.
 //
-// ObservedGeneration is the order's generation on every one.
+// They are the trio of internal/conditions, as on every kind: all three set, the reason of
+// the True one on each (but Ready's, above), the order's generation as observedGeneration.
 func StatusConditions(o *investv1.Order, waiting *Wait) []metav1.Condition {
-	gen := o.Generation
-	cond := func(typ string, status metav1.ConditionStatus, reason, msg string) metav1.Condition {
-		return metav1.Condition{Type: typ, Status: status, Reason: reason, Message: truncate(msg), ObservedGeneration: gen}
-	}
+	return statusSummary(o, waiting).Conditions(o.Generation)
+}
+
+// statusSummary is the kstatus state of the order, for conditions.Set.
+func statusSummary(o *investv1.Order, waiting *Wait) conditions.Summary {
 	state := o.Status.State
 	switch {
 	case state == investv1.StateCompleted:
-		return []metav1.Condition{
-			cond(investv1.ConditionReady, metav1.ConditionTrue, ReasonCompleted, "the order is COMPLETED"),
-			cond(ConditionReconciling, metav1.ConditionFalse, ReasonCompleted, "the order is COMPLETED"),
-			cond(ConditionStalled, metav1.ConditionFalse, ReasonCompleted, "the order is COMPLETED"),
-		}
+		return conditions.Summary{State: conditions.Current, Reason: ReasonCompleted, Message: "the order is COMPLETED"}
 	case state == investv1.StateCancelled && RefundOutstanding(o):
 		msg := "the order is CANCELLED; its refund " + o.Status.Refund.Reference + " is " + string(RefundStateOf(o))
-		return []metav1.Condition{
-			cond(investv1.ConditionReady, metav1.ConditionFalse, ReasonRefundPending, msg),
-			cond(ConditionReconciling, metav1.ConditionTrue, ReasonRefundPending, msg),
-			cond(ConditionStalled, metav1.ConditionFalse, ReasonProgressing, msg),
-		}
+		return conditions.Summary{State: conditions.InProgress, Reason: ReasonRefundPending, Message: truncate(msg)}
 	case state == investv1.StateCancelled:
 		msg := "the order is CANCELLED"
 		if o.Status.Refund != nil {
 			msg += "; its refund " + o.Status.Refund.Reference + " is COMPLETED"
 		}
-		return []metav1.Condition{
-			cond(investv1.ConditionReady, metav1.ConditionTrue, ReasonCancelled, msg),
-			cond(ConditionReconciling, metav1.ConditionFalse, ReasonCancelled, msg),
-			cond(ConditionStalled, metav1.ConditionFalse, ReasonCancelled, msg),
-		}
+		return conditions.Summary{State: conditions.Current, Reason: ReasonCancelled, Message: truncate(msg)}
 	}
 	reason := StateReason(state)
 	msg := "the order is " + string(state)
@@ -101,17 +92,12 @@ func StatusConditions(o *investv1.Order, waiting *Wait) []metav1.Condition {
 		msg += ": " + waiting.Message
 	}
 	if waiting != nil && stalledReasons[waiting.Reason] {
-		return []metav1.Condition{
-			cond(investv1.ConditionReady, metav1.ConditionFalse, reason, msg),
-			cond(ConditionReconciling, metav1.ConditionFalse, waiting.Reason, msg),
-			cond(ConditionStalled, metav1.ConditionTrue, waiting.Reason, waiting.Message+"; an operator must look at the order"),
-		}
+		// Ready names the state (the Ready column of kubectl get orders), Stalled why the
+		// order stopped.
+		return conditions.Summary{State: conditions.Failed, Reason: waiting.Reason, Message: truncate(waiting.Message + "; an operator must look at the order"),
+			ReadyReason: reason, ReadyMessage: truncate(msg)}
 	}
-	return []metav1.Condition{
-		cond(investv1.ConditionReady, metav1.ConditionFalse, reason, msg),
-		cond(ConditionReconciling, metav1.ConditionTrue, reason, msg),
-		cond(ConditionStalled, metav1.ConditionFalse, ReasonProgressing, msg),
-	}
+	return conditions.Summary{State: conditions.InProgress, Reason: reason, Message: truncate(msg)}
 }
 
 // SetConditions sets every condition of the order as it is: the kstatus ones, Waiting
@@ -119,9 +105,7 @@ func StatusConditions(o *investv1.Order, waiting *Wait) []metav1.Condition {
 // CancellationRefused (True with refused's message when set; removed otherwise only
 // when the order is done, so the record of a refusal stays while the order goes on).
 func SetConditions(o *investv1.Order, waiting *Wait, moved *Transition, refused string) {
-	for _, c := range StatusConditions(o, waiting) {
-		meta.SetStatusCondition(&o.Status.Conditions, c)
-	}
+	conditions.Set(&o.Status.Conditions, o.Generation, statusSummary(o, waiting))
 	w := metav1.Condition{Type: ConditionWaiting, Status: metav1.ConditionFalse, ObservedGeneration: o.Generation}
 	switch {
 	case waiting != nil:

@@ -80,8 +80,6 @@ const (
 	ReasonCancelled = "Cancelled"
 	// ReasonRefundPending: a CANCELLED order whose refund is not completed yet.
 	ReasonRefundPending = "RefundPending"
-	// ReasonProgressing: Stalled=False of an order that can go on by itself.
-	ReasonProgressing = "Progressing"
 	// ReasonRefundCompleted: the Event of a cancelled order whose refund arrived.
 	ReasonRefundCompleted = "RefundCompleted"
 	// WaitTokenTransactionRefused: the chain refuses the order's mint or burn before it is

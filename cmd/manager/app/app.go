@@ -198,9 +198,6 @@ func setupControllers(mgr ctrl.Manager, c Config) error {
 	if err := (&apiclient.Reconciler{Client: mgr.GetClient(), Secrets: mgr.GetAPIReader()}).SetupWithManager(mgr); err != nil {
 		return fmt.Errorf("apiclient controller: %w", err)
 	}
-	if err := account.NewWalletReconciler(mgr.GetClient()).SetupWithManager(mgr); err != nil {
-		return fmt.Errorf("wallet controller: %w", err)
-	}
 	if err := account.NewPaymentMethodReconciler(mgr.GetClient()).SetupWithManager(mgr); err != nil {
 		return fmt.Errorf("payment method controller: %w", err)
 	}
@@ -222,6 +219,15 @@ func setupControllers(mgr ctrl.Manager, c Config) error {
 	rt, err := agent.Connect(context.Background(), mgr, c.Chain, c.Namespace)
 	if err != nil {
 		return err
+	}
+	// With a chain agent every wallet is registered in the identity registry (the token
+	// controllers): a wallet is Ready once it is.
+	wallets := account.NewWalletReconciler(mgr.GetClient())
+	if rt != nil {
+		wallets = account.NewRegisteringWalletReconciler(mgr.GetClient())
+	}
+	if err := wallets.SetupWithManager(mgr); err != nil {
+		return fmt.Errorf("wallet controller: %w", err)
 	}
 	if rt != nil {
 		// The token lookup is made before the controllers that ask it: the tokens named on
