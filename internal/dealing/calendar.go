@@ -406,3 +406,6 @@ func localWall(u int64, loc *time.Location) int64 {
 	_, off := time.Unix(u, 0).In(loc).Zone()
 	return u + int64(off)
 }
+
+// NextCount is how many dealing dates the REST facade and status.dealing.next show.
+const NextCount = 3
