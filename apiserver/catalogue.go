@@ -82,6 +82,7 @@ func (s *Server) listShareClasses(w http.ResponseWriter, r *http.Request) {
 		s.writeAPIError(w, r, err, nil)
 		return
 	}
+	now := s.deps.Now()
 	items := list.Items[:0]
 	for _, c := range list.Items {
 		if (abbreviation == "" || c.Spec.Abbreviation == abbreviation) &&
@@ -89,7 +90,7 @@ func (s *Server) listShareClasses(w http.ResponseWriter, r *http.Request) {
 			items = append(items, c)
 		}
 	}
-	writeJSON(w, http.StatusOK, ShareClassList{Data: pageViews(items, p, shareClassView)})
+	writeJSON(w, http.StatusOK, ShareClassList{Data: pageViews(items, p, func(c *investv1.ShareClass) ShareClass { return shareClassView(c, now) })})
 }
 
 // shareClass finds the share class of an ISIN (any letter case); it answers 404 itself
@@ -113,7 +114,7 @@ func (s *Server) shareClass(w http.ResponseWriter, r *http.Request) *investv1.Sh
 // GET /v1/share-classes/{isin} (extension).
 func (s *Server) getShareClass(w http.ResponseWriter, r *http.Request) {
 	if c := s.shareClass(w, r); c != nil {
-		writeJSON(w, http.StatusOK, shareClassView(c))
+		writeJSON(w, http.StatusOK, shareClassView(c, s.deps.Now()))
 	}
 }
 

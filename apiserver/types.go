@@ -223,6 +223,47 @@ type ShareClass struct {
 	Created           string `json:"created" openapi:"format=date-time"`
 	ISIN              string `json:"isin"`
 	Currency          string `json:"currency"`
+	// Dealing is absent for a share class without dealing terms (priced at placement with
+	// the latest NAV, no dealing calendar).
+	Dealing *ShareClassDealing `json:"dealing,omitempty"`
+}
+
+// ShareClassDealing are a share class's dealing terms and its next dealing dates.
+type ShareClassDealing struct {
+	Pricing              string            `json:"pricing" openapi:"enum=LATEST|FORWARD"`
+	TimeZone             string            `json:"time_zone"`
+	Frequency            string            `json:"frequency" openapi:"enum=DAILY|WEEKLY|MONTHLY|QUARTERLY"`
+	Weekday              *string           `json:"weekday" openapi:"enum=MONDAY|TUESDAY|WEDNESDAY|THURSDAY|FRIDAY|SATURDAY|SUNDAY"`
+	DayRule              *string           `json:"day_rule" openapi:"enum=DAY_OF_MONTH|FIRST_BUSINESS_DAY|LAST_BUSINESS_DAY"`
+	DayOfMonth           *int32            `json:"day_of_month" openapi:"min=1;max=31"`
+	MonthOfQuarter       *int32            `json:"month_of_quarter" openapi:"min=1;max=3"`
+	BusinessDays         []string          `json:"business_days"`
+	Holidays             []string          `json:"holidays"`
+	ValuationTime        *string           `json:"valuation_time" openapi:"pattern=^([01][0-9]|2[0-3]):[0-5][0-9]$"`
+	SubscriptionCutOff   DealingCutOff     `json:"subscription_cut_off"`
+	RedemptionCutOff     DealingCutOff     `json:"redemption_cut_off"`
+	NAVPublicationLag    int32             `json:"nav_publication_lag" openapi:"min=0"`
+	SettlementPeriod     int32             `json:"settlement_period" openapi:"min=0"`
+	RedemptionNoticeDays int32             `json:"redemption_notice_days" openapi:"min=0"`
+	UnitDecimals         int32             `json:"unit_decimals" openapi:"min=0;max=18"`
+	NextDealings         []DealingDateView `json:"next_dealings"`
+}
+
+// DealingCutOff is a cut-off: a local time of day, business days before the dealing date.
+type DealingCutOff struct {
+	Time               string `json:"time" openapi:"pattern=^([01][0-9]|2[0-3]):[0-5][0-9]$"`
+	BusinessDaysBefore int32  `json:"business_days_before" openapi:"min=0"`
+}
+
+// DealingDateView is one dealing date with its cut-offs and the dates that follow from it.
+type DealingDateView struct {
+	DealingDate        string `json:"dealing_date" openapi:"format=date"`
+	SubscriptionCutOff string `json:"subscription_cut_off" openapi:"format=date-time"`
+	RedemptionCutOff   string `json:"redemption_cut_off" openapi:"format=date-time"`
+	ValuationPoint     string `json:"valuation_point" openapi:"format=date-time"`
+	NAVDate            string `json:"nav_date" openapi:"format=date"`
+	NAVPublicationDate string `json:"nav_publication_date" openapi:"format=date"`
+	SettlementDate     string `json:"settlement_date" openapi:"format=date"`
 }
 
 // ShareClassList is the answer of GET /v1/share-classes.

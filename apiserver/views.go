@@ -117,7 +117,7 @@ func fundView(f *investv1.Fund) Fund {
 	return out
 }
 
-func shareClassView(c *investv1.ShareClass) ShareClass {
+func shareClassView(c *investv1.ShareClass, now time.Time) ShareClass {
 	s := &c.Spec
 	return ShareClass{
 		ID: c.Name, Name: s.Name, Abbreviation: s.Abbreviation, ManagementFee: s.ManagementFee,
@@ -125,7 +125,7 @@ func shareClassView(c *investv1.ShareClass) ShareClass {
 		SubscriptionFee: s.SubscriptionFee, RedemptionFee: s.RedemptionFee, DepositaryFee: s.DepositaryFee,
 		TargetReturnNet: s.TargetReturnNet, MinInvestment: s.MinInvestment, LockUp: s.LockUp,
 		RedemptionWindow: s.RedemptionWindow, FeederFundID: string(s.FeederFundID), Created: created(c),
-		ISIN: string(s.ISIN), Currency: string(s.Currency),
+		ISIN: string(s.ISIN), Currency: string(s.Currency), Dealing: dealingView(s.Dealing, now),
 	}
 }
 

@@ -312,6 +312,56 @@ var _ = Describe("CRD schemas", func() {
 		})
 	})
 
+	Describe("share class dealing terms", func() {
+		withTerms := func(change func(*investv1.DealingTerms)) *investv1.ShareClass {
+			sc := fixtures.ShareClass(controlplane.NewID(), fixtures.ISIN)
+			sc.Name = controlplane.NewID()
+			sc.Spec.Dealing = &investv1.DealingTerms{
+				TimeZone: "Europe/Luxembourg", Frequency: investv1.DealingDaily,
+				SubscriptionCutOff: investv1.CutOff{Time: "12:00"}, RedemptionCutOff: investv1.CutOff{Time: "12:00", BusinessDaysBefore: 1},
+			}
+			change(sc.Spec.Dealing)
+			return sc
+		}
+
+		It("accepts daily terms and defaults the pricing to Latest", func() {
+			sc := withTerms(func(*investv1.DealingTerms) {})
+			Expect(k8s.Create(ctx, sc)).To(Succeed())
+			DeferCleanup(func() { Expect(client.IgnoreNotFound(k8s.Delete(ctx, sc))).To(Succeed()) })
+			Expect(sc.Spec.Dealing.Pricing).To(Equal(investv1.PricingLatest))
+		})
+
+		DescribeTable("refuses bad terms with the field and the rule in the message",
+			func(change func(*investv1.DealingTerms), field, message string) {
+				expectInvalid(k8s.Create(ctx, withTerms(change)), field, message)
+			},
+			Entry("weekly needs a weekday", func(t *investv1.DealingTerms) { t.Frequency = investv1.DealingWeekly },
+				"spec.dealing.weekday", "weekday is required when frequency is Weekly"),
+			Entry("daily takes no weekday", func(t *investv1.DealingTerms) { t.Weekday = "Friday" },
+				"spec.dealing.weekday", "not allowed otherwise"),
+			Entry("monthly needs a day rule", func(t *investv1.DealingTerms) { t.Frequency = investv1.DealingMonthly },
+				"spec.dealing.dayRule", "dayRule is required when frequency is Monthly or Quarterly"),
+			Entry("DayOfMonth needs the day", func(t *investv1.DealingTerms) {
+				t.Frequency, t.DayRule = investv1.DealingMonthly, investv1.DayRuleDayOfMonth
+			}, "spec.dealing.dayOfMonth", "dayOfMonth is required when dayRule is DayOfMonth"),
+			Entry("a month-end rule takes no day", func(t *investv1.DealingTerms) {
+				t.Frequency, t.DayRule, t.DayOfMonth = investv1.DealingMonthly, investv1.DayRuleLastBusinessDay, 5
+			}, "spec.dealing.dayOfMonth", "not allowed otherwise"),
+			Entry("monthOfQuarter only for Quarterly", func(t *investv1.DealingTerms) { t.MonthOfQuarter = 2 },
+				"spec.dealing.monthOfQuarter", "allowed only when frequency is Quarterly"),
+			Entry("a cut-off time is HH:MM", func(t *investv1.DealingTerms) { t.SubscriptionCutOff.Time = "12h00" },
+				"spec.dealing.subscriptionCutOff.time", ""),
+			Entry("a cut-off on the dealing date is before the valuation time", func(t *investv1.DealingTerms) { t.ValuationTime = "11:00" },
+				"spec.dealing.subscriptionCutOff", "must be before the valuation time"),
+			Entry("a holiday is a date", func(t *investv1.DealingTerms) { t.Holidays = []string{"25.12.2026"} },
+				"spec.dealing.holidays[0]", ""),
+			Entry("unit decimals are at most 18", func(t *investv1.DealingTerms) { t.UnitDecimals = 19 },
+				"spec.dealing.unitDecimals", ""),
+			Entry("pricing is Latest or Forward", func(t *investv1.DealingTerms) { t.Pricing = "Historic" },
+				"spec.dealing.pricing", "Unsupported value"),
+		)
+	})
+
 	Describe("immutability", func() {
 		It("rejects a change of the account type", func() {
 			a := fixtures.IndividualAccount(ns)

@@ -78,6 +78,11 @@ type ShareClassSpec struct {
 	// +kubebuilder:validation:XValidation:rule="self == oldSelf",message="token is immutable once set"
 	// +optional
 	Token *ShareClassToken `json:"token,omitempty"`
+	// Dealing are the share class's dealing terms: pricing (Latest or Forward) and the
+	// dealing calendar (docs/dealing.md). Absent: orders are priced at placement with the
+	// latest NAV and there is no dealing calendar.
+	// +optional
+	Dealing *DealingTerms `json:"dealing,omitempty"`
 }
 
 // TokenMode says where a share class's token comes from.
@@ -132,6 +137,10 @@ type ShareClassStatus struct {
 	// token's holder-to-holder transfers as Transfer objects.
 	// +optional
 	Transfers *TransferCursor `json:"transfers,omitempty"`
+	// Dealing is the dealing calendar (controllers/dealing): the next dealing dates and
+	// their cut-offs. Absent without dealing terms.
+	// +optional
+	Dealing *DealingStatus `json:"dealing,omitempty"`
 	// Conditions: TokenReady (the token is deployed or adopted and usable); Stalled
 	// (kstatus) with the reason when it cannot be (e.g. NotAShareToken, WrongRegistry,
 	// NotAgent, DeploymentFailed).
@@ -190,6 +199,9 @@ type TransferCursor struct {
 // +kubebuilder:printcolumn:name="Currency",type=string,JSONPath=`.spec.currency`
 // +kubebuilder:printcolumn:name="Fund",type=string,JSONPath=`.spec.feederFundID`
 // +kubebuilder:printcolumn:name="Lock-up",type=integer,JSONPath=`.spec.lockUp`
+// +kubebuilder:printcolumn:name="Pricing",type=string,JSONPath=`.spec.dealing.pricing`
+// +kubebuilder:printcolumn:name="Next Dealing",type=string,JSONPath=`.status.dealing.next[0].date`
+// +kubebuilder:printcolumn:name="Subscription Cut-off",type=string,JSONPath=`.status.dealing.next[0].subscriptionCutOff`,priority=1
 // +kubebuilder:printcolumn:name="Token",type=string,JSONPath=`.status.token.address`,priority=1
 // +kubebuilder:printcolumn:name="Token Ready",type=string,JSONPath=`.status.conditions[?(@.type=="TokenReady")].status`,priority=1
 // +kubebuilder:printcolumn:name="Age",type=date,JSONPath=`.metadata.creationTimestamp`

@@ -9,6 +9,7 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/webhook/admission"
 
 	investv1 "github.com/fundshare/fundshare-operator/api/v1alpha1"
+	"github.com/fundshare/fundshare-operator/internal/dealing"
 	"github.com/fundshare/fundshare-operator/internal/index"
 	"github.com/fundshare/fundshare-operator/internal/validation"
 )
@@ -17,7 +18,8 @@ import (
 
 type shareClassWebhook struct{ r reader }
 
-// validate checks the ISIN's check digit and that no other share class has the ISIN.
+// validate checks the ISIN's check digit, that no other share class has the ISIN, and the
+// dealing terms (their time zone).
 func (h *shareClassWebhook) validate(ctx context.Context, sc *investv1.ShareClass) (admission.Warnings, error) {
 	var errs field.ErrorList
 	isin := field.NewPath("spec", "isin")
@@ -33,6 +35,10 @@ func (h *shareClassWebhook) validate(ctx context.Context, sc *investv1.ShareClas
 			errs = append(errs, field.Duplicate(isin, sc.Spec.ISIN))
 			break
 		}
+	}
+	if sc.Spec.Dealing != nil {
+		// The schema checks the form of the terms; the time zone needs the IANA database.
+		errs = append(errs, dealing.Validate(sc.Spec.Dealing, field.NewPath("spec", "dealing"))...)
 	}
 	if tok := sc.Spec.Token; tok != nil && tok.Mode == investv1.TokenModeAdopt {
 		tokErrs, err := h.validateTokenAddress(ctx, sc)

@@ -36,6 +36,7 @@ var guides = []struct{ path, notRun string }{
 	{"docs/performance.md", "make bench: minutes of load, not part of make test"},
 	{"docs/tokens.md", ""},
 	{"docs/retention.md", ""},
+	{"docs/dealing.md", ""},
 }
 
 // The tools the guides use besides bash and coreutils; the README names them.

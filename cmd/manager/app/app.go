@@ -24,6 +24,7 @@ import (
 	"github.com/fundshare/fundshare-operator/apiserver/auth"
 	"github.com/fundshare/fundshare-operator/controllers/account"
 	"github.com/fundshare/fundshare-operator/controllers/apiclient"
+	"github.com/fundshare/fundshare-operator/controllers/dealing"
 	"github.com/fundshare/fundshare-operator/controllers/delivery"
 	"github.com/fundshare/fundshare-operator/controllers/order"
 	"github.com/fundshare/fundshare-operator/controllers/recovery"
@@ -207,6 +208,9 @@ func setupControllers(mgr ctrl.Manager, c Config) error {
 	}
 	if err := orders.SetupWithManager(mgr); err != nil {
 		return fmt.Errorf("order controller: %w", err)
+	}
+	if err := (&dealing.Reconciler{Client: mgr.GetClient(), Now: time.Now}).SetupWithManager(mgr); err != nil {
+		return fmt.Errorf("dealing controller: %w", err)
 	}
 	if c.Archive != nil && c.OrderRetention > 0 {
 		if err := (&retention.Reconciler{

@@ -1,0 +1,210 @@
+package v1alpha1
+
+import (
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+)
+
+// Dealing terms of a share class (issue 23, first part): when orders are dealt and at which
+// NAV. The field names follow the openfunds dealing fields (docs/dealing.md has the table):
+// Dealing Frequency, Dealing Day, Cut-Off Time and Cut-Off Day Offset, Settlement Period,
+// Notice Period. internal/dealing computes the calendar from them.
+
+// PricingMethod says which NAV prices an order.
+// +kubebuilder:validation:Enum=Latest;Forward
+type PricingMethod string
+
+// The pricing methods.
+const (
+	// PricingLatest prices an order at placement with the latest published NAV (today's
+	// behaviour, and what a share class without dealing terms does).
+	PricingLatest PricingMethod = "Latest"
+	// PricingForward prices an order at the NAV of its dealing date, computed after the
+	// cut-off (SEC rule 22c-1, FCA COLL 6.2).
+	PricingForward PricingMethod = "Forward"
+)
+
+// DealingFrequency is how often the share class deals (openfunds "Dealing Frequency").
+// +kubebuilder:validation:Enum=Daily;Weekly;Monthly;Quarterly
+type DealingFrequency string
+
+// The dealing frequencies.
+const (
+	// DealingDaily: every business day.
+	DealingDaily DealingFrequency = "Daily"
+	// DealingWeekly: once a week, on weekday.
+	DealingWeekly DealingFrequency = "Weekly"
+	// DealingMonthly: once a month, on dayRule.
+	DealingMonthly DealingFrequency = "Monthly"
+	// DealingQuarterly: once a calendar quarter, on dayRule in the quarter's monthOfQuarter.
+	DealingQuarterly DealingFrequency = "Quarterly"
+)
+
+// Weekday is a day of the week, in English.
+// +kubebuilder:validation:Enum=Monday;Tuesday;Wednesday;Thursday;Friday;Saturday;Sunday
+type Weekday string
+
+// DealingDayRule says which day of a month a monthly or quarterly share class deals.
+// +kubebuilder:validation:Enum=DayOfMonth;FirstBusinessDay;LastBusinessDay
+type DealingDayRule string
+
+// The day rules.
+const (
+	// DayRuleDayOfMonth: the day dayOfMonth of the month (the month's last day when it has
+	// fewer days); when that is not a business day, the next business day of the same
+	// month, else the previous one (modified following).
+	DayRuleDayOfMonth DealingDayRule = "DayOfMonth"
+	// DayRuleFirstBusinessDay: the first business day of the month.
+	DayRuleFirstBusinessDay DealingDayRule = "FirstBusinessDay"
+	// DayRuleLastBusinessDay: the last business day of the month.
+	DayRuleLastBusinessDay DealingDayRule = "LastBusinessDay"
+)
+
+// CutOff is the last moment an order is accepted for a dealing date (openfunds "Cut-Off
+// Time" and "Cut-Off Day Offset"): a local time of day in the share class's time zone,
+// businessDaysBefore business days before the dealing date.
+type CutOff struct {
+	// Time of day, HH:MM (24-hour clock) in the share class's time zone. An order received
+	// at or after it deals at a later dealing date.
+	// +kubebuilder:validation:Pattern=`^([01][0-9]|2[0-3]):[0-5][0-9]$`
+	// +kubebuilder:validation:MaxLength=5
+	// +required
+	Time string `json:"time"`
+	// BusinessDaysBefore the dealing date on which the cut-off falls; 0: on the dealing
+	// date itself.
+	// +kubebuilder:validation:Minimum=0
+	// +kubebuilder:validation:Maximum=60
+	// +optional
+	BusinessDaysBefore int32 `json:"businessDaysBefore"`
+}
+
+// DealingTerms are a share class's dealing terms: its pricing and its dealing calendar.
+// +kubebuilder:validation:XValidation:rule="self.frequency == 'Weekly' ? has(self.weekday) : !has(self.weekday)",message="weekday is required when frequency is Weekly and not allowed otherwise",fieldPath=".weekday"
+// +kubebuilder:validation:XValidation:rule="self.frequency in ['Monthly', 'Quarterly'] ? has(self.dayRule) : !has(self.dayRule)",message="dayRule is required when frequency is Monthly or Quarterly and not allowed otherwise",fieldPath=".dayRule"
+// +kubebuilder:validation:XValidation:rule="has(self.dayRule) && self.dayRule == 'DayOfMonth' ? has(self.dayOfMonth) : !has(self.dayOfMonth)",message="dayOfMonth is required when dayRule is DayOfMonth and not allowed otherwise",fieldPath=".dayOfMonth"
+// +kubebuilder:validation:XValidation:rule="self.frequency == 'Quarterly' || !has(self.monthOfQuarter)",message="monthOfQuarter is allowed only when frequency is Quarterly",fieldPath=".monthOfQuarter"
+// +kubebuilder:validation:XValidation:rule="!has(self.valuationTime) || self.subscriptionCutOff.businessDaysBefore > 0 || self.subscriptionCutOff.time < self.valuationTime",message="a subscription cut-off on the dealing date must be before the valuation time",fieldPath=".subscriptionCutOff"
+// +kubebuilder:validation:XValidation:rule="!has(self.valuationTime) || self.redemptionCutOff.businessDaysBefore > 0 || self.redemptionCutOff.time < self.valuationTime",message="a redemption cut-off on the dealing date must be before the valuation time",fieldPath=".redemptionCutOff"
+type DealingTerms struct {
+	// Pricing is Latest (orders priced at placement with the latest NAV; the default) or
+	// Forward (orders priced at the NAV of their dealing date, unknown at placement).
+	// +kubebuilder:default=Latest
+	// +optional
+	Pricing PricingMethod `json:"pricing,omitempty"`
+	// TimeZone of the dealing calendar, an IANA time zone name such as Europe/Luxembourg;
+	// cut-offs and the valuation time are local times of it (admission checks the name).
+	// +kubebuilder:validation:MinLength=1
+	// +kubebuilder:validation:MaxLength=64
+	// +kubebuilder:validation:Pattern=`^[A-Za-z][A-Za-z0-9_+-]*(/[A-Za-z0-9_+-]+)*$`
+	// +required
+	TimeZone string `json:"timeZone"`
+	// Frequency of dealing (openfunds Dealing Frequency): Daily (every business day),
+	// Weekly (on weekday), Monthly (on dayRule) or Quarterly (on dayRule in the quarter's
+	// monthOfQuarter).
+	// +required
+	Frequency DealingFrequency `json:"frequency"`
+	// Weekday a Weekly share class deals on; when it is not a business day, the next
+	// business day.
+	// +optional
+	Weekday Weekday `json:"weekday,omitempty"`
+	// DayRule of a Monthly or Quarterly share class: DayOfMonth, FirstBusinessDay or
+	// LastBusinessDay.
+	// +optional
+	DayRule DealingDayRule `json:"dayRule,omitempty"`
+	// DayOfMonth with dayRule DayOfMonth: 1 to 31 (the month's last day in shorter months);
+	// when it is not a business day, the next business day of the same month, else the
+	// previous one.
+	// +kubebuilder:validation:Minimum=1
+	// +kubebuilder:validation:Maximum=31
+	// +optional
+	DayOfMonth int32 `json:"dayOfMonth,omitempty"`
+	// MonthOfQuarter a Quarterly share class deals in: 1, 2 or 3 (the quarter's first,
+	// second or last month). Default 3: March, June, September and December.
+	// +kubebuilder:validation:Minimum=1
+	// +kubebuilder:validation:Maximum=3
+	// +optional
+	MonthOfQuarter int32 `json:"monthOfQuarter,omitempty"`
+	// BusinessDays are the weekdays the share class deals on and counts as business days;
+	// default Monday to Friday.
+	// +listType=set
+	// +kubebuilder:validation:MinItems=1
+	// +kubebuilder:validation:MaxItems=7
+	// +optional
+	BusinessDays []Weekday `json:"businessDays,omitempty"`
+	// Holidays are dates (YYYY-MM-DD, in the time zone) that are not business days.
+	// +listType=set
+	// +kubebuilder:validation:MaxItems=2000
+	// +kubebuilder:validation:items:Format=date
+	// +kubebuilder:validation:items:MaxLength=10
+	// +optional
+	Holidays []string `json:"holidays,omitempty"`
+	// ValuationTime is the local time of day (HH:MM) of the dealing date's valuation point;
+	// absent: the end of the dealing date. A cut-off on the dealing date lies before it.
+	// +kubebuilder:validation:Pattern=`^([01][0-9]|2[0-3]):[0-5][0-9]$`
+	// +kubebuilder:validation:MaxLength=5
+	// +optional
+	ValuationTime string `json:"valuationTime,omitempty"`
+	// SubscriptionCutOff is the cut-off of BUY orders for a dealing date.
+	// +required
+	SubscriptionCutOff CutOff `json:"subscriptionCutOff"`
+	// RedemptionCutOff is the cut-off of SELL orders for a dealing date.
+	// +required
+	RedemptionCutOff CutOff `json:"redemptionCutOff"`
+	// NAVPublicationLag is how many business days after the dealing date its NAV is
+	// published; 0: on the dealing date.
+	// +kubebuilder:validation:Minimum=0
+	// +kubebuilder:validation:Maximum=60
+	// +optional
+	NAVPublicationLag int32 `json:"navPublicationLag"`
+	// SettlementPeriod is T+n: how many business days after the dealing date (T) an order
+	// settles (openfunds Settlement Period).
+	// +kubebuilder:validation:Minimum=0
+	// +kubebuilder:validation:Maximum=60
+	// +optional
+	SettlementPeriod int32 `json:"settlementPeriod"`
+	// RedemptionNoticeDays is the redemption notice period in calendar days (openfunds
+	// Notice Period): a SELL deals at the first dealing date whose cut-off it meets and
+	// that is at least this many calendar days after the day it was received.
+	// +kubebuilder:validation:Minimum=0
+	// +kubebuilder:validation:Maximum=3660
+	// +optional
+	RedemptionNoticeDays int32 `json:"redemptionNoticeDays"`
+	// UnitDecimals are the decimals of the share class's units (its token's decimals):
+	// 0 to 18.
+	// +kubebuilder:validation:Minimum=0
+	// +kubebuilder:validation:Maximum=18
+	// +optional
+	UnitDecimals int32 `json:"unitDecimals"`
+}
+
+// DealingStatus is the share class's dealing calendar as the dealing controller computed it.
+type DealingStatus struct {
+	// Next are the next dealing dates that are still open (at least one cut-off ahead),
+	// earliest first; refreshed when the first one's last cut-off passes.
+	// +kubebuilder:validation:MaxItems=12
+	// +listType=atomic
+	// +optional
+	Next []DealingDate `json:"next,omitempty"`
+	// ObservedGeneration is the generation of the terms the dates were computed from.
+	// +optional
+	ObservedGeneration int64 `json:"observedGeneration,omitempty"`
+	// Message says why there is no calendar (e.g. an unknown time zone), when there is none.
+	// +optional
+	Message string `json:"message,omitempty"`
+}
+
+// DealingDate is one dealing date with its cut-offs and the dates that follow from it.
+type DealingDate struct {
+	// Date is the dealing date (trade date, and the NAV date), YYYY-MM-DD in the time zone.
+	// +kubebuilder:validation:Format=date
+	Date string `json:"date"`
+	// SubscriptionCutOff is the instant BUY orders for this date must arrive before.
+	SubscriptionCutOff metav1.Time `json:"subscriptionCutOff"`
+	// RedemptionCutOff is the instant SELL orders for this date must arrive before.
+	RedemptionCutOff metav1.Time `json:"redemptionCutOff"`
+	// NAVPublicationDate is when the date's NAV is expected, YYYY-MM-DD.
+	// +kubebuilder:validation:Format=date
+	NAVPublicationDate string `json:"navPublicationDate"`
+	// SettlementDate is T+n, YYYY-MM-DD.
+	// +kubebuilder:validation:Format=date
+	SettlementDate string `json:"settlementDate"`
+}
