@@ -169,8 +169,7 @@ func (r *ShareClassReconciler) tokenOfAnother(ctx context.Context, sc *investv1.
 // usable when p is nil, otherwise p says why not. TokenReady says whether the token is
 // usable; Ready, Reconciling and Stalled (internal/conditions) say it the kstatus way: a
 // deployment on its way is Reconciling, any other problem (a paused token included) needs
-// a person and is Stalled. It writes only when something changed; a write that lost the
-// optimistic-lock race returns the conflict (Reconcile reads again).
+// a person and is Stalled. It writes only when something changed.
 func (r *ShareClassReconciler) setStatus(ctx context.Context, sc *investv1.ShareClass, addr *common.Address, p *Problem) error {
 	before := sc.DeepCopy()
 	gen := sc.Generation
@@ -190,7 +189,12 @@ func (r *ShareClassReconciler) setStatus(ctx context.Context, sc *investv1.Share
 	if equalStatus(before, sc) {
 		return nil
 	}
-	if err := patch.Status(ctx, r.Client, sc, before); err != nil {
+	// A merge patch without the optimistic lock: this controller is the only writer of a
+	// share class's conditions and of the token's address fields, and the patch carries
+	// only what changed. The transfer indexer moves status.transfers (its cursor) with
+	// every block, so a write under the lock would lose the race to it over and over (the
+	// recorded deployment, which the outbox needs exactly, is still written under the lock).
+	if err := r.Client.Status().Patch(ctx, sc, client.MergeFrom(before)); err != nil {
 		return fmt.Errorf("share class %s status: %w", sc.Name, err)
 	}
 	return nil
