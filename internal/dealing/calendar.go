@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"time"
+
 	// The manager's image may have no zoneinfo; the calendar must read the same zones in
 	// every process (admission, controllers, REST), so the database is compiled in.
 	_ "time/tzdata"
