@@ -102,13 +102,15 @@ var _ = Describe("lost-key recovery", func() {
 		agent := w.startAgent(nil)
 		rec := w.recovery(lostW, replW)
 		Eventually(completed(rec), timeout, interval).Should(Equal(investv1.RecoveryCompleted))
-		agent.Stop()
-		stop()
-		w.wantRecovered(rec, lost, repl, units, locked)
+		// The agent announces the completion after it wrote it: keep it running until the
+		// Events are there (stopping it at once would cancel the reads the Events need).
 		Eventually(func() []string { return eventReasons(w.ns, lostW.Name) }, timeout, interval).
 			Should(ContainElements(recovery.ReasonRecoveryStarted, recovery.ReasonRecoveryCompleted))
 		Eventually(func() []string { return eventReasons(w.ns, w.account.Name) }, timeout, interval).
 			Should(ContainElements(recovery.ReasonRecoveryStarted, recovery.ReasonRecoveryCompleted))
+		agent.Stop()
+		stop()
+		w.wantRecovered(rec, lost, repl, units, locked)
 
 		By("the carried locks release at their own times")
 		w.chain.AdvanceTime(time.Duration(releases[0]-w.chain.Now()) * time.Second)
