@@ -157,7 +157,7 @@ var _ = Describe("Holdings follow the token", func() {
 		w.confirm()
 
 		By("the share class adopts its token with fromBlock after the first transfer")
-		from := int64(before) + 1 //nolint:gosec // a simulated chain's block numbers are small
+		from := int64(before) + 1
 		sc := &investv1.ShareClass{}
 		Expect(k8s.Get(ctx, client.ObjectKeyFromObject(w.sc), sc)).To(Succeed())
 		sc.Spec.Token = &investv1.ShareClassToken{Mode: investv1.TokenModeAdopt, Address: w.chain.Token.Hex(), FromBlock: &from}
@@ -170,7 +170,7 @@ var _ = Describe("Holdings follow the token", func() {
 		Expect(got).To(HaveLen(2), "only the transfer at or above fromBlock, one object per side")
 		for _, t := range got {
 			Expect(t.Spec.Units).To(Equal(int64(3)))
-			Expect(t.Spec.BlockNumber).To(Equal(int64(after))) //nolint:gosec // idem
+			Expect(t.Spec.BlockNumber).To(Equal(int64(after)))
 		}
 
 		By("fromBlock cannot change once set, and a Deploy token cannot have one")
