@@ -83,7 +83,7 @@ func helm(t *testing.T, args ...string) ([]byte, error) {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
-	cmd := exec.CommandContext(ctx, helmBinary(t), args...) //nolint:gosec // the pinned helm with the test's own arguments
+	cmd := exec.CommandContext(ctx, helmBinary(t), args...)
 	cmd.Dir = root
 	// No repositories, plugins or caches of the machine's user: only the chart on disk.
 	home := t.TempDir()
