@@ -22,8 +22,8 @@ GOLANGCI_LINT := $(BIN)/golangci-lint-$(GOLANGCI_LINT_VERSION)
 HELM_VERSION ?= v3.22.0
 HELM := $(BIN)/helm-$(HELM_VERSION)
 CHART := charts/fundshare-operator
-# helm template renders for this Kubernetes version (the control plane's): a helm built with
-# go install lacks the release build's ldflags and would assume v1.20.
+# make helm-lint renders the chart for the control plane's Kubernetes version, the one the
+# tests validate against.
 HELM_KUBE_VERSION ?= 1.36.3
 GO_TEST_FLAGS ?=
 FUZZTIME ?= 2m
@@ -183,11 +183,18 @@ $(GOLANGCI_LINT):
 	GOBIN=$(BIN) go install github.com/golangci/golangci-lint/v2/cmd/golangci-lint@$(GOLANGCI_LINT_VERSION)
 	mv $(BIN)/golangci-lint $(GOLANGCI_LINT)
 
-# helm is built from source (go install in module mode) at the pinned release.
+# helm is built from source (go install in module mode) at the pinned release, with the
+# ldflags of helm's own release build: its version, and the Kubernetes version helm
+# template and lint assume without a cluster (the minor of the client-go its go.mod
+# requires), which would otherwise be v1.20.
+HELM_K8S_MINOR ?= 37
 $(HELM):
 	@mkdir -p $(BIN)
 	@echo "installing helm $(HELM_VERSION) into bin/ (builds from source, a few minutes once)"
-	GOBIN=$(BIN)/helm-install go install helm.sh/helm/v3/cmd/helm@$(HELM_VERSION)
+	GOBIN=$(BIN)/helm-install go install -ldflags "-X helm.sh/helm/v3/internal/version.version=$(HELM_VERSION) \
+	  -X helm.sh/helm/v3/pkg/chartutil.k8sVersionMajor=1 -X helm.sh/helm/v3/pkg/chartutil.k8sVersionMinor=$(HELM_K8S_MINOR) \
+	  -X helm.sh/helm/v3/pkg/lint/rules.k8sVersionMajor=1 -X helm.sh/helm/v3/pkg/lint/rules.k8sVersionMinor=$(HELM_K8S_MINOR)" \
+	  helm.sh/helm/v3/cmd/helm@$(HELM_VERSION)
 	mv $(BIN)/helm-install/helm $(HELM)
 	rmdir $(BIN)/helm-install
 

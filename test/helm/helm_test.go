@@ -97,7 +97,7 @@ func helm(t *testing.T, args ...string) ([]byte, error) {
 }
 
 // render is `helm template` of the chart into namespace ns with the extra arguments, for
-// the control plane's Kubernetes version (a helm built with go install would assume v1.20).
+// the control plane's Kubernetes version (.Capabilities.KubeVersion, the chart's kubeVersion).
 func render(t *testing.T, ns string, args ...string) []*unstructured.Unstructured {
 	t.Helper()
 	dc, err := discovery.NewDiscoveryClientForConfig(suite.Env.Config)
