@@ -19,11 +19,19 @@ KUBEBUILDER_VERSION ?= v4.15.0
 KUBEBUILDER := $(BIN)/kubebuilder-$(KUBEBUILDER_VERSION)
 GOLANGCI_LINT_VERSION ?= v2.15.0
 GOLANGCI_LINT := $(BIN)/golangci-lint-$(GOLANGCI_LINT_VERSION)
+HELM_VERSION ?= v3.22.0
+HELM := $(BIN)/helm-$(HELM_VERSION)
+CHART := charts/fundshare-operator
+# make helm-lint renders the chart for the control plane's Kubernetes version, the one the
+# tests validate against.
+HELM_KUBE_VERSION ?= 1.36.3
 GO_TEST_FLAGS ?=
 FUZZTIME ?= 2m
 VERSION ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo dev)
 
 export KUBEBUILDER_ASSETS := $(CONTROLPLANE)
+# test/helm renders the chart with this helm.
+export HELM
 
 .PHONY: all
 all: build
@@ -48,6 +56,39 @@ manifests: $(CONTROLLER_GEN) ## Generate CRDs (descriptions reflowed for kubectl
 		output:webhook:artifacts:config=config/webhook
 	@# controller-gen keeps the doc comments' line breaks, which kubectl explain shows mid-sentence.
 	go run ./hack/crddesc config/crd/bases/*.yaml
+	@$(MAKE) --no-print-directory chart-sync
+
+# The chart's CRDs, ClusterRole rules and webhook configurations are copies of what
+# `make manifests` generates, never edited by hand: chart-sync writes them, chart-check
+# fails when they differ (CI runs it through helm-lint).
+CHART_COPIES := config/rbac/role.yaml:$(CHART)/files/manager-role.yaml \
+	config/webhook/manifests.yaml:$(CHART)/files/webhooks.yaml
+
+.PHONY: chart-sync
+chart-sync: ## Copy the generated CRDs, ClusterRole and webhook configurations into the Helm chart (make manifests runs it).
+	@mkdir -p $(CHART)/crds $(CHART)/files
+	@rm -f $(CHART)/crds/*.yaml
+	@cp config/crd/bases/*.yaml $(CHART)/crds/
+	@for pair in $(CHART_COPIES); do cp "$${pair%%:*}" "$${pair##*:}"; done
+
+.PHONY: chart-check
+chart-check: ## Fail when the chart's copies of the generated CRDs, ClusterRole or webhooks differ from config/ (fix: make manifests).
+	@diff -r config/crd/bases $(CHART)/crds || { echo "$(CHART)/crds differs from config/crd/bases: run 'make manifests' (or 'make chart-sync') and commit" >&2; exit 1; }
+	@for pair in $(CHART_COPIES); do \
+	  diff "$${pair%%:*}" "$${pair##*:}" || { echo "$${pair##*:} differs from $${pair%%:*}: run 'make manifests' (or 'make chart-sync') and commit" >&2; exit 1; }; \
+	done
+	@go run ./hack/chartdocs -check
+
+.PHONY: chart-docs
+chart-docs: ## Write docs/install.md's values table from the "# --" comments of the chart's values.yaml.
+	go run ./hack/chartdocs
+
+.PHONY: helm-lint
+helm-lint: $(HELM) chart-check ## Lint the Helm chart and render it with default values and with every toggle on (what CI runs).
+	$(HELM) lint --strict $(CHART)
+	$(HELM) lint --strict $(CHART) -f $(CHART)/ci/all-on-values.yaml
+	$(HELM) template fundshare-operator $(CHART) -n fundshare-system --kube-version $(HELM_KUBE_VERSION) > /dev/null
+	$(HELM) template fundshare-operator $(CHART) -n fundshare-system --kube-version $(HELM_KUBE_VERSION) -f $(CHART)/ci/all-on-values.yaml > /dev/null
 
 .PHONY: contracts
 contracts: $(ABIGEN) ## Compile contracts/src with the pinned solc-js into contracts/build and generate Go bindings (needs node, npm).
@@ -89,7 +130,7 @@ controlplane: ## Build kube-apiserver and etcd from source into bin/controlplane
 	hack/build-controlplane.sh
 
 .PHONY: test
-test: controlplane generate manifests vet ## Unit tests and envtest suites with the race detector (what CI runs).
+test: controlplane generate manifests vet $(HELM) ## Unit tests and envtest suites with the race detector (what CI runs).
 	@unformatted=$$(gofmt -l api apiserver cmd controllers internal hack test 2>/dev/null); \
 	if [[ -n "$$unformatted" ]]; then echo "not gofmt-formatted: $$unformatted"; exit 1; fi
 	hack/run-tests.sh $(GO_TEST_FLAGS)
@@ -141,6 +182,34 @@ $(GOLANGCI_LINT):
 	@echo "installing golangci-lint $(GOLANGCI_LINT_VERSION) into bin/ (builds from source, a few minutes once)"
 	GOBIN=$(BIN) go install github.com/golangci/golangci-lint/v2/cmd/golangci-lint@$(GOLANGCI_LINT_VERSION)
 	mv $(BIN)/golangci-lint $(GOLANGCI_LINT)
+
+# helm is built from source (go install in module mode) at the pinned release, with the
+# ldflags of helm's own release build: its version, and the Kubernetes version helm
+# template and lint assume without a cluster (the minor of the client-go its go.mod
+# requires), which would otherwise be v1.20.
+HELM_K8S_MINOR ?= 37
+$(HELM):
+	@mkdir -p $(BIN)
+	@echo "installing helm $(HELM_VERSION) into bin/ (builds from source, a few minutes once)"
+	GOBIN=$(BIN)/helm-install go install -ldflags "-X helm.sh/helm/v3/internal/version.version=$(HELM_VERSION) \
+	  -X helm.sh/helm/v3/pkg/chartutil.k8sVersionMajor=1 -X helm.sh/helm/v3/pkg/chartutil.k8sVersionMinor=$(HELM_K8S_MINOR) \
+	  -X helm.sh/helm/v3/pkg/lint/rules.k8sVersionMajor=1 -X helm.sh/helm/v3/pkg/lint/rules.k8sVersionMinor=$(HELM_K8S_MINOR)" \
+	  helm.sh/helm/v3/cmd/helm@$(HELM_VERSION)
+	mv $(BIN)/helm-install/helm $(HELM)
+	rmdir $(BIN)/helm-install
+
+.PHONY: helm
+helm: $(HELM) ## Install the pinned helm into bin/.
+
+# prometheus-operator's ServiceMonitor and PrometheusRule CRDs, which test/helm installs to
+# validate the chart's monitoring objects, copied from the pinned module (its example/).
+PROMETHEUS_OPERATOR_VERSION ?= v0.90.1
+.PHONY: monitoring-crds
+monitoring-crds: ## Copy prometheus-operator's ServiceMonitor and PrometheusRule CRDs (pinned module) into hack/test/prometheus-operator-crds.
+	@dir=$$(go mod download -json github.com/prometheus-operator/prometheus-operator@$(PROMETHEUS_OPERATOR_VERSION) | sed -n 's/^[[:space:]]*"Dir": "\(.*\)",$$/\1/p'); \
+	for kind in servicemonitors prometheusrules; do \
+	  install -m 0644 "$$dir/example/prometheus-operator-crd/monitoring.coreos.com_$$kind.yaml" hack/test/prometheus-operator-crds/; \
+	done
 
 ##@ Deploy
 

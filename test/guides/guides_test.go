@@ -32,7 +32,7 @@ var guides = []struct{ path, notRun string }{
 	{"docs/archive.md", "operator reference: psql, pg_dump and sqlite3 against a production archive database"},
 	{"docs/architecture.md", "decisions, no commands"},
 	{"docs/contributing.md", "make targets of this repository (make test, make lint): CI runs them itself"},
-	{"docs/install.md", "installs on a real cluster with cert-manager and a registry"},
+	{"docs/install.md", "installs on a real cluster (Helm, or kustomize with cert-manager) from a registry"},
 	{"docs/performance.md", "make bench: minutes of load, not part of make test"},
 	{"docs/tokens.md", ""},
 	{"docs/retention.md", ""},
