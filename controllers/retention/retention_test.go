@@ -215,6 +215,78 @@ var _ = Describe("Retention: done orders leave the cluster for the archive", fun
 			Expect(mustPlace(a, investv1.SideSell, isin, 30)).NotTo(BeNil(), "every archived unit can be sold")
 		})
 	}
+
+	It("PostgreSQL: loses and duplicates nothing when the database is killed -9 while orders are archived", func() {
+		pg := usePostgres()
+		isin := newMarket(0)
+		a := newCustomer()
+		const n = 8
+		var buys []*investv1.Order
+		for range n {
+			buys = append(buys, mustPlace(a, investv1.SideBuy, isin, 10))
+		}
+		// The first order whose record is written and verified holds its worker while the
+		// database is killed: its record was committed before the kill, and the other
+		// worker may be in the middle of a write (or done with an order or two already).
+		hit, killed := make(chan string), make(chan struct{})
+		var first atomic.Bool
+		setCrash(func(ctx context.Context, o *investv1.Order) error {
+			if !first.CompareAndSwap(false, true) {
+				return nil
+			}
+			select {
+			case hit <- o.Name:
+			case <-ctx.Done():
+				return ctx.Err()
+			}
+			<-killed
+			return nil
+		})
+		DeferCleanup(func() { setCrash(nil) })
+		for _, b := range buys {
+			waitCompleted(b)
+		}
+		var committed string
+		Eventually(hit).WithTimeout(time.Minute).Should(Receive(&committed))
+		pg.Kill(specTB())
+		close(killed)
+
+		By("while the database is down, no order leaves the cluster")
+		left := func() []string {
+			var out []string
+			for _, b := range buys {
+				if !inCluster(b)() {
+					out = append(out, b.Name)
+				}
+			}
+			return out
+		}
+		// What left before the kill was committed and verified first; the order that held
+		// its worker across the kill leaves now, on its record committed before the kill.
+		Eventually(left).WithTimeout(10 * time.Second).Should(ContainElement(committed))
+		gone := left()
+		Consistently(left).WithTimeout(retainFor + 3*time.Second).Should(Equal(gone))
+
+		By("after the restart every order is archived exactly once and the holding is whole")
+		pg.Restart(specTB())
+		for _, name := range gone {
+			_, err := direct().Get(ctx, a.Namespace, name)
+			Expect(err).NotTo(HaveOccurred(), "order %s left the cluster before the kill: its record survived it", name)
+		}
+		for _, b := range buys {
+			waitArchived(b)
+		}
+		orders := archivedOfAccount(a)
+		Expect(orders).To(HaveLen(n), "each archived once")
+		uids := map[string]bool{}
+		for _, o := range orders {
+			uids[string(o.UID)] = true
+		}
+		for _, b := range buys {
+			Expect(uids).To(HaveKey(string(b.UID)), "order %s archived under its own UID", b.Name)
+		}
+		Eventually(holding(a, isin)).WithTimeout(30 * time.Second).Should(Equal(int64(n * 10)))
+	})
 })
 
 // backends are the archive stores the crash and outage specs run on: the suite's SQLite
@@ -231,14 +303,7 @@ var backends = []struct {
 		return func() { store.SetDown(true) }, func() { store.SetDown(false) }
 	}},
 	{"PostgreSQL", func() (func(), func()) {
-		pg := pgtest.Start(specTB())
-		st, err := sqlstore.Open(ctx, pg.NewDatabase(specTB()), sqlstore.Options{OpTimeout: 2 * time.Second})
-		Expect(err).NotTo(HaveOccurred())
-		old := store.Use(st)
-		DeferCleanup(func() {
-			store.Use(old)
-			Expect(st.Close()).To(Succeed())
-		})
+		pg := usePostgres()
 		stopped := false
 		return func() { pg.Stop(specTB()); stopped = true }, func() {
 			if stopped {
@@ -247,6 +312,21 @@ var backends = []struct {
 			}
 		}
 	}},
+}
+
+// usePostgres starts a throwaway PostgreSQL server and puts a store on it behind the
+// suite's switch for the spec.
+func usePostgres() *pgtest.Cluster {
+	GinkgoHelper()
+	pg := pgtest.Start(specTB())
+	st, err := sqlstore.Open(ctx, pg.NewDatabase(specTB()), sqlstore.Options{OpTimeout: 2 * time.Second})
+	Expect(err).NotTo(HaveOccurred())
+	old := store.Use(st)
+	DeferCleanup(func() {
+		store.Use(old)
+		Expect(st.Close()).To(Succeed())
+	})
+	return pg
 }
 
 // archiveFailures reads fundshare_retention_archive_failures_total (every reason).

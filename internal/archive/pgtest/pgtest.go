@@ -277,6 +277,53 @@ func (c *Cluster) Stop(tb TB) {
 	c.stopLocked(syscall.SIGQUIT)
 }
 
+// Kill kills the server as kill -9 would: SIGKILL to the postmaster and to each of its
+// backends at once, no shutdown of any kind, and waits until every one has exited. The
+// data stays; Restart starts the server again, which recovers from its write-ahead log as
+// after a power cut of the process (not of the machine: fsync is off).
+func (c *Cluster) Kill(tb TB) {
+	tb.Helper()
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.cmd == nil {
+		tb.Fatal("pgtest: Kill of a stopped server")
+	}
+	pid := c.cmd.Process.Pid
+	children := childrenOf(pid)
+	_ = syscall.Kill(pid, syscall.SIGKILL)
+	for _, child := range children {
+		_ = syscall.Kill(child, syscall.SIGKILL)
+	}
+	<-c.done
+	c.cmd = nil
+	// The backends are the postmaster's children, not ours: wait until /proc has no trace
+	// of them, or a restart finds their shared memory still attached.
+	deadline := time.Now().Add(30 * time.Second)
+	for _, child := range children {
+		for {
+			if gone(child) {
+				break
+			}
+			if time.Now().After(deadline) {
+				tb.Fatalf("pgtest: backend %d of the killed server has not exited", child)
+			}
+			time.Sleep(20 * time.Millisecond)
+		}
+	}
+}
+
+// gone reports whether process pid has exited: no /proc entry, or a zombie that waits to
+// be reaped by whoever adopted it (it holds no memory any more).
+func gone(pid int) bool {
+	stat, err := os.ReadFile(filepath.Join("/proc", strconv.Itoa(pid), "stat"))
+	if err != nil {
+		return true
+	}
+	// The state follows the command name, which is in parentheses and may hold spaces.
+	rest := string(stat[strings.LastIndexByte(string(stat), ')')+1:])
+	return strings.HasPrefix(strings.TrimSpace(rest), "Z")
+}
+
 // Pause freezes the server and all its backends (SIGSTOP to the postmaster, then to each
 // of its children: every backend is its own process group): clients stay connected and
 // get no answer, as from a database host that hangs. Resume undoes it.
