@@ -95,7 +95,8 @@ type Store interface {
 	// buys since foldBefore, not with its history: per ISIN the units sold, the units of
 	// the buys completed before foldBefore (whole seconds) summed into one lot dated by the
 	// latest of them, and each later buy with its completion time, oldest first (then
-	// fewest units first). foldBefore must be older than every share class's lock-up (see
+	// fewest units first); each lot with the release time its mint wrote on chain (the
+	// summed lot's is the latest of its buys'). foldBefore must be older than every share class's lock-up (see
 	// holdings.Summary). The answer is exactly holdings.Summarize of the archived orders.
 	//
 	// live are the UIDs of the account's live completed orders the caller counts; the
@@ -222,6 +223,9 @@ type Columns struct {
 	// Terminal is when the order entered its terminal state (its last history entry of
 	// that state), in whole seconds; Created when the history does not say.
 	Terminal time.Time
+	// LockedUntil is the release time a completed buy's mint wrote on chain
+	// (status.chain.lockedUntil), in whole seconds; zero when none was recorded.
+	LockedUntil time.Time
 }
 
 // ColumnsOf derives the indexed columns of a terminal order; ErrInvalid when the order
@@ -251,6 +255,11 @@ func ColumnsOf(o *investv1.Order, accountType investv1.AccountType) (Columns, er
 		}
 		if q.PaymentMethodDetailsID != "" {
 			c.PaymentMethodDetailsID = string(q.PaymentMethodDetailsID)
+		}
+	}
+	if o.Spec.Side == investv1.SideBuy && o.Status.State == investv1.StateCompleted {
+		if until := holdings.LockedUntil(o); !until.IsZero() {
+			c.LockedUntil = until.UTC().Truncate(time.Second)
 		}
 	}
 	c.Terminal = c.Created

@@ -117,10 +117,14 @@ type ArchivedPosition struct {
 	Bought []Bought
 }
 
-// Bought is a number of units bought, and when the buy completed.
+// Bought is a number of units bought, when the buy completed, and the release time its
+// mint wrote on chain (status.chain.lockedUntil; zero when none was recorded). For the
+// buys the archive sums into one lot, CompletedAt is the latest completion and
+// LockedUntil the latest release among them.
 type Bought struct {
 	Units       int64
 	CompletedAt time.Time
+	LockedUntil time.Time
 }
 
 // CompletedAt is when an order entered COMPLETED (its last history entry).
@@ -267,7 +271,11 @@ func computeLots(in Input) map[investv1.ISIN]*Position {
 			p := pos(isin)
 			sold[isin] += a.Sold
 			for _, b := range a.Bought {
-				p.Lots = append(p.Lots, lot(isin, b.Units, b.CompletedAt))
+				l := lot(isin, b.Units, b.CompletedAt)
+				if !b.LockedUntil.IsZero() {
+					l.UnlocksAt = b.LockedUntil
+				}
+				p.Lots = append(p.Lots, l)
 			}
 		}
 	}
@@ -383,11 +391,15 @@ func ToStatus(positions map[investv1.ISIN]*Position) []investv1.Holding {
 // its database (internal/archive: the stores are tested against this function): the
 // completed sells' units summed by ISIN, the completed buys that completed before
 // foldBefore (in whole seconds) summed by ISIN into one lot dated by the latest of them,
-// and the later buys one lot each, oldest first (then fewest units first). Cancelled and live orders add nothing.
-// Counted names the orders among live (UIDs) that are in archived.
+// and the later buys one lot each, oldest first (then fewest units first, then earliest
+// release). Each lot carries the release time its mint wrote on chain (LockedUntil), the
+// summed one the latest of its buys'. Cancelled and live orders add nothing. Counted
+// names the orders among live (UIDs) that are in archived.
 //
 // foldBefore must be older than every share class's lock-up (history.FoldBefore), so
-// that every summed buy is unlocked whatever its lock-up.
+// that every summed buy is unlocked whatever its lock-up; history.ArchivedSummary checks
+// the summed lot's LockedUntil and sums nothing when a lock-up shortened since left a
+// summed buy locked on chain.
 func Summarize(archived []investv1.Order, foldBefore time.Time, live []types.UID) Summary {
 	s := Summary{ByISIN: map[investv1.ISIN]ArchivedPosition{}, Counted: map[types.UID]bool{}}
 	asked := map[types.UID]bool{}
@@ -418,8 +430,11 @@ func Summarize(archived []investv1.Order, foldBefore time.Time, live []types.UID
 			if at.After(f.CompletedAt) {
 				f.CompletedAt = at
 			}
+			if until := archivedLockedUntil(o); until.After(f.LockedUntil) {
+				f.LockedUntil = until
+			}
 		default:
-			a.Bought = append(a.Bought, Bought{Units: o.Spec.AmountOfUnits, CompletedAt: at})
+			a.Bought = append(a.Bought, Bought{Units: o.Spec.AmountOfUnits, CompletedAt: at, LockedUntil: archivedLockedUntil(o)})
 		}
 		s.ByISIN[o.Spec.ISIN] = a
 	}
@@ -429,9 +444,24 @@ func Summarize(archived []investv1.Order, foldBefore time.Time, live []types.UID
 		}
 		sort.SliceStable(a.Bought, func(i, j int) bool {
 			x, y := a.Bought[i], a.Bought[j]
-			return x.CompletedAt.Before(y.CompletedAt) || x.CompletedAt.Equal(y.CompletedAt) && x.Units < y.Units
+			if !x.CompletedAt.Equal(y.CompletedAt) {
+				return x.CompletedAt.Before(y.CompletedAt)
+			}
+			if x.Units != y.Units {
+				return x.Units < y.Units
+			}
+			return x.LockedUntil.Before(y.LockedUntil)
 		})
 		s.ByISIN[isin] = a
 	}
 	return s
+}
+
+// archivedLockedUntil is LockedUntil in whole seconds, as the archive stores it.
+func archivedLockedUntil(o *investv1.Order) time.Time {
+	until := LockedUntil(o)
+	if until.IsZero() {
+		return until
+	}
+	return until.UTC().Truncate(time.Second)
 }

@@ -121,7 +121,7 @@ func (h *accountWebhook) ValidateDelete(ctx context.Context, a *investv1.Account
 		}
 		var archived *holdings.Summary
 		if h.r.archive != nil {
-			if archived, err = history.ArchivedSummary(ctx, h.r.archive, a, confirmed, history.FoldBefore(hist.LockUps, now)); err != nil {
+			if archived, err = history.ArchivedSummary(ctx, h.r.archive, a, confirmed, hist.LockUps, now); err != nil {
 				return nil, err
 			}
 		}

@@ -43,6 +43,12 @@ func history(seed uint64, n int) []*investv1.Order {
 				o.Spec.ISIN = "IE00B4L5Y983"
 			}
 			o.Status.History[len(o.Status.History)-1].At = metav1.NewTime(completed)
+			if r.IntN(3) == 0 {
+				// The lock its mint wrote on chain: about the lock-up after delivery,
+				// in fractions of a second as the API server may return them.
+				until := metav1.NewTime(completed.Add(time.Duration(r.IntN(90*24))*time.Hour + 250*time.Millisecond))
+				o.Status.Chain = &investv1.OrderChainStatus{LockedUntil: &until}
+			}
 			if r.IntN(8) == 0 {
 				Cancelled(o)
 			}

@@ -129,7 +129,16 @@ type dialect interface {
 
 // columns is the column list of an insert, in the order of insertArgs.
 const columns = `uid, namespace, name, account_id, account_type, isin, side, market, currency, state,
-	wallet_id, payment_method_details_id, units, created_unix, terminal_unix, archived_unix, order_json`
+	wallet_id, payment_method_details_id, units, created_unix, terminal_unix, archived_unix, order_json,
+	locked_until_unix`
+
+// lockedUntil is the locked_until_unix value of c: NULL when no release was recorded.
+func lockedUntil(c archive.Columns) any {
+	if c.LockedUntil.IsZero() {
+		return nil
+	}
+	return c.LockedUntil.Unix()
+}
 
 func (s *store) op(ctx context.Context) (context.Context, context.CancelFunc) {
 	return context.WithTimeout(ctx, s.opts.OpTimeout)
@@ -167,9 +176,10 @@ func (s *store) Put(ctx context.Context, o *investv1.Order, accountType investv1
 	}
 	defer release()
 	res, err := s.db.ExecContext(ctx, s.dia.rebind(`INSERT INTO archived_orders (`+columns+`)
-		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING`),
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING`),
 		c.UID, c.Namespace, c.Name, c.AccountID, c.AccountType, c.ISIN, c.Side, c.Market, c.Currency, c.State,
-		c.WalletID, c.PaymentMethodDetailsID, c.Units, c.Created.Unix(), c.Terminal.Unix(), s.opts.Now().Unix(), string(body))
+		c.WalletID, c.PaymentMethodDetailsID, c.Units, c.Created.Unix(), c.Terminal.Unix(), s.opts.Now().Unix(), string(body),
+		lockedUntil(c))
 	if err != nil {
 		return s.classify(ctx, err)
 	}
@@ -227,7 +237,7 @@ func (s *store) checkArchived(ctx context.Context, q querier, c archive.Columns,
 	return nil
 }
 
-// putManyChunk is how many orders one INSERT statement of PutMany carries: 17 values
+// putManyChunk is how many orders one INSERT statement of PutMany carries: 18 values
 // each, well below SQLite's (32,766) and PostgreSQL's (65,535) limits on parameters.
 const putManyChunk = 500
 
@@ -292,12 +302,12 @@ func (s *store) PutMany(ctx context.Context, entries []archive.Entry) error {
 		}
 	}()
 	now := s.opts.Now().Unix()
-	const one = `(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`
+	const one = `(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`
 	for start := 0; start < len(rows); start += putManyChunk {
 		part := rows[start:min(start+putManyChunk, len(rows))]
 		var q strings.Builder
 		q.WriteString(`INSERT INTO archived_orders (` + columns + `) VALUES `)
-		args := make([]any, 0, 17*len(part))
+		args := make([]any, 0, 18*len(part))
 		for i, r := range part {
 			if i > 0 {
 				q.WriteString(", ")
@@ -305,7 +315,8 @@ func (s *store) PutMany(ctx context.Context, entries []archive.Entry) error {
 			q.WriteString(one)
 			c := r.c
 			args = append(args, c.UID, c.Namespace, c.Name, c.AccountID, c.AccountType, c.ISIN, c.Side, c.Market, c.Currency,
-				c.State, c.WalletID, c.PaymentMethodDetailsID, c.Units, c.Created.Unix(), c.Terminal.Unix(), now, string(r.body))
+				c.State, c.WalletID, c.PaymentMethodDetailsID, c.Units, c.Created.Unix(), c.Terminal.Unix(), now, string(r.body),
+				lockedUntil(c))
 		}
 		q.WriteString(` ON CONFLICT DO NOTHING`)
 		res, err := tx.ExecContext(ctx, s.dia.rebind(q.String()), args...)
@@ -487,18 +498,19 @@ func (s *store) CompletedOrders(ctx context.Context, namespace, accountID string
 }
 
 // holdingsQuery sums an account's archived completed orders (archive.Store.Holdings), by
-// the covering index archived_orders_holdings (migration 00002): kind 0 is a sum of sells,
-// 1 the sum of the buys completed before the cut-off (with the latest completion), 2 a
-// later buy.
+// the covering index archived_orders_holdings (migrations 00002 and 00003): kind 0 is a
+// sum of sells, 1 the sum of the buys completed before the cut-off (with the latest
+// completion and the latest on-chain release), 2 a later buy (with its release); a
+// release of 0 means none was recorded.
 func holdingsQuery(dia dialect) string {
 	from := dia.from("archived_orders_holdings")
-	return `SELECT 0, isin, CAST(SUM(units) AS BIGINT), CAST(0 AS BIGINT) FROM ` + from + `
+	return `SELECT 0, isin, CAST(SUM(units) AS BIGINT), CAST(0 AS BIGINT), CAST(0 AS BIGINT) FROM ` + from + `
 		WHERE namespace = ? AND account_id = ? AND state = ? AND side = ? GROUP BY isin
-	UNION ALL SELECT 1, isin, CAST(SUM(units) AS BIGINT), MAX(terminal_unix) FROM ` + from + `
+	UNION ALL SELECT 1, isin, CAST(SUM(units) AS BIGINT), MAX(terminal_unix), CAST(COALESCE(MAX(locked_until_unix), 0) AS BIGINT) FROM ` + from + `
 		WHERE namespace = ? AND account_id = ? AND state = ? AND side = ? AND terminal_unix < ? GROUP BY isin
-	UNION ALL SELECT 2, isin, units, terminal_unix FROM ` + from + `
+	UNION ALL SELECT 2, isin, units, terminal_unix, CAST(COALESCE(locked_until_unix, 0) AS BIGINT) FROM ` + from + `
 		WHERE namespace = ? AND account_id = ? AND state = ? AND side = ? AND terminal_unix >= ?
-	ORDER BY 1, 4, 3`
+	ORDER BY 1, 4, 3, 5`
 }
 
 // holdingsArgs are the arguments of holdingsQuery.
@@ -551,15 +563,19 @@ func (s *store) sumHoldings(ctx context.Context, q querier, namespace, accountID
 	for rows.Next() {
 		var kind int
 		var isin string
-		var units, at int64
-		if err := rows.Scan(&kind, &isin, &units, &at); err != nil {
+		var units, at, until int64
+		if err := rows.Scan(&kind, &isin, &units, &at, &until); err != nil {
 			return err
 		}
 		p := byISIN[investv1.ISIN(isin)]
 		if kind == 0 {
 			p.Sold += units
 		} else {
-			p.Bought = append(p.Bought, holdings.Bought{Units: units, CompletedAt: time.Unix(at, 0).UTC()})
+			b := holdings.Bought{Units: units, CompletedAt: time.Unix(at, 0).UTC()}
+			if until != 0 {
+				b.LockedUntil = time.Unix(until, 0).UTC()
+			}
+			p.Bought = append(p.Bought, b)
 		}
 		byISIN[investv1.ISIN(isin)] = p
 	}

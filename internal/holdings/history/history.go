@@ -92,13 +92,42 @@ func Load(ctx context.Context, c client.Reader, a Archive, acct *investv1.Accoun
 	if a == nil {
 		return h, nil
 	}
-	h.Archived, err = ArchivedSummary(ctx, a, acct, live.Items, FoldBefore(lockUps, now))
+	h.Archived, err = ArchivedSummary(ctx, a, acct, live.Items, lockUps, now)
 	return h, err
 }
 
-// ArchivedSummary reads the archive's part of an account's history, given its live orders
-// (see AccountHistory); errors wrap ErrArchiveUnavailable.
-func ArchivedSummary(ctx context.Context, a Archive, acct *investv1.Account, live []investv1.Order, foldBefore time.Time) (*holdings.Summary, error) {
+// ArchivedSummary reads the archive's part of an account's history at now, given its
+// live orders (see AccountHistory) and the share classes' lock-ups; errors wrap
+// ErrArchiveUnavailable.
+//
+// The archive sums the buys completed before FoldBefore into one lot, which is right
+// while each of them is unlocked on chain. A lock-up shortened after units were minted
+// under it leaves a summed buy locked longer (its mint wrote the release time into the
+// token): the summed lot's latest release then lies ahead, and the archive is read again
+// without summing, so that every lot has its own release, as the chain has it.
+func ArchivedSummary(ctx context.Context, a Archive, acct *investv1.Account, live []investv1.Order, lockUps map[investv1.ISIN]int32, now time.Time) (*holdings.Summary, error) {
+	foldBefore := FoldBefore(lockUps, now)
+	sum, err := archivedSummary(ctx, a, acct, live, foldBefore)
+	if err != nil || !foldedLocked(sum, foldBefore, now) {
+		return sum, err
+	}
+	return archivedSummary(ctx, a, acct, live, time.Time{})
+}
+
+// foldedLocked reports whether a lot the archive summed (completed before foldBefore) is
+// still locked on chain at now.
+func foldedLocked(sum *holdings.Summary, foldBefore, now time.Time) bool {
+	for _, p := range sum.ByISIN {
+		for _, b := range p.Bought {
+			if b.CompletedAt.Unix() < foldBefore.Unix() && b.LockedUntil.After(now) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+func archivedSummary(ctx context.Context, a Archive, acct *investv1.Account, live []investv1.Order, foldBefore time.Time) (*holdings.Summary, error) {
 	unavailable := func(err error) error {
 		return fmt.Errorf("%w: orders of account %s/%s: %w", ErrArchiveUnavailable, acct.Namespace, acct.Name, err)
 	}

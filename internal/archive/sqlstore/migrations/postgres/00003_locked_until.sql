@@ -1,0 +1,21 @@
+-- A completed buy's on-chain release time (status.chain.lockedUntil: the lock its mint
+-- wrote into the token), so that an archived buy keeps the lock the holder really has on
+-- chain, not its completion plus the share class's lock-up of today. NULL when none was
+-- recorded (no lock-up, sandbox settlement, minted before locks were written on chain).
+-- The orders archived before this version get it from their JSON (jsonb, which
+-- PostgreSQL and the Postgres-compatible engines have). The holdings index includes it,
+-- so the sums still read index entries only.
+
+-- +goose Up
+ALTER TABLE archived_orders ADD COLUMN locked_until_unix BIGINT;
+UPDATE archived_orders
+   SET locked_until_unix = CAST(EXTRACT(EPOCH FROM CAST(CAST(order_json AS jsonb) #>> '{status,chain,lockedUntil}' AS timestamptz)) AS BIGINT)
+ WHERE side = 'BUY' AND state = 'COMPLETED'
+   AND CAST(order_json AS jsonb) #>> '{status,chain,lockedUntil}' IS NOT NULL;
+DROP INDEX archived_orders_holdings;
+CREATE INDEX archived_orders_holdings ON archived_orders (namespace, account_id, state, terminal_unix, name) INCLUDE (side, isin, units, locked_until_unix);
+
+-- +goose Down
+DROP INDEX archived_orders_holdings;
+CREATE INDEX archived_orders_holdings ON archived_orders (namespace, account_id, state, terminal_unix, name) INCLUDE (side, isin, units);
+ALTER TABLE archived_orders DROP COLUMN locked_until_unix;
