@@ -300,10 +300,7 @@ func (c *Cluster) Kill(tb TB) {
 	// of them, or a restart finds their shared memory still attached.
 	deadline := time.Now().Add(30 * time.Second)
 	for _, child := range children {
-		for {
-			if gone(child) {
-				break
-			}
+		for !gone(child) {
 			if time.Now().After(deadline) {
 				tb.Fatalf("pgtest: backend %d of the killed server has not exited", child)
 			}

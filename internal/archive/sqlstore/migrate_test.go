@@ -12,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/pressly/goose/v3"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
 	investv1 "github.com/fundshare/fundshare-operator/api/v1alpha1"
@@ -19,7 +20,6 @@ import (
 	"github.com/fundshare/fundshare-operator/internal/archive/archivetest"
 	"github.com/fundshare/fundshare-operator/internal/archive/pgtest"
 	"github.com/fundshare/fundshare-operator/internal/holdings"
-	"github.com/pressly/goose/v3"
 )
 
 // openAtOnce opens replicas stores on one database at the same moment and checks that
