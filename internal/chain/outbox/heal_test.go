@@ -218,6 +218,69 @@ func TestAnInFlightTransactionAboveTheLostOnesIsMinedAfterThemWithItsRecordedNon
 	}
 }
 
+// TestWhileHealingARecordedTransactionBelowTheBaseFeeIsRepricedAtOnce: after a rollback
+// the chain stands at an older block whose base fee may be above what an in-flight
+// transaction was priced at; its owner's Track replaces it at once (same nonce, recorded
+// first), not after StuckAfter, so the transactions above it are not held up.
+func TestWhileHealingARecordedTransactionBelowTheBaseFeeIsRepricedAtOnce(t *testing.T) {
+	cheap := false
+	hs := newHealSetup(t, func(cfg *Config) {
+		cfg.StuckAfter = time.Hour
+		cfg.Fees = func(ctx context.Context, b Backend) (Fees, error) {
+			if cheap { // priced far below the base fee the chain will stand at
+				return Fees{Tip: big.NewInt(1), Cap: big.NewInt(2)}, nil
+			}
+			return DefaultFees(ctx, b)
+		}
+	})
+	c, w, s, ob, start := hs.c, hs.w, hs.s, hs.ob, hs.start
+	mintFinal(t, c, ob, s, w, 0, 5, 2)
+	cheap = true
+	if _, err := ob.Send(c.Ctx, mintCall(c, w, 7), s.record("in-flight")); err != nil {
+		t.Fatal(err)
+	}
+	cheap = false
+	rollback(t, c, start)
+	if h, err := ob.Heal(c.Ctx); err != nil || h.State != Behind {
+		t.Fatalf("after the rollback: %+v, %v; want Behind", h, err)
+	}
+	rec := s.get("in-flight")
+	if _, _, err := ob.Track(c.Ctx, rec, 1, s.record("in-flight")); err != nil {
+		t.Fatal(err)
+	}
+	repriced := s.get("in-flight")
+	if len(repriced.Attempts) != 2 {
+		t.Fatalf("%d attempts recorded, want the original and its re-priced replacement", len(repriced.Attempts))
+	}
+	first, _ := Decode(repriced.Attempts[0])
+	second, _ := Decode(repriced.Attempts[1])
+	head, err := c.Client.HeaderByNumber(c.Ctx, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if second.Nonce() != first.Nonce() || second.GasFeeCap().Cmp(head.BaseFee) < 0 {
+		t.Fatalf("replacement nonce %d cap %s, original nonce %d; base fee %s", second.Nonce(), second.GasFeeCap(), first.Nonce(), head.BaseFee)
+	}
+	healUntilInSync(t, c, ob)
+	obs, _, err := ob.Track(c.Ctx, repriced, 1, s.record("in-flight"))
+	for range 20 {
+		if err != nil || obs.State == Final {
+			break
+		}
+		c.Commit(1)
+		obs, _, err = ob.Track(c.Ctx, repriced, 1, s.record("in-flight"))
+	}
+	if err != nil || obs.State != Final || obs.Hash.Hex() != repriced.Attempts[1].Hash {
+		t.Fatalf("in-flight mint: %v %v (hash %s, want the replacement %s)", obs.State, err, obs.Hash.Hex(), repriced.Attempts[1].Hash)
+	}
+	if b := c.Balance(c.Token, w); b != 5*2+7 {
+		t.Fatalf("balance %d, want 17", b)
+	}
+	if n := chainNonce(t, c); n != 6 {
+		t.Fatalf("chain nonce %d, want 6: no new nonce for an old effect", n)
+	}
+}
+
 func TestANonceNoRecordHoldsHaltsSigningUntilAPersonFillsIt(t *testing.T) {
 	hs := newHealSetup(t, nil)
 	c, w, s, ob, start := hs.c, hs.w, hs.s, hs.ob, hs.start

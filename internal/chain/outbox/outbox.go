@@ -662,14 +662,24 @@ func truncate(s string) string {
 // chain; while no attempt is mined it broadcasts the recorded attempts again (a crash may
 // have come between recording and broadcasting, a reorg may have dropped the block), and
 // once the last attempt has waited StuckAfter it replaces it (record is called with the
-// appended attempt first). The owner records obs.Receipt when obs.State is Final.
+// appended attempt first). While the chain is behind the records (Health not InSync), a
+// last attempt whose fee cap is below the chain's base fee is replaced at once: after a
+// rollback the chain is back at a block whose base fee may be far above the one the
+// transaction was priced at, and the transactions above it wait for it. The owner records
+// obs.Receipt when obs.State is Final.
 func (o *Outbox) Track(ctx context.Context, rec *investv1.ChainTransaction, confirmations uint64, record RecordFunc) (Observation, *investv1.ChainTransaction, error) {
 	obs, err := o.Check(ctx, rec, confirmations)
 	if err != nil || obs.State != Pending {
 		return obs, rec, err
 	}
 	last := rec.Attempts[len(rec.Attempts)-1]
-	if o.cfg.Now().Sub(last.SignedAt.Time) >= o.cfg.StuckAfter && len(rec.Attempts) < maxAttempts {
+	stuck := o.cfg.Now().Sub(last.SignedAt.Time) >= o.cfg.StuckAfter
+	if !stuck && o.Health().State != InSync {
+		if stuck, err = o.underpriced(ctx, last); err != nil {
+			return obs, rec, err
+		}
+	}
+	if stuck && len(rec.Attempts) < maxAttempts {
 		next, err := o.Replace(ctx, rec, record)
 		if next != nil {
 			rec = next
@@ -679,6 +689,20 @@ func (o *Outbox) Track(ctx context.Context, rec *investv1.ChainTransaction, conf
 		}
 	}
 	return obs, rec, o.Broadcast(ctx, rec)
+}
+
+// underpriced reports whether att's fee cap is below the latest block's base fee: no
+// block can include it until the base fee falls that far.
+func (o *Outbox) underpriced(ctx context.Context, att investv1.ChainTransactionAttempt) (bool, error) {
+	tx, err := Decode(att)
+	if err != nil {
+		return false, err
+	}
+	head, err := o.cfg.Backend.HeaderByNumber(ctx, nil)
+	if err != nil {
+		return false, fmt.Errorf("latest header: %w", err)
+	}
+	return head.BaseFee != nil && tx.GasFeeCap().Cmp(head.BaseFee) < 0, nil
 }
 
 // StuckAfter is the configured wait before a replacement.
