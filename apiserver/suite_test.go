@@ -87,7 +87,7 @@ func startFacade() {
 	Expect(k8s.Create(ctx, &corev1.Namespace{ObjectMeta: metav1.ObjectMeta{Name: operatorNamespace}})).To(Succeed())
 
 	dir := GinkgoT().TempDir()
-	st, err := sqlstore.Open(ctx, "sqlite://"+filepath.Join(dir, "archive.db"), sqlstore.Options{})
+	st, err := sqlstore.Open(ctx, "sqlite://"+filepath.Join(dir, "archive.db"), sqlstore.Options{OpTimeout: time.Minute})
 	Expect(err).NotTo(HaveOccurred())
 	archiveSwitch = archivetest.NewSwitch(st)
 	DeferCleanup(func() { Expect(archiveSwitch.Close()).To(Succeed()) })

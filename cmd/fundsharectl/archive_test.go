@@ -34,7 +34,7 @@ func archivedOrder(ns, name string, sec int) *investv1.Order {
 
 func TestOrdersReadsArchivedOrdersFromTheArchive(t *testing.T) {
 	dsn := "sqlite://" + filepath.Join(t.TempDir(), "archive.db")
-	st, err := sqlstore.Open(context.Background(), dsn, sqlstore.Options{})
+	st, err := sqlstore.Open(context.Background(), dsn, sqlstore.Options{OpTimeout: time.Minute})
 	if err != nil {
 		t.Fatal(err)
 	}

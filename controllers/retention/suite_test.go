@@ -47,7 +47,7 @@ func TestRetention(t *testing.T) {
 	env.Run(t, "Retention suite", func() {
 		dir, err := filepath.Abs(GinkgoT().TempDir())
 		Expect(err).NotTo(HaveOccurred())
-		st, err := sqlstore.Open(ctx, "sqlite://"+filepath.Join(dir, "archive.db"), sqlstore.Options{})
+		st, err := sqlstore.Open(ctx, "sqlite://"+filepath.Join(dir, "archive.db"), sqlstore.Options{OpTimeout: time.Minute})
 		Expect(err).NotTo(HaveOccurred())
 		store = archivetest.NewSwitch(st)
 		DeferCleanup(func() { Expect(store.Close()).To(Succeed()) })

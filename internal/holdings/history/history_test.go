@@ -20,7 +20,7 @@ import (
 // one (then the archive is read without summing). On a real (SQLite) archive.
 func TestAnArchivedBuyIsLockedUntilTheReleaseItsMintWroteOnChain(t *testing.T) {
 	ctx := context.Background()
-	s, err := sqlstore.Open(ctx, "sqlite://"+filepath.Join(t.TempDir(), "archive.db"), sqlstore.Options{})
+	s, err := sqlstore.Open(ctx, "sqlite://"+filepath.Join(t.TempDir(), "archive.db"), sqlstore.Options{OpTimeout: time.Minute})
 	if err != nil {
 		t.Fatal(err)
 	}
