@@ -3,7 +3,6 @@ package main
 import (
 	"bufio"
 	"encoding/json"
-	"fmt"
 	"io"
 	"net/http"
 	"net/url"
@@ -12,12 +11,12 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
-	"sync"
 	"syscall"
 	"testing"
 	"time"
 
 	"github.com/fundshare/fundshare-operator/internal/devdata"
+	"github.com/fundshare/fundshare-operator/internal/test/gobuild"
 	"github.com/fundshare/fundshare-operator/internal/test/loopback"
 	"github.com/fundshare/fundshare-operator/internal/test/syncbuf"
 )
@@ -26,39 +25,16 @@ import (
 // manager; generous, because the machine running the tests may be loaded.
 const readyBudget = 5 * time.Minute
 
-var (
-	buildOnce sync.Once
-	built     string // the devrun binary, in a folder TestMain removes
-	buildErr  error
-)
-
 func TestMain(m *testing.M) {
 	code := m.Run()
-	if built != "" {
-		_ = os.RemoveAll(filepath.Dir(built))
-	}
+	gobuild.Cleanup()
 	os.Exit(code)
 }
 
-// devrunBinary builds devrun once per test process: with -count=3 a loaded machine would
-// spend minutes of each run linking it again.
+// devrunBinary builds devrun once per test process.
 func devrunBinary(t *testing.T) string {
 	t.Helper()
-	buildOnce.Do(func() {
-		dir, err := os.MkdirTemp("", "devrun-test-")
-		if err != nil {
-			buildErr = err
-			return
-		}
-		built = filepath.Join(dir, "devrun")
-		if out, err := exec.Command("go", "build", "-o", built, ".").CombinedOutput(); err != nil {
-			buildErr = fmt.Errorf("go build: %w\n%s", err, out)
-		}
-	})
-	if buildErr != nil {
-		t.Fatal(buildErr)
-	}
-	return built
+	return gobuild.Binary(t, "./cmd/devrun")
 }
 
 // TestCtrlCStopsEverythingAndExitsZero: `make run` execs the built devrun binary, so a

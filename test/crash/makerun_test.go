@@ -7,7 +7,6 @@ import (
 	"crypto/ecdsa"
 	"encoding/hex"
 	"encoding/json"
-	"fmt"
 	"io"
 	"math/big"
 	"net/http"
@@ -17,7 +16,6 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
-	"sync"
 	"syscall"
 	"testing"
 	"time"
@@ -28,9 +26,9 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	investv1 "github.com/fundshare/fundshare-operator/api/v1alpha1"
-	"github.com/fundshare/fundshare-operator/internal/controlplane"
 	"github.com/fundshare/fundshare-operator/internal/devdata"
 	"github.com/fundshare/fundshare-operator/internal/scheme"
+	"github.com/fundshare/fundshare-operator/internal/test/gobuild"
 	"github.com/fundshare/fundshare-operator/internal/test/loopback"
 	"github.com/fundshare/fundshare-operator/internal/test/syncbuf"
 )
@@ -311,37 +309,13 @@ func statusUnits(t *testing.T, c client.Client, accountID string) int64 {
 
 // ---- the binary ----
 
-var (
-	buildOnce sync.Once
-	built     string
-	buildErr  error
-)
-
 func TestMain(m *testing.M) {
 	code := m.Run()
-	if built != "" {
-		_ = os.RemoveAll(filepath.Dir(built))
-	}
+	gobuild.Cleanup()
 	os.Exit(code)
 }
 
 func devrunBinary(t *testing.T) string {
 	t.Helper()
-	buildOnce.Do(func() {
-		dir, err := os.MkdirTemp("", "crash-devrun-")
-		if err != nil {
-			buildErr = err
-			return
-		}
-		built = filepath.Join(dir, "devrun")
-		cmd := exec.Command("go", "build", "-o", built, "./cmd/devrun")
-		cmd.Dir = controlplane.Root()
-		if out, err := cmd.CombinedOutput(); err != nil {
-			buildErr = fmt.Errorf("go build ./cmd/devrun: %w\n%s", err, out)
-		}
-	})
-	if buildErr != nil {
-		t.Fatal(buildErr)
-	}
-	return built
+	return gobuild.Binary(t, "./cmd/devrun")
 }
