@@ -286,7 +286,7 @@ var _ = Describe("batch mints", func() {
 		// order on its own: both start at once on the same orders.
 		agent := w.startAgent(agentOptions{batchOnly: true})
 		defer agent.Stop()
-		stop := miner(w.chain, 100*time.Millisecond)
+		stop := w.chain.Mine(100 * time.Millisecond)
 		defer stop()
 		hashes := initiatedAll(bs)
 		for _, x := range bs {

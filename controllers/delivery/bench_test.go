@@ -156,7 +156,7 @@ func deliverOnce(b *testing.B, ctx context.Context, e *envtest.Environment, n, b
 		b.Fatal(err)
 	}
 	defer func() { _ = mgr.Close() }()
-	stop := miner(c, 200*time.Millisecond)
+	stop := c.Mine(200 * time.Millisecond)
 	defer stop()
 	deadline := time.Now().Add(5 * time.Minute)
 	for {

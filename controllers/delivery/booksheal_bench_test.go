@@ -9,7 +9,6 @@ import (
 	"os"
 	"slices"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -206,7 +205,7 @@ func healBooksOnce(b *testing.B, e *envtest.Environment) healResult {
 		must(b, k.Create(ctx, fixtures.NAVHistory(isin, "EUR", investv1.NAVPrice{Date: "2026-10-31", NAVPerShare: 1_000_000})))
 	}
 
-	stopMiner := startMiner(c, healBlockPeriod)
+	stopMiner := c.Mine(healBlockPeriod)
 	defer func() { stopMiner() }()
 
 	w.waitFor("the share classes' tokens ready", healSetup, func() (bool, string) {
@@ -274,7 +273,7 @@ func healBooksOnce(b *testing.B, e *envtest.Environment) healResult {
 	w.forkBack(keep)
 	rolledBack, roundsBefore := time.Now(), w.ledgerRounds()
 	b.StartTimer()
-	stopMiner = startMiner(c, healBlockPeriod)
+	stopMiner = c.Mine(healBlockPeriod)
 
 	res := healResult{txsTaken: nonceBefore - w.nonce()}
 	tookUnits := map[string]bool{} // accounts the rollback took units from
@@ -587,26 +586,6 @@ func (w *healWorld) waitFor(what string, timeout time.Duration, cond func() (boo
 		}
 		time.Sleep(healPoll)
 	}
-}
-
-// startMiner commits a block every period until stopped.
-func startMiner(c *chaintest.Chain, period time.Duration) (stop func()) {
-	done := make(chan struct{})
-	var wg sync.WaitGroup
-	wg.Go(func() {
-		t := time.NewTicker(period)
-		defer t.Stop()
-		for {
-			select {
-			case <-done:
-				return
-			case <-t.C:
-				c.Backend.Commit()
-			}
-		}
-	})
-	var once sync.Once
-	return func() { once.Do(func() { close(done); wg.Wait() }) }
 }
 
 func must(b *testing.B, err error) {

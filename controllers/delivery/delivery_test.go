@@ -183,7 +183,7 @@ var _ = Describe("BUY delivery on the chain", func() {
 
 		By("the agent's broadcasts reaching the node again")
 		gate.Open()
-		stop := miner(w.chain, 100*time.Millisecond)
+		stop := w.chain.Mine(100 * time.Millisecond)
 		Eventually(func() *investv1.SettlementRecord { return get(o).Status.Settlement.DeliveryCompleted }, timeout, interval).ShouldNot(BeNil())
 		stop()
 		mints := w.chain.Mints(w.chain.Token, addr)
@@ -355,7 +355,7 @@ var _ = Describe("BUY delivery on the chain", func() {
 			g.Expect(cur.Status.Settlement.DeliveryInitiated).NotTo(BeNil())
 		}, timeout, interval).Should(Succeed())
 		moveTo(o, investv1.StateDeliveryInitiated)
-		stop := miner(w.chain, 100*time.Millisecond)
+		stop := w.chain.Mine(100 * time.Millisecond)
 		Eventually(func() *investv1.SettlementRecord { return get(o).Status.Settlement.DeliveryCompleted }, timeout, interval).ShouldNot(BeNil())
 		stop()
 		mints := w.chain.Mints(w.chain.Token, addr)

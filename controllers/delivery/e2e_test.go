@@ -63,7 +63,7 @@ var _ = Describe("a BUY end to end: order controller, sandbox money side, chain 
 			SkipNameValidation: true,
 		})
 		defer mgr.Stop()
-		stop := miner(w.chain, 200*time.Millisecond)
+		stop := w.chain.Mine(200 * time.Millisecond)
 		defer stop()
 
 		o := fixtures.BuyOrder(w.ns, w.account, string(w.isin), 12)

@@ -25,7 +25,7 @@ var _ = Describe("a chain behind the records heals by itself", func() {
 			}
 			agent := w.startAgent(agentOptions{confirmations: 2})
 			defer agent.Stop()
-			stopMiner := miner(w.chain, 50*time.Millisecond)
+			stopMiner := w.chain.Mine(50 * time.Millisecond)
 			defer func() { stopMiner() }()
 
 			want := map[common.Address]int64{}
@@ -67,7 +67,7 @@ var _ = Describe("a chain behind the records heals by itself", func() {
 			GinkgoWriter.Printf("rollback of %d blocks: the chain's nonce fell from %d to %d (%d recorded)\n", depth, before, nonceAt(w), recorded)
 
 			By("the agent healing the chain while blocks come")
-			stopMiner = miner(w.chain, 50*time.Millisecond)
+			stopMiner = w.chain.Mine(50 * time.Millisecond)
 			Eventually(func(g Gomega) {
 				allDelivered(&orders)(g)
 				g.Expect(nonceAt(w)).To(Equal(recorded))

@@ -252,7 +252,7 @@ var _ = Describe("A SELL whose units leave does not hang", func() {
 			Expect(k8s.Create(ctx, o)).To(Succeed())
 			return o
 		}
-		stop := miner(w.chain, 100*time.Millisecond)
+		stop := w.chain.Mine(100 * time.Millisecond)
 		buy := quote(investv1.SideBuy, 12)
 		Eventually(func() investv1.OrderState { return get(buy).Status.State }, timeout, interval).Should(Equal(investv1.StateCompleted))
 		stop()

@@ -98,7 +98,7 @@ var _ = Describe("lost-key recovery", func() {
 		lostW, lost := w.wallet()
 		replW, repl := w.wallet()
 		units, locked, releases := w.holdings(lost)
-		stop := miner(w.chain, 100*time.Millisecond)
+		stop := w.chain.Mine(100 * time.Millisecond)
 		agent := w.startAgent(nil)
 		rec := w.recovery(lostW, replW)
 		Eventually(completed(rec), timeout, interval).Should(Equal(investv1.RecoveryCompleted))
@@ -142,7 +142,7 @@ var _ = Describe("lost-key recovery", func() {
 		Expect(pendingNonce(w.chain)).To(BeZero(), "nothing reached the node")
 		recorded := get(rec).Status.Tokens[0].Transaction
 
-		stop := miner(w.chain, 100*time.Millisecond)
+		stop := w.chain.Mine(100 * time.Millisecond)
 		defer stop()
 		second := w.startAgent(nil)
 		defer second.Stop()
@@ -169,7 +169,7 @@ var _ = Describe("lost-key recovery", func() {
 		first0 := common.HexToAddress(get(rec).Status.Tokens[0].Token)
 		Expect(w.chain.Balance(first0, lost)).To(BeZero(), "the first token's recovery was mined while no agent ran")
 
-		stop := miner(w.chain, 100*time.Millisecond)
+		stop := w.chain.Mine(100 * time.Millisecond)
 		defer stop()
 		second := w.startAgent(nil)
 		defer second.Stop()
@@ -192,7 +192,7 @@ var _ = Describe("lost-key recovery", func() {
 		first := w.startAgent(nil) // no miner yet
 		rec := w.recovery(lostW, replW)
 		Eventually(func() uint64 { return pendingNonce(w.chain) }, timeout, interval).Should(Equal(uint64(1)))
-		stop := miner(w.chain, 100*time.Millisecond)
+		stop := w.chain.Mine(100 * time.Millisecond)
 		defer stop()
 		defer first.Stop()
 		Eventually(completed(rec), timeout, interval).Should(Equal(investv1.RecoveryFailed))

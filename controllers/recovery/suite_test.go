@@ -144,28 +144,6 @@ func (d *deadBroadcast) count() int {
 	return len(d.sent)
 }
 
-// miner commits a block every period until stopped.
-func miner(c *chaintest.Chain, period time.Duration) (stop func()) {
-	done := make(chan struct{})
-	var wg sync.WaitGroup
-	wg.Add(1)
-	go func() {
-		defer wg.Done()
-		t := time.NewTicker(period)
-		defer t.Stop()
-		for {
-			select {
-			case <-done:
-				return
-			case <-t.C:
-				c.Backend.Commit()
-			}
-		}
-	}()
-	var once sync.Once
-	return func() { once.Do(func() { close(done); wg.Wait() }) }
-}
-
 func pendingNonce(c *chaintest.Chain) uint64 {
 	GinkgoHelper()
 	n, err := c.Client.PendingNonceAt(ctx, c.Agent.Address())

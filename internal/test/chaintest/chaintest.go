@@ -14,6 +14,7 @@ import (
 	"errors"
 	"fmt"
 	"math/big"
+	"sync"
 	"time"
 
 	"github.com/ethereum/go-ethereum"
@@ -462,6 +463,28 @@ func (c *Chain) Commit(n int) {
 	for range n {
 		c.Backend.Commit()
 	}
+}
+
+// Mine commits a block every period until stop is called (stop waits for the last
+// commit, and may be called more than once): a chain whose blocks come while the agent
+// works, as a live one does.
+func (c *Chain) Mine(period time.Duration) (stop func()) {
+	done := make(chan struct{})
+	var wg sync.WaitGroup
+	wg.Go(func() {
+		t := time.NewTicker(period)
+		defer t.Stop()
+		for {
+			select {
+			case <-done:
+				return
+			case <-t.C:
+				c.Backend.Commit()
+			}
+		}
+	})
+	var once sync.Once
+	return func() { once.Do(func() { close(done); wg.Wait() }) }
 }
 
 // Now is the head block's timestamp (seconds since the epoch): the contracts' block.timestamp.
