@@ -26,10 +26,14 @@ import (
 	"github.com/fundshare/fundshare-operator/internal/validation"
 )
 
+// The lease settings are controller-runtime's defaults (what the manager runs with), not
+// shorter ones: a replica that cannot renew within the deadline stops, and at a load of
+// 30 on two cores a renewal took longer than a 4 s deadline, so the replica that was to
+// take over lost its own election instead.
 const (
-	leaseDuration = 6 * time.Second
-	renewDeadline = 4 * time.Second
-	retryPeriod   = time.Second
+	leaseDuration = 15 * time.Second
+	renewDeadline = 10 * time.Second
+	retryPeriod   = 2 * time.Second
 )
 
 var env, k8s, ctx = envtest.Suite(envtest.Options{Webhooks: true})
