@@ -55,7 +55,7 @@ func Binary(t T, pkg string) string {
 		dirs = append(dirs, dir)
 		mu.Unlock()
 		b.bin = filepath.Join(dir, path.Base(pkg))
-		cmd := exec.Command("go", "build", "-o", b.bin, pkg)
+		cmd := exec.Command("go", "build", "-o", b.bin, pkg) //nolint:gosec // pkg is one of this module's packages, named by a test
 		cmd.Dir = controlplane.Root()
 		if out, err := cmd.CombinedOutput(); err != nil {
 			b.err = fmt.Errorf("go build %s: %w\n%s", pkg, err, out)
