@@ -34,6 +34,14 @@ const (
 	// left the cluster), so the recorded transactions above it cannot be mined. Nothing new
 	// is signed until a person fills the nonce (docs/tokens.md, "Healing").
 	Halted
+	// RecordsBehind: the records are behind the chain: the signer's nonce on chain is above
+	// every nonce this cluster's outbox reserved (Config.Marks), so transactions of the key
+	// were mined that no record holds and none ever held here (etcd restored from an older
+	// snapshot, or the key used outside the operator). Signing goes on: every effect on a
+	// token with effect references is looked up on chain before it is signed; effects on a
+	// token without them are not signed (the owners ask RecordsBehind) until a person clears
+	// the alarm (docs/tokens.md, "When the records fall behind the chain").
+	RecordsBehind
 )
 
 // String names the state.
@@ -45,6 +53,8 @@ func (s HealthState) String() string {
 		return "Behind"
 	case Halted:
 		return "Halted"
+	case RecordsBehind:
+		return "RecordsBehind"
 	}
 	return fmt.Sprintf("HealthState(%d)", int(s))
 }
@@ -138,10 +148,22 @@ func (o *Outbox) Health() Health {
 	return h
 }
 
+// RecordsBehind is the alarm's message while the records are behind the chain
+// (RecordsBehind), else "". Owners of effects on tokens without effect references sign
+// nothing while it is set.
+func (o *Outbox) RecordsBehind() string {
+	o.hmu.Lock()
+	defer o.hmu.Unlock()
+	if o.health.State == RecordsBehind {
+		return o.health.Message
+	}
+	return ""
+}
+
 func (o *Outbox) signing() error {
 	o.hmu.Lock()
 	defer o.hmu.Unlock()
-	if o.health.State != InSync {
+	if o.health.State != InSync && o.health.State != RecordsBehind {
 		return fmt.Errorf("%w: %s", ErrChainBehind, o.health.Message)
 	}
 	return nil

@@ -176,6 +176,8 @@ type Outbox struct {
 	health  Health
 	changes chan struct{} // a value after each change of Health().State
 	final   uint64        // one more than the highest nonce recorded or seen final
+
+	refs refSupport // which tokens have effect references
 }
 
 // New returns an Outbox; it sends nothing until Start (or Sync) has run.
