@@ -198,8 +198,10 @@ func (r *Reconciler) send(ctx context.Context, o *investv1.Order, step lifecycle
 			return patch.Retry(ctx, err, "record the release time of the units' lock-up")
 		}
 		switch {
-		case refs:
+		case refs && until != nil:
 			data = abi.PackMintLockedWithRef(ref, addr, big.NewInt(o.Spec.AmountOfUnits), releaseTime(until))
+		case refs:
+			data = abi.PackMintWithRef(ref, addr, big.NewInt(o.Spec.AmountOfUnits))
 		case until != nil:
 			data = abi.PackMintLocked(addr, big.NewInt(o.Spec.AmountOfUnits), releaseTime(until))
 		default:

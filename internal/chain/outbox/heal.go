@@ -100,7 +100,7 @@ type Notice struct {
 	// Warning is true for what needs a person.
 	Warning bool
 	// Reason is a CamelCase reason: ChainBehind, TransactionRebroadcast, ChainHealed,
-	// NonceMissing, TransactionOutcomeChanged.
+	// NonceMissing, TransactionOutcomeChanged, RecordsBehindChain.
 	Reason  string
 	Message string
 }
@@ -118,7 +118,7 @@ func MustWait(err error) bool {
 var (
 	healthGauge = prometheus.NewGaugeVec(prometheus.GaugeOpts{
 		Name: "fundshare_chain_outbox_health",
-		Help: "1 for the state the chain stands in against the agent's recorded transactions (InSync, Behind, Halted), 0 for the others.",
+		Help: "1 for the state the chain stands in against the agent's recorded transactions (InSync, Behind, Halted, RecordsBehind), 0 for the others.",
 	}, []string{"signer", "state"})
 	rebroadcasts = prometheus.NewCounterVec(prometheus.CounterOpts{
 		Name: "fundshare_chain_outbox_rebroadcasts_total",
@@ -250,12 +250,13 @@ func (o *Outbox) Heal(ctx context.Context) (Health, error) {
 		return o.Health(), fmt.Errorf("outbox: nonce at the latest block: %w", err)
 	}
 	m := byNonce(recs)
-	var highest uint64
+	var highest, recordedTop uint64
 	o.hmu.Lock()
 	final := o.final
 	o.hmu.Unlock()
 	for n, e := range m {
 		highest = max(highest, n)
+		recordedTop = max(recordedTop, n+1)
 		if e.receipt != nil {
 			final = max(final, n+1)
 		}
@@ -299,6 +300,13 @@ func (o *Outbox) Heal(ctx context.Context) (Health, error) {
 		}
 	} else {
 		h.State = InSync
+		alarm, err := o.checkMarkLocked(ctx, chainNonce, recordedTop)
+		if err != nil {
+			return o.Health(), err
+		}
+		if alarm != "" {
+			h.State, h.Message = RecordsBehind, alarm
+		}
 		if len(o.healing) > 0 {
 			changed, err := o.verifyHealed(ctx, m)
 			if err != nil {
@@ -314,7 +322,7 @@ func (o *Outbox) Heal(ctx context.Context) (Health, error) {
 	o.hmu.Lock()
 	o.health = h
 	o.hmu.Unlock()
-	for _, s := range []HealthState{InSync, Behind, Halted} {
+	for _, s := range []HealthState{InSync, Behind, Halted, RecordsBehind} {
 		v := 0.0
 		if s == h.State {
 			v = 1
@@ -346,6 +354,8 @@ func (o *Outbox) transition(prev, h Health) {
 		o.cfg.Log.Error(errors.New(h.Message), "the chain cannot be healed by the outbox: a person must fill the missing nonces",
 			"chainNonce", h.ChainNonce, "missing", formatNonces(h.Missing))
 		o.notify(Notice{Warning: true, Reason: "NonceMissing", Message: h.Message})
+	case RecordsBehind:
+		o.notify(Notice{Warning: true, Reason: "RecordsBehindChain", Message: h.Message})
 	case InSync:
 		if prev.State != InSync && !prev.Since.IsZero() {
 			msg := fmt.Sprintf("the chain holds every recorded transaction again (nonce %d); signing resumes", h.ChainNonce)
