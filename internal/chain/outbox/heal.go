@@ -359,6 +359,9 @@ func (o *Outbox) transition(prev, h Health) {
 	case InSync:
 		if prev.State != InSync && !prev.Since.IsZero() {
 			msg := fmt.Sprintf("the chain holds every recorded transaction again (nonce %d); signing resumes", h.ChainNonce)
+			if prev.State == RecordsBehind {
+				msg = fmt.Sprintf("the records-behind alarm was cleared (the agent's nonce on chain is %d); effects on tokens without effect references are signed again", h.ChainNonce)
+			}
 			o.cfg.Log.Info(msg)
 			o.notify(Notice{Reason: "ChainHealed", Message: msg})
 		}
