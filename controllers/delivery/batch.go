@@ -443,6 +443,14 @@ func (r *Reconciler) claimAndSend(ctx context.Context, b *investv1.DeliveryBatch
 		if refs {
 			// Before anything is signed: a member whose mint the chain shows applied
 			// already gets the transaction that applied it, not a second mint.
+			if uids[m.Order] == "" {
+				// A batch without owner references (made by hand): the order's own UID.
+				o := &investv1.Order{}
+				if err := r.reader().Get(ctx, client.ObjectKey{Namespace: b.Namespace, Name: m.Order}, o); err != nil {
+					return ctrl.Result{}, fmt.Errorf("read order %s: %w", m.Order, err)
+				}
+				uids[m.Order] = o.UID
+			}
 			ref := memberRef(b, m, uids)
 			eff, err := r.Outbox.Applied(ctx, tok, ref)
 			if err != nil {
@@ -790,8 +798,11 @@ func (r *Reconciler) finishBatch(ctx context.Context, b *investv1.DeliveryBatch)
 				// Skipped by the token: another transaction minted it (a race with a
 				// second signer, or a record lost). Its evidence names that transaction.
 				eff, err := r.Outbox.Applied(ctx, tok, ref)
-				if err != nil || eff == nil {
-					return fmt.Errorf("order %s was skipped by the batch %s, but its mint is not found on chain: %v", m.Order, rc.Hash, err)
+				if err != nil {
+					return fmt.Errorf("order %s was skipped by the batch %s; look its mint up on chain: %w", m.Order, rc.Hash, err)
+				}
+				if eff == nil {
+					return fmt.Errorf("order %s was skipped by the batch %s, but its mint is not found on chain", m.Order, rc.Hash)
 				}
 				c.Recovered = effectOf(eff, r.now())
 				hash = eff.TxHash.Hex()

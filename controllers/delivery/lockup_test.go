@@ -116,7 +116,9 @@ var _ = Describe("lock-ups on chain", func() {
 			Expect(o.Status.Chain.LockedUntil).NotTo(BeNil())
 			Expect(o.Status.Chain.LockedUntil.Unix()).To(Equal(m.LockedUntil.Unix()), "the claim recorded the member's release time")
 			addrs, units, releases = append(addrs, common.HexToAddress(m.Address)), append(units, big.NewInt(m.Units)), append(releases, uint64(m.LockedUntil.Unix()))
-			refs = append(refs, orderRef(o, lifecycle.StepDeliveryInitiated))
+			mo := &investv1.Order{}
+			mo.Namespace, mo.Name = w.ns, m.Order
+			refs = append(refs, orderRef(get(mo), lifecycle.StepDeliveryInitiated))
 		}
 		signed, err := outbox.Decode(batches[0].Status.Transaction.Attempts[0])
 		Expect(err).NotTo(HaveOccurred())

@@ -296,8 +296,11 @@ func (r *Reconciler) track(ctx context.Context, rec *investv1.WalletRecovery, i 
 		// Another transaction applied this recovery on the token: its evidence, no stall.
 		t := rec.Status.Tokens[i]
 		eff, err := r.Outbox.Applied(ctx, common.HexToAddress(t.Token), recoveryRef(rec, t.ISIN))
-		if err != nil || eff == nil {
-			return ctrl.Result{}, fmt.Errorf("recoverWallet %s reverted with %s, but the transaction that applied it is not found: %v", obs.Receipt.Hash, chain.EffectAppliedError, err)
+		if err != nil {
+			return ctrl.Result{}, fmt.Errorf("recoverWallet %s reverted with %s; look the transaction that applied it up: %w", obs.Receipt.Hash, chain.EffectAppliedError, err)
+		}
+		if eff == nil {
+			return ctrl.Result{}, fmt.Errorf("recoverWallet %s reverted with %s, but the transaction that applied it is not found", obs.Receipt.Hash, chain.EffectAppliedError)
 		}
 		rec.Status.Tokens[i].Recovered = effectOf(eff, r.now())
 	}

@@ -74,7 +74,7 @@ func TestAMintWithAReferenceIsAppliedOnceAndFoundOnChain(t *testing.T) {
 	if !chain.IsEffectApplied(r) {
 		t.Fatal("IsEffectApplied is false for the revert")
 	}
-	c.Reverts(c.Agent, c.Token, c.TokenABI.PackMintLockedWithRef(ref, c.alice.Address(), big.NewInt(40), c.Now()+3600), chain.EffectAppliedError)
+	_ = c.Reverts(c.Agent, c.Token, c.TokenABI.PackMintLockedWithRef(ref, c.alice.Address(), big.NewInt(40), c.Now()+3600), chain.EffectAppliedError)
 	if b := c.Balance(c.Token, c.alice.Address()); b != 40 {
 		t.Fatalf("balance %d, want 40", b)
 	}
@@ -82,8 +82,8 @@ func TestAMintWithAReferenceIsAppliedOnceAndFoundOnChain(t *testing.T) {
 		t.Fatalf("%d mints, want 1", n)
 	}
 	// Only the agent applies effects.
-	c.Reverts(c.alice, c.Token, c.TokenABI.PackMintWithRef(chain.EffectRef("Order", "demo", "b", "uid-b", chain.EffectMint), c.alice.Address(), big.NewInt(1)), "AccessControlUnauthorizedAccount")
-	c.Reverts(c.Agent, c.Token, c.TokenABI.PackMintWithRef([32]byte{}, c.alice.Address(), big.NewInt(1)), "ZeroRef")
+	_ = c.Reverts(c.alice, c.Token, c.TokenABI.PackMintWithRef(chain.EffectRef("Order", "demo", "b", "uid-b", chain.EffectMint), c.alice.Address(), big.NewInt(1)), "AccessControlUnauthorizedAccount")
+	_ = c.Reverts(c.Agent, c.Token, c.TokenABI.PackMintWithRef([32]byte{}, c.alice.Address(), big.NewInt(1)), "ZeroRef")
 }
 
 func TestABatchOfMintsSkipsAMemberWhoseReferenceWasUsedAndMintsTheOthers(t *testing.T) {
@@ -121,7 +121,7 @@ func TestABatchOfMintsSkipsAMemberWhoseReferenceWasUsedAndMintsTheOthers(t *test
 	if err != nil || got == nil || got.TxHash != first.TxHash {
 		t.Fatalf("FindEffect(alice) = %+v, %v; want the first mint %s", got, err, first.TxHash.Hex())
 	}
-	c.Reverts(c.Agent, c.Token, c.TokenABI.PackBatchMintWithRefs([][32]byte{refA}, []common.Address{c.alice.Address(), c.bob.Address()}, units(1, 1), []uint64{0, 0}), "BatchLengthMismatch")
+	_ = c.Reverts(c.Agent, c.Token, c.TokenABI.PackBatchMintWithRefs([][32]byte{refA}, []common.Address{c.alice.Address(), c.bob.Address()}, units(1, 1), []uint64{0, 0}), "BatchLengthMismatch")
 }
 
 func TestABurnWithAReferenceIsAppliedOnce(t *testing.T) {
@@ -131,7 +131,7 @@ func TestABurnWithAReferenceIsAppliedOnce(t *testing.T) {
 	c.Mint(c.Token, c.bob.Address(), 30)
 	ref := chain.EffectRef("Order", "demo", "s", "uid-s", chain.EffectBurn)
 	rc := c.Send(c.Agent, c.Token, c.TokenABI.PackBurnWithRef(ref, []common.Address{c.alice.Address(), c.bob.Address()}, units(10, 5)))
-	c.Reverts(c.Agent, c.Token, c.TokenABI.PackBurnWithRef(ref, []common.Address{c.alice.Address()}, units(10)), chain.EffectAppliedError)
+	_ = c.Reverts(c.Agent, c.Token, c.TokenABI.PackBurnWithRef(ref, []common.Address{c.alice.Address()}, units(10)), chain.EffectAppliedError)
 	if a, b := c.Balance(c.Token, c.alice.Address()), c.Balance(c.Token, c.bob.Address()); a != 20 || b != 25 {
 		t.Fatalf("balances %d and %d, want 20 and 25 (burned once)", a, b)
 	}
@@ -150,7 +150,7 @@ func TestAWalletRecoveryWithAReferenceIsAppliedOnce(t *testing.T) {
 	c.Send(c.Agent, c.Token, c.TokenABI.PackRecoverWalletWithRef(ref, c.alice.Address(), c.bob.Address()))
 	// Units minted to the lost wallet since are not moved by the same recovery again.
 	c.Mint(c.Token, c.alice.Address(), 3)
-	c.Reverts(c.Agent, c.Token, c.TokenABI.PackRecoverWalletWithRef(ref, c.alice.Address(), c.bob.Address()), chain.EffectAppliedError)
+	_ = c.Reverts(c.Agent, c.Token, c.TokenABI.PackRecoverWalletWithRef(ref, c.alice.Address(), c.bob.Address()), chain.EffectAppliedError)
 	if a, b, l := c.Balance(c.Token, c.alice.Address()), c.Balance(c.Token, c.bob.Address()), c.Locked(c.Token, c.bob.Address()); a != 3 || b != 20 || l != 12 {
 		t.Fatalf("alice %d, bob %d (locked %d); want 3, 20 (12)", a, b, l)
 	}
