@@ -161,9 +161,12 @@ var _ = Describe("when the records fall behind the chain", func() {
 
 		sell := w.order(investv1.SideSell, 4, first)
 		snap := takeSnapshot(sell) // EXECUTED, no burn recorded: no agent runs
+		// Blocks keep coming: a fixed number committed right after the record could come
+		// before the broadcast reaches the node.
+		stopMiner := miner(w.chain, 50*time.Millisecond)
+		defer func() { stopMiner() }()
 		agent = w.startAgent(agentOptions{confirmations: 2})
 		Eventually(func(g Gomega) { recordedTx(g, sell) }, timeout, interval).Should(Succeed())
-		w.chain.Commit(2)
 		Eventually(burned(sell), timeout, interval).Should(Succeed())
 		burnHash := get(sell).Status.Settlement.TokensBurned.TransactionHash
 		agent.Stop()
@@ -180,8 +183,8 @@ var _ = Describe("when the records fall behind the chain", func() {
 			g.Expect(c).NotTo(BeNil())
 			g.Expect(c.Recovered).NotTo(BeNil())
 		}, timeout, interval).Should(Succeed())
-		w.chain.Commit(2)
 		Eventually(burned(sell), timeout, interval).Should(Succeed())
+		stopMiner()
 		cur := get(sell)
 		Expect(cur.Status.Settlement.TokensBurned.TransactionHash).To(Equal(burnHash))
 		Expect(cur.Status.Chain.Recovered.TransactionHash).To(Equal(burnHash))
