@@ -101,6 +101,25 @@ type ChainReceipt struct {
 	At metav1.Time `json:"at"`
 }
 
+// ChainEffect is an effect (a mint, a burn, a wallet recovery's forced transfer) that the
+// token applied under its effect reference, as found on chain.
+type ChainEffect struct {
+	// Ref is the effect reference (0x and 64 hexadecimal digits).
+	// +kubebuilder:validation:Pattern=`^0x[0-9a-fA-F]{64}$`
+	Ref string `json:"ref"`
+	// TransactionHash is the transaction that applied it.
+	// +kubebuilder:validation:Pattern=`^0x[0-9a-fA-F]{64}$`
+	TransactionHash string `json:"transactionHash"`
+	// BlockNumber is the block it was applied in.
+	// +kubebuilder:validation:Minimum=0
+	BlockNumber int64 `json:"blockNumber"`
+	// Units the effect minted, burned or moved (its EffectApplied event's).
+	// +kubebuilder:validation:Minimum=0
+	Units int64 `json:"units"`
+	// At is when it was found.
+	At metav1.Time `json:"at"`
+}
+
 // Mined returns the attempt the receipt names, or nil.
 func (t *ChainTransaction) Mined() *ChainTransactionAttempt {
 	if t == nil || t.Receipt == nil {

@@ -342,6 +342,13 @@ type OrderChainStatus struct {
 	// dropped the other transaction).
 	// +optional
 	NonceTaken *ChainNonceTaken `json:"nonceTaken,omitempty"`
+	// Recovered is set when the chain showed the order's mint or burn applied although no
+	// record said so (the records fell behind the chain: etcd restored from an older
+	// snapshot, a status write lost, or the recorded transaction reverted with
+	// EffectAlreadyApplied): the token's effect reference names the transaction that
+	// applied it, and its evidence is recorded instead of a new transaction.
+	// +optional
+	Recovered *ChainEffect `json:"recovered,omitempty"`
 }
 
 // ChainNonceTaken says the nonce of a recorded transaction was used by a transaction that

@@ -60,6 +60,12 @@ type WalletRecoveryToken struct {
 	// Transaction is recoverWallet(from, to), signed and recorded before it was broadcast.
 	// +required
 	Transaction *ChainTransaction `json:"transaction"`
+	// Recovered is set when the chain showed this token's recovery applied (its effect
+	// reference) although no record said so (etcd restored from an older snapshot, a status
+	// write lost): Transaction is then the transaction that applied it, rebuilt from the
+	// chain, and nothing new was signed.
+	// +optional
+	Recovered *ChainEffect `json:"recovered,omitempty"`
 }
 
 // WalletRecoveryStatus is the recovery's transactions and outcome.

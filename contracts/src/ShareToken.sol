@@ -32,6 +32,15 @@ import {IIdentityRegistry} from "./IIdentityRegistry.sol";
 /// locks with the same release time share an entry. Reading the locked balance (every holder
 /// transfer, canTransfer, lockedBalanceOf) reads at most MAX_LOCKS slots; a lock that would make
 /// a holder's MAX_LOCKS + 1st live entry reverts with TooManyLocks.
+///
+/// Effect references: every agent effect of the operator (a mint, a burn, a wallet recovery)
+/// has a variant that carries a `bytes32 ref`, a reference the operator derives from the record
+/// it belongs to (an order and its step, a recovery and its token). The token keeps the block in
+/// which each ref was applied and refuses a second use (EffectAlreadyApplied), so an effect whose
+/// record was lost (the operator's store restored from an older snapshot, a lost write) cannot
+/// happen twice, and EffectApplied lets the operator find the transaction that applied it. A batch
+/// of mints carries one ref per member and skips a member whose ref was used (EffectSkipped)
+/// instead of reverting, so one member applied elsewhere does not stop the others.
 contract ShareToken is ERC20, AccessControl, Pausable {
     /// @notice Holders of this role mint, burn, freeze, pause and force transfers.
     bytes32 public constant AGENT_ROLE = keccak256("AGENT_ROLE");
@@ -49,6 +58,8 @@ contract ShareToken is ERC20, AccessControl, Pausable {
     mapping(address wallet => bool frozen) private _frozen;
     /// @dev Each holder's locks, oldest written first; may hold expired entries until the next write.
     mapping(address wallet => Lock[] locks) private _locks;
+    /// @dev The block in which each effect reference was applied; 0: never.
+    mapping(bytes32 ref => uint256 blockNumber) private _effects;
 
     /// @notice The token now asks `current` which wallets are verified.
     event IdentityRegistrySet(address indexed previous, address indexed current);
@@ -70,6 +81,16 @@ contract ShareToken is ERC20, AccessControl, Pausable {
         address agent
     );
 
+    /// @notice The agent effect `ref` was applied: `units` units minted, burned or moved.
+    event EffectApplied(bytes32 indexed ref, uint256 units, address agent);
+    /// @notice A batch member whose effect `ref` was already applied (in block `appliedIn`) was
+    /// skipped: nothing was done for it.
+    event EffectSkipped(bytes32 indexed ref, uint256 appliedIn);
+
+    /// @notice The effect `ref` was already applied, in block `appliedIn`; nothing was done.
+    error EffectAlreadyApplied(bytes32 ref, uint256 appliedIn);
+    /// @notice An effect reference was zero.
+    error ZeroRef();
     /// @notice An address argument was the zero address.
     error ZeroAddress();
     /// @notice `registry` has no code, so it cannot be an identity registry.
@@ -213,7 +234,83 @@ contract ShareToken is ERC20, AccessControl, Pausable {
         return true;
     }
 
+    // ---- operations with effect references (agent) ----
+
+    /// @notice mint, at most once per `ref`: reverts EffectAlreadyApplied when `ref` was used.
+    function mintWithRef(bytes32 ref, address to, uint256 amount) external onlyRole(AGENT_ROLE) {
+        _useRef(ref, amount);
+        _mint(to, amount);
+    }
+
+    /// @notice mintLocked, at most once per `ref`: reverts EffectAlreadyApplied when `ref` was used.
+    function mintLockedWithRef(
+        bytes32 ref,
+        address to,
+        uint256 amount,
+        uint64 releaseTime
+    ) external onlyRole(AGENT_ROLE) {
+        _useRef(ref, amount);
+        _mint(to, amount);
+        _addLock(to, amount, releaseTime);
+    }
+
+    /// @notice batchMintLocked with one ref per member (release time 0: unlocked). A member whose
+    /// ref was already used is skipped (EffectSkipped), the others are minted; any other failure
+    /// reverts the whole batch.
+    function batchMintWithRefs(
+        bytes32[] calldata refs,
+        address[] calldata to,
+        uint256[] calldata amounts,
+        uint64[] calldata releaseTimes
+    ) external onlyRole(AGENT_ROLE) {
+        if (refs.length != to.length) revert BatchLengthMismatch(refs.length, to.length);
+        if (to.length != amounts.length) revert BatchLengthMismatch(to.length, amounts.length);
+        if (to.length != releaseTimes.length) revert BatchLengthMismatch(to.length, releaseTimes.length);
+        for (uint256 i = 0; i < to.length; ++i) {
+            if (refs[i] == bytes32(0)) revert ZeroRef();
+            uint256 appliedIn = _effects[refs[i]];
+            if (appliedIn != 0) {
+                emit EffectSkipped(refs[i], appliedIn);
+                continue;
+            }
+            _effects[refs[i]] = block.number;
+            emit EffectApplied(refs[i], amounts[i], _msgSender());
+            _mint(to[i], amounts[i]);
+            _addLock(to[i], amounts[i], releaseTimes[i]);
+        }
+    }
+
+    /// @notice burn or batchBurn (one wallet or several) as ONE effect, at most once per `ref`:
+    /// reverts EffectAlreadyApplied when `ref` was used; all or none.
+    function burnWithRef(bytes32 ref, address[] calldata from, uint256[] calldata amounts) external onlyRole(AGENT_ROLE) {
+        if (from.length != amounts.length) revert BatchLengthMismatch(from.length, amounts.length);
+        uint256 total = 0;
+        for (uint256 i = 0; i < from.length; ++i) {
+            total += amounts[i];
+        }
+        _useRef(ref, total);
+        for (uint256 i = 0; i < from.length; ++i) {
+            _burnUnlockedFirst(from[i], amounts[i]);
+        }
+    }
+
+    /// @notice recoverWallet, at most once per `ref`: reverts EffectAlreadyApplied when `ref` was used.
+    function recoverWalletWithRef(bytes32 ref, address lost, address replacement) external onlyRole(AGENT_ROLE) returns (bool) {
+        if (lost == replacement) revert SameWallet(lost);
+        uint256 amount = balanceOf(lost);
+        uint256 locked = _lockedBalance(lost);
+        _useRef(ref, amount);
+        _forcedTransfer(lost, replacement, amount);
+        emit WalletRecovered(lost, replacement, amount, locked, _msgSender());
+        return true;
+    }
+
     // ---- views ----
+
+    /// @notice The block in which the effect `ref` was applied; 0 when it never was.
+    function effectApplied(bytes32 ref) external view returns (uint256) {
+        return _effects[ref];
+    }
 
     /// @notice Whether `wallet` is frozen.
     function isFrozen(address wallet) external view returns (bool) {
@@ -260,6 +357,15 @@ contract ShareToken is ERC20, AccessControl, Pausable {
             }
         }
         super._update(from, to, value);
+    }
+
+    /// @dev Marks `ref` applied in this block, or reverts when it was applied before.
+    function _useRef(bytes32 ref, uint256 units) private {
+        if (ref == bytes32(0)) revert ZeroRef();
+        uint256 appliedIn = _effects[ref];
+        if (appliedIn != 0) revert EffectAlreadyApplied(ref, appliedIn);
+        _effects[ref] = block.number;
+        emit EffectApplied(ref, units, _msgSender());
     }
 
     /// @dev Burns unlocked units first, then removes the locks of the locked units it burns.

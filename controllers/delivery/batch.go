@@ -237,6 +237,13 @@ func (r *Reconciler) form(ctx context.Context, key batchKey, names []string) {
 		alone   []string // minted on their own
 	)
 	var lockUpDays int32
+	refs, err := r.Outbox.EffectRefs(ctx, key.token)
+	if err != nil {
+		log.Error(err, "effect references of the token; the orders are queued again")
+		r.unhold(key.ns, names, false)
+		return
+	}
+	var memberRefs [][32]byte
 	if tok, err := r.Tokens.Token(ctx, key.ns, key.isin); err == nil && tok.Address == key.token {
 		lockUpDays = tok.LockUpDays
 	} else {
@@ -272,6 +279,10 @@ func (r *Reconciler) form(ctx context.Context, key batchKey, names []string) {
 		}
 		members = append(members, m)
 		owners = append(owners, metav1.OwnerReference{APIVersion: investv1.GroupVersion.String(), Kind: "Order", Name: o.Name, UID: o.UID})
+		memberRefs = append(memberRefs, orderRef(o, lifecycle.StepDeliveryInitiated))
+	}
+	if !refs {
+		memberRefs = nil
 	}
 	r.unhold(key.ns, gone, false)
 	if len(members) < 2 {
@@ -279,7 +290,7 @@ func (r *Reconciler) form(ctx context.Context, key batchKey, names []string) {
 		r.unhold(key.ns, alone, true)
 		return
 	}
-	data := packBatchMint(members)
+	data := packBatchMint(members, memberRefs)
 	if r.Backend != nil {
 		_, err := r.Backend.EstimateGas(ctx, ethereum.CallMsg{From: r.Outbox.From(), To: &key.token, Data: data})
 		if err != nil {
@@ -334,9 +345,11 @@ func memberNames(ms []investv1.DeliveryBatchMember) []string {
 	return out
 }
 
-// packBatchMint is batchMint of the members, or batchMintLocked when any of them has a
-// release time (the others with release time 0: unlocked).
-func packBatchMint(ms []investv1.DeliveryBatchMember) []byte {
+// packBatchMint is batchMintWithRefs of the members with their effect references (refs,
+// one per member, on a token that has them: a member applied already is skipped by the
+// token), else batchMint, or batchMintLocked when any of them has a release time (the
+// others with release time 0: unlocked).
+func packBatchMint(ms []investv1.DeliveryBatchMember, refs [][32]byte) []byte {
 	addrs := make([]common.Address, len(ms))
 	units := make([]*big.Int, len(ms))
 	releases := make([]uint64, len(ms))
@@ -344,6 +357,9 @@ func packBatchMint(ms []investv1.DeliveryBatchMember) []byte {
 	for i, m := range ms {
 		addrs[i], units[i], releases[i] = common.HexToAddress(m.Address), big.NewInt(m.Units), releaseTime(m.LockedUntil)
 		locked = locked || m.LockedUntil != nil
+	}
+	if refs != nil {
+		return contracts.NewShareToken().PackBatchMintWithRefs(refs, addrs, units, releases)
 	}
 	if locked {
 		return contracts.NewShareToken().PackBatchMintLocked(addrs, units, releases)
@@ -398,22 +414,64 @@ func (r *Reconciler) claimAndSend(ctx context.Context, b *investv1.DeliveryBatch
 	}); err != nil {
 		return ctrl.Result{}, err
 	}
-	var included []investv1.DeliveryBatchMember
-	for i, m := range b.Spec.Members {
-		if claimed[i] {
-			included = append(included, m)
-		}
-	}
-	if len(included) == 0 {
-		r.unhold(b.Namespace, memberNames(b.Spec.Members), false)
-		return r.abandon(ctx, b, "NoMember: no member order could be claimed", false)
-	}
 	tok := common.HexToAddress(b.Spec.Token)
 	if b.Spec.ChainID != r.Outbox.ChainID() {
 		return ctrl.Result{}, fmt.Errorf("the batch's token is on chain %d, the agent signs for chain %d", b.Spec.ChainID, r.Outbox.ChainID())
 	}
+	refs, err := r.Outbox.EffectRefs(ctx, tok)
+	if err != nil {
+		return ctrl.Result{}, fmt.Errorf("effect references of the token %s: %w", tok.Hex(), err)
+	}
+	if !refs {
+		if behind := r.Outbox.RecordsBehind(); behind != "" {
+			r.unhold(b.Namespace, memberNames(b.Spec.Members), false)
+			return r.abandon(ctx, b, "RecordsBehindChain: "+behind+"; the token has no effect references: nothing is signed for its orders", true)
+		}
+	}
+	uids := map[string]types.UID{}
+	for _, ow := range b.OwnerReferences {
+		uids[ow.Name] = ow.UID
+	}
+	var (
+		included   []investv1.DeliveryBatchMember
+		memberRefs [][32]byte
+	)
+	for i, m := range b.Spec.Members {
+		if !claimed[i] {
+			continue
+		}
+		if refs {
+			// Before anything is signed: a member whose mint the chain shows applied
+			// already gets the transaction that applied it, not a second mint.
+			if uids[m.Order] == "" {
+				// A batch without owner references (made by hand): the order's own UID.
+				o := &investv1.Order{}
+				if err := r.reader().Get(ctx, client.ObjectKey{Namespace: b.Namespace, Name: m.Order}, o); err != nil {
+					return ctrl.Result{}, fmt.Errorf("read order %s: %w", m.Order, err)
+				}
+				uids[m.Order] = o.UID
+			}
+			ref := memberRef(b, m, uids)
+			eff, err := r.Outbox.Applied(ctx, tok, ref)
+			if err != nil {
+				return ctrl.Result{}, fmt.Errorf("look the mint of order %s up on the token %s: %w", m.Order, tok.Hex(), err)
+			}
+			if eff != nil {
+				if err := r.recoverMember(ctx, b, m, eff); err != nil {
+					return ctrl.Result{}, err
+				}
+				continue
+			}
+			memberRefs = append(memberRefs, ref)
+		}
+		included = append(included, m)
+	}
+	if len(included) == 0 {
+		r.unhold(b.Namespace, memberNames(b.Spec.Members), false)
+		return r.abandon(ctx, b, "NoMember: no member order could be claimed, or every member's mint was found applied on chain", false)
+	}
 	before := b.DeepCopy()
-	rec, err := r.Outbox.Send(ctx, outbox.Call{To: &tok, Data: packBatchMint(included)}, func(ctx context.Context, tx *investv1.ChainTransaction) error {
+	rec, err := r.Outbox.Send(ctx, outbox.Call{To: &tok, Data: packBatchMint(included, memberRefs)}, func(ctx context.Context, tx *investv1.ChainTransaction) error {
 		b.Status.Transaction, b.Status.Included, b.Status.Phase = tx, memberNames(included), investv1.DeliveryBatchSent
 		return patch.Status(ctx, r.Client, b, before)
 	})
@@ -703,6 +761,21 @@ func (r *Reconciler) finishBatch(ctx context.Context, b *investv1.DeliveryBatch)
 	)
 	wait := func() { mu.Lock(); waiting = true; mu.Unlock() }
 	members := r.included(b)
+	tok := common.HexToAddress(b.Spec.Token)
+	var applied map[common.Hash]bool // the member refs the batch applied; nil: no refs
+	if rc.Status == investv1.ChainReceiptSucceeded {
+		refs, err := r.Outbox.EffectRefs(ctx, tok)
+		if err != nil {
+			return ctrl.Result{}, fmt.Errorf("effect references of the token %s: %w", tok.Hex(), err)
+		}
+		if refs && r.chainReader() != nil {
+			full, err := r.chainReader().TransactionReceipt(ctx, common.HexToHash(rc.Hash))
+			if err != nil {
+				return ctrl.Result{}, fmt.Errorf("receipt of the batch %s: %w", rc.Hash, err)
+			}
+			applied = chain.EffectsApplied(full, tok)
+		}
+	}
 	err := forEachMember(len(members), func(i int) error {
 		m := members[i]
 		o, err := r.member(ctx, b, m)
@@ -714,13 +787,30 @@ func (r *Reconciler) finishBatch(ctx context.Context, b *investv1.DeliveryBatch)
 			return nil
 		}
 		before := o.DeepCopy()
+		hash := rc.Hash
 		if rc.Status == investv1.ChainReceiptSucceeded {
 			step, ok := lifecycle.NextStep(o)
 			if !ok || step != lifecycle.StepDeliveryCompleted {
 				wait() // the order controller has not moved it to DELIVERY_INITIATED yet
 				return nil
 			}
-			lifecycle.Record(o, step, r.evidence(rc.Hash))
+			if ref := orderRef(o, lifecycle.StepDeliveryInitiated); applied != nil && !applied[ref] {
+				// Skipped by the token: another transaction minted it (a race with a
+				// second signer, or a record lost). Its evidence names that transaction.
+				eff, err := r.Outbox.Applied(ctx, tok, ref)
+				if err != nil {
+					return fmt.Errorf("order %s was skipped by the batch %s; look its mint up on chain: %w", m.Order, rc.Hash, err)
+				}
+				if eff == nil {
+					return fmt.Errorf("order %s was skipped by the batch %s, but its mint is not found on chain", m.Order, rc.Hash)
+				}
+				c.Recovered = effectOf(eff, r.now())
+				hash = eff.TxHash.Hex()
+				r.event(o, corev1.EventTypeWarning, ReasonRecoveredFromChain, "Track",
+					"the batch %s skipped this order: its mint was already applied by transaction %s in block %d (%d units); its evidence is recorded from the chain",
+					rc.Hash, hash, eff.Block, c.Recovered.Units)
+			}
+			lifecycle.Record(o, step, r.evidence(hash))
 		}
 		c.Transaction.Receipt = rc.DeepCopy()
 		if err := patch.Status(ctx, r.Client, o, before); err != nil {
@@ -735,7 +825,7 @@ func (r *Reconciler) finishBatch(ctx context.Context, b *investv1.DeliveryBatch)
 				"batchMint %s (batch %s) reverted in block %d: %s; it is not re-sent", rc.Hash, b.Name, rc.BlockNumber, rc.RevertReason)
 		} else {
 			r.event(o, corev1.EventTypeNormal, lifecycle.EvidenceReason(lifecycle.StepDeliveryCompleted), "RecordSettlement",
-				"%s recorded %s evidence in transaction %s (batch %s)", Name, lifecycle.StepDeliveryCompleted, rc.Hash, b.Name)
+				"%s recorded %s evidence in transaction %s (batch %s)", Name, lifecycle.StepDeliveryCompleted, hash, b.Name)
 		}
 		return nil
 	})
@@ -826,4 +916,45 @@ func (r *Reconciler) member(ctx context.Context, b *investv1.DeliveryBatch, m in
 		return nil, err
 	}
 	return o, nil
+}
+
+// memberRef is the effect reference of a member's mint: its order's (the UID its owner
+// reference names), the same as the order's own mint would carry.
+func memberRef(b *investv1.DeliveryBatch, m investv1.DeliveryBatchMember, uids map[string]types.UID) [32]byte {
+	o := &investv1.Order{}
+	o.Namespace, o.Name, o.UID = b.Namespace, m.Order, uids[m.Order]
+	return orderRef(o, lifecycle.StepDeliveryInitiated)
+}
+
+// recoverMember records on a claimed member whose mint the chain shows applied already the
+// transaction that applied it (status.chain.recovered), with deliveryInitiated when the
+// order waits for it; the order's own reconciler tracks it from there, and the batch leaves
+// it out.
+func (r *Reconciler) recoverMember(ctx context.Context, b *investv1.DeliveryBatch, m investv1.DeliveryBatchMember, eff *outbox.AppliedEffect) error {
+	o := &investv1.Order{}
+	if err := r.reader().Get(ctx, client.ObjectKey{Namespace: b.Namespace, Name: m.Order}, o); err != nil {
+		return client.IgnoreNotFound(err)
+	}
+	c := o.Status.Chain
+	if c == nil || c.Batch != b.Name || c.Transaction != nil {
+		return nil
+	}
+	if eff.Foreign {
+		return fmt.Errorf("order %s: its mint was applied by transaction %s, signed by %s, not by the agent's key: a person records the evidence", m.Order, eff.TxHash.Hex(), eff.Tx.From)
+	}
+	before := o.DeepCopy()
+	c.Transaction, c.Token, c.Recipient, c.Refused = eff.Tx, common.HexToAddress(b.Spec.Token).Hex(), common.HexToAddress(m.Address).Hex(), nil
+	c.Recovered = effectOf(eff, r.now())
+	initiated := lifecycle.Record(o, lifecycle.StepDeliveryInitiated, r.evidence(eff.TxHash.Hex()))
+	if err := patch.Status(ctx, r.Client, o, before); err != nil {
+		return fmt.Errorf("record the mint found on chain on order %s: %w", m.Order, err)
+	}
+	r.event(o, corev1.EventTypeWarning, ReasonRecoveredFromChain, "Send",
+		"the mint of this order was already applied on chain by transaction %s in block %d (%d units), although no record said so (the records fell behind the chain: etcd restored from an older snapshot, or a status write lost): the record was recovered from the chain; the batch %s leaves it out",
+		eff.TxHash.Hex(), eff.Block, c.Recovered.Units, b.Name)
+	if initiated {
+		r.event(o, corev1.EventTypeNormal, lifecycle.EvidenceReason(lifecycle.StepDeliveryInitiated), "RecordSettlement",
+			"%s recorded %s evidence in transaction %s", Name, lifecycle.StepDeliveryInitiated, eff.TxHash.Hex())
+	}
+	return nil
 }

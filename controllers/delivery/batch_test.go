@@ -81,15 +81,16 @@ var _ = Describe("batch mints", func() {
 		Expect(b.Status.Phase).To(Equal(investv1.DeliveryBatchSent))
 		signed, err := outbox.Decode(b.Status.Transaction.Attempts[0])
 		Expect(err).NotTo(HaveOccurred())
-		addrs, units := []common.Address{}, []*big.Int{}
+		addrs, units, refs, releases := []common.Address{}, []*big.Int{}, [][32]byte{}, []uint64{}
 		byName := map[string]buyer{}
 		for _, x := range bs {
 			byName[x.o.Name] = x
 		}
 		for _, n := range b.Status.Included {
 			addrs, units = append(addrs, byName[n].addr), append(units, big.NewInt(byName[n].units))
+			refs, releases = append(refs, orderRef(get(byName[n].o), lifecycle.StepDeliveryInitiated)), append(releases, 0)
 		}
-		Expect(signed.Data()).To(Equal(w.chain.TokenABI.PackBatchMint(addrs, units)), "the recorded bytes mint each claimed order's units to its wallet")
+		Expect(signed.Data()).To(Equal(w.chain.TokenABI.PackBatchMintWithRefs(refs, addrs, units, releases)), "the recorded bytes mint each claimed order's units to its wallet, under each order's effect reference")
 		for i, x := range bs {
 			Expect(hashes[i]).To(Equal(hash), "settlement_transaction_hash is the batch's hash")
 			cur := get(x.o)

@@ -56,6 +56,9 @@ const (
 	ReasonTransactionReverted = "TokenTransactionReverted"
 	ReasonTransactionReplaced = "TokenTransactionReplaced"
 	ReasonNonceTaken          = "TokenTransactionNonceTaken"
+	// ReasonRecoveredFromChain: the order's mint or burn was found applied on chain (its
+	// effect reference) although no record said so; the chain's evidence is recorded.
+	ReasonRecoveredFromChain = "TokenTransactionRecoveredFromChain"
 )
 
 // Reconciler is the chain agent.
@@ -117,9 +120,11 @@ func (r *Reconciler) Reconcile(ctx context.Context, req ctrl.Request) (ctrl.Resu
 	if !ok || step.Side() != lifecycle.TokenSide {
 		return ctrl.Result{}, nil
 	}
-	if c := o.Status.Chain; c != nil && c.Batch != "" {
+	if c := o.Status.Chain; c != nil && c.Batch != "" && c.Recovered == nil {
 		// Claimed by a DeliveryBatch: its reconciler mints it in the batch's transaction
-		// and records the evidence; it is never minted on its own.
+		// and records the evidence; it is never minted on its own. (A member whose mint
+		// the batch found applied on chain is tracked here, with the transaction that
+		// applied it.)
 		return ctrl.Result{}, nil
 	}
 	ctx = ctrl.LoggerInto(ctx, ctrl.LoggerFrom(ctx).WithValues("step", step))
@@ -156,6 +161,20 @@ func (r *Reconciler) send(ctx context.Context, o *investv1.Order, step lifecycle
 	if tok.ChainID != r.Outbox.ChainID() {
 		return ctrl.Result{}, fmt.Errorf("the token of %s is on chain %d, the agent signs for chain %d", o.Spec.ISIN, tok.ChainID, r.Outbox.ChainID())
 	}
+	// The effect reference: before anything new is signed, the chain is asked whether the
+	// effect was applied already (the records may have fallen behind the chain).
+	ref := orderRef(o, step)
+	refs, err := r.Outbox.EffectRefs(ctx, tok.Address)
+	if err != nil {
+		return ctrl.Result{}, fmt.Errorf("effect references of the token %s: %w", tok.Address.Hex(), err)
+	}
+	if refs {
+		if res, done, err := r.lookUp(ctx, o, step, tok, ref); done || err != nil {
+			return res, err
+		}
+	} else if behind := r.Outbox.RecordsBehind(); behind != "" {
+		return r.refuse(ctx, o, fmt.Sprintf("RecordsBehindChain: %s; the token %s has no effect references, so the agent cannot tell whether this order's %s was applied: nothing is signed for it (docs/tokens.md, When the records fall behind the chain)", behind, tok.Address.Hex(), what(step)))
+	}
 	abi := contracts.NewShareToken()
 	var (
 		data      []byte
@@ -178,9 +197,14 @@ func (r *Reconciler) send(ctx context.Context, o *investv1.Order, step lifecycle
 		if err != nil {
 			return patch.Retry(ctx, err, "record the release time of the units' lock-up")
 		}
-		if until != nil {
+		switch {
+		case refs && until != nil:
+			data = abi.PackMintLockedWithRef(ref, addr, big.NewInt(o.Spec.AmountOfUnits), releaseTime(until))
+		case refs:
+			data = abi.PackMintWithRef(ref, addr, big.NewInt(o.Spec.AmountOfUnits))
+		case until != nil:
 			data = abi.PackMintLocked(addr, big.NewInt(o.Spec.AmountOfUnits), releaseTime(until))
-		} else {
+		default:
 			data = abi.PackMint(addr, big.NewInt(o.Spec.AmountOfUnits))
 		}
 	case lifecycle.StepTokensBurned:
@@ -194,7 +218,7 @@ func (r *Reconciler) send(ctx context.Context, o *investv1.Order, step lifecycle
 			}
 			return ctrl.Result{}, err
 		}
-		data = packBurns(abi, burns)
+		data = packBurns(abi, burns, ref, refs)
 	default:
 		return ctrl.Result{}, nil
 	}
@@ -209,6 +233,14 @@ func (r *Reconciler) send(ctx context.Context, o *investv1.Order, step lifecycle
 		return patch.Status(ctx, r.Client, o, before)
 	})
 	if rev, isRevert := chain.AsRevert(err); isRevert {
+		if refs && chain.IsEffectApplied(rev) {
+			// Applied between the look-up and the estimate (another signer, a write lost):
+			// the chain's evidence, never a new transaction.
+			if res, done, err := r.lookUp(ctx, before, step, tok, ref); done || err != nil {
+				return res, err
+			}
+			return ctrl.Result{}, fmt.Errorf("the token refused the %s with %s, but no transaction applying it was found", what(step), rev.Reason())
+		}
 		return r.refuse(ctx, o, rev.Reason())
 	}
 	switch {
@@ -308,6 +340,9 @@ func (r *Reconciler) track(ctx context.Context, o *investv1.Order, step lifecycl
 		return ctrl.Result{RequeueAfter: r.poll()}, nil
 	}
 	// Final.
+	if obs.Receipt.Status == investv1.ChainReceiptReverted && obs.Revert != nil && chain.IsEffectApplied(obs.Revert) {
+		return r.appliedElsewhere(ctx, o, step, obs.Receipt)
+	}
 	if obs.Receipt.Status == investv1.ChainReceiptReverted {
 		before := o.DeepCopy()
 		o.Status.Chain.Transaction.Receipt = obs.Receipt
@@ -661,7 +696,15 @@ func BurnPlan(in BurnInput) ([]investv1.OrderBurn, error) {
 	return plan, nil
 }
 
-func packBurns(abi *contracts.ShareToken, burns []investv1.OrderBurn) []byte {
+func packBurns(abi *contracts.ShareToken, burns []investv1.OrderBurn, ref [32]byte, refs bool) []byte {
+	if refs {
+		addrs := make([]common.Address, len(burns))
+		units := make([]*big.Int, len(burns))
+		for i, b := range burns {
+			addrs[i], units[i] = common.HexToAddress(b.Address), big.NewInt(b.Units)
+		}
+		return abi.PackBurnWithRef(ref, addrs, units)
+	}
 	if len(burns) == 1 {
 		return abi.PackBurn(common.HexToAddress(burns[0].Address), big.NewInt(burns[0].Units))
 	}

@@ -47,7 +47,7 @@ var _ = Describe("BUY delivery on the chain", func() {
 		Expect(tx.Attempts[0].Raw).To(HavePrefix("0x"))
 		signed, err := outbox.Decode(tx.Attempts[0])
 		Expect(err).NotTo(HaveOccurred())
-		Expect(signed.Data()).To(Equal(w.chain.TokenABI.PackMint(addr, big.NewInt(7))), "the recorded bytes mint the order's units to its wallet")
+		Expect(signed.Data()).To(Equal(w.chain.TokenABI.PackMintWithRef(orderRef(cur, lifecycle.StepDeliveryInitiated), addr, big.NewInt(7))), "the recorded bytes mint the order's units to its wallet, under the order's effect reference")
 
 		moveTo(o, investv1.StateDeliveryInitiated)
 		w.chain.Commit(1)
@@ -457,7 +457,7 @@ var _ = Describe("SELL burn on the chain", func() {
 		Expect(cur.Status.Chain.Burns).To(Equal([]investv1.OrderBurn{{WalletID: investv1.ObjectID(wal.Name), Address: addr.Hex(), Units: 4}}))
 		signed, err := outbox.Decode(tx.Attempts[0])
 		Expect(err).NotTo(HaveOccurred())
-		Expect(signed.Data()).To(Equal(w.chain.TokenABI.PackBurn(addr, big.NewInt(4))))
+		Expect(signed.Data()).To(Equal(w.chain.TokenABI.PackBurnWithRef(orderRef(cur, lifecycle.StepTokensBurned), []common.Address{addr}, []*big.Int{big.NewInt(4)})))
 		Expect(cur.Status.Settlement.TokensBurned).To(BeNil())
 
 		w.chain.Commit(1)

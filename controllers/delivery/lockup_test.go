@@ -14,6 +14,7 @@ import (
 	"github.com/fundshare/fundshare-operator/internal/chain/agent"
 	"github.com/fundshare/fundshare-operator/internal/chain/outbox"
 	"github.com/fundshare/fundshare-operator/internal/holdings"
+	"github.com/fundshare/fundshare-operator/internal/lifecycle"
 )
 
 // Lock-ups on chain: a BUY of a share class with a lock-up is minted with mintLocked (or
@@ -64,7 +65,7 @@ var _ = Describe("lock-ups on chain", func() {
 		Expect(until.Time).To(BeTemporally("~", time.Now().AddDate(0, 0, lockUpDays), time.Minute))
 		signed, err := outbox.Decode(tx.Attempts[0])
 		Expect(err).NotTo(HaveOccurred())
-		Expect(signed.Data()).To(Equal(w.chain.TokenABI.PackMintLocked(addr, big.NewInt(7), uint64(until.Unix()))),
+		Expect(signed.Data()).To(Equal(w.chain.TokenABI.PackMintLockedWithRef(orderRef(get(o), lifecycle.StepDeliveryInitiated), addr, big.NewInt(7), uint64(until.Unix()))),
 			"the recorded bytes mint the units locked until the recorded instant")
 
 		By("the API server refusing to change the recorded release time")
@@ -108,17 +109,20 @@ var _ = Describe("lock-ups on chain", func() {
 
 		batches := w.batches()
 		Expect(batches).To(HaveLen(1))
-		addrs, units, releases := make([]common.Address, 0, 3), make([]*big.Int, 0, 3), make([]uint64, 0, 3)
+		addrs, units, releases, refs := make([]common.Address, 0, 3), make([]*big.Int, 0, 3), make([]uint64, 0, 3), make([][32]byte, 0, 3)
 		for i, m := range batches[0].Spec.Members {
 			Expect(m.LockedUntil).NotTo(BeNil())
 			o := get(bs[i].o)
 			Expect(o.Status.Chain.LockedUntil).NotTo(BeNil())
 			Expect(o.Status.Chain.LockedUntil.Unix()).To(Equal(m.LockedUntil.Unix()), "the claim recorded the member's release time")
 			addrs, units, releases = append(addrs, common.HexToAddress(m.Address)), append(units, big.NewInt(m.Units)), append(releases, uint64(m.LockedUntil.Unix()))
+			mo := &investv1.Order{}
+			mo.Namespace, mo.Name = w.ns, m.Order
+			refs = append(refs, orderRef(get(mo), lifecycle.StepDeliveryInitiated))
 		}
 		signed, err := outbox.Decode(batches[0].Status.Transaction.Attempts[0])
 		Expect(err).NotTo(HaveOccurred())
-		Expect(signed.Data()).To(Equal(w.chain.TokenABI.PackBatchMintLocked(addrs, units, releases)))
+		Expect(signed.Data()).To(Equal(w.chain.TokenABI.PackBatchMintWithRefs(refs, addrs, units, releases)))
 
 		until := get(bs[0].o).Status.Chain.LockedUntil
 		orders := []*investv1.Order{bs[0].o, bs[1].o, bs[2].o}

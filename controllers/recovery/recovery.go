@@ -21,6 +21,7 @@ import (
 
 	"github.com/ethereum/go-ethereum"
 	"github.com/ethereum/go-ethereum/common"
+	"github.com/ethereum/go-ethereum/core/types"
 	corev1 "k8s.io/api/core/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -54,6 +55,12 @@ const (
 	ReasonRefused           = "TransactionRefused"
 	ReasonNonceTaken        = "NonceTaken"
 	ReasonWalletMissing     = "WalletMissing"
+	// ReasonRecordsBehind: the records are behind the chain and the token has no effect
+	// references (or another key applied the effect): a person decides.
+	ReasonRecordsBehind = "RecordsBehindChain"
+	// ReasonRecoveredFromChain: a token's recovery was found applied on chain and its
+	// record rebuilt from the chain.
+	ReasonRecoveredFromChain = "RecoveredFromChain"
 )
 
 // Outbox is what the controller needs of the transaction outbox.
@@ -61,6 +68,12 @@ type Outbox interface {
 	Send(ctx context.Context, call outbox.Call, record outbox.RecordFunc) (*investv1.ChainTransaction, error)
 	Track(ctx context.Context, rec *investv1.ChainTransaction, confirmations uint64, record outbox.RecordFunc) (outbox.Observation, *investv1.ChainTransaction, error)
 	ChainID() int64
+	// EffectRefs, Applied and Receipt look a recovery's effect reference up on chain;
+	// RecordsBehind says whether the records are behind the chain.
+	EffectRefs(ctx context.Context, token common.Address) (bool, error)
+	Applied(ctx context.Context, token common.Address, ref [32]byte) (*outbox.AppliedEffect, error)
+	Receipt(ctx context.Context, hash common.Hash) (*types.Receipt, error)
+	RecordsBehind() string
 }
 
 // Reconciler drives WalletRecoveries.
@@ -128,7 +141,7 @@ func (r *Reconciler) Reconcile(ctx context.Context, req ctrl.Request) (ctrl.Resu
 		if t.Transaction.Receipt == nil {
 			return r.track(ctx, rec, i)
 		}
-		if t.Transaction.Receipt.Status != investv1.ChainReceiptSucceeded {
+		if t.Transaction.Receipt.Status != investv1.ChainReceiptSucceeded && t.Recovered == nil {
 			return r.stall(ctx, rec, ReasonReverted, fmt.Sprintf("recoverWallet on token %s (%s) %s reverted: %s; nothing is re-sent, a person decides",
 				t.Token, t.ISIN, t.Transaction.Receipt.Hash, t.Transaction.Receipt.RevertReason))
 		}
@@ -146,6 +159,26 @@ func (r *Reconciler) Reconcile(ctx context.Context, req ctrl.Request) (ctrl.Resu
 		if done[tk.address] {
 			continue
 		}
+		refs, err := r.Outbox.EffectRefs(ctx, tk.address)
+		if err != nil {
+			return ctrl.Result{}, fmt.Errorf("effect references of the token %s: %w", tk.address.Hex(), err)
+		}
+		if refs {
+			// Before anything new is signed: the chain may show this recovery applied
+			// already although no record says so (the records fell behind the chain).
+			eff, err := r.Outbox.Applied(ctx, tk.address, recoveryRef(rec, tk.isin))
+			if err != nil {
+				return ctrl.Result{}, fmt.Errorf("look the recovery on %s up on chain: %w", tk.address.Hex(), err)
+			}
+			if eff != nil {
+				return r.recovered(ctx, rec, tk, eff)
+			}
+		} else if behind := r.Outbox.RecordsBehind(); behind != "" {
+			if perr := r.setStalled(ctx, rec, ReasonRecordsBehind, fmt.Sprintf("%s; the token %s (%s) has no effect references, so the agent cannot tell whether this recovery was applied on it: nothing is signed for it (docs/tokens.md, When the records fall behind the chain)", behind, tk.address.Hex(), tk.isin)); perr != nil {
+				return patch.Retry(ctx, perr, "record the refusal")
+			}
+			return ctrl.Result{RequeueAfter: time.Minute}, nil
+		}
 		units, err := r.balance(ctx, tk.address, from)
 		if err != nil {
 			return ctrl.Result{}, err
@@ -153,7 +186,7 @@ func (r *Reconciler) Reconcile(ctx context.Context, req ctrl.Request) (ctrl.Resu
 		if units.Sign() == 0 {
 			continue
 		}
-		return r.send(ctx, rec, tk, from, to, units)
+		return r.send(ctx, rec, tk, from, to, units, refs)
 	}
 	return r.complete(ctx, rec)
 }
@@ -185,13 +218,17 @@ func (r *Reconciler) start(ctx context.Context, rec *investv1.WalletRecovery) (c
 
 // send has the outbox sign recoverWallet(from, to) on the token, record it in the status
 // (appended to status.tokens) and broadcast it.
-func (r *Reconciler) send(ctx context.Context, rec *investv1.WalletRecovery, tk token, from, to common.Address, units *big.Int) (ctrl.Result, error) {
+func (r *Reconciler) send(ctx context.Context, rec *investv1.WalletRecovery, tk token, from, to common.Address, units *big.Int, refs bool) (ctrl.Result, error) {
 	locked, err := r.locked(ctx, tk.address, from)
 	if err != nil {
 		return ctrl.Result{}, err
 	}
+	data := contracts.NewShareToken().PackRecoverWallet(from, to)
+	if refs {
+		data = contracts.NewShareToken().PackRecoverWalletWithRef(recoveryRef(rec, tk.isin), from, to)
+	}
 	before := rec.DeepCopy()
-	tx, err := r.Outbox.Send(ctx, outbox.Call{To: &tk.address, Data: contracts.NewShareToken().PackRecoverWallet(from, to)},
+	tx, err := r.Outbox.Send(ctx, outbox.Call{To: &tk.address, Data: data},
 		func(ctx context.Context, tx *investv1.ChainTransaction) error {
 			rec.Status.Tokens = append(rec.Status.Tokens, investv1.WalletRecoveryToken{
 				ISIN: tk.isin, Token: tk.address.Hex(), Units: units.Int64(), Locked: locked.Int64(), Transaction: tx,
@@ -199,6 +236,10 @@ func (r *Reconciler) send(ctx context.Context, rec *investv1.WalletRecovery, tk 
 			r.recovering(rec) // a refusal before this one is over
 			return r.patch(ctx, rec, before)
 		})
+	if rev, isRevert := chain.AsRevert(err); isRevert && refs && chain.IsEffectApplied(rev) {
+		// Applied meanwhile (another signer, a write lost): the next look finds it.
+		return ctrl.Result{RequeueAfter: 10 * time.Millisecond}, nil
+	}
 	if rev, isRevert := chain.AsRevert(err); isRevert {
 		// Nothing was signed (the estimate reverted): say why and look again later.
 		if perr := r.setStalled(ctx, rec, ReasonRefused,
@@ -251,6 +292,18 @@ func (r *Reconciler) track(ctx context.Context, rec *investv1.WalletRecovery, i 
 	}
 	before := rec.DeepCopy()
 	rec.Status.Tokens[i].Transaction.Receipt = obs.Receipt
+	if obs.Revert != nil && chain.IsEffectApplied(obs.Revert) {
+		// Another transaction applied this recovery on the token: its evidence, no stall.
+		t := rec.Status.Tokens[i]
+		eff, err := r.Outbox.Applied(ctx, common.HexToAddress(t.Token), recoveryRef(rec, t.ISIN))
+		if err != nil {
+			return ctrl.Result{}, fmt.Errorf("recoverWallet %s reverted with %s; look the transaction that applied it up: %w", obs.Receipt.Hash, chain.EffectAppliedError, err)
+		}
+		if eff == nil {
+			return ctrl.Result{}, fmt.Errorf("recoverWallet %s reverted with %s, but the transaction that applied it is not found", obs.Receipt.Hash, chain.EffectAppliedError)
+		}
+		rec.Status.Tokens[i].Recovered = effectOf(eff, r.now())
+	}
 	if err := r.patch(ctx, rec, before); err != nil {
 		return patch.Retry(ctx, err, "record the receipt")
 	}
@@ -464,4 +517,58 @@ func (r *Reconciler) SetupWithManager(mgr ctrl.Manager) error {
 		Named(Name).
 		For(&investv1.WalletRecovery{}).
 		Complete(r)
+}
+
+// recoveryRef is the effect reference of a recovery's forced transfer on one share class's
+// token: the WalletRecovery's identity and UID (kept by an etcd restore) and the ISIN.
+func recoveryRef(rec *investv1.WalletRecovery, isin investv1.ISIN) [32]byte {
+	return chain.EffectRef("WalletRecovery", rec.Namespace, rec.Name, string(rec.UID), chain.EffectRecoverWallet+":"+string(isin))
+}
+
+func effectOf(e *outbox.AppliedEffect, now time.Time) *investv1.ChainEffect {
+	units := int64(0)
+	if e.Units != nil && e.Units.IsInt64() {
+		units = e.Units.Int64()
+	}
+	return &investv1.ChainEffect{
+		Ref: e.Ref.Hex(), TransactionHash: e.TxHash.Hex(),
+		BlockNumber: int64(e.Block), //nolint:gosec // block numbers are far below 2^63
+		Units:       units, At: metav1.NewTime(now.UTC().Truncate(time.Second)),
+	}
+}
+
+// recovered records a token's recovery that the chain shows applied although no record
+// said so: the transaction that applied it (rebuilt from the chain) with the units and
+// locked units its WalletRecovered event moved, tracked to final like one signed here.
+func (r *Reconciler) recovered(ctx context.Context, rec *investv1.WalletRecovery, tk token, eff *outbox.AppliedEffect) (ctrl.Result, error) {
+	if eff.Foreign {
+		if perr := r.setStalled(ctx, rec, ReasonRecordsBehind, fmt.Sprintf("the recovery on %s (%s) was applied by transaction %s, signed by %s, not the agent's key: a person records the evidence",
+			tk.address.Hex(), tk.isin, eff.TxHash.Hex(), eff.Tx.From)); perr != nil {
+			return patch.Retry(ctx, perr, "record the refusal")
+		}
+		return ctrl.Result{RequeueAfter: time.Minute}, nil
+	}
+	var locked int64
+	if rc, err := r.Outbox.Receipt(ctx, eff.TxHash); err == nil {
+		abi := contracts.NewShareToken()
+		for _, l := range rc.Logs {
+			if ev, err := abi.UnpackWalletRecoveredEvent(l); err == nil && l.Address == tk.address && ev.Locked.IsInt64() {
+				locked = ev.Locked.Int64()
+			}
+		}
+	}
+	before := rec.DeepCopy()
+	e := effectOf(eff, r.now())
+	rec.Status.Tokens = append(rec.Status.Tokens, investv1.WalletRecoveryToken{
+		ISIN: tk.isin, Token: tk.address.Hex(), Units: e.Units, Locked: locked, Transaction: eff.Tx, Recovered: e,
+	})
+	r.recovering(rec)
+	if err := r.patch(ctx, rec, before); err != nil {
+		return patch.Retry(ctx, err, "record the recovery found on chain")
+	}
+	msg := fmt.Sprintf("recoverWallet on token %s (%s) was already applied on chain by transaction %s in block %d (%d units), although no record said so (the records fell behind the chain: etcd restored from an older snapshot, or a status write lost): the record was recovered from the chain; nothing new is signed",
+		tk.address.Hex(), tk.isin, eff.TxHash.Hex(), eff.Block, e.Units)
+	ctrl.LoggerFrom(ctx).Info(msg)
+	r.event(rec, corev1.EventTypeWarning, ReasonRecoveredFromChain, msg)
+	return ctrl.Result{RequeueAfter: 10 * time.Millisecond}, nil
 }

@@ -68,7 +68,8 @@ func (w *world) wantRecovered(rec *investv1.WalletRecovery, lost, repl common.Ad
 		Expect(recorded.Transaction.Receipt.Hash).To(Equal(fromLost[0].Hex()), "the recorded transaction, not another")
 		signed, err := outbox.Decode(recorded.Transaction.Attempts[0])
 		Expect(err).NotTo(HaveOccurred())
-		Expect(signed.Data()).To(Equal(w.chain.TokenABI.PackRecoverWallet(lost, repl)))
+		ref := chain.EffectRef("WalletRecovery", cur.Namespace, cur.Name, string(cur.UID), chain.EffectRecoverWallet+":"+string(recorded.ISIN))
+		Expect(signed.Data()).To(Equal(w.chain.TokenABI.PackRecoverWalletWithRef(ref, lost, repl)), "recoverWallet under the recovery's effect reference")
 	}
 	Expect(cur.Status.Phase).To(Equal(investv1.RecoveryCompleted))
 	Expect(meta.IsStatusConditionTrue(cur.Status.Conditions, recovery.TypeReady)).To(BeTrue())

@@ -22,7 +22,11 @@ const (
 	// TypeChainInSync (ShareClass): the chain holds every transaction the operator recorded
 	// as final; False while the transaction outbox heals a chain that fell behind (reason
 	// Behind: nothing new is signed, so no mint, burn or registration starts) or cannot heal
-	// it by itself (reason Halted: a person must act; docs/tokens.md, Healing).
+	// it by itself (reason Halted: a person must act; docs/tokens.md, Healing), or while the
+	// records are behind the chain (reason RecordsBehind: the agent's key has transactions
+	// on chain that no record holds; effects on tokens with effect references are looked up
+	// on chain before they are signed, effects on tokens without them wait for a person;
+	// docs/tokens.md, When the records fall behind the chain).
 	TypeChainInSync = "ChainInSync"
 )
 

@@ -121,6 +121,8 @@ func sellExecuted(o *investv1.Order) (ok, refund bool, kind CancelRefusal, reaso
 	case tx.Receipt == nil:
 		return false, false, RefusalBurnInFlight, fmt.Sprintf(
 			"the order is %s and its burn transaction%s (nonce %d) is in flight: it cannot be cancelled until the burn is final (a reverted burn makes it cancellable)", investv1.StateExecuted, hash, tx.Nonce)
+	case c.Recovered != nil:
+		return false, false, RefusalPastPointOfNoReturn, pastPointOfNoReturn(investv1.StateExecuted, "the units are burned in transaction "+c.Recovered.TransactionHash)
 	case tx.Receipt.Status == investv1.ChainReceiptReverted:
 		return true, false, RefusalNone, "" // the burn reverted: nothing was burned
 	}

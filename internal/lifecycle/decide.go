@@ -273,13 +273,15 @@ func nextSell(o *investv1.Order, f Facts) Decision {
 
 // chainProblem is the Stalled wait of an order whose token transaction (what: mint or
 // burn) the chain refused before it was sent, that was mined and reverted, or whose nonce
-// a transaction not recorded here took; nil otherwise.
+// a transaction not recorded here took; nil otherwise. A transaction that reverted because
+// the effect was already applied (status.chain.recovered: the chain's evidence is
+// recorded) is no problem.
 func chainProblem(o *investv1.Order, what string) *Wait {
 	c := o.Status.Chain
 	if c == nil {
 		return nil
 	}
-	if t := c.Transaction; t != nil && t.Receipt != nil && t.Receipt.Status == investv1.ChainReceiptReverted {
+	if t := c.Transaction; t != nil && t.Receipt != nil && t.Receipt.Status == investv1.ChainReceiptReverted && c.Recovered == nil {
 		return &Wait{Reason: WaitTokenTransactionReverted, Message: truncate(fmt.Sprintf(
 			"the %s transaction %s reverted in block %d: %s; it is not re-sent", what, t.Receipt.Hash, t.Receipt.BlockNumber, t.Receipt.RevertReason))}
 	}

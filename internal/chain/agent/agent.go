@@ -154,7 +154,8 @@ func Connect(ctx context.Context, mgr ctrl.Manager, o Options, namespace string)
 	if err != nil {
 		return nil, err
 	}
-	rt, err := NewRuntime(backend, signer, id, o.Confirmations, o.StuckAfter, mgr)
+	marks := ConfigMapMarks{Reader: mgr.GetAPIReader(), Writer: mgr.GetClient(), Namespace: namespace, Name: MarkName(signer.Address(), id.Int64())}
+	rt, err := NewRuntime(backend, signer, id, o.Confirmations, o.StuckAfter, mgr, WithMarks(marks))
 	if err != nil {
 		return nil, err
 	}
@@ -163,14 +164,23 @@ func Connect(ctx context.Context, mgr ctrl.Manager, o Options, namespace string)
 	return rt, nil
 }
 
+// RuntimeOption changes the outbox's configuration.
+type RuntimeOption func(*outbox.Config)
+
+// WithMarks keeps the outbox's reservation mark in marks: the records behind the chain are
+// detected (outbox health RecordsBehind).
+func WithMarks(marks outbox.Marks) RuntimeOption {
+	return func(c *outbox.Config) { c.Marks = marks }
+}
+
 // NewRuntime creates the Outbox for signer on a verified chain and adds it to the
 // manager.
-func NewRuntime(backend outbox.Backend, signer chain.Signer, chainID *big.Int, confirmations uint64, stuckAfter time.Duration, mgr ctrl.Manager) (*Runtime, error) {
+func NewRuntime(backend outbox.Backend, signer chain.Signer, chainID *big.Int, confirmations uint64, stuckAfter time.Duration, mgr ctrl.Manager, opts ...RuntimeOption) (*Runtime, error) {
 	if confirmations == 0 {
 		confirmations = DefaultConfirmations
 	}
 	events := mgr.GetEventRecorder("chain-outbox")
-	ob, err := outbox.New(outbox.Config{
+	cfg := outbox.Config{
 		Backend: backend, Signer: signer, ChainID: chainID, StuckAfter: stuckAfter,
 		Log: mgr.GetLogger().WithName("outbox"),
 		// What the outbox's healing says about an owner becomes an Event on it; what it
@@ -185,7 +195,11 @@ func NewRuntime(backend outbox.Backend, signer chain.Signer, chainID *big.Int, c
 			}
 			events.Eventf(n.Record.Object, nil, typ, n.Reason, "Heal", "%s", n.Message)
 		},
-	})
+	}
+	for _, opt := range opts {
+		opt(&cfg)
+	}
+	ob, err := outbox.New(cfg)
 	if err != nil {
 		return nil, err
 	}

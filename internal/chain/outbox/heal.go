@@ -34,6 +34,14 @@ const (
 	// left the cluster), so the recorded transactions above it cannot be mined. Nothing new
 	// is signed until a person fills the nonce (docs/tokens.md, "Healing").
 	Halted
+	// RecordsBehind: the records are behind the chain: the signer's nonce on chain is above
+	// every nonce this cluster's outbox reserved (Config.Marks), so transactions of the key
+	// were mined that no record holds and none ever held here (etcd restored from an older
+	// snapshot, or the key used outside the operator). Signing goes on: every effect on a
+	// token with effect references is looked up on chain before it is signed; effects on a
+	// token without them are not signed (the owners ask RecordsBehind) until a person clears
+	// the alarm (docs/tokens.md, "When the records fall behind the chain").
+	RecordsBehind
 )
 
 // String names the state.
@@ -45,6 +53,8 @@ func (s HealthState) String() string {
 		return "Behind"
 	case Halted:
 		return "Halted"
+	case RecordsBehind:
+		return "RecordsBehind"
 	}
 	return fmt.Sprintf("HealthState(%d)", int(s))
 }
@@ -90,7 +100,7 @@ type Notice struct {
 	// Warning is true for what needs a person.
 	Warning bool
 	// Reason is a CamelCase reason: ChainBehind, TransactionRebroadcast, ChainHealed,
-	// NonceMissing, TransactionOutcomeChanged.
+	// NonceMissing, TransactionOutcomeChanged, RecordsBehindChain.
 	Reason  string
 	Message string
 }
@@ -108,7 +118,7 @@ func MustWait(err error) bool {
 var (
 	healthGauge = prometheus.NewGaugeVec(prometheus.GaugeOpts{
 		Name: "fundshare_chain_outbox_health",
-		Help: "1 for the state the chain stands in against the agent's recorded transactions (InSync, Behind, Halted), 0 for the others.",
+		Help: "1 for the state the chain stands in against the agent's recorded transactions (InSync, Behind, Halted, RecordsBehind), 0 for the others.",
 	}, []string{"signer", "state"})
 	rebroadcasts = prometheus.NewCounterVec(prometheus.CounterOpts{
 		Name: "fundshare_chain_outbox_rebroadcasts_total",
@@ -138,10 +148,22 @@ func (o *Outbox) Health() Health {
 	return h
 }
 
+// RecordsBehind is the alarm's message while the records are behind the chain
+// (RecordsBehind), else "". Owners of effects on tokens without effect references sign
+// nothing while it is set.
+func (o *Outbox) RecordsBehind() string {
+	o.hmu.Lock()
+	defer o.hmu.Unlock()
+	if o.health.State == RecordsBehind {
+		return o.health.Message
+	}
+	return ""
+}
+
 func (o *Outbox) signing() error {
 	o.hmu.Lock()
 	defer o.hmu.Unlock()
-	if o.health.State != InSync {
+	if o.health.State != InSync && o.health.State != RecordsBehind {
 		return fmt.Errorf("%w: %s", ErrChainBehind, o.health.Message)
 	}
 	return nil
@@ -228,12 +250,13 @@ func (o *Outbox) Heal(ctx context.Context) (Health, error) {
 		return o.Health(), fmt.Errorf("outbox: nonce at the latest block: %w", err)
 	}
 	m := byNonce(recs)
-	var highest uint64
+	var highest, recordedTop uint64
 	o.hmu.Lock()
 	final := o.final
 	o.hmu.Unlock()
 	for n, e := range m {
 		highest = max(highest, n)
+		recordedTop = max(recordedTop, n+1)
 		if e.receipt != nil {
 			final = max(final, n+1)
 		}
@@ -277,6 +300,13 @@ func (o *Outbox) Heal(ctx context.Context) (Health, error) {
 		}
 	} else {
 		h.State = InSync
+		alarm, err := o.checkMarkLocked(ctx, chainNonce, recordedTop)
+		if err != nil {
+			return o.Health(), err
+		}
+		if alarm != "" {
+			h.State, h.Message = RecordsBehind, alarm
+		}
 		if len(o.healing) > 0 {
 			changed, err := o.verifyHealed(ctx, m)
 			if err != nil {
@@ -292,7 +322,7 @@ func (o *Outbox) Heal(ctx context.Context) (Health, error) {
 	o.hmu.Lock()
 	o.health = h
 	o.hmu.Unlock()
-	for _, s := range []HealthState{InSync, Behind, Halted} {
+	for _, s := range []HealthState{InSync, Behind, Halted, RecordsBehind} {
 		v := 0.0
 		if s == h.State {
 			v = 1
@@ -324,9 +354,14 @@ func (o *Outbox) transition(prev, h Health) {
 		o.cfg.Log.Error(errors.New(h.Message), "the chain cannot be healed by the outbox: a person must fill the missing nonces",
 			"chainNonce", h.ChainNonce, "missing", formatNonces(h.Missing))
 		o.notify(Notice{Warning: true, Reason: "NonceMissing", Message: h.Message})
+	case RecordsBehind:
+		o.notify(Notice{Warning: true, Reason: "RecordsBehindChain", Message: h.Message})
 	case InSync:
 		if prev.State != InSync && !prev.Since.IsZero() {
 			msg := fmt.Sprintf("the chain holds every recorded transaction again (nonce %d); signing resumes", h.ChainNonce)
+			if prev.State == RecordsBehind {
+				msg = fmt.Sprintf("the records-behind alarm was cleared (the agent's nonce on chain is %d); effects on tokens without effect references are signed again", h.ChainNonce)
+			}
 			o.cfg.Log.Info(msg)
 			o.notify(Notice{Reason: "ChainHealed", Message: msg})
 		}

@@ -154,6 +154,13 @@ type Config struct {
 	ScanInterval time.Duration
 	// Notify receives what a person should see (Events); nil drops it (it is logged too).
 	Notify func(Notice)
+	// Marks keeps the reservation mark beside the records (marks.go): with it the outbox
+	// detects records behind the chain (health RecordsBehind); nil: no detection.
+	Marks Marks
+	// ReserveAhead is how many nonces one write of the mark reserves; zero means
+	// DefaultReserveAhead. A restore is detected once the chain has more transactions
+	// than the restored mark reserved.
+	ReserveAhead uint64
 }
 
 // Outbox allocates nonces, signs, has the owner record, and broadcasts. It is a manager
@@ -171,11 +178,14 @@ type Outbox struct {
 	ready   chan struct{}
 	once    sync.Once
 	healing map[uint64]bool // nonces broadcast again since the chain fell behind
+	mark    Mark            // the reservation mark as last loaded or saved
 
 	hmu     sync.Mutex // guards health and final
 	health  Health
 	changes chan struct{} // a value after each change of Health().State
 	final   uint64        // one more than the highest nonce recorded or seen final
+
+	refs refSupport // which tokens have effect references
 }
 
 // New returns an Outbox; it sends nothing until Start (or Sync) has run.
@@ -205,6 +215,9 @@ func New(cfg Config) (*Outbox, error) {
 	}
 	if cfg.ScanInterval <= 0 {
 		cfg.ScanInterval = 2 * time.Minute
+	}
+	if cfg.ReserveAhead == 0 {
+		cfg.ReserveAhead = DefaultReserveAhead
 	}
 	return &Outbox{
 		cfg: cfg, from: cfg.Signer.Address(), chainID: cfg.ChainID.Int64(),
@@ -360,6 +373,10 @@ func (o *Outbox) Send(ctx context.Context, call Call, record RecordFunc) (*inves
 		}
 	}
 	nonce := o.next
+	if err := o.reserveLocked(ctx, nonce); err != nil {
+		o.mu.Unlock()
+		return nil, err
+	}
 	signed, att, err := o.sign(ctx, nonce, call, gas, fees)
 	if err != nil {
 		o.mu.Unlock()
