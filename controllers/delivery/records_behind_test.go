@@ -87,7 +87,7 @@ var _ = Describe("when the records fall behind the chain", func() {
 		for i := range wallets {
 			wallets[i], addrs[i] = w.wallet(true)
 		}
-		stopMiner := miner(w.chain, 50*time.Millisecond)
+		stopMiner := w.chain.Mine(50 * time.Millisecond)
 		defer func() { stopMiner() }()
 
 		By("completing BUYs, with a snapshot of each order taken before its mint was recorded")
@@ -163,7 +163,7 @@ var _ = Describe("when the records fall behind the chain", func() {
 		snap := takeSnapshot(sell) // EXECUTED, no burn recorded: no agent runs
 		// Blocks keep coming: a fixed number committed right after the record could come
 		// before the broadcast reaches the node.
-		stopMiner := miner(w.chain, 50*time.Millisecond)
+		stopMiner := w.chain.Mine(50 * time.Millisecond)
 		defer func() { stopMiner() }()
 		agent = w.startAgent(agentOptions{confirmations: 2})
 		Eventually(func(g Gomega) { recordedTx(g, sell) }, timeout, interval).Should(Succeed())
@@ -202,7 +202,7 @@ var _ = Describe("when the records fall behind the chain", func() {
 		for i := range wallets {
 			wallets[i], addrs[i] = w.wallet(true)
 		}
-		stopMiner := miner(w.chain, 50*time.Millisecond)
+		stopMiner := w.chain.Mine(50 * time.Millisecond)
 		defer func() { stopMiner() }()
 		var orders []*investv1.Order
 		var snaps []snapshot

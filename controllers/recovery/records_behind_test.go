@@ -37,7 +37,7 @@ var _ = Describe("when the records fall behind the chain", func() {
 		Expect(err).NotTo(HaveOccurred())
 		Expect(snap.Kvs).To(HaveLen(1))
 
-		stop := miner(w.chain, 100*time.Millisecond)
+		stop := w.chain.Mine(100 * time.Millisecond)
 		defer stop()
 		agent := w.startAgent(nil)
 		Eventually(completed(rec), timeout, interval).Should(Equal(investv1.RecoveryCompleted))
