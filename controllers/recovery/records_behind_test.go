@@ -38,7 +38,7 @@ var _ = Describe("when the records fall behind the chain", func() {
 		Expect(snap.Kvs).To(HaveLen(1))
 
 		stop := w.chain.Mine(100 * time.Millisecond)
-		defer stop()
+		defer func() { stop() }()
 		agent := w.startAgent(nil)
 		Eventually(completed(rec), timeout, interval).Should(Equal(investv1.RecoveryCompleted))
 		agent.Stop()
@@ -50,7 +50,9 @@ var _ = Describe("when the records fall behind the chain", func() {
 		nonce := pendingNonce(w.chain)
 
 		By("units minted to the lost wallet afterwards, then etcd restored from the snapshot")
+		stop() // one committer at a time: the simulated chain's Commit is not safe for two
 		w.chain.Mint(w.tokens[0], lost, 5)
+		stop = w.chain.Mine(100 * time.Millisecond)
 		_, err = cli.Put(ctx, key, string(snap.Kvs[0].Value))
 		Expect(err).NotTo(HaveOccurred())
 		Eventually(func(g Gomega) {
