@@ -804,7 +804,7 @@ func (r *Reconciler) finishBatch(ctx context.Context, b *investv1.DeliveryBatch)
 				if eff == nil {
 					return fmt.Errorf("order %s was skipped by the batch %s, but its mint is not found on chain", m.Order, rc.Hash)
 				}
-				c.Recovered = effectOf(eff, r.now())
+				c.Recovered = eff.Evidence(r.now())
 				hash = eff.TxHash.Hex()
 				r.event(o, corev1.EventTypeWarning, ReasonRecoveredFromChain, "Track",
 					"the batch %s skipped this order: its mint was already applied by transaction %s in block %d (%d units); its evidence is recorded from the chain",
@@ -944,7 +944,7 @@ func (r *Reconciler) recoverMember(ctx context.Context, b *investv1.DeliveryBatc
 	}
 	before := o.DeepCopy()
 	c.Transaction, c.Token, c.Recipient, c.Refused = eff.Tx, common.HexToAddress(b.Spec.Token).Hex(), common.HexToAddress(m.Address).Hex(), nil
-	c.Recovered = effectOf(eff, r.now())
+	c.Recovered = eff.Evidence(r.now())
 	initiated := lifecycle.Record(o, lifecycle.StepDeliveryInitiated, r.evidence(eff.TxHash.Hex()))
 	if err := patch.Status(ctx, r.Client, o, before); err != nil {
 		return fmt.Errorf("record the mint found on chain on order %s: %w", m.Order, err)

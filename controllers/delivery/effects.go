@@ -12,17 +12,14 @@ package delivery
 import (
 	"context"
 	"fmt"
-	"time"
 
 	"github.com/ethereum/go-ethereum/common"
 	corev1 "k8s.io/api/core/v1"
-	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	ctrl "sigs.k8s.io/controller-runtime"
 
 	investv1 "github.com/fundshare/fundshare-operator/api/v1alpha1"
 	"github.com/fundshare/fundshare-operator/internal/chain"
 	"github.com/fundshare/fundshare-operator/internal/chain/agent"
-	"github.com/fundshare/fundshare-operator/internal/chain/outbox"
 	"github.com/fundshare/fundshare-operator/internal/lifecycle"
 	"github.com/fundshare/fundshare-operator/internal/patch"
 )
@@ -39,18 +36,6 @@ func effectStep(step lifecycle.Step) string {
 		return chain.EffectBurn
 	}
 	return chain.EffectMint
-}
-
-func effectOf(e *outbox.AppliedEffect, now time.Time) *investv1.ChainEffect {
-	units := int64(0)
-	if e.Units != nil && e.Units.IsInt64() {
-		units = e.Units.Int64()
-	}
-	return &investv1.ChainEffect{
-		Ref: e.Ref.Hex(), TransactionHash: e.TxHash.Hex(),
-		BlockNumber: int64(e.Block), //nolint:gosec // block numbers are far below 2^63
-		Units:       units, At: metav1.NewTime(now.UTC().Truncate(time.Second)),
-	}
 }
 
 // lookUp asks the token whether the order's effect was applied. done is false when it was
@@ -70,7 +55,7 @@ func (r *Reconciler) lookUp(ctx context.Context, o *investv1.Order, step lifecyc
 		return res, true, err
 	}
 	before := o.DeepCopy()
-	st := &investv1.OrderChainStatus{Token: tok.Address.Hex(), Transaction: eff.Tx, Recovered: effectOf(eff, r.now())}
+	st := &investv1.OrderChainStatus{Token: tok.Address.Hex(), Transaction: eff.Tx, Recovered: eff.Evidence(r.now())}
 	if old := o.Status.Chain; old != nil {
 		st.LockedUntil, st.Batch = old.LockedUntil, old.Batch
 	}
@@ -112,7 +97,7 @@ func (r *Reconciler) appliedElsewhere(ctx context.Context, o *investv1.Order, st
 	}
 	before := o.DeepCopy()
 	o.Status.Chain.Transaction.Receipt = receipt
-	o.Status.Chain.Recovered = effectOf(eff, r.now())
+	o.Status.Chain.Recovered = eff.Evidence(r.now())
 	evidence := lifecycle.Record(o, step, r.evidence(eff.TxHash.Hex()))
 	if err := patch.Status(ctx, r.Client, o, before); err != nil {
 		return patch.Retry(ctx, err, "record the "+what(step)+" found on chain")

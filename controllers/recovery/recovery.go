@@ -302,7 +302,7 @@ func (r *Reconciler) track(ctx context.Context, rec *investv1.WalletRecovery, i 
 		if eff == nil {
 			return ctrl.Result{}, fmt.Errorf("recoverWallet %s reverted with %s, but the transaction that applied it is not found", obs.Receipt.Hash, chain.EffectAppliedError)
 		}
-		rec.Status.Tokens[i].Recovered = effectOf(eff, r.now())
+		rec.Status.Tokens[i].Recovered = eff.Evidence(r.now())
 	}
 	if err := r.patch(ctx, rec, before); err != nil {
 		return patch.Retry(ctx, err, "record the receipt")
@@ -525,18 +525,6 @@ func recoveryRef(rec *investv1.WalletRecovery, isin investv1.ISIN) [32]byte {
 	return chain.EffectRef("WalletRecovery", rec.Namespace, rec.Name, string(rec.UID), chain.EffectRecoverWallet+":"+string(isin))
 }
 
-func effectOf(e *outbox.AppliedEffect, now time.Time) *investv1.ChainEffect {
-	units := int64(0)
-	if e.Units != nil && e.Units.IsInt64() {
-		units = e.Units.Int64()
-	}
-	return &investv1.ChainEffect{
-		Ref: e.Ref.Hex(), TransactionHash: e.TxHash.Hex(),
-		BlockNumber: int64(e.Block), //nolint:gosec // block numbers are far below 2^63
-		Units:       units, At: metav1.NewTime(now.UTC().Truncate(time.Second)),
-	}
-}
-
 // recovered records a token's recovery that the chain shows applied although no record
 // said so: the transaction that applied it (rebuilt from the chain) with the units and
 // locked units its WalletRecovered event moved, tracked to final like one signed here.
@@ -558,7 +546,7 @@ func (r *Reconciler) recovered(ctx context.Context, rec *investv1.WalletRecovery
 		}
 	}
 	before := rec.DeepCopy()
-	e := effectOf(eff, r.now())
+	e := eff.Evidence(r.now())
 	rec.Status.Tokens = append(rec.Status.Tokens, investv1.WalletRecoveryToken{
 		ISIN: tk.isin, Token: tk.address.Hex(), Units: e.Units, Locked: locked, Transaction: eff.Tx, Recovered: e,
 	})

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/ethereum/go-ethereum/common/hexutil"
@@ -31,6 +32,20 @@ type AppliedEffect struct {
 	// Foreign is set when another key signed it: the outbox cannot track it (its From is
 	// not the outbox's signer), and a person records the evidence.
 	Foreign bool
+}
+
+// Evidence is what an owner records of an effect the chain shows applied: the reference,
+// the transaction and block that applied it, the units, and when it was found.
+func (e *AppliedEffect) Evidence(now time.Time) *investv1.ChainEffect {
+	units := int64(0)
+	if e.Units != nil && e.Units.IsInt64() {
+		units = e.Units.Int64()
+	}
+	return &investv1.ChainEffect{
+		Ref: e.Ref.Hex(), TransactionHash: e.TxHash.Hex(),
+		BlockNumber: int64(e.Block), //nolint:gosec // block numbers are far below 2^63
+		Units:       units, At: metav1.NewTime(now.UTC().Truncate(time.Second)),
+	}
 }
 
 // refSupport caches which tokens have the effect references (their code does not change).
