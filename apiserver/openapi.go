@@ -100,7 +100,12 @@ func (g *schemaSet) fields(obj *openapi3.Schema, t reflect.Type, mode schemaMode
 			continue
 		}
 		tag := parseOpenAPITag(f.Tag.Get("openapi"))
-		omitempty := strings.Contains(opts, "omitempty")
+		if on, ok := reflect.Zero(f.Type).Interface().(optionalNullable); ok {
+			// Present on some objects only, and null there at times (presentOrNull).
+			obj.Properties[name] = g.field(on.openAPIValueType(), tag, mode, true)
+			continue
+		}
+		omitempty := strings.Contains(opts, "omitempty") || strings.Contains(opts, "omitzero")
 		required := mode == responseMode && !omitempty || mode == requestMode && tag.required
 		isPtr := f.Type.Kind() == reflect.Pointer
 		nullable := f.Type.Kind() == reflect.Interface ||

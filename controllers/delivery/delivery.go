@@ -179,9 +179,9 @@ func (r *Reconciler) send(ctx context.Context, o *investv1.Order, step lifecycle
 			return patch.Retry(ctx, err, "record the release time of the units' lock-up")
 		}
 		if until != nil {
-			data = abi.PackMintLocked(addr, big.NewInt(o.Spec.AmountOfUnits), releaseTime(until))
+			data = abi.PackMintLocked(addr, big.NewInt(lifecycle.Units(o)), releaseTime(until))
 		} else {
-			data = abi.PackMint(addr, big.NewInt(o.Spec.AmountOfUnits))
+			data = abi.PackMint(addr, big.NewInt(lifecycle.Units(o)))
 		}
 	case lifecycle.StepTokensBurned:
 		unlock := r.lockAccount(o)
@@ -456,7 +456,7 @@ func (r *Reconciler) planBurns(ctx context.Context, o *investv1.Order, tok agent
 	at := ConfirmedBlock(head, r.Confirmations)
 	block := new(big.Int).SetUint64(at)
 	abi := contracts.NewShareToken()
-	in := BurnInput{Units: o.Spec.AmountOfUnits, Block: at, First: r.firstWallet(ctx, o)}
+	in := BurnInput{Units: lifecycle.Units(o), Block: at, First: r.firstWallet(ctx, o)}
 	// Registered wallets of the account whose address no other account registered
 	// (rules.BurnableWallets: the ledger's on-chain figures, which placement checks a SELL
 	// against, count the same wallets).
