@@ -29,7 +29,7 @@ type DealingSpec struct {
 	// ISIN of the share class.
 	ISIN ISIN `json:"isin"`
 	// Date is the dealing date (trade date and NAV date), YYYY-MM-DD.
-	// +kubebuilder:validation:Format=date
+	// +kubebuilder:validation:Pattern=`^[0-9]{4}-(0[1-9]|1[0-2])-(0[1-9]|[12][0-9]|3[01])$`
 	// +kubebuilder:validation:MaxLength=10
 	Date string `json:"date"`
 }
