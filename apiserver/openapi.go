@@ -100,7 +100,12 @@ func (g *schemaSet) fields(obj *openapi3.Schema, t reflect.Type, mode schemaMode
 			continue
 		}
 		tag := parseOpenAPITag(f.Tag.Get("openapi"))
-		omitempty := strings.Contains(opts, "omitempty")
+		if on, ok := reflect.Zero(f.Type).Interface().(optionalNullable); ok {
+			// Present on some objects only, and null there at times (presentOrNull).
+			obj.Properties[name] = g.field(on.openAPIValueType(), tag, mode, true)
+			continue
+		}
+		omitempty := strings.Contains(opts, "omitempty") || strings.Contains(opts, "omitzero")
 		required := mode == responseMode && !omitempty || mode == requestMode && tag.required
 		isPtr := f.Type.Kind() == reflect.Pointer
 		nullable := f.Type.Kind() == reflect.Interface ||
@@ -256,10 +261,11 @@ var typeDocs = map[string]string{
 	"DealingCutOff":        "A cut-off: orders must arrive strictly before time (HH:MM in the share class's time zone) on the business day business_days_before business days before the dealing date.",
 	"DealingDateView":      "One dealing date (trade date and NAV date) with its cut-off instants and valuation point (RFC 3339, UTC), the expected NAV publication date and the settlement date.",
 	"AssetPrice":           "The NAV per share of a share class on one day, in micro-units (1 EUR = 10,000).",
-	"OrderListItem":        "An order as the list shows it. value is the gross value in micro-units.",
-	"Order":                "The full order. Money in micro-units (1 EUR = 10,000), fee rates in rate units (100% = 10,000). A BUY carries its fee in subscription_fee and subscription_fee_amount (redemption_fee fields null), a SELL in redemption_fee and redemption_fee_amount (subscription_fee fields null). payment_details is null for SELL orders. refund is null unless the BUY was cancelled after its payment arrived.",
+	"OrderListItem":        "An order as the list shows it. value is the gross value in micro-units. Orders of forward-priced share classes also carry dealing_date and confirmation (their contract note, null until the strike); amount_of_units is null for a BUY by amount until the strike.",
+	"Order":                "The full order. Money in micro-units (1 EUR = 10,000), fee rates in rate units (100% = 10,000). A BUY carries its fee in subscription_fee and subscription_fee_amount (redemption_fee fields null), a SELL in redemption_fee and redemption_fee_amount (subscription_fee fields null). payment_details is null for SELL orders. refund is null unless the BUY was cancelled after its payment arrived. A forward-priced share class (dealing.pricing FORWARD) prices its orders at the NAV of their dealing date (the strike): such an order also has dealing_date, cut_off (cancellable until then; a BUY by amount is paid by then) and confirmation (its contract note, null until the strike); until the strike its price is unknown, so subscription_fee_amount, redemption_fee_amount and net_amount are null, and so are amount_of_units (a BUY by amount), amount and gross_value (an order by units). A latest-priced order has none of these three fields.",
+	"OrderConfirmation":    "The contract note of a forward-priced order (ISO 20022 setr.012 fields), fixed at the strike of its dealing date: price is the NAV per unit (micro-units); gross_amount is units × price (an order by units) or the BUY's amount; fee_amount = gross_amount × fee_rate / 10,000 rounded half up; net_amount = gross_amount − fee_amount. A BUY by amount gets units = net_amount ÷ price rounded down to the share class's unit_decimals, units_value = units × price, and residual_amount = net_amount − units_value, refunded under residual_reference (these three are null for orders by units). settlement_date is the dealing date plus the settlement period in business days.",
 	"OrderRefund":          "The refund a BUY cancelled in PAYMENT_RECEIVED owes: the amount paid, to the payment method details resolved at placement, under its own reference. status is PENDING until the refund is sent (SENT, with the transfer's reference) and COMPLETED when it arrived.",
-	"OrderCreateRequest":   "A buy or sell order to place. settlement_type defaults to bearer; the recipient wallet and the sender's payment method default to the account's primary ones.",
+	"OrderCreateRequest":   "A buy or sell order to place. settlement_type defaults to bearer; the recipient wallet and the sender's payment method default to the account's primary ones. amount_of_units is required, except for a BUY of a forward-priced share class, which gives exactly one of amount (the money to invest, gross, micro-units) and amount_of_units; amount is refused for SELLs and latest-priced share classes.",
 	"Portfolio":            "What an account holds per ISIN, from its completed orders and its on-chain transfers between holders (transferred_in_units, transferred_out_units).",
 	"Transfer":             "One side of an on-chain transfer of share tokens between holders: IN (units arrived at the account's wallet) or OUT (units left it). Only the counterparty's address is shown, never another account.",
 	"TokenRequest":         "OAuth 2.0 client credentials grant (RFC 6749 §4.4). client_id and client_secret may instead be sent with HTTP Basic.",

@@ -38,7 +38,7 @@ var orderStates = []string{
 var orderRenames = map[string]string{
 	"amountOfUnits": "amount_of_units", "accountID": "account_id", "walletID": "wallet_id",
 	"paymentMethodDetailsID": "payment_method_details_id", "customOfferingID": "custom_offering_id",
-	"settlementType": "settlement_type",
+	"settlementType": "settlement_type", "amount": "amount",
 }
 
 // GET /v1/orders: filters side, market, order_status, account_type, account_id, currency,
@@ -374,11 +374,12 @@ func (s *Server) createOrder(w http.ResponseWriter, r *http.Request) {
 	if !ok {
 		return
 	}
+	fe = s.quantityRule(r.Context(), &req, fe)
 	if !fe.Empty() {
 		writeValidation(w, fe)
 		return
 	}
-	spec, _ := orderSpec(&req) // checked by Validate
+	spec, _ := orderSpec(&req) // checked by Validate and quantityRule
 
 	ctx, ns := r.Context(), tenantOf(r)
 	name := newID()
@@ -426,6 +427,40 @@ func (s *Server) createOrder(w http.ResponseWriter, r *http.Request) {
 	writeJSON(w, http.StatusCreated, orderView(o))
 }
 
+// quantityRule applies placement.CheckQuantity to the request: for a share class with
+// forward pricing a BUY gives exactly one of amount and amount_of_units (both or neither
+// name both fields) and a SELL amount_of_units; amount is refused for a latest-priced
+// share class. A request without amount for a latest-priced (or unknown) share class
+// keeps the request's own messages, so those answers are what they always were.
+func (s *Server) quantityRule(ctx context.Context, req *OrderCreateRequest, fe validation.FieldErrors) validation.FieldErrors {
+	forward := false
+	if req.ISIN != nil {
+		var classes investv1.ShareClassList
+		if err := s.deps.Reader.List(ctx, &classes, client.MatchingFields{index.ShareClassISIN: strings.ToUpper(*req.ISIN)}); err == nil && len(classes.Items) > 0 {
+			forward = placement.Forward(&classes.Items[0])
+		}
+	}
+	if !forward && req.Amount == nil {
+		return fe
+	}
+	out := validation.FieldErrors{}
+	for k, msgs := range fe {
+		for _, m := range msgs {
+			if k == "amount_of_units" && m == "is required" {
+				continue // the quantity rule says it
+			}
+			out.Add(k, m)
+		}
+	}
+	side := investv1.OrderSide(deref(req.Side))
+	for k, msgs := range placement.CheckQuantity(side, forward, req.Amount != nil, req.AmountOfUnits != nil) {
+		for _, m := range msgs {
+			out.Add(k, m)
+		}
+	}
+	return out
+}
+
 // orderSpec checks the request's own fields and builds the spec; ids are accepted in any
 // letter case, ISINs too.
 func orderSpec(req *OrderCreateRequest) (investv1.OrderSpec, validation.FieldErrors) {
@@ -433,7 +468,9 @@ func orderSpec(req *OrderCreateRequest) (investv1.OrderSpec, validation.FieldErr
 	required(&fe, "side", req.Side)
 	required(&fe, "market", req.Market)
 	required(&fe, "isin", req.ISIN)
-	required(&fe, "amount_of_units", req.AmountOfUnits)
+	if req.Amount == nil {
+		required(&fe, "amount_of_units", req.AmountOfUnits)
+	}
 	required(&fe, "currency", req.Currency)
 	required(&fe, "account_id", req.AccountID)
 	oneOf := func(name string, v *string, values ...string) {
@@ -446,6 +483,9 @@ func orderSpec(req *OrderCreateRequest) (investv1.OrderSpec, validation.FieldErr
 	oneOf("settlement_type", req.SettlementType, string(investv1.SettlementBearer), string(investv1.SettlementClaimable))
 	if n := req.AmountOfUnits; n != nil && (*n < 1 || *n > maxOrderUnits) {
 		fe.Add("amount_of_units", fmt.Sprintf("must be between 1 and %d", int64(maxOrderUnits)))
+	}
+	if n := req.Amount; n != nil && (*n < 1 || *n > maxOrderAmount) {
+		fe.Add("amount", fmt.Sprintf("must be between 1 and %d (micro-units: 1 EUR = 10,000)", int64(maxOrderAmount)))
 	}
 	if c := req.Currency; c != nil && !currencyPattern.MatchString(*c) {
 		fe.Add("currency", "must be three uppercase letters (^[A-Z]{3}$)")
@@ -466,7 +506,7 @@ func orderSpec(req *OrderCreateRequest) (investv1.OrderSpec, validation.FieldErr
 	}
 	spec := investv1.OrderSpec{
 		Side: investv1.OrderSide(deref(req.Side)), Market: investv1.Market(deref(req.Market)),
-		ISIN: investv1.ISIN(isin), AmountOfUnits: deref(req.AmountOfUnits), Currency: investv1.CurrencyCode(deref(req.Currency)),
+		ISIN: investv1.ISIN(isin), AmountOfUnits: deref(req.AmountOfUnits), Amount: deref(req.Amount), Currency: investv1.CurrencyCode(deref(req.Currency)),
 		AccountID: id("account_id", req.AccountID), SettlementType: investv1.SettlementType(deref(req.SettlementType)),
 		WalletID: id("wallet_id", req.WalletID), PaymentMethodDetailsID: id("payment_method_details_id", req.PaymentMethodDetailsID),
 		CustomOfferingID: id("custom_offering_id", req.CustomOfferingID),
@@ -479,6 +519,9 @@ func orderSpec(req *OrderCreateRequest) (investv1.OrderSpec, validation.FieldErr
 
 // maxOrderUnits is the CRD's bound on amountOfUnits.
 const maxOrderUnits = 1_000_000_000_000
+
+// maxOrderAmount is the CRD's bound on amount.
+const maxOrderAmount = 1_000_000_000_000_000
 
 // writePlacementRefusal answers a refused placement; false when the order can be placed.
 func writePlacementRefusal(w http.ResponseWriter, res placement.Result) bool {
@@ -574,7 +617,7 @@ func (s *Server) cancelOrder(w http.ResponseWriter, r *http.Request) {
 		s.deps.Log.Error(nil, "an order whose cancellation was accepted completed", "namespace", o.Namespace, "order", o.Name,
 			"request_id", requestIDFrom(r.Context()))
 		_, _, reason := lifecycle.Cancellable(final)
-		writeNotCancellable(w, final, reason)
+		writeNotCancellable(w, final, reason, time.Time{})
 	default:
 		writeJSON(w, http.StatusAccepted, orderView(final))
 	}
@@ -591,9 +634,9 @@ func (s *Server) requestCancellation(w http.ResponseWriter, r *http.Request, key
 			s.writeCancelReadError(w, r, key, err)
 			return nil, false
 		}
-		switch step, reason := decideCancel(cur); step {
+		switch step, reason := decideCancelAt(cur, s.deps.Now()); step {
 		case cancelRefuse:
-			writeNotCancellable(w, cur, reason)
+			writeNotCancellable(w, cur, reason, s.deps.Now())
 			return nil, false
 		case cancelRequested:
 			return cur, true // requested before; the answer is the same
@@ -635,7 +678,7 @@ func (s *Server) writeCancelReadError(w http.ResponseWriter, r *http.Request, ke
 	}
 	if archived, err := s.archivedOrder(r.Context(), key.Namespace, key.Name); !s.readFailed(w, r, err, nil, resOrder, key.Name) {
 		_, _, reason := lifecycle.Cancellable(archived)
-		writeNotCancellable(w, archived, reason)
+		writeNotCancellable(w, archived, reason, time.Time{})
 	}
 }
 
@@ -652,10 +695,14 @@ const (
 	cancelRefuse
 )
 
-// decideCancel decides the cancellation of the order as stored; the reason is set for
-// cancelRefuse.
-func decideCancel(o *investv1.Order) (cancelStep, string) {
-	if ok, _, reason := lifecycle.Cancellable(o); !ok {
+// decideCancel decides the cancellation of the order as stored, without the clock (a
+// forward order's cut-off is not checked); the reason is set for cancelRefuse.
+func decideCancel(o *investv1.Order) (cancelStep, string) { return decideCancelAt(o, time.Time{}) }
+
+// decideCancelAt decides the cancellation of the order as stored, requested at now: a
+// forward order past its cut-off is refused (lifecycle.CancellableAt).
+func decideCancelAt(o *investv1.Order, now time.Time) (cancelStep, string) {
+	if ok, _, reason := lifecycle.CancellableAt(o, now); !ok {
 		return cancelRefuse, reason
 	}
 	if o.Spec.CancellationRequested {
@@ -726,15 +773,22 @@ const (
 	msgBurnInFlight = "Burn in flight"
 	// msgOrderNotCancellable: the order is in a state that does not belong to its side.
 	msgOrderNotCancellable = "Order cannot be cancelled"
+	// msgSubmittedForDealing: a forward order's cut-off passed (lifecycle.CancellableAt).
+	msgSubmittedForDealing = "Order submitted for dealing"
 )
 
 // writeNotCancellable answers a cancellation that lifecycle.Cancellable refuses, with
 // reason (which names the state): a terminal order "Order already COMPLETED" or
 // "Order already CANCELLED"; an order past the point of no return "Order already
 // executed"; a SELL whose burn is recorded and not final "Burn in flight".
-func writeNotCancellable(w http.ResponseWriter, o *investv1.Order, reason string) {
+//
+// now is when the cancellation was requested: a forward order past its cut-off answers
+// "Order submitted for dealing" (zero: the cut-off is not checked).
+func writeNotCancellable(w http.ResponseWriter, o *investv1.Order, reason string, now time.Time) {
 	state := o.Status.State
-	switch lifecycle.CancelRefusalOf(o) {
+	switch lifecycle.CancelRefusalAt(o, now) {
+	case lifecycle.RefusalSubmittedForDealing:
+		writeError(w, http.StatusConflict, msgSubmittedForDealing, fmt.Sprintf("order %s: %s", o.Name, reason))
 	case lifecycle.RefusalTerminal:
 		writeError(w, http.StatusConflict, "Order already "+string(state),
 			fmt.Sprintf("order %s is %s, a terminal state: it cannot be cancelled", o.Name, state))

@@ -297,11 +297,12 @@ type LatestAssetPrice struct {
 // OrderListItem is an order as GET /v1/orders lists it: exactly the spec's fields.
 // value is the gross value (amount_of_units × NAV per share at placement) in micro-units.
 type OrderListItem struct {
-	ID            string `json:"id" openapi:"uuid"`
-	Side          string `json:"side" openapi:"enum=BUY|SELL"`
-	Market        string `json:"market" openapi:"enum=PRIMARY|SECONDARY"`
-	Status        string `json:"status" openapi:"enum=PLACED|AWAITING_PAYMENT|PAYMENT_RECEIVED|DELIVERY_INITIATED|DELIVERY_COMPLETED|PAYMENT_SENT|PAYMENT_COMPLETED|REDEMPTION_GATED|EXECUTED|COMPLETED|CANCELLED"`
-	AmountOfUnits int64  `json:"amount_of_units" openapi:"min=1"`
+	ID     string `json:"id" openapi:"uuid"`
+	Side   string `json:"side" openapi:"enum=BUY|SELL"`
+	Market string `json:"market" openapi:"enum=PRIMARY|SECONDARY"`
+	Status string `json:"status" openapi:"enum=PLACED|AWAITING_PAYMENT|PAYMENT_RECEIVED|DELIVERY_INITIATED|DELIVERY_COMPLETED|PAYMENT_SENT|PAYMENT_COMPLETED|REDEMPTION_GATED|EXECUTED|COMPLETED|CANCELLED"`
+	// AmountOfUnits is null for a BUY by amount until the strike fixes its units.
+	AmountOfUnits *int64 `json:"amount_of_units" openapi:"min=1"`
 	Value         int64  `json:"value" openapi:"min=0"`
 	Currency      string `json:"currency" openapi:"pattern=^[A-Z]{3}$"`
 	ISIN          string `json:"isin"`
@@ -312,6 +313,38 @@ type OrderListItem struct {
 	// PaymentTransactionReference is the customer's payment (BUY) or the payout (SELL).
 	PaymentTransactionReference *string `json:"payment_transaction_reference"`
 	CustomOfferingID            *string `json:"custom_offering_id" openapi:"uuid"`
+	// DealingDate (forward-priced share classes only; absent otherwise) is the dealing date
+	// the order deals at: it is priced at that date's NAV.
+	DealingDate *string `json:"dealing_date,omitempty" openapi:"format=date"`
+	// Confirmation (forward-priced share classes only; absent otherwise) is the order's
+	// contract note, null until the strike prices the order.
+	Confirmation presentOrNull[OrderConfirmation] `json:"confirmation,omitzero"`
+}
+
+// OrderConfirmation is the contract note of a forward-priced order (the fields of an ISO
+// 20022 setr.012 confirmation): what the strike of its dealing date fixed.
+type OrderConfirmation struct {
+	// Dealing is the dealing (an ISIN and a date) whose strike priced the order.
+	Dealing   string `json:"dealing"`
+	TradeDate string `json:"trade_date" openapi:"format=date"`
+	NAVDate   string `json:"nav_date" openapi:"format=date"`
+	// Price is the NAV per unit, micro-units.
+	Price int64 `json:"price" openapi:"min=1"`
+	Units int64 `json:"units" openapi:"min=0"`
+	// GrossAmount is units × price, or a BUY's amount.
+	GrossAmount int64 `json:"gross_amount" openapi:"min=0"`
+	FeeRate     int64 `json:"fee_rate" openapi:"min=0;max=10000"`
+	FeeAmount   int64 `json:"fee_amount" openapi:"min=0"`
+	NetAmount   int64 `json:"net_amount" openapi:"min=0"`
+	// UnitsValue (BUY by amount) is units × price: what the units cost of the net amount.
+	UnitsValue *int64 `json:"units_value" openapi:"min=0"`
+	// ResidualAmount (BUY by amount) is net_amount − units_value, refunded under
+	// residual_reference.
+	ResidualAmount    *int64  `json:"residual_amount" openapi:"min=0"`
+	ResidualReference *string `json:"residual_reference"`
+	Currency          string  `json:"currency" openapi:"pattern=^[A-Z]{3}$"`
+	SettlementDate    string  `json:"settlement_date" openapi:"format=date"`
+	StruckAt          string  `json:"struck_at" openapi:"format=date-time"`
 }
 
 // OrderList is the answer of GET /v1/orders.
@@ -372,7 +405,7 @@ type OrderRefund struct {
 type Order struct {
 	OrderListItem
 	CreatedAt              string               `json:"created_at" openapi:"format=date-time"`
-	Amount                 int64                `json:"amount" openapi:"min=0"`
+	Amount                 *int64               `json:"amount" openapi:"min=0"`
 	FundDetails            OrderFundDetails     `json:"fund_details"`
 	SubscriptionFeeAmount  *int64               `json:"subscription_fee_amount" openapi:"min=0"`
 	SubscriptionFee        *int64               `json:"subscription_fee" openapi:"min=0;max=10000"`
@@ -388,6 +421,10 @@ type Order struct {
 	CancellationRequested  bool                 `json:"cancellation_requested"`
 	Refund                 *OrderRefund         `json:"refund"`
 	History                []OrderHistoryEntry  `json:"history"`
+	// CutOff (forward-priced share classes only; absent otherwise) is the cut-off of the
+	// order's dealing date for its side: it can be cancelled until then, and a BUY by
+	// amount is paid by then.
+	CutOff *string `json:"cut_off,omitempty" openapi:"format=date-time"`
 }
 
 // OrderCreateRequest is the body of POST /v1/orders (an extension of the spec).
@@ -395,7 +432,8 @@ type OrderCreateRequest struct {
 	Side                   *string `json:"side" openapi:"required;enum=BUY|SELL"`
 	Market                 *string `json:"market" openapi:"required;enum=PRIMARY|SECONDARY"`
 	ISIN                   *string `json:"isin" openapi:"required;pattern=^[A-Za-z]{2}[A-Za-z0-9]{9}[0-9]$"`
-	AmountOfUnits          *int64  `json:"amount_of_units" openapi:"required;min=1;max=1000000000000"`
+	AmountOfUnits          *int64  `json:"amount_of_units" openapi:"min=1;max=1000000000000"`
+	Amount                 *int64  `json:"amount" openapi:"min=1;max=1000000000000000"`
 	Currency               *string `json:"currency" openapi:"required;pattern=^[A-Z]{3}$"`
 	AccountID              *string `json:"account_id" openapi:"required;uuid"`
 	SettlementType         *string `json:"settlement_type" openapi:"enum=bearer|claimable"`

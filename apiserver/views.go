@@ -179,16 +179,44 @@ func paymentTransactionReference(o *investv1.Order) *string {
 func orderListItemView(o *investv1.Order) OrderListItem {
 	item := OrderListItem{
 		ID: o.Name, Side: string(o.Spec.Side), Market: string(o.Spec.Market), Status: orderStatus(o),
-		AmountOfUnits: o.Spec.AmountOfUnits, Currency: string(o.Spec.Currency), ISIN: string(o.Spec.ISIN),
+		Currency: string(o.Spec.Currency), ISIN: string(o.Spec.ISIN),
 		AccountID: string(o.Spec.AccountID), Created: created(o),
 		SettlementTransactionHash:   settlementTransactionHash(o),
 		PaymentTransactionReference: paymentTransactionReference(o),
 		CustomOfferingID:            optString(string(o.Spec.CustomOfferingID)),
 	}
+	if units := lifecycle.Units(o); units > 0 {
+		item.AmountOfUnits = &units
+	}
 	if q := o.Spec.Quote; q != nil {
 		item.Value = q.GrossValue
 	}
+	if lifecycle.Forward(o) {
+		item.DealingDate = optString(lifecycle.DealingDate(o))
+		item.Confirmation = present(confirmationView(o))
+		if n := o.Status.Strike; n != nil {
+			item.Value = n.GrossAmount
+		}
+	}
 	return item
+}
+
+// confirmationView is a forward order's contract note; nil before the strike.
+func confirmationView(o *investv1.Order) *OrderConfirmation {
+	n := o.Status.Strike
+	if n == nil {
+		return nil
+	}
+	c := &OrderConfirmation{
+		Dealing: n.Dealing, TradeDate: n.TradeDate, NAVDate: n.NAVDate, Price: n.NAVPerShare, Units: n.Units,
+		GrossAmount: n.GrossAmount, FeeRate: n.FeeRate, FeeAmount: n.FeeAmount, NetAmount: n.NetAmount,
+		Currency: string(o.Spec.Currency), SettlementDate: n.SettlementDate, StruckAt: timestamp(n.StruckAt),
+	}
+	if lifecycle.ByAmount(o) {
+		c.UnitsValue, c.ResidualAmount = optInt64(n.UnitsValue), optInt64(n.Residual)
+		c.ResidualReference = optString(n.ResidualReference)
+	}
+	return c
 }
 
 // orderView is the full order. An order without a quote (created while admission was
@@ -199,7 +227,7 @@ func orderView(o *investv1.Order) Order {
 		settlement = investv1.SettlementBearer
 	}
 	out := Order{
-		OrderListItem: orderListItemView(o), CreatedAt: created(o),
+		OrderListItem: orderListItemView(o), CreatedAt: created(o), Amount: optInt64(0),
 		FundDetails:    OrderFundDetails{ISIN: string(o.Spec.ISIN)},
 		SettlementType: string(settlement),
 		WalletID:       optString(index.OrderWalletKey(o)), PaymentMethodDetailsID: optString(index.OrderPaymentMethodKey(o)),
@@ -208,14 +236,29 @@ func orderView(o *investv1.Order) Order {
 	}
 	if q := o.Spec.Quote; q != nil {
 		source := string(q.FeeSource)
-		out.Amount = q.Amount
+		out.Amount = optInt64(q.Amount)
+		feeAmount, netAmount, grossValue := optInt64(q.FeeAmount), optInt64(q.NetAmount), optInt64(q.GrossValue)
+		if lifecycle.Forward(o) {
+			// Until the strike a forward order has no price: its fee and net amount are
+			// null, and so are its amount and gross value unless it is a BUY by amount.
+			out.CutOff = optString(lifecycle.CutOff(o).UTC().Format(time.RFC3339))
+			feeAmount, netAmount, grossValue = nil, nil, nil
+			if q.Amount == 0 {
+				out.Amount = nil
+			} else {
+				grossValue = optInt64(q.GrossValue)
+			}
+			if n := o.Status.Strike; n != nil {
+				out.Amount, feeAmount, netAmount, grossValue = optInt64(n.GrossAmount), optInt64(n.FeeAmount), optInt64(n.NetAmount), optInt64(n.GrossAmount)
+			}
+		}
 		if o.Spec.Side == investv1.SideSell {
-			out.RedemptionFeeAmount, out.RedemptionFee = optInt64(q.FeeAmount), optInt64(q.FeeRate)
+			out.RedemptionFeeAmount, out.RedemptionFee = feeAmount, optInt64(q.FeeRate)
 		} else {
-			out.SubscriptionFeeAmount, out.SubscriptionFee = optInt64(q.FeeAmount), optInt64(q.FeeRate)
+			out.SubscriptionFeeAmount, out.SubscriptionFee = feeAmount, optInt64(q.FeeRate)
 		}
 		out.FeeSource = optString(source)
-		out.NetAmount, out.GrossValue = optInt64(q.NetAmount), optInt64(q.GrossValue)
+		out.NetAmount, out.GrossValue = netAmount, grossValue
 		f := q.FundDetails
 		if f.ISIN != "" {
 			out.FundDetails.ISIN = string(f.ISIN)

@@ -23,6 +23,19 @@ const (
 	PricingForward PricingMethod = "Forward"
 )
 
+// UnpaidPolicy says what happens at the cut-off to a forward BUY by amount whose payment
+// has not arrived.
+// +kubebuilder:validation:Enum=Cancel;NextDealingDate
+type UnpaidPolicy string
+
+// The unpaid policies.
+const (
+	// UnpaidCancel cancels the order at the cut-off.
+	UnpaidCancel UnpaidPolicy = "Cancel"
+	// UnpaidNextDealingDate moves the order to the next dealing date (and its cut-off).
+	UnpaidNextDealingDate UnpaidPolicy = "NextDealingDate"
+)
+
 // DealingFrequency is how often the share class deals (openfunds "Dealing Frequency").
 // +kubebuilder:validation:Enum=Daily;Weekly;Monthly;Quarterly
 type DealingFrequency string
@@ -174,6 +187,11 @@ type DealingTerms struct {
 	// +kubebuilder:validation:Maximum=18
 	// +optional
 	UnitDecimals int32 `json:"unitDecimals"`
+	// UnpaidAtCutOff (forward pricing) is what happens to a BUY by amount whose payment has
+	// not arrived at its subscription cut-off: Cancel (the default, also when absent) or
+	// NextDealingDate.
+	// +optional
+	UnpaidAtCutOff UnpaidPolicy `json:"unpaidAtCutOff,omitempty"`
 }
 
 // DealingStatus is the share class's dealing calendar as the dealing controller computed it.

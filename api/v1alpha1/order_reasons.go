@@ -42,4 +42,10 @@ const (
 	OrderReasonPaymentCompleted = "PaymentCompleted"
 	// OrderReasonSettled: the order completed.
 	OrderReasonSettled = "Settled"
+	// OrderReasonPricedAtStrike: a forward-priced order was priced at the NAV of its
+	// dealing date and executed (its contract note is status.strike).
+	OrderReasonPricedAtStrike = "PricedAtStrike"
+	// OrderReasonUnpaidAtCutOff: a forward BUY by amount was not paid by its subscription
+	// cut-off and its share class cancels such orders.
+	OrderReasonUnpaidAtCutOff = "UnpaidAtCutOff"
 )

@@ -77,6 +77,10 @@ const (
 // +kubebuilder:validation:XValidation:rule="has(self.customOfferingID) == has(oldSelf.customOfferingID)",message="customOfferingID is immutable",fieldPath=".customOfferingID"
 // +kubebuilder:validation:XValidation:rule="has(self.quote) == has(oldSelf.quote)",message="quote is immutable",fieldPath=".quote"
 // +kubebuilder:validation:XValidation:rule="!has(oldSelf.cancellationRequested) || !oldSelf.cancellationRequested || (has(self.cancellationRequested) && self.cancellationRequested)",message="a cancellation request cannot be withdrawn",fieldPath=".cancellationRequested"
+// +kubebuilder:validation:XValidation:rule="has(self.amountOfUnits) != has(self.amount)",message="give exactly one of amount and amountOfUnits",fieldPath=".amountOfUnits"
+// +kubebuilder:validation:XValidation:rule="!has(self.amount) || self.side == 'BUY'",message="a SELL is given in units: give amountOfUnits, not amount",fieldPath=".amount"
+// +kubebuilder:validation:XValidation:rule="has(self.amount) == has(oldSelf.amount)",message="amount is immutable",fieldPath=".amount"
+// +kubebuilder:validation:XValidation:rule="has(self.amountOfUnits) == has(oldSelf.amountOfUnits)",message="amountOfUnits is immutable",fieldPath=".amountOfUnits"
 type OrderSpec struct {
 	// Side is BUY or SELL. Immutable.
 	// +kubebuilder:validation:XValidation:rule="self == oldSelf",message="side is immutable"
@@ -93,12 +97,25 @@ type OrderSpec struct {
 	// +required
 	ISIN ISIN `json:"isin"`
 
-	// AmountOfUnits is the number of share class units in the order, at least 1. Immutable.
+	// AmountOfUnits is the number of share class units in the order, at least 1. Every
+	// order of a latest-priced share class and every SELL gives it; a BUY of a
+	// forward-priced share class gives it or amount, never both (ISO 20022 setr.010).
+	// Immutable.
 	// +kubebuilder:validation:Minimum=1
 	// +kubebuilder:validation:Maximum=1000000000000
 	// +kubebuilder:validation:XValidation:rule="self == oldSelf",message="amountOfUnits is immutable"
-	// +required
-	AmountOfUnits int64 `json:"amountOfUnits"`
+	// +optional
+	AmountOfUnits int64 `json:"amountOfUnits,omitempty"`
+
+	// Amount (a BUY of a forward-priced share class only) is the money to invest, gross,
+	// in micro-units (1 EUR = 10,000): the fee is taken from it and the rest buys units at
+	// the NAV of the order's dealing date, rounded down; the cash the units do not use is
+	// refunded. Immutable.
+	// +kubebuilder:validation:Minimum=1
+	// +kubebuilder:validation:Maximum=1000000000000000
+	// +kubebuilder:validation:XValidation:rule="self == oldSelf",message="amount is immutable"
+	// +optional
+	Amount int64 `json:"amount,omitempty"`
 
 	// Currency is the three-letter uppercase ISO currency code of the order; it must equal
 	// the share class's currency. Immutable.
@@ -158,12 +175,27 @@ type OrderSpec struct {
 // (1 EUR = 10,000), fee rates in rate units (100% = 10,000).
 type OrderQuote struct {
 	// NAVPerShare is the latest net asset value per share at placement, in micro-units.
+	// Absent for a forward-priced order: its price is fixed at the strike (status.strike).
 	// +kubebuilder:validation:Minimum=1
-	NAVPerShare int64 `json:"navPerShare"`
-	// NAVDate is the date of that NAV.
+	// +optional
+	NAVPerShare int64 `json:"navPerShare,omitempty"`
+	// NAVDate is the date of that NAV; absent for a forward-priced order.
 	// +kubebuilder:validation:Format=date
-	NAVDate string `json:"navDate"`
-	// GrossValue is amountOfUnits × navPerShare: the order value before fees.
+	// +optional
+	NAVDate string `json:"navDate,omitempty"`
+	// DealingDate (forward pricing) is the dealing date the order was placed for: the
+	// first dealing date whose cut-off for the order's side was still ahead (for a SELL
+	// also after the notice period). The order is priced at that date's NAV.
+	// +kubebuilder:validation:Format=date
+	// +optional
+	DealingDate string `json:"dealingDate,omitempty"`
+	// CutOff (forward pricing) is the cut-off of the dealing date for the order's side:
+	// the order can be cancelled until then, and a BUY by amount is paid before it.
+	// +optional
+	CutOff *metav1.Time `json:"cutOff,omitempty"`
+	// GrossValue is amountOfUnits × navPerShare: the order value before fees. 0 for a
+	// forward-priced order (status.strike has it), except a BUY by amount, whose
+	// gross value is its amount.
 	// +kubebuilder:validation:Minimum=0
 	GrossValue int64 `json:"grossValue"`
 	// FeeRate is the subscription (buy) or redemption (sell) fee rate in rate units.
@@ -178,7 +210,9 @@ type OrderQuote struct {
 	// NetAmount is grossValue − feeAmount: the investment after fees (buy) or the payout
 	// (sell).
 	NetAmount int64 `json:"netAmount"`
-	// Amount is the money moved by the customer: for a buy, what the customer pays.
+	// Amount is the money moved by the customer: for a buy, what the customer pays. For a
+	// forward-priced order: the amount of a BUY by amount, 0 for an order by units (the
+	// strike fixes it).
 	Amount int64 `json:"amount"`
 	// FundDetails describe what is bought or sold.
 	FundDetails OrderFundDetails `json:"fundDetails"`
@@ -434,6 +468,7 @@ type OrderTransition struct {
 // OrderStatus is the lifecycle as the order controller (its only writer) recorded it, and
 // the settlement evidence recorded by settlement agents.
 // +kubebuilder:validation:XValidation:rule="!has(oldSelf.refund) || (has(self.refund) && self.refund == oldSelf.refund)",message="a refund is immutable once fixed",fieldPath=".refund"
+// +kubebuilder:validation:XValidation:rule="!has(oldSelf.strike) || (has(self.strike) && self.strike == oldSelf.strike)",message="an order is priced once: its contract note is immutable",fieldPath=".strike"
 type OrderStatus struct {
 	// ObservedGeneration is the generation this status describes.
 	// +optional
@@ -474,6 +509,87 @@ type OrderStatus struct {
 	// refundSent and refundCompleted.
 	// +optional
 	Refund *OrderRefund `json:"refund,omitempty"`
+
+	// Dealing (forward pricing) is the dealing date the order deals at when it is no
+	// longer the one of its quote: an unpaid BUY by amount that the share class's policy
+	// moved to a later dealing date at the cut-off (written by the order controller).
+	// +optional
+	Dealing *OrderDealing `json:"dealing,omitempty"`
+
+	// Strike (forward pricing) is the order's contract note: its pricing at the NAV of its
+	// dealing date, recorded once by the strike controller (ISO 20022 setr.012 fields).
+	// Immutable: an order is never priced twice.
+	// +optional
+	Strike *OrderContractNote `json:"strike,omitempty"`
+}
+
+// OrderDealing is the dealing date a forward-priced order deals at now.
+type OrderDealing struct {
+	// Date is the dealing date.
+	// +kubebuilder:validation:Format=date
+	Date string `json:"date"`
+	// CutOff is its cut-off for the order's side.
+	CutOff metav1.Time `json:"cutOff"`
+	// Moves counts the moves to a later dealing date.
+	// +kubebuilder:validation:Minimum=0
+	// +optional
+	Moves int32 `json:"moves,omitempty"`
+}
+
+// OrderContractNote is what the strike fixed for a forward-priced order, with the fields
+// of an ISO 20022 setr.012 subscription (setr.012) or redemption (setr.006) confirmation.
+// Money in micro-units (1 EUR = 10,000), fee rates in rate units (100% = 10,000).
+type OrderContractNote struct {
+	// Dealing is the Dealing object (cluster-scoped) of the strike that priced the order.
+	// +kubebuilder:validation:MaxLength=253
+	Dealing string `json:"dealing"`
+	// TradeDate is the dealing date.
+	// +kubebuilder:validation:Format=date
+	TradeDate string `json:"tradeDate"`
+	// NAVDate is the date of the NAV the order was priced at (the dealing date).
+	// +kubebuilder:validation:Format=date
+	NAVDate string `json:"navDate"`
+	// NAVPerShare is the price per unit.
+	// +kubebuilder:validation:Minimum=1
+	NAVPerShare int64 `json:"navPerShare"`
+	// Units dealt: amountOfUnits, or for a BUY by amount the net amount ÷ NAV rounded
+	// down to the share class's unit decimals.
+	// +kubebuilder:validation:Minimum=0
+	Units int64 `json:"units"`
+	// GrossAmount is the order value before fees: units × NAV, or a BUY's amount.
+	// +kubebuilder:validation:Minimum=0
+	GrossAmount int64 `json:"grossAmount"`
+	// FeeRate is the subscription (BUY) or redemption (SELL) fee rate fixed at placement.
+	// +kubebuilder:validation:Minimum=0
+	// +kubebuilder:validation:Maximum=10000
+	FeeRate int64 `json:"feeRate"`
+	// FeeAmount is grossAmount × feeRate / 10,000, rounded half up.
+	// +kubebuilder:validation:Minimum=0
+	FeeAmount int64 `json:"feeAmount"`
+	// NetAmount is grossAmount − feeAmount: the investment after fees (BUY) or the payout
+	// (SELL).
+	// +kubebuilder:validation:Minimum=0
+	NetAmount int64 `json:"netAmount"`
+	// UnitsValue (BUY by amount) is units × NAV: the part of the net amount the units used.
+	// +kubebuilder:validation:Minimum=0
+	// +optional
+	UnitsValue int64 `json:"unitsValue,omitempty"`
+	// Residual (BUY by amount) is netAmount − unitsValue: the cash the units do not use,
+	// refunded to the customer's payment method details resolved at placement under
+	// ResidualReference.
+	// +kubebuilder:validation:Minimum=0
+	// +optional
+	Residual int64 `json:"residual,omitempty"`
+	// ResidualReference is the reference of the residual's refund.
+	// +kubebuilder:validation:MaxLength=35
+	// +optional
+	ResidualReference string `json:"residualReference,omitempty"`
+	// SettlementDate is the dealing date plus the share class's settlement period in
+	// business days (T+n).
+	// +kubebuilder:validation:Format=date
+	SettlementDate string `json:"settlementDate"`
+	// StruckAt is when the order was priced.
+	StruckAt metav1.Time `json:"struckAt"`
 }
 
 // Order is a buy or sell order for units of a share class on the primary or secondary
@@ -488,6 +604,7 @@ type OrderStatus struct {
 // +kubebuilder:printcolumn:name="Units",type=integer,JSONPath=`.spec.amountOfUnits`
 // +kubebuilder:printcolumn:name="Amount",type=integer,JSONPath=`.spec.quote.amount`,priority=1
 // +kubebuilder:printcolumn:name="Account",type=string,JSONPath=`.spec.accountID`,priority=1
+// +kubebuilder:printcolumn:name="Dealing Date",type=string,JSONPath=`.spec.quote.dealingDate`,priority=1
 // +kubebuilder:printcolumn:name="State",type=string,JSONPath=`.status.state`
 // +kubebuilder:printcolumn:name="Ready",type=string,JSONPath=`.status.conditions[?(@.type=="Ready")].reason`
 // +kubebuilder:printcolumn:name="Refund",type=string,JSONPath=`.status.refund.reference`,priority=1

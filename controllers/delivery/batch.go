@@ -267,7 +267,7 @@ func (r *Reconciler) form(ctx context.Context, key batchKey, names []string) {
 			alone = append(alone, name) // the single path reports it
 			continue
 		}
-		m := investv1.DeliveryBatchMember{Order: name, WalletID: deliveryWallet(o), Address: addr.Hex(), Units: o.Spec.AmountOfUnits}
+		m := investv1.DeliveryBatchMember{Order: name, WalletID: deliveryWallet(o), Address: addr.Hex(), Units: lifecycle.Units(o)}
 		// The release time of the member's units: the one the order recorded already
 		// (an earlier attempt on its own), else decided now; recorded in the batch's spec
 		// before anything is signed, and in the order by its claim.
@@ -519,7 +519,7 @@ func (r *Reconciler) claim(ctx context.Context, b *investv1.DeliveryBatch, m inv
 		if c := o.Status.Chain; c != nil && c.Batch == b.Name {
 			return true, nil
 		}
-		if !batchable(o) || o.Spec.ISIN != b.Spec.ISIN || o.Spec.AmountOfUnits != m.Units || deliveryWallet(o) != m.WalletID {
+		if !batchable(o) || o.Spec.ISIN != b.Spec.ISIN || lifecycle.Units(o) != m.Units || deliveryWallet(o) != m.WalletID {
 			return false, nil
 		}
 		// The order's recorded release time, if any, is the one the batch mints with.

@@ -199,13 +199,13 @@ func (r *Reconciler) send(ctx context.Context, o *investv1.Order, step lifecycle
 		}
 		switch {
 		case refs && until != nil:
-			data = abi.PackMintLockedWithRef(ref, addr, big.NewInt(o.Spec.AmountOfUnits), releaseTime(until))
+			data = abi.PackMintLockedWithRef(ref, addr, big.NewInt(lifecycle.Units(o)), releaseTime(until))
 		case refs:
-			data = abi.PackMintWithRef(ref, addr, big.NewInt(o.Spec.AmountOfUnits))
+			data = abi.PackMintWithRef(ref, addr, big.NewInt(lifecycle.Units(o)))
 		case until != nil:
-			data = abi.PackMintLocked(addr, big.NewInt(o.Spec.AmountOfUnits), releaseTime(until))
+			data = abi.PackMintLocked(addr, big.NewInt(lifecycle.Units(o)), releaseTime(until))
 		default:
-			data = abi.PackMint(addr, big.NewInt(o.Spec.AmountOfUnits))
+			data = abi.PackMint(addr, big.NewInt(lifecycle.Units(o)))
 		}
 	case lifecycle.StepTokensBurned:
 		unlock := r.lockAccount(o)
@@ -491,7 +491,7 @@ func (r *Reconciler) planBurns(ctx context.Context, o *investv1.Order, tok agent
 	at := ConfirmedBlock(head, r.Confirmations)
 	block := new(big.Int).SetUint64(at)
 	abi := contracts.NewShareToken()
-	in := BurnInput{Units: o.Spec.AmountOfUnits, Block: at, First: r.firstWallet(ctx, o)}
+	in := BurnInput{Units: lifecycle.Units(o), Block: at, First: r.firstWallet(ctx, o)}
 	// Registered wallets of the account whose address no other account registered
 	// (rules.BurnableWallets: the ledger's on-chain figures, which placement checks a SELL
 	// against, count the same wallets).

@@ -21,6 +21,7 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/reconcile"
 
 	investv1 "github.com/fundshare/fundshare-operator/api/v1alpha1"
+	"github.com/fundshare/fundshare-operator/internal/dealing"
 	"github.com/fundshare/fundshare-operator/internal/holdings"
 	"github.com/fundshare/fundshare-operator/internal/holdings/history"
 	"github.com/fundshare/fundshare-operator/internal/index"
@@ -83,7 +84,7 @@ func (r *Reconciler) Reconcile(ctx context.Context, req ctrl.Request) (ctrl.Resu
 		case held:
 			facts.Reservation = lifecycle.ReservationHeld
 		default:
-			ctrl.LoggerFrom(ctx).Info("units not reserved", "account", account, "isin", o.Spec.ISIN, "units", o.Spec.AmountOfUnits, "why", message)
+			ctrl.LoggerFrom(ctx).Info("units not reserved", "account", account, "isin", o.Spec.ISIN, "units", lifecycle.Units(o), "why", message)
 			facts.Reservation, facts.ReservationMessage = lifecycle.ReservationRefused, message
 		}
 	}
@@ -100,6 +101,9 @@ func (r *Reconciler) Reconcile(ctx context.Context, req ctrl.Request) (ctrl.Resu
 		d := lifecycle.Next(work, facts)
 		if d.CancellationRefused != "" {
 			refused = d.CancellationRefused
+		}
+		if d.Redate != nil && len(steps) == 0 {
+			return r.redate(ctx, o, d.Redate, d.Wait)
 		}
 		if d.Transition == nil {
 			waiting = d.Wait
@@ -165,6 +169,9 @@ func (r *Reconciler) gather(ctx context.Context, o *investv1.Order) (lifecycle.F
 			}
 		}
 	}
+	if len(classes.Items) > 0 && lifecycle.Forward(o) {
+		requeueAt = earliest(requeueAt, forwardFacts(&f, o, &classes.Items[0], now))
+	}
 	if o.Spec.Side == investv1.SideSell {
 		f.Reservation = lifecycle.ReservationPending
 		acct := &investv1.Account{}
@@ -177,6 +184,55 @@ func (r *Reconciler) gather(ctx context.Context, o *investv1.Order) (lifecycle.F
 		}
 	}
 	return f, requeueAt, nil
+}
+
+// forwardFacts adds the facts of a forward order: its share class's unpaid policy and,
+// for a BUY by amount waiting for its payment past its cut-off under NextDealingDate, the
+// dealing date it moves to (the first whose subscription cut-off is still ahead). It
+// returns when a fact changes by itself: the cut-off of such a BUY still ahead.
+func forwardFacts(f *lifecycle.Facts, o *investv1.Order, sc *investv1.ShareClass, now time.Time) time.Time {
+	terms := sc.Spec.Dealing
+	if terms == nil || o.Spec.Side != investv1.SideBuy || !lifecycle.ByAmount(o) || o.Status.State != investv1.StateAwaitingPayment {
+		return time.Time{}
+	}
+	f.UnpaidPolicy = terms.UnpaidAtCutOff
+	cutOff := lifecycle.CutOff(o)
+	if now.Before(cutOff) {
+		return cutOff
+	}
+	if f.UnpaidPolicy == investv1.UnpaidNextDealingDate {
+		if next, err := dealing.DealingDateFor(terms, investv1.SideBuy, now); err == nil {
+			f.NextDealing = &investv1.OrderDealing{Date: next.Date.String(), CutOff: metav1.NewTime(next.SubscriptionCutOff.UTC())}
+		}
+	}
+	return time.Time{}
+}
+
+// earliest is the earlier of two instants, zero meaning none.
+func earliest(a, b time.Time) time.Time {
+	if a.IsZero() || (!b.IsZero() && b.Before(a)) {
+		return b
+	}
+	return a
+}
+
+// redate moves a forward order to another dealing date (status.dealing) in one status
+// write guarded by the version read, with its conditions and an Event: an unpaid BUY by
+// amount at its cut-off, under its share class's NextDealingDate policy.
+func (r *Reconciler) redate(ctx context.Context, o *investv1.Order, to *investv1.OrderDealing, w *lifecycle.Wait) (ctrl.Result, error) {
+	before := o.DeepCopy()
+	from := lifecycle.DealingDate(o)
+	o.Status.Dealing = to
+	lifecycle.SetConditions(o, w, nil, "")
+	if err := patch.Status(ctx, r.Client, o, before); err != nil {
+		return patch.Retry(ctx, err, "move the order to dealing date "+to.Date)
+	}
+	ctrl.LoggerFrom(ctx).Info("unpaid at the cut-off: moved to the next dealing date", "from", from, "to", to.Date, "moves", to.Moves)
+	if r.Recorder != nil {
+		r.Recorder.Eventf(o, nil, corev1.EventTypeWarning, lifecycle.ReasonMovedToNextDealingDate, "Redate",
+			"not paid by the cut-off of %s: moved to the dealing date %s; pay by %s", from, to.Date, to.CutOff.UTC().Format(time.RFC3339))
+	}
+	return ctrl.Result{RequeueAfter: max(time.Until(to.CutOff.Time), time.Second)}, nil
 }
 
 func hasReservation(acct *investv1.Account, order string) bool {

@@ -24,6 +24,7 @@ import (
 
 	investv1 "github.com/fundshare/fundshare-operator/api/v1alpha1"
 	"github.com/fundshare/fundshare-operator/internal/chain/contracts"
+	"github.com/fundshare/fundshare-operator/internal/lifecycle"
 	"github.com/fundshare/fundshare-operator/internal/patch"
 	"github.com/fundshare/fundshare-operator/internal/rules"
 )
@@ -584,9 +585,9 @@ func (r *LedgerReconciler) settledBy(ctx context.Context, o *investv1.Order, at 
 		return 0, nil
 	}
 	if o.Spec.Side == investv1.SideSell {
-		return -o.Spec.AmountOfUnits, nil
+		return -lifecycle.Units(o), nil
 	}
-	return o.Spec.AmountOfUnits, nil
+	return lifecycle.Units(o), nil
 }
 
 // pastExecution says whether a live order's tokens may be moving: from execution until it

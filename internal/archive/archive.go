@@ -26,6 +26,7 @@ import (
 
 	investv1 "github.com/fundshare/fundshare-operator/api/v1alpha1"
 	"github.com/fundshare/fundshare-operator/internal/holdings"
+	"github.com/fundshare/fundshare-operator/internal/lifecycle"
 )
 
 // MaxLimit is the largest page List returns (the REST facade's largest limit).
@@ -246,7 +247,7 @@ func ColumnsOf(o *investv1.Order, accountType investv1.AccountType) (Columns, er
 		AccountID: string(o.Spec.AccountID), AccountType: string(accountType), ISIN: string(o.Spec.ISIN),
 		Side: string(o.Spec.Side), Market: string(o.Spec.Market), Currency: string(o.Spec.Currency),
 		State: string(o.Status.State), WalletID: string(o.Spec.WalletID),
-		PaymentMethodDetailsID: string(o.Spec.PaymentMethodDetailsID), Units: o.Spec.AmountOfUnits,
+		PaymentMethodDetailsID: string(o.Spec.PaymentMethodDetailsID), Units: lifecycle.Units(o),
 		Created: o.CreationTimestamp.UTC().Truncate(time.Second),
 	}
 	if q := o.Spec.Quote; q != nil {

@@ -27,6 +27,7 @@ import (
 	"k8s.io/apimachinery/pkg/types"
 
 	investv1 "github.com/fundshare/fundshare-operator/api/v1alpha1"
+	"github.com/fundshare/fundshare-operator/internal/lifecycle"
 )
 
 // Lot is a number of units bought by one order.
@@ -256,13 +257,13 @@ func computeLots(in Input) map[investv1.ISIN]*Position {
 		switch o.Spec.Side {
 		case investv1.SideBuy:
 			p := pos(o.Spec.ISIN)
-			l := lot(o.Spec.ISIN, o.Spec.AmountOfUnits, CompletedAt(o))
+			l := lot(o.Spec.ISIN, lifecycle.Units(o), CompletedAt(o))
 			if until := LockedUntil(o); !until.IsZero() {
 				l.UnlocksAt = until
 			}
 			p.Lots = append(p.Lots, l)
 		case investv1.SideSell:
-			sold[o.Spec.ISIN] += o.Spec.AmountOfUnits
+			sold[o.Spec.ISIN] += lifecycle.Units(o)
 			pos(o.Spec.ISIN)
 		}
 	}
@@ -419,14 +420,14 @@ func Summarize(archived []investv1.Order, foldBefore time.Time, live []types.UID
 		at := CompletedAt(o).UTC().Truncate(time.Second)
 		switch {
 		case o.Spec.Side == investv1.SideSell:
-			a.Sold += o.Spec.AmountOfUnits
+			a.Sold += lifecycle.Units(o)
 		case at.Unix() < foldBefore.Unix():
 			f := folded[o.Spec.ISIN]
 			if f == nil {
 				f = &Bought{}
 				folded[o.Spec.ISIN] = f
 			}
-			f.Units += o.Spec.AmountOfUnits
+			f.Units += lifecycle.Units(o)
 			if at.After(f.CompletedAt) {
 				f.CompletedAt = at
 			}
@@ -434,7 +435,7 @@ func Summarize(archived []investv1.Order, foldBefore time.Time, live []types.UID
 				f.LockedUntil = until
 			}
 		default:
-			a.Bought = append(a.Bought, Bought{Units: o.Spec.AmountOfUnits, CompletedAt: at, LockedUntil: archivedLockedUntil(o)})
+			a.Bought = append(a.Bought, Bought{Units: lifecycle.Units(o), CompletedAt: at, LockedUntil: archivedLockedUntil(o)})
 		}
 		s.ByISIN[o.Spec.ISIN] = a
 	}

@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	investv1 "github.com/fundshare/fundshare-operator/api/v1alpha1"
+	"github.com/fundshare/fundshare-operator/internal/lifecycle"
 )
 
 // NotBurnedBy is the units of the account's reservations of isin (leaving out exclude's)
@@ -41,7 +42,7 @@ func MintedAfter(orders []investv1.Order, isin investv1.ISIN, block int64) int64
 			continue
 		}
 		if rc := c.Transaction.Receipt; rc.Status == investv1.ChainReceiptSucceeded && rc.BlockNumber > block {
-			units += o.Spec.AmountOfUnits
+			units += lifecycle.Units(o)
 		}
 	}
 	return units

@@ -36,6 +36,11 @@ const (
 	OrderWallet = "order.wallet"
 	// OrderPaymentMethod indexes live orders by the payment method details they refer to.
 	OrderPaymentMethod = "order.paymentMethodDetails"
+	// OrderDealing indexes forward-priced orders by the Dealing they deal at now
+	// (lifecycle.OrderDealingName: the ISIN in lower case and the dealing date).
+	OrderDealing = "order.dealing"
+	// DealingISIN indexes Dealing objects by spec.isin.
+	DealingISIN = "dealing.spec.isin"
 	// ShareClassISIN indexes share classes by spec.isin.
 	ShareClassISIN = "shareclass.spec.isin"
 	// ShareClassFund indexes share classes by spec.feederFundID.
@@ -137,6 +142,8 @@ func Register(ctx context.Context, fi FieldIndexer) error {
 		{&investv1.Order{}, OrderAccount, func(o client.Object) []string { return one(string(o.(*investv1.Order).Spec.AccountID)) }},
 		{&investv1.Order{}, OrderISIN, func(o client.Object) []string { return one(string(o.(*investv1.Order).Spec.ISIN)) }},
 		{&investv1.Order{}, OrderState, func(o client.Object) []string { return one(OrderStateKey(o.(*investv1.Order))) }},
+		{&investv1.Order{}, OrderDealing, func(o client.Object) []string { return one(lifecycle.OrderDealingName(o.(*investv1.Order))) }},
+		{&investv1.Dealing{}, DealingISIN, func(o client.Object) []string { return one(string(o.(*investv1.Dealing).Spec.ISIN)) }},
 		{&investv1.Order{}, OrderWallet, func(o client.Object) []string { return one(OrderWalletKey(o.(*investv1.Order))) }},
 		{&investv1.Order{}, OrderPaymentMethod, func(o client.Object) []string { return one(OrderPaymentMethodKey(o.(*investv1.Order))) }},
 		{&investv1.ShareClass{}, ShareClassISIN, func(o client.Object) []string { return one(string(o.(*investv1.ShareClass).Spec.ISIN)) }},

@@ -2,7 +2,9 @@ package lifecycle
 
 import (
 	"fmt"
+	"slices"
 	"strings"
+	"time"
 
 	investv1 "github.com/fundshare/fundshare-operator/api/v1alpha1"
 )
@@ -51,13 +53,49 @@ const (
 	RefusalBurnInFlight CancelRefusal = "BurnInFlight"
 	// RefusalInvalidState: the state does not belong to the order's side.
 	RefusalInvalidState CancelRefusal = "InvalidState"
+	// RefusalSubmittedForDealing: a forward order's cut-off has passed: it was submitted
+	// for dealing and is priced at the strike.
+	RefusalSubmittedForDealing CancelRefusal = "SubmittedForDealing"
 )
+
+// CancellableAt is Cancellable for a cancellation requested at instant now (REST DELETE,
+// admission of spec.cancellationRequested): a forward order is cancellable only until
+// the cut-off of its dealing date for its side; from then on it has been submitted for
+// dealing (RefusalSubmittedForDealing). The order controller honours a request admitted
+// before the cut-off with Cancellable, as long as the strike has not priced the order.
+func CancellableAt(o *investv1.Order, now time.Time) (ok, refund bool, reason string) {
+	ok, refund, _, reason = cancellableAt(o, now)
+	return ok, refund, reason
+}
+
+// CancelRefusalAt is the rule that refuses a cancellation requested at now, RefusalNone
+// when CancellableAt accepts it.
+func CancelRefusalAt(o *investv1.Order, now time.Time) CancelRefusal {
+	_, _, kind, _ := cancellableAt(o, now)
+	return kind
+}
+
+func cancellableAt(o *investv1.Order, now time.Time) (ok, refund bool, kind CancelRefusal, reason string) {
+	if !Forward(o) || now.Before(CutOff(o)) || o.Status.State.Terminal() || slices.Contains(dealtStates, o.Status.State) {
+		return cancellable(o)
+	}
+	return false, false, RefusalSubmittedForDealing, fmt.Sprintf(
+		"the order was submitted for dealing on %s at its cut-off %s: it cannot be cancelled and is priced at the NAV of that date",
+		DealingDate(o), CutOff(o).UTC().Format(time.RFC3339))
+}
 
 // CancelRefusalOf is the rule that refuses the order's cancellation, RefusalNone when
 // Cancellable accepts it.
 func CancelRefusalOf(o *investv1.Order) CancelRefusal {
 	_, _, kind, _ := cancellable(o)
 	return kind
+}
+
+// dealtStates are the states from EXECUTED on: a cancellation there is refused as past
+// the point of no return, forward order or not.
+var dealtStates = []investv1.OrderState{
+	investv1.StateExecuted, investv1.StateDeliveryInitiated, investv1.StateDeliveryCompleted,
+	investv1.StatePaymentSent, investv1.StatePaymentCompleted,
 }
 
 func cancellable(o *investv1.Order) (ok, refund bool, kind CancelRefusal, reason string) {
@@ -69,6 +107,9 @@ func cancellable(o *investv1.Order) (ok, refund bool, kind CancelRefusal, reason
 	shown := state
 	if shown == "" {
 		shown = investv1.StatePlaced
+	}
+	if o.Status.Strike != nil {
+		return false, false, RefusalPastPointOfNoReturn, pastPointOfNoReturn(shown, "the order was priced at the strike of dealing date "+o.Status.Strike.TradeDate)
 	}
 	switch o.Spec.Side {
 	case investv1.SideBuy:

@@ -35,6 +35,12 @@ type Facts struct {
 	ReservationMessage string
 	// Priced: spec.quote is present (admission computed it).
 	Priced bool
+	// UnpaidPolicy (forward pricing) is the share class's policy for a BUY by amount not
+	// paid at its cut-off; "" is Cancel.
+	UnpaidPolicy investv1.UnpaidPolicy
+	// NextDealing (forward pricing, a BUY by amount past its cut-off) is the dealing date
+	// after the order's, with its subscription cut-off: where NextDealingDate moves it.
+	NextDealing *investv1.OrderDealing
 }
 
 // ReservationState says whether the units a SELL order sells are reserved for it. A sell
@@ -100,6 +106,10 @@ type Decision struct {
 	// not honoured: it was requested past the point of no return, so the order goes on
 	// (Transition or Wait as if none had been requested).
 	CancellationRefused string
+	// Redate, set beside a Wait, moves a forward order to another dealing date
+	// (status.dealing): an unpaid BUY by amount at its cut-off, when its share class's
+	// policy says NextDealingDate.
+	Redate *investv1.OrderDealing
 }
 
 // MaxMessageLength is the longest message Next returns: the history entry's limit.
@@ -166,6 +176,12 @@ func nextBuy(o *investv1.Order, f Facts) Decision {
 		return move(investv1.StateAwaitingPayment, ReasonPaymentInstructionsIssued, paymentInstructions(o))
 	case investv1.StateAwaitingPayment:
 		if ev.PaymentReceived == nil {
+			if Forward(o) {
+				if ByAmount(o) && !f.Now.Before(CutOff(o)) {
+					return unpaidAtCutOff(o, f)
+				}
+				return wait(WaitAwaitingPaymentEvidence, payBy(o))
+			}
 			return wait(WaitAwaitingPaymentEvidence, "waiting for the customer's payment to be recorded")
 		}
 		return move(investv1.StatePaymentReceived, ReasonPaymentReceived,
@@ -176,6 +192,9 @@ func nextBuy(o *investv1.Order, f Facts) Decision {
 		}
 		if d, closed := marketClosed(o, f); closed {
 			return d
+		}
+		if Forward(o) {
+			return forwardExecute(o, "")
 		}
 		return move(investv1.StateExecuted, ReasonExecuted,
 			fmt.Sprintf("executed on the %s market", o.Spec.Market))
@@ -230,6 +249,9 @@ func nextSell(o *investv1.Order, f Facts) Decision {
 		if d, closed := marketClosed(o, f); closed {
 			return d
 		}
+		if Forward(o) {
+			return forwardExecute(o, "")
+		}
 		return move(investv1.StateExecuted, ReasonExecuted,
 			fmt.Sprintf("executed on the %s market", o.Spec.Market))
 	case investv1.StateRedemptionGated:
@@ -241,6 +263,9 @@ func nextSell(o *investv1.Order, f Facts) Decision {
 		}
 		if d, closed := marketClosed(o, f); closed {
 			return d
+		}
+		if Forward(o) {
+			return forwardExecute(o, ReasonRedemptionGateLifted)
 		}
 		return move(investv1.StateExecuted, ReasonRedemptionGateLifted,
 			fmt.Sprintf("the redemption gate lifted; executed on the %s market", o.Spec.Market))
@@ -336,6 +361,15 @@ func paymentInstructions(o *investv1.Order) string {
 		return "payment instructions issued"
 	}
 	pd := q.PaymentDetails
+	if Forward(o) {
+		if !ByAmount(o) {
+			return fmt.Sprintf("the strike of dealing date %s fixes the amount to pay: transfer it to %s (%s) quoting reference %s",
+				DealingDate(o), pd.IBAN, pd.AccountHolderName, pd.PaymentReference)
+		}
+		return fmt.Sprintf("transfer %s to %s (%s) quoting reference %s by %s, the cut-off of dealing date %s",
+			money.Format(q.Amount, string(o.Spec.Currency)), pd.IBAN, pd.AccountHolderName, pd.PaymentReference,
+			CutOff(o).UTC().Format(time.RFC3339), DealingDate(o))
+	}
 	return fmt.Sprintf("transfer %s to %s (%s) quoting reference %s",
 		money.Format(q.Amount, string(o.Spec.Currency)), pd.IBAN, pd.AccountHolderName, pd.PaymentReference)
 }

@@ -49,6 +49,15 @@ const (
 	ReasonPaymentCompleted = investv1.OrderReasonPaymentCompleted
 	// ReasonSettled: the order completed.
 	ReasonSettled = investv1.OrderReasonSettled
+	// ReasonPricedAtStrike: a forward order was priced at its dealing date's NAV and
+	// executed.
+	ReasonPricedAtStrike = investv1.OrderReasonPricedAtStrike
+	// ReasonUnpaidAtCutOff: a forward BUY by amount was not paid by its cut-off and its
+	// share class cancels such orders.
+	ReasonUnpaidAtCutOff = investv1.OrderReasonUnpaidAtCutOff
+	// ReasonMovedToNextDealingDate: a forward BUY by amount was not paid by its cut-off
+	// and its share class moved it to the next dealing date (an Event, no transition).
+	ReasonMovedToNextDealingDate = "MovedToNextDealingDate"
 
 	// WaitAwaitingPaymentEvidence: a buy waits for paymentReceived evidence.
 	WaitAwaitingPaymentEvidence = "AwaitingPaymentEvidence"
@@ -62,6 +71,8 @@ const (
 	WaitRedemptionGated = "RedemptionGated"
 	// WaitAwaitingReservation: a sell waits for its units to be reserved.
 	WaitAwaitingReservation = "AwaitingReservation"
+	// WaitAwaitingStrike: a forward order waits for the NAV of its dealing date.
+	WaitAwaitingStrike = "AwaitingStrike"
 	// WaitShareClassNotFound: an accepted order's share class or fund disappeared, so
 	// its market flags are unknown.
 	WaitShareClassNotFound = "ShareClassNotFound"

@@ -15,6 +15,7 @@ package money
 import (
 	"errors"
 	"math"
+	"math/big"
 	"math/bits"
 	"strconv"
 )
@@ -37,6 +38,8 @@ var (
 	ErrUnitsTooSmall = errors.New("units must be at least 1")
 	// ErrNAVTooSmall is returned by QuoteOrder when navPerShare < 1.
 	ErrNAVTooSmall = errors.New("NAV per share must be at least 1")
+	// ErrAmountTooSmall is returned by QuoteAmount when the amount is < 1.
+	ErrAmountTooSmall = errors.New("amount must be at least 1")
 )
 
 // Add returns a + b, or ErrOverflow.
@@ -126,7 +129,15 @@ type Quote struct {
 // (money units per share) with the given fee rate. units and navPerShare
 // must be at least 1; feeRate must be within 0..RateUnitsPerWhole. It
 // returns ErrOverflow when the gross amount does not fit in an int64.
+// It is QuoteUnits with whole units (0 decimals).
 func QuoteOrder(units, navPerShare, feeRate int64) (Quote, error) {
+	return QuoteUnits(units, navPerShare, feeRate, 0)
+}
+
+// QuoteUnits is the Quote of units counted in steps of 10^-decimals of a share (a share
+// class whose units have decimals): Gross = ValueOfUnits(units, navPerShare, decimals),
+// then the fee and the net amount as QuoteOrder. With decimals 0 it is QuoteOrder.
+func QuoteUnits(units, navPerShare, feeRate int64, decimals int32) (Quote, error) {
 	if units < 1 {
 		return Quote{}, ErrUnitsTooSmall
 	}
@@ -136,15 +147,11 @@ func QuoteOrder(units, navPerShare, feeRate int64) (Quote, error) {
 	if feeRate < 0 || feeRate > RateUnitsPerWhole {
 		return Quote{}, ErrRateOutOfRange
 	}
-	gross, err := Mul(units, navPerShare)
+	gross, err := ValueOfUnits(units, navPerShare, decimals)
 	if err != nil {
 		return Quote{}, err
 	}
-	fee, err := Fee(gross, feeRate)
-	if err != nil {
-		return Quote{}, err
-	}
-	net, err := Sub(gross, fee)
+	fee, net, err := feeAndNet(gross, feeRate)
 	if err != nil {
 		return Quote{}, err
 	}
@@ -156,6 +163,117 @@ func QuoteOrder(units, navPerShare, feeRate int64) (Quote, error) {
 		FeeAmount:   fee,
 		Net:         net,
 	}, nil
+}
+
+// feeAndNet is Fee(gross, rate) and gross − fee.
+func feeAndNet(gross, rate int64) (fee, net int64, err error) {
+	if fee, err = Fee(gross, rate); err != nil {
+		return 0, 0, err
+	}
+	if net, err = Sub(gross, fee); err != nil {
+		return 0, 0, err
+	}
+	return fee, net, nil
+}
+
+// MaxUnitDecimals is the most decimals a share class's units have.
+const MaxUnitDecimals = 18
+
+// ErrDecimalsOutOfRange is returned for unit decimals outside 0..MaxUnitDecimals.
+var ErrDecimalsOutOfRange = errors.New("unit decimals must be between 0 and 18")
+
+// ValueOfUnits is the money value of units counted in steps of 10^-decimals of a share at
+// navPerShare per share: units × navPerShare / 10^decimals, rounded half up (exact with 0
+// decimals). ErrOverflow when it does not fit in an int64.
+func ValueOfUnits(units, navPerShare int64, decimals int32) (int64, error) {
+	if decimals < 0 || decimals > MaxUnitDecimals {
+		return 0, ErrDecimalsOutOfRange
+	}
+	if units < 0 || navPerShare < 0 {
+		return 0, ErrNegativeAmount
+	}
+	p := new(big.Int).Mul(big.NewInt(units), big.NewInt(navPerShare))
+	scale := pow10(decimals)
+	p.Add(p, new(big.Int).Quo(scale, big.NewInt(2))) // half up (scale is even from 10 on)
+	p.Quo(p, scale)
+	if !p.IsInt64() {
+		return 0, ErrOverflow
+	}
+	return p.Int64(), nil
+}
+
+// UnitsFor is how many units, counted in steps of 10^-decimals of a share, amount buys at
+// navPerShare: amount × 10^decimals / navPerShare, rounded down (never more units than
+// the money pays for).
+func UnitsFor(amount, navPerShare int64, decimals int32) (int64, error) {
+	if decimals < 0 || decimals > MaxUnitDecimals {
+		return 0, ErrDecimalsOutOfRange
+	}
+	if amount < 0 {
+		return 0, ErrNegativeAmount
+	}
+	if navPerShare < 1 {
+		return 0, ErrNAVTooSmall
+	}
+	q := new(big.Int).Mul(big.NewInt(amount), pow10(decimals))
+	q.Quo(q, big.NewInt(navPerShare)) // both non-negative: truncation is rounding down
+	if !q.IsInt64() {
+		return 0, ErrOverflow
+	}
+	return q.Int64(), nil
+}
+
+func pow10(decimals int32) *big.Int {
+	return new(big.Int).Exp(big.NewInt(10), big.NewInt(int64(decimals)), nil)
+}
+
+// AmountQuote is the breakdown of a BUY of Gross money (fees included) at NAVPerShare:
+// FeeAmount = Fee(Gross, FeeRate), Net = Gross − FeeAmount, Units = UnitsFor(Net,
+// NAVPerShare, decimals) (rounded down), UnitsValue = ValueOfUnits(Units, NAVPerShare,
+// decimals) ≤ Net, and Residual = Net − UnitsValue, the cash the units do not use.
+type AmountQuote struct {
+	Gross       int64
+	FeeRate     int64
+	FeeAmount   int64
+	Net         int64
+	NAVPerShare int64
+	Units       int64
+	UnitsValue  int64
+	Residual    int64
+}
+
+// QuoteAmount prices a BUY by amount: gross is the money to invest (at least 1),
+// navPerShare at least 1, feeRate within 0..RateUnitsPerWhole, decimals the share class's
+// unit decimals. Units may be 0 when the net amount buys less than one unit step (the whole
+// net amount is then the residual).
+func QuoteAmount(gross, navPerShare, feeRate int64, decimals int32) (AmountQuote, error) {
+	if gross < 1 {
+		return AmountQuote{}, ErrAmountTooSmall
+	}
+	if navPerShare < 1 {
+		return AmountQuote{}, ErrNAVTooSmall
+	}
+	if feeRate < 0 || feeRate > RateUnitsPerWhole {
+		return AmountQuote{}, ErrRateOutOfRange
+	}
+	fee, net, err := feeAndNet(gross, feeRate)
+	if err != nil {
+		return AmountQuote{}, err
+	}
+	units, err := UnitsFor(net, navPerShare, decimals)
+	if err != nil {
+		return AmountQuote{}, err
+	}
+	value, err := ValueOfUnits(units, navPerShare, decimals)
+	if err != nil {
+		return AmountQuote{}, err
+	}
+	residual, err := Sub(net, value)
+	if err != nil {
+		return AmountQuote{}, err
+	}
+	return AmountQuote{Gross: gross, FeeRate: feeRate, FeeAmount: fee, Net: net, NAVPerShare: navPerShare,
+		Units: units, UnitsValue: value, Residual: residual}, nil
 }
 
 // Format renders amount with all four decimals followed by a space and the

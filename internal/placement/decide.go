@@ -3,7 +3,10 @@ package placement
 import (
 	"fmt"
 
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+
 	investv1 "github.com/fundshare/fundshare-operator/api/v1alpha1"
+	"github.com/fundshare/fundshare-operator/internal/dealing"
 	"github.com/fundshare/fundshare-operator/internal/holdings"
 	"github.com/fundshare/fundshare-operator/internal/money"
 	"github.com/fundshare/fundshare-operator/internal/validation"
@@ -41,11 +44,27 @@ func Decide(in Input) Result {
 	if o.Spec.Currency != sc.Spec.Currency {
 		fe.Add("currency", fmt.Sprintf("must be %s, the currency of share class %s", sc.Spec.Currency, sc.Spec.ISIN))
 	}
+	forward := Forward(sc)
+	if forward || o.Spec.Amount != 0 {
+		for k, msgs := range CheckQuantity(o.Spec.Side, forward, o.Spec.Amount != 0, o.Spec.AmountOfUnits != 0) {
+			for _, m := range msgs {
+				fe.Add(k, m)
+			}
+		}
+	}
+	// A forward order reads no NAV: it is priced at the strike, at its dealing date's.
 	var nav *investv1.NAVPrice
-	if in.NAVHistory != nil {
+	var dl dealing.Dealing
+	switch {
+	case forward:
+		var err error
+		if dl, err = dealing.DealingDateFor(sc.Spec.Dealing, o.Spec.Side, in.Now); err != nil {
+			fe.Add("isin", "the share class's dealing calendar has no dealing date for the order: "+err.Error())
+		}
+	case in.NAVHistory != nil:
 		nav = Latest(in.NAVHistory)
 	}
-	if nav == nil {
+	if nav == nil && !forward {
 		fe.Add("isin", "no NAV price is published for this share class yet")
 	}
 	rate, source := feeRate(in, fe)
@@ -63,15 +82,31 @@ func Decide(in Input) Result {
 		return res
 	}
 
-	q, err := money.QuoteOrder(o.Spec.AmountOfUnits, nav.NAVPerShare, rate)
-	if err != nil {
-		fe.Add("amount_of_units", "the order value cannot be computed: "+err.Error())
-		return res
-	}
-	if o.Spec.Side == investv1.SideBuy && q.Gross < sc.Spec.MinInvestment {
-		fe.Add("amount_of_units", fmt.Sprintf("the order value %s is below the share class's minimum investment %s",
-			money.Format(q.Gross, string(sc.Spec.Currency)), money.Format(sc.Spec.MinInvestment, string(sc.Spec.Currency))))
-		return res
+	var q money.Quote
+	switch {
+	case forward:
+		// The price is the strike's: a BUY by amount is checked against the minimum
+		// investment by its amount; an order by units has no value before the strike.
+		q = money.Quote{Units: o.Spec.AmountOfUnits, FeeRate: rate}
+		if o.Spec.Amount != 0 {
+			q.Gross = o.Spec.Amount
+			if o.Spec.Amount < sc.Spec.MinInvestment {
+				fe.Add("amount", fmt.Sprintf("the amount %s is below the share class's minimum investment %s",
+					money.Format(o.Spec.Amount, string(sc.Spec.Currency)), money.Format(sc.Spec.MinInvestment, string(sc.Spec.Currency))))
+				return res
+			}
+		}
+	default:
+		var err error
+		if q, err = money.QuoteOrder(o.Spec.AmountOfUnits, nav.NAVPerShare, rate); err != nil {
+			fe.Add("amount_of_units", "the order value cannot be computed: "+err.Error())
+			return res
+		}
+		if o.Spec.Side == investv1.SideBuy && q.Gross < sc.Spec.MinInvestment {
+			fe.Add("amount_of_units", fmt.Sprintf("the order value %s is below the share class's minimum investment %s",
+				money.Format(q.Gross, string(sc.Spec.Currency)), money.Format(sc.Spec.MinInvestment, string(sc.Spec.Currency))))
+			return res
+		}
 	}
 
 	if o.Spec.Side == investv1.SideSell {
@@ -90,7 +125,6 @@ func Decide(in Input) Result {
 	}
 
 	res.Quote = &investv1.OrderQuote{
-		NAVPerShare: nav.NAVPerShare, NAVDate: nav.Date,
 		GrossValue: q.Gross, FeeRate: q.FeeRate, FeeAmount: q.FeeAmount, FeeSource: source,
 		NetAmount: q.Net, Amount: q.Gross,
 		FundDetails: investv1.OrderFundDetails{
@@ -98,6 +132,12 @@ func Decide(in Input) Result {
 			ShareClassID: investv1.ObjectID(sc.Name), ShareClassName: sc.Spec.Name,
 		},
 		WalletID: investv1.ObjectID(walletID), PaymentMethodDetailsID: investv1.ObjectID(pmdID),
+	}
+	if forward {
+		cutOff := metav1.NewTime(dl.CutOff(o.Spec.Side).UTC())
+		res.Quote.DealingDate, res.Quote.CutOff = dl.Date.String(), &cutOff
+	} else {
+		res.Quote.NAVPerShare, res.Quote.NAVDate = nav.NAVPerShare, nav.Date
 	}
 	if o.Spec.Side == investv1.SideBuy && fund.Spec.PaymentDetails != nil {
 		res.Quote.PaymentDetails = &investv1.OrderPaymentDetails{
@@ -170,4 +210,51 @@ func pmdOwner(p *investv1.PaymentMethodDetails) *investv1.ObjectID {
 		return nil
 	}
 	return &p.Spec.AccountID
+}
+
+// Forward reports whether the share class prices forward: its orders are placed for a
+// dealing date and priced at the strike.
+func Forward(sc *investv1.ShareClass) bool {
+	return sc.Spec.Dealing != nil && sc.Spec.Dealing.Pricing == investv1.PricingForward
+}
+
+// Messages of the quantity rule (CheckQuantity).
+const (
+	msgExactlyOne   = "give exactly one of amount (the money to invest) and amount_of_units"
+	msgNotBoth      = "give either amount or amount_of_units, not both"
+	msgSellInUnits  = "a SELL is given in units: give amount_of_units, not amount"
+	msgLatestAmount = "is accepted only for share classes with forward pricing; give amount_of_units"
+	msgRequired     = "is required"
+)
+
+// CheckQuantity is the rule of an order's quantity (ISO 20022 setr.010: an amount or a
+// number of units, never both), for REST and admission alike, with REST field names: a
+// BUY of a forward-priced share class gives exactly one of amount and amount_of_units
+// (both or neither name both fields); every SELL, and every order of a latest-priced
+// share class, gives amount_of_units and no amount.
+func CheckQuantity(side investv1.OrderSide, forward, hasAmount, hasUnits bool) validation.FieldErrors {
+	var fe validation.FieldErrors
+	switch {
+	case !forward:
+		if hasAmount {
+			fe.Add("amount", msgLatestAmount)
+		}
+		if !hasUnits {
+			fe.Add("amount_of_units", msgRequired)
+		}
+	case side == investv1.SideSell:
+		if hasAmount {
+			fe.Add("amount", msgSellInUnits)
+		}
+		if !hasUnits {
+			fe.Add("amount_of_units", msgRequired)
+		}
+	case hasAmount && hasUnits:
+		fe.Add("amount", msgNotBoth)
+		fe.Add("amount_of_units", msgNotBoth)
+	case !hasAmount && !hasUnits:
+		fe.Add("amount", msgExactlyOne)
+		fe.Add("amount_of_units", msgExactlyOne)
+	}
+	return fe
 }

@@ -25,6 +25,7 @@ var orderPaths = map[string]*field.Path{
 	"isin":                      field.NewPath("spec", "isin"),
 	"currency":                  field.NewPath("spec", "currency"),
 	"amount_of_units":           field.NewPath("spec", "amountOfUnits"),
+	"amount":                    field.NewPath("spec", "amount"),
 	"market":                    field.NewPath("spec", "market"),
 	"wallet_id":                 field.NewPath("spec", "walletID"),
 	"payment_method_details_id": field.NewPath("spec", "paymentMethodDetailsID"),
@@ -72,13 +73,13 @@ func (h *orderWebhook) ValidateCreate(_ context.Context, o *investv1.Order) (adm
 }
 
 // ValidateUpdate refuses a cancellation request past the point of no return
-// (lifecycle.Cancellable: a terminal order, a BUY from EXECUTED on, a SELL from EXECUTED
-// on): nothing changes and the caller learns the state. old is the order as stored, its
+// (lifecycle.CancellableAt: a terminal order, a BUY from EXECUTED on, a SELL from EXECUTED
+// on, a forward order past its cut-off): nothing changes and the caller learns the state. old is the order as stored, its
 // status included, so the decision is made on the current state; a concurrent status
 // write makes the API server retry the update, and admission with it.
 func (h *orderWebhook) ValidateUpdate(_ context.Context, old, o *investv1.Order) (admission.Warnings, error) {
 	if o.Spec.CancellationRequested && !old.Spec.CancellationRequested {
-		if ok, _, reason := lifecycle.Cancellable(old); !ok {
+		if ok, _, reason := lifecycle.CancellableAt(old, h.now()); !ok {
 			return nil, refusal.NotCancellable(old, reason)
 		}
 	}

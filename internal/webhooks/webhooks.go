@@ -36,6 +36,8 @@ type reader struct {
 	// chain reads the share tokens' balances (a wallet's deletion); nil: no chain.
 	chain   ethereum.ContractCaller
 	chainID int64
+	// now is the clock of order admission; nil: time.Now.
+	now func() time.Time
 }
 
 // tenant is r for the lookups of internal/tenant.
@@ -43,6 +45,10 @@ func (r reader) tenant() tenant.Readers { return tenant.Readers{Cache: r.cache, 
 
 // Option configures Setup.
 type Option func(*reader)
+
+// WithClock sets the clock order admission reads (a forward order's dealing date and
+// cut-off); default time.Now.
+func WithClock(now func() time.Time) Option { return func(r *reader) { r.now = now } }
 
 // WithArchive makes the checks that need an account's holdings (a sell's placement, an
 // account's deletion) count its archived orders too.
@@ -82,13 +88,20 @@ func Setup(mgr ctrl.Manager, claimNamespace string, opts ...Option) error {
 	if err := ctrl.NewWebhookManagedBy(mgr, &investv1.ShareClass{}).WithValidator(&shareClassWebhook{r}).Complete(); err != nil {
 		return err
 	}
+	if err := ctrl.NewWebhookManagedBy(mgr, &investv1.NAVHistory{}).WithValidator(&navHistoryWebhook{r}).Complete(); err != nil {
+		return err
+	}
 	if err := ctrl.NewWebhookManagedBy(mgr, &investv1.ApiClient{}).WithValidator(&apiClientWebhook{r: r, c: mgr.GetClient(), claimNamespace: claimNamespace}).Complete(); err != nil {
 		return err
 	}
 	if err := ctrl.NewWebhookManagedBy(mgr, &investv1.WalletRecovery{}).WithValidator(&walletRecoveryWebhook{r}).Complete(); err != nil {
 		return err
 	}
-	o := &orderWebhook{r: r, now: time.Now}
+	now := r.now
+	if now == nil {
+		now = time.Now
+	}
+	o := &orderWebhook{r: r, now: now}
 	return ctrl.NewWebhookManagedBy(mgr, &investv1.Order{}).WithDefaulter(o).WithValidator(o).Complete()
 }
 

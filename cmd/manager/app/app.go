@@ -30,6 +30,7 @@ import (
 	"github.com/fundshare/fundshare-operator/controllers/recovery"
 	"github.com/fundshare/fundshare-operator/controllers/retention"
 	"github.com/fundshare/fundshare-operator/controllers/settlement"
+	"github.com/fundshare/fundshare-operator/controllers/strike"
 	"github.com/fundshare/fundshare-operator/controllers/token"
 	"github.com/fundshare/fundshare-operator/controllers/transfer"
 	"github.com/fundshare/fundshare-operator/internal/archive"
@@ -53,6 +54,10 @@ type Config struct {
 	SigningKeySecret string
 	// Webhooks registers the admission webhooks with the manager's webhook server.
 	Webhooks bool
+	// Clock is the time the dealing rules read (placement and cancellation of forward
+	// orders against their cut-offs, the unpaid policy, the strike); nil: time.Now. Test
+	// suites move it to cross a cut-off without waiting for it.
+	Clock func() time.Time
 	// Controllers runs the reconcilers (leader-elected when leader election is on).
 	Controllers bool
 	// SandboxSettlement runs the built-in sandbox settlement agent with this delay per
@@ -129,7 +134,7 @@ func Setup(mgr ctrl.Manager, c Config) error {
 		return err
 	}
 	if c.Webhooks {
-		opts := []webhooks.Option{webhooks.WithArchive(placementArchive(c.Archive))}
+		opts := []webhooks.Option{webhooks.WithArchive(placementArchive(c.Archive)), webhooks.WithClock(c.clock())}
 		if c.Chain.RPCURL != "" {
 			// The webhooks read the chain on a connection of their own: they run on every
 			// replica, the chain agent on the leader only.
@@ -179,7 +184,7 @@ func Setup(mgr ctrl.Manager, c Config) error {
 					Throttle: auth.NewThrottle(auth.ThrottleConfig{TrustedProxies: c.TrustedProxies}),
 					Ready:    mgr.GetCache().WaitForCacheSync,
 					Log:      log,
-					Now:      time.Now,
+					Now:      c.clock(),
 					Archive:  c.Archive,
 				}), nil
 			},
@@ -188,6 +193,14 @@ func Setup(mgr ctrl.Manager, c Config) error {
 		}
 	}
 	return nil
+}
+
+// clock is the configured clock, time.Now by default.
+func (c Config) clock() func() time.Time {
+	if c.Clock != nil {
+		return c.Clock
+	}
+	return time.Now
 }
 
 // setupControllers registers the reconcilers; with leader election on, only the leader
@@ -203,14 +216,17 @@ func setupControllers(mgr ctrl.Manager, c Config) error {
 		return fmt.Errorf("payment method controller: %w", err)
 	}
 	orders := &order.Reconciler{
-		Client: mgr.GetClient(), Live: mgr.GetAPIReader(), Recorder: mgr.GetEventRecorder("order-controller"), Now: time.Now,
+		Client: mgr.GetClient(), Live: mgr.GetAPIReader(), Recorder: mgr.GetEventRecorder("order-controller"), Now: c.clock(),
 		Archive: placementArchive(c.Archive),
 	}
 	if err := orders.SetupWithManager(mgr); err != nil {
 		return fmt.Errorf("order controller: %w", err)
 	}
-	if err := (&dealing.Reconciler{Client: mgr.GetClient(), Now: time.Now}).SetupWithManager(mgr); err != nil {
+	if err := (&dealing.Reconciler{Client: mgr.GetClient(), Now: c.clock()}).SetupWithManager(mgr); err != nil {
 		return fmt.Errorf("dealing controller: %w", err)
+	}
+	if err := (&strike.Reconciler{Client: mgr.GetClient(), Recorder: mgr.GetEventRecorder("strike-controller"), Now: c.clock()}).SetupWithManager(mgr); err != nil {
+		return fmt.Errorf("strike controller: %w", err)
 	}
 	if c.Archive != nil && c.OrderRetention > 0 {
 		if err := (&retention.Reconciler{

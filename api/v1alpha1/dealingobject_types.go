@@ -1,0 +1,153 @@
+package v1alpha1
+
+import (
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+)
+
+// DealingPhase is where one dealing (an ISIN and a dealing date of a forward-priced share
+// class) stands.
+// +kubebuilder:validation:Enum=Open;CutOff;Struck;Settled
+type DealingPhase string
+
+// The phases of a dealing, in order.
+const (
+	// DealingOpen: a cut-off is still ahead; orders are taken for the date.
+	DealingOpen DealingPhase = "Open"
+	// DealingCutOff: both cut-offs passed; the dealing waits for the NAV of its date.
+	DealingCutOff DealingPhase = "CutOff"
+	// DealingStruck: the NAV of the date is recorded and every order ready for it is
+	// priced at it (an order that becomes ready later is priced at the same NAV).
+	DealingStruck DealingPhase = "Struck"
+	// DealingSettled: every order of the dealing is COMPLETED or CANCELLED.
+	DealingSettled DealingPhase = "Settled"
+)
+
+// DealingSpec names the dealing: an ISIN and a dealing date. The name of the object is
+// derived from them (lifecycle.DealingName: the ISIN in lower case, a dash, the date).
+// +kubebuilder:validation:XValidation:rule="self == oldSelf",message="a dealing's ISIN and date are immutable"
+type DealingSpec struct {
+	// ISIN of the share class.
+	ISIN ISIN `json:"isin"`
+	// Date is the dealing date (trade date and NAV date), YYYY-MM-DD.
+	// +kubebuilder:validation:Pattern=`^[0-9]{4}-(0[1-9]|1[0-2])-(0[1-9]|[12][0-9]|3[01])$`
+	// +kubebuilder:validation:MaxLength=10
+	Date string `json:"date"`
+}
+
+// DealingNAV is the NAV a dealing was struck at, recorded before the first order is
+// priced so that every order of the dealing gets the same price, also after a restart.
+type DealingNAV struct {
+	// NAVPerShare in micro-units.
+	// +kubebuilder:validation:Minimum=1
+	NAVPerShare int64 `json:"navPerShare"`
+	// Date of the NAV: the dealing date.
+	// +kubebuilder:validation:Format=date
+	Date string `json:"date"`
+	// RecordedAt is when the strike recorded it.
+	RecordedAt metav1.Time `json:"recordedAt"`
+}
+
+// DealingProgress is what the strike controller recorded about a dealing.
+// +kubebuilder:validation:XValidation:rule="!has(oldSelf.nav) || (has(self.nav) && self.nav == oldSelf.nav)",message="the NAV of a struck dealing is immutable",fieldPath=".nav"
+type DealingProgress struct {
+	// Phase is Open, CutOff, Struck or Settled.
+	// +optional
+	Phase DealingPhase `json:"phase,omitempty"`
+	// SubscriptionCutOff and RedemptionCutOff are the dealing date's cut-offs.
+	// +optional
+	SubscriptionCutOff *metav1.Time `json:"subscriptionCutOff,omitempty"`
+	// +optional
+	RedemptionCutOff *metav1.Time `json:"redemptionCutOff,omitempty"`
+	// NAVPublicationDate is when the NAV of the date is expected.
+	// +kubebuilder:validation:Format=date
+	// +optional
+	NAVPublicationDate string `json:"navPublicationDate,omitempty"`
+	// SettlementDate is T+n.
+	// +kubebuilder:validation:Format=date
+	// +optional
+	SettlementDate string `json:"settlementDate,omitempty"`
+	// NAV is the NAV the dealing was struck at; immutable once recorded.
+	// +optional
+	NAV *DealingNAV `json:"nav,omitempty"`
+	// Orders is the number of live orders of the dealing (not cancelled).
+	// +optional
+	Orders int32 `json:"orders"`
+	// Priced is how many of them carry the strike's contract note.
+	// +optional
+	Priced int32 `json:"priced"`
+	// Buys and Sells count the priced orders by side.
+	// +optional
+	Buys int32 `json:"buys"`
+	// +optional
+	Sells int32 `json:"sells"`
+	// UnitsSubscribed and UnitsRedeemed are the units the priced BUYs and SELLs deal.
+	// +optional
+	UnitsSubscribed int64 `json:"unitsSubscribed"`
+	// +optional
+	UnitsRedeemed int64 `json:"unitsRedeemed"`
+	// Subscriptions and Redemptions are the gross amounts of the priced BUYs and SELLs,
+	// micro-units.
+	// +optional
+	Subscriptions int64 `json:"subscriptions"`
+	// +optional
+	Redemptions int64 `json:"redemptions"`
+	// Fees is the sum of the priced orders' fees, micro-units.
+	// +optional
+	Fees int64 `json:"fees"`
+	// Residuals is the cash refunded to BUYs by amount that their units did not use.
+	// +optional
+	Residuals int64 `json:"residuals"`
+	// StruckAt is when the NAV was recorded and the orders priced.
+	// +optional
+	StruckAt *metav1.Time `json:"struckAt,omitempty"`
+	// Message says what the dealing waits for.
+	// +kubebuilder:validation:MaxLength=1024
+	// +optional
+	Message string `json:"message,omitempty"`
+}
+
+// Dealing is one dealing of a forward-priced share class: an ISIN and a dealing date,
+// from open to settled, with its orders' counts and totals and the NAV it was struck at.
+// The strike controller creates one for each of a share class's next dealing dates and
+// for every dealing date an order names; its name is the ISIN in lower case and the date
+// (lu0000deal19-2026-03-10).
+//
+// +kubebuilder:object:root=true
+// +kubebuilder:subresource:status
+// +kubebuilder:resource:scope=Cluster,shortName=dl,categories=fundshare
+// +kubebuilder:printcolumn:name="ISIN",type=string,JSONPath=`.spec.isin`
+// +kubebuilder:printcolumn:name="Date",type=string,JSONPath=`.spec.date`
+// +kubebuilder:printcolumn:name="Phase",type=string,JSONPath=`.status.phase`
+// +kubebuilder:printcolumn:name="Subscription Cut-off",type=string,JSONPath=`.status.subscriptionCutOff`
+// +kubebuilder:printcolumn:name="NAV",type=integer,JSONPath=`.status.nav.navPerShare`
+// +kubebuilder:printcolumn:name="Orders",type=integer,JSONPath=`.status.orders`
+// +kubebuilder:printcolumn:name="Priced",type=integer,JSONPath=`.status.priced`
+// +kubebuilder:printcolumn:name="Subscriptions",type=integer,JSONPath=`.status.subscriptions`,priority=1
+// +kubebuilder:printcolumn:name="Redemptions",type=integer,JSONPath=`.status.redemptions`,priority=1
+// +kubebuilder:printcolumn:name="Settlement",type=string,JSONPath=`.status.settlementDate`,priority=1
+// +kubebuilder:printcolumn:name="Age",type=date,JSONPath=`.metadata.creationTimestamp`
+// +kubebuilder:validation:XValidation:rule="self.metadata.name == self.spec.isin.lowerAscii() + '-' + self.spec.date",message="metadata.name must be the ISIN in lower case, a dash and the date, e.g. lu0000deal19-2026-03-10"
+type Dealing struct {
+	metav1.TypeMeta   `json:",inline"`
+	metav1.ObjectMeta `json:"metadata,omitempty"`
+
+	// Spec names the dealing.
+	// +required
+	Spec DealingSpec `json:"spec"`
+	// Status is the dealing's progress.
+	// +optional
+	Status DealingProgress `json:"status,omitempty"`
+}
+
+// DealingList is a list of Dealing.
+//
+// +kubebuilder:object:root=true
+type DealingList struct {
+	metav1.TypeMeta `json:",inline"`
+	metav1.ListMeta `json:"metadata,omitempty"`
+	Items           []Dealing `json:"items"`
+}
+
+func init() {
+	register(&Dealing{}, &DealingList{})
+}

@@ -1,0 +1,404 @@
+// Package strike is the strike controller of forward pricing (docs/dealing.md): one
+// Dealing object per ISIN and dealing date of a forward-priced share class, from Open to
+// Settled, and the strike itself. When the NAV of a dealing date is published (a
+// NAVHistory price of that date) and both its cut-offs have passed, the controller
+// records that NAV on the Dealing (status.nav, immutable), then prices every order of the
+// dealing that is ready for it (lifecycle.ReadyForStrike) at that recorded NAV, writing
+// each order's contract note (status.strike, immutable) under the optimistic lock. The
+// order controller then moves each priced order to EXECUTED.
+//
+// Exactly once: the price is the one recorded on the Dealing before the first order is
+// priced, so a restart in the middle prices the rest at the same NAV; an order carries the
+// contract note of the strike that priced it, which the API server refuses to change, and
+// every write is guarded by the version of the order it was decided on, so no order is
+// priced twice, whatever crashes or stale caches. It imports no other controller.
+package strike
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"slices"
+	"strings"
+	"time"
+
+	corev1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/api/equality"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/client-go/tools/events"
+	ctrl "sigs.k8s.io/controller-runtime"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+	"sigs.k8s.io/controller-runtime/pkg/handler"
+	"sigs.k8s.io/controller-runtime/pkg/reconcile"
+
+	investv1 "github.com/fundshare/fundshare-operator/api/v1alpha1"
+	"github.com/fundshare/fundshare-operator/internal/dealing"
+	"github.com/fundshare/fundshare-operator/internal/index"
+	"github.com/fundshare/fundshare-operator/internal/lifecycle"
+	"github.com/fundshare/fundshare-operator/internal/money"
+	"github.com/fundshare/fundshare-operator/internal/patch"
+)
+
+// +kubebuilder:rbac:groups=invest.fundshare.io,resources=dealings,verbs=get;list;watch;create
+// +kubebuilder:rbac:groups=invest.fundshare.io,resources=dealings/status,verbs=get;update;patch
+// +kubebuilder:rbac:groups=invest.fundshare.io,resources=orders,verbs=get;list;watch
+// +kubebuilder:rbac:groups=invest.fundshare.io,resources=orders/status,verbs=get;update;patch
+// +kubebuilder:rbac:groups=invest.fundshare.io,resources=shareclasses;navhistories,verbs=get;list;watch
+// +kubebuilder:rbac:groups=events.k8s.io,resources=events,verbs=create;patch
+
+// Upcoming is how many of a share class's next dealing dates get a Dealing object ahead
+// of their orders, so that kubectl get dealings shows the next strikes.
+const Upcoming = 3
+
+// Reconciler keeps the Dealing objects and strikes them.
+type Reconciler struct {
+	Client   client.Client
+	Recorder events.EventRecorder
+	// Now is the clock; nil: time.Now.
+	Now func() time.Time
+}
+
+// Reconcile brings one dealing (named after its ISIN and date) up to date: it creates the
+// Dealing object when its share class prices forward and the date is a dealing date,
+// records the NAV once both cut-offs have passed and the NAV of the date is published,
+// prices the orders ready for the strike, and writes the phase, counts and totals.
+func (r *Reconciler) Reconcile(ctx context.Context, req ctrl.Request) (ctrl.Result, error) {
+	now := r.now()
+	d := &investv1.Dealing{}
+	err := r.Client.Get(ctx, req.NamespacedName, d)
+	switch {
+	case apierrors.IsNotFound(err):
+		created, err := r.create(ctx, req.Name)
+		if err != nil || created == nil {
+			return ctrl.Result{}, err
+		}
+		d = created
+	case err != nil:
+		return ctrl.Result{}, err
+	}
+	sc, err := r.shareClass(ctx, d.Spec.ISIN)
+	if err != nil {
+		return ctrl.Result{}, err
+	}
+	if sc == nil || sc.Spec.Dealing == nil || sc.Spec.Dealing.Pricing != investv1.PricingForward {
+		return r.writeStatus(ctx, d, func(st *investv1.DealingProgress) {
+			st.Message = fmt.Sprintf("no share class with ISIN %s prices forward", d.Spec.ISIN)
+		})
+	}
+	cal, err := dealing.New(sc.Spec.Dealing)
+	if err != nil {
+		return r.writeStatus(ctx, d, func(st *investv1.DealingProgress) { st.Message = "no dealing calendar: " + err.Error() })
+	}
+	date, err := dealing.ParseDate(d.Spec.Date)
+	if err != nil {
+		return ctrl.Result{}, reconcile.TerminalError(err)
+	}
+	dl, err := cal.Dealing(date)
+	if err != nil {
+		return r.writeStatus(ctx, d, func(st *investv1.DealingProgress) { st.Message = err.Error() })
+	}
+
+	if d.Status.NAV == nil && !now.Before(dl.LastCutOff()) {
+		nav, err := r.publishedNAV(ctx, d)
+		if err != nil {
+			return ctrl.Result{}, err
+		}
+		if nav != nil {
+			if res, err := r.recordNAV(ctx, d, nav, dl, now); err != nil || res.RequeueAfter > 0 {
+				return res, err
+			}
+		}
+	}
+
+	var orders investv1.OrderList
+	if err := r.Client.List(ctx, &orders, client.MatchingFields{index.OrderDealing: d.Name}); err != nil {
+		return ctrl.Result{}, err
+	}
+	slices.SortFunc(orders.Items, func(a, b investv1.Order) int {
+		return strings.Compare(a.Namespace+"/"+a.Name, b.Namespace+"/"+b.Name)
+	})
+	if d.Status.NAV != nil {
+		strike := lifecycle.Strike{
+			Dealing: d.Name, Date: d.Spec.Date, NAVPerShare: d.Status.NAV.NAVPerShare,
+			UnitDecimals: sc.Spec.Dealing.UnitDecimals, SettlementDate: dl.SettlementDate.String(), At: now,
+		}
+		for i := range orders.Items {
+			o := &orders.Items[i]
+			if !lifecycle.ReadyForStrike(o) {
+				continue
+			}
+			if err := r.price(ctx, o, strike); err != nil {
+				return patch.Retry(ctx, err, "price order "+o.Namespace+"/"+o.Name)
+			}
+		}
+	}
+
+	res, err := r.writeStatus(ctx, d, func(st *investv1.DealingProgress) { progress(st, d, dl, orders.Items, now) })
+	if err != nil || res.RequeueAfter > 0 {
+		return res, err
+	}
+	if d.Status.NAV == nil && now.Before(dl.LastCutOff()) {
+		// Open: come back when the last cut-off passes.
+		return ctrl.Result{RequeueAfter: dl.LastCutOff().Sub(now) + time.Second}, nil
+	}
+	return ctrl.Result{}, nil
+}
+
+// create makes the Dealing object name stands for, when its share class prices forward,
+// its date is a dealing date, and it is one of the next dealings or an order deals at it;
+// nil when it should not exist.
+func (r *Reconciler) create(ctx context.Context, name string) (*investv1.Dealing, error) {
+	isin, date, ok := parseName(name)
+	if !ok {
+		return nil, nil
+	}
+	sc, err := r.shareClass(ctx, isin)
+	if err != nil || sc == nil || sc.Spec.Dealing == nil || sc.Spec.Dealing.Pricing != investv1.PricingForward {
+		return nil, err
+	}
+	cal, err := dealing.New(sc.Spec.Dealing)
+	if err != nil {
+		return nil, nil //nolint:nilerr // a share class without a calendar has no dealings; its status says why
+	}
+	d, err := dealing.ParseDate(date)
+	if err != nil || !cal.IsDealingDate(d) {
+		return nil, nil //nolint:nilerr // not a dealing date: nothing to create
+	}
+	obj := &investv1.Dealing{ObjectMeta: metav1.ObjectMeta{Name: name}, Spec: investv1.DealingSpec{ISIN: isin, Date: date}}
+	if err := r.Client.Create(ctx, obj); err != nil {
+		if apierrors.IsAlreadyExists(err) {
+			return obj, r.Client.Get(ctx, client.ObjectKeyFromObject(obj), obj)
+		}
+		return nil, err
+	}
+	ctrl.LoggerFrom(ctx).Info("dealing created", "isin", isin, "date", date)
+	return obj, nil
+}
+
+// parseName splits a Dealing name into its ISIN (upper case) and date.
+func parseName(name string) (investv1.ISIN, string, bool) {
+	const isinLen, dateLen = 12, 10
+	if len(name) != isinLen+1+dateLen || name[isinLen] != '-' {
+		return "", "", false
+	}
+	return investv1.ISIN(strings.ToUpper(name[:isinLen])), name[isinLen+1:], true
+}
+
+func (r *Reconciler) shareClass(ctx context.Context, isin investv1.ISIN) (*investv1.ShareClass, error) {
+	var classes investv1.ShareClassList
+	if err := r.Client.List(ctx, &classes, client.MatchingFields{index.ShareClassISIN: string(isin)}); err != nil {
+		return nil, err
+	}
+	if len(classes.Items) == 0 {
+		return nil, nil
+	}
+	return &classes.Items[0], nil
+}
+
+// publishedNAV is the NAV of the dealing's date in its ISIN's history; nil when none is
+// published yet.
+func (r *Reconciler) publishedNAV(ctx context.Context, d *investv1.Dealing) (*investv1.NAVPrice, error) {
+	h := &investv1.NAVHistory{}
+	if err := r.Client.Get(ctx, client.ObjectKey{Name: strings.ToLower(string(d.Spec.ISIN))}, h); err != nil {
+		return nil, client.IgnoreNotFound(err)
+	}
+	for i := range h.Spec.Prices {
+		if h.Spec.Prices[i].Date == d.Spec.Date && h.Spec.Prices[i].NAVPerShare > 0 {
+			return &h.Spec.Prices[i], nil
+		}
+	}
+	return nil, nil
+}
+
+// recordNAV fixes the dealing's NAV (status.nav) before any order is priced, under the
+// optimistic lock: the strike's one price, also after a restart.
+func (r *Reconciler) recordNAV(ctx context.Context, d *investv1.Dealing, nav *investv1.NAVPrice, dl dealing.Dealing, now time.Time) (ctrl.Result, error) {
+	before := d.DeepCopy()
+	d.Status.NAV = &investv1.DealingNAV{NAVPerShare: nav.NAVPerShare, Date: nav.Date, RecordedAt: metav1.NewTime(now.UTC().Truncate(time.Second))}
+	d.Status.StruckAt = &d.Status.NAV.RecordedAt
+	d.Status.Phase = investv1.DealingStruck
+	fillDates(&d.Status, dl)
+	if err := patch.Status(ctx, r.Client, d, before); err != nil {
+		return patch.Retry(ctx, err, "record the NAV of dealing "+d.Name)
+	}
+	ctrl.LoggerFrom(ctx).Info("NAV recorded for the strike", "isin", d.Spec.ISIN, "date", d.Spec.Date, "navPerShare", nav.NAVPerShare)
+	if r.Recorder != nil {
+		r.Recorder.Eventf(d, nil, corev1.EventTypeNormal, "NAVRecorded", "Strike", "the NAV %d of %s is recorded: the dealing's orders are priced at it",
+			nav.NAVPerShare, nav.Date)
+	}
+	return ctrl.Result{}, nil
+}
+
+// price writes the order's contract note, under the optimistic lock on the version read,
+// and announces it with an Event.
+func (r *Reconciler) price(ctx context.Context, o *investv1.Order, s lifecycle.Strike) error {
+	note, err := lifecycle.ContractNote(o, s)
+	if err != nil {
+		return reconcile.TerminalError(fmt.Errorf("price order %s/%s: %w", o.Namespace, o.Name, err))
+	}
+	before := o.DeepCopy()
+	o.Status.Strike = note
+	if err := patch.Status(ctx, r.Client, o, before); err != nil {
+		return err
+	}
+	ctrl.LoggerFrom(ctx).Info("order priced", "order", o.Namespace+"/"+o.Name, "units", note.Units, "gross", note.GrossAmount)
+	if r.Recorder != nil {
+		cur := string(o.Spec.Currency)
+		r.Recorder.Eventf(o, nil, corev1.EventTypeNormal, "ContractNote", "Strike",
+			"trade date %s, NAV date %s, price %s, units %d, gross %s, fee %s, net %s, settlement date %s",
+			note.TradeDate, note.NAVDate, money.Format(note.NAVPerShare, cur), note.Units, money.Format(note.GrossAmount, cur),
+			money.Format(note.FeeAmount, cur), money.Format(note.NetAmount, cur), note.SettlementDate)
+	}
+	return nil
+}
+
+// progress is the dealing's status from its calendar and its orders at now.
+func progress(st *investv1.DealingProgress, d *investv1.Dealing, dl dealing.Dealing, orders []investv1.Order, now time.Time) {
+	fillDates(st, dl)
+	st.Message = ""
+	st.Orders, st.Priced, st.Buys, st.Sells = 0, 0, 0, 0
+	st.UnitsSubscribed, st.UnitsRedeemed, st.Subscriptions, st.Redemptions, st.Fees, st.Residuals = 0, 0, 0, 0, 0, 0
+	settled := d.Status.NAV != nil
+	waiting := 0
+	for i := range orders {
+		o := &orders[i]
+		if !o.Status.State.Terminal() {
+			settled = false
+		}
+		n := o.Status.Strike
+		if o.Status.State == investv1.StateCancelled && n == nil {
+			continue
+		}
+		st.Orders++
+		if n == nil || n.Dealing != d.Name {
+			waiting++
+			continue
+		}
+		st.Priced++
+		st.Fees += n.FeeAmount
+		st.Residuals += n.Residual
+		if o.Spec.Side == investv1.SideSell {
+			st.Sells++
+			st.UnitsRedeemed += n.Units
+			st.Redemptions += n.GrossAmount
+		} else {
+			st.Buys++
+			st.UnitsSubscribed += n.Units
+			st.Subscriptions += n.GrossAmount
+		}
+	}
+	switch {
+	case settled && len(orders) > 0:
+		st.Phase = investv1.DealingSettled
+	case d.Status.NAV != nil:
+		st.Phase = investv1.DealingStruck
+		if waiting > 0 {
+			st.Message = fmt.Sprintf("%d orders of the dealing are not priced yet: unpaid, cancelling or not yet ready; each is priced at the recorded NAV once it is ready", waiting)
+		}
+	case now.Before(dl.LastCutOff()):
+		st.Phase = investv1.DealingOpen
+	default:
+		st.Phase = investv1.DealingCutOff
+		st.Message = "waiting for the NAV of " + d.Spec.Date + " (publish it in the NAVHistory of the ISIN)"
+	}
+}
+
+func fillDates(st *investv1.DealingProgress, dl dealing.Dealing) {
+	sub, red := metav1.NewTime(dl.SubscriptionCutOff.UTC()), metav1.NewTime(dl.RedemptionCutOff.UTC())
+	st.SubscriptionCutOff, st.RedemptionCutOff = &sub, &red
+	st.NAVPublicationDate, st.SettlementDate = dl.NAVPublicationDate.String(), dl.SettlementDate.String()
+}
+
+// writeStatus applies change to a copy of the dealing's status and writes it when it
+// differs, under the optimistic lock.
+func (r *Reconciler) writeStatus(ctx context.Context, d *investv1.Dealing, change func(*investv1.DealingProgress)) (ctrl.Result, error) {
+	before := d.DeepCopy()
+	change(&d.Status)
+	if equality.Semantic.DeepEqual(before.Status, d.Status) {
+		return ctrl.Result{}, nil
+	}
+	if err := patch.Status(ctx, r.Client, d, before); err != nil {
+		return patch.Retry(ctx, err, "write the status of dealing "+d.Name)
+	}
+	if before.Status.Phase != d.Status.Phase {
+		ctrl.LoggerFrom(ctx).Info("dealing phase", "from", before.Status.Phase, "to", d.Status.Phase, "orders", d.Status.Orders, "priced", d.Status.Priced)
+	}
+	return ctrl.Result{}, nil
+}
+
+func (r *Reconciler) now() time.Time {
+	if r.Now == nil {
+		return time.Now()
+	}
+	return r.Now()
+}
+
+// SetupWithManager watches Dealings, the orders of forward-priced share classes (each
+// asks for its dealing, which is created with its first order), NAV histories (a price
+// published strikes the ISIN's dealings) and share classes (their next dealings).
+func (r *Reconciler) SetupWithManager(mgr ctrl.Manager) error {
+	if mgr == nil || r.Client == nil {
+		return errors.New("strike controller: nil manager or Client")
+	}
+	return ctrl.NewControllerManagedBy(mgr).
+		Named("strike").
+		For(&investv1.Dealing{}).
+		Watches(&investv1.Order{}, handler.EnqueueRequestsFromMapFunc(dealingOfOrder)).
+		Watches(&investv1.NAVHistory{}, handler.EnqueueRequestsFromMapFunc(r.dealingsOfNAV)).
+		Watches(&investv1.ShareClass{}, handler.EnqueueRequestsFromMapFunc(r.upcoming)).
+		Complete(r)
+}
+
+func dealingOfOrder(_ context.Context, obj client.Object) []reconcile.Request {
+	o, ok := obj.(*investv1.Order)
+	if !ok {
+		return nil
+	}
+	var reqs []reconcile.Request
+	if name := lifecycle.OrderDealingName(o); name != "" {
+		reqs = append(reqs, reconcile.Request{NamespacedName: client.ObjectKey{Name: name}})
+	}
+	if n := o.Status.Strike; n != nil && n.Dealing != lifecycle.OrderDealingName(o) {
+		reqs = append(reqs, reconcile.Request{NamespacedName: client.ObjectKey{Name: n.Dealing}})
+	}
+	return reqs
+}
+
+// dealingsOfNAV maps a NAV history to the Dealings of its ISIN that have no NAV yet and to
+// a Dealing for each published date (created if it is a dealing date with orders).
+func (r *Reconciler) dealingsOfNAV(ctx context.Context, obj client.Object) []reconcile.Request {
+	h, ok := obj.(*investv1.NAVHistory)
+	if !ok {
+		return nil
+	}
+	var list investv1.DealingList
+	if err := r.Client.List(ctx, &list, client.MatchingFields{index.DealingISIN: string(h.Spec.ISIN)}); err != nil {
+		ctrl.LoggerFrom(ctx).Error(err, "list the dealings of an ISIN; a NAV published is not struck until they are reconciled", "isin", h.Spec.ISIN)
+		return nil
+	}
+	var reqs []reconcile.Request
+	for i := range list.Items {
+		if list.Items[i].Status.NAV == nil {
+			reqs = append(reqs, reconcile.Request{NamespacedName: client.ObjectKeyFromObject(&list.Items[i])})
+		}
+	}
+	return reqs
+}
+
+// upcoming maps a forward-priced share class to its next dealings.
+func (r *Reconciler) upcoming(_ context.Context, obj client.Object) []reconcile.Request {
+	sc, ok := obj.(*investv1.ShareClass)
+	if !ok || sc.Spec.Dealing == nil || sc.Spec.Dealing.Pricing != investv1.PricingForward {
+		return nil
+	}
+	next, err := dealing.Next(sc.Spec.Dealing, r.now(), Upcoming)
+	if err != nil {
+		return nil
+	}
+	reqs := make([]reconcile.Request, 0, len(next))
+	for _, d := range next {
+		reqs = append(reqs, reconcile.Request{NamespacedName: client.ObjectKey{Name: lifecycle.DealingName(sc.Spec.ISIN, d.Date.String())}})
+	}
+	return reqs
+}
