@@ -25,6 +25,11 @@ CHART := charts/fundshare-operator
 # make helm-lint renders the chart for the control plane's Kubernetes version, the one the
 # tests validate against.
 HELM_KUBE_VERSION ?= 1.36.3
+# promtool is built from the Prometheus release whose Go module go.mod requires (the PromQL
+# parser of test/monitoring), in its own tools module (hack/promtool).
+PROMETHEUS_VERSION := $(shell awk '$$1 == "github.com/prometheus/prometheus" {print $$2}' go.mod)
+PROMTOOL := $(BIN)/promtool-$(PROMETHEUS_VERSION)
+MONITORING := $(BIN)/monitoring
 GO_TEST_FLAGS ?=
 FUZZTIME ?= 2m
 VERSION ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo dev)
@@ -89,6 +94,31 @@ helm-lint: $(HELM) chart-check ## Lint the Helm chart and render it with default
 	$(HELM) lint --strict $(CHART) -f $(CHART)/ci/all-on-values.yaml
 	$(HELM) template fundshare-operator $(CHART) -n fundshare-system --kube-version $(HELM_KUBE_VERSION) > /dev/null
 	$(HELM) template fundshare-operator $(CHART) -n fundshare-system --kube-version $(HELM_KUBE_VERSION) -f $(CHART)/ci/all-on-values.yaml > /dev/null
+
+.PHONY: monitoring-check
+monitoring-check: $(HELM) $(PROMTOOL) ## Check the chart's alert rules with promtool (check rules; test rules with test/monitoring/*_test.yaml), and that each alert, broken, fails its tests.
+	@mkdir -p $(MONITORING)/broken
+	go build -o $(MONITORING)/promrules ./hack/promrules
+	$(HELM) template fundshare-operator $(CHART) -n fundshare-system --kube-version $(HELM_KUBE_VERSION) \
+	  --set metrics.prometheusRule.enabled=true > $(MONITORING)/chart.yaml
+	$(MONITORING)/promrules < $(MONITORING)/chart.yaml > $(MONITORING)/rules.yaml
+	$(PROMTOOL) check rules $(MONITORING)/rules.yaml
+	$(PROMTOOL) test rules test/monitoring/*_test.yaml
+	@# The tests can fail: each alert in turn gets an expression that never fires, and
+	@# promtool test rules must then report a failure.
+	@for alert in $$($(MONITORING)/promrules -list < $(MONITORING)/chart.yaml); do \
+	  $(MONITORING)/promrules -break "$$alert" < $(MONITORING)/chart.yaml > $(MONITORING)/broken/rules.yaml; \
+	  for f in test/monitoring/*_test.yaml; do \
+	    sed 's#\.\./\.\./bin/monitoring/rules\.yaml#$(MONITORING)/broken/rules.yaml#' "$$f" > $(MONITORING)/broken/$$(basename "$$f"); done; \
+	  if $(PROMTOOL) test rules $(MONITORING)/broken/*_test.yaml > $(MONITORING)/broken/log 2>&1; then \
+	    echo "promtool test rules passes with $$alert broken: no test expects it to fire" >&2; exit 1; fi; \
+	done
+	@echo "monitoring-check: every alert, broken, fails its tests"
+
+$(PROMTOOL):
+	@mkdir -p $(BIN)
+	@echo "building promtool $(PROMETHEUS_VERSION) into bin/ (hack/promtool; a few minutes once)"
+	cd hack/promtool && go build -trimpath -o $(PROMTOOL) github.com/prometheus/prometheus/cmd/promtool
 
 .PHONY: contracts
 contracts: $(ABIGEN) ## Compile contracts/src with the pinned solc-js into contracts/build and generate Go bindings (needs node, npm).

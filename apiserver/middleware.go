@@ -11,9 +11,9 @@ import (
 	"github.com/go-chi/chi/v5"
 	"github.com/google/uuid"
 	"github.com/prometheus/client_golang/prometheus"
-	"sigs.k8s.io/controller-runtime/pkg/metrics"
 
 	"github.com/fundshare/fundshare-operator/apiserver/auth"
+	"github.com/fundshare/fundshare-operator/internal/metricset"
 )
 
 // requestTimeout bounds the work of one request (cache waits, API server calls).
@@ -33,7 +33,7 @@ var (
 )
 
 func init() {
-	metrics.Registry.MustRegister(httpRequests, httpDuration)
+	metricset.MustRegister(httpRequests, httpDuration)
 }
 
 // requestInfo travels in the context so that the outermost middleware can log what inner

@@ -46,13 +46,13 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	"sigs.k8s.io/controller-runtime/pkg/controller"
 	"sigs.k8s.io/controller-runtime/pkg/event"
-	"sigs.k8s.io/controller-runtime/pkg/metrics"
 	"sigs.k8s.io/controller-runtime/pkg/predicate"
 	"sigs.k8s.io/controller-runtime/pkg/reconcile"
 
 	investv1 "github.com/fundshare/fundshare-operator/api/v1alpha1"
 	"github.com/fundshare/fundshare-operator/internal/archive"
 	"github.com/fundshare/fundshare-operator/internal/lifecycle"
+	"github.com/fundshare/fundshare-operator/internal/metricset"
 	"github.com/fundshare/fundshare-operator/internal/patch"
 )
 
@@ -123,13 +123,16 @@ var (
 		Name: "fundshare_retention_archive_failures_total",
 		Help: "Failed attempts to archive an order, by reason (ArchiveUnavailable, ArchiveConflict, VerifyFailed); the order stays in the cluster.",
 	}, []string{"reason"})
-	archiveUp = prometheus.NewGauge(prometheus.GaugeOpts{
-		Name: "fundshare_retention_archive_up",
-		Help: "1 when the last archive write or read of the retention controller succeeded, 0 when it failed.",
-	})
 )
 
-func init() { metrics.Registry.MustRegister(archivedTotal, failuresTotal, archiveUp) }
+// Whether the archive answers is fundshare_archive_up (internal/archive's probe, on every
+// replica), not a gauge of this leader-only controller.
+func init() {
+	for _, reason := range []string{ReasonArchiveUnavailable, ReasonArchiveConflict, "VerifyFailed"} {
+		failuresTotal.WithLabelValues(reason) // exported from the start, at 0
+	}
+	metricset.MustRegister(archivedTotal, failuresTotal)
+}
 
 // DoneAt is when the order became done: the latest of its history entries and, for a
 // cancelled buy with a refund, the refund's completion.
@@ -296,7 +299,6 @@ func (r *Reconciler) waitForArchive(now time.Time) time.Duration {
 func (r *Reconciler) archiveFailed() time.Duration {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	archiveUp.Set(0)
 	r.backoff = min(max(2*r.backoff, minBackoff), maxBackoff)
 	r.downUntil = r.now().Add(r.backoff)
 	return r.backoff
@@ -306,7 +308,6 @@ func (r *Reconciler) archiveFailed() time.Duration {
 func (r *Reconciler) archiveAnswered() {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	archiveUp.Set(1)
 	r.backoff, r.downUntil = 0, time.Time{}
 }
 

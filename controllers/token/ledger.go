@@ -20,11 +20,11 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/client-go/tools/events"
 	"sigs.k8s.io/controller-runtime/pkg/client"
-	"sigs.k8s.io/controller-runtime/pkg/metrics"
 
 	investv1 "github.com/fundshare/fundshare-operator/api/v1alpha1"
 	"github.com/fundshare/fundshare-operator/internal/chain/contracts"
 	"github.com/fundshare/fundshare-operator/internal/lifecycle"
+	"github.com/fundshare/fundshare-operator/internal/metricset"
 	"github.com/fundshare/fundshare-operator/internal/patch"
 	"github.com/fundshare/fundshare-operator/internal/rules"
 )
@@ -46,7 +46,7 @@ var (
 )
 
 func init() {
-	metrics.Registry.MustRegister(ledgerAccountsOutOfSync, ledgerMismatchedUnits, ledgerRuns)
+	metricset.MustRegister(ledgerAccountsOutOfSync, ledgerMismatchedUnits, ledgerRuns)
 }
 
 // LedgerAccount is what the comparison needs of one account.

@@ -33,9 +33,9 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/client-go/tools/events"
 	"sigs.k8s.io/controller-runtime/pkg/client"
-	"sigs.k8s.io/controller-runtime/pkg/metrics"
 
 	investv1 "github.com/fundshare/fundshare-operator/api/v1alpha1"
+	"github.com/fundshare/fundshare-operator/internal/metricset"
 )
 
 // +kubebuilder:rbac:groups=invest.fundshare.io,resources=transfers,verbs=get;list;watch;create;delete
@@ -78,7 +78,7 @@ var indexed = prometheus.NewCounterVec(prometheus.CounterOpts{
 	Help: "Transfer objects the transfer indexer created (one per account side), by direction.",
 }, []string{"direction"})
 
-func init() { metrics.Registry.MustRegister(indexed) }
+func init() { metricset.MustRegister(indexed) }
 
 // Chain is the JSON-RPC the indexer reads: eth_blockNumber, eth_getBlockByNumber and
 // eth_getLogs. ethclient.Client and the simulated backend's client are one.

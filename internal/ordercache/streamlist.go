@@ -15,9 +15,9 @@ import (
 	"k8s.io/apimachinery/pkg/watch"
 	"k8s.io/client-go/rest"
 	toolscache "k8s.io/client-go/tools/cache"
-	"sigs.k8s.io/controller-runtime/pkg/metrics"
 
 	investv1 "github.com/fundshare/fundshare-operator/api/v1alpha1"
+	"github.com/fundshare/fundshare-operator/internal/metricset"
 )
 
 // Orders are the one resource whose count grows without bound, and their informer's
@@ -79,7 +79,7 @@ var (
 )
 
 func init() {
-	metrics.Registry.MustRegister(orderLists, orderListItems)
+	metricset.MustRegister(orderLists, orderListItems)
 }
 
 // ListOrdersStreaming lists Orders across namespaces with opts, decoding the response as

@@ -37,6 +37,7 @@ var guides = []struct{ path, notRun string }{
 	{"docs/tokens.md", ""},
 	{"docs/retention.md", ""},
 	{"docs/dealing.md", ""},
+	{"docs/monitoring.md", "operator reference: Prometheus, Grafana and Argo CD on a real cluster (its rules, dashboard and health checks are tested by make monitoring-check, test/monitoring and test/health)"},
 }
 
 // The tools the guides use besides bash and coreutils; the README names them.

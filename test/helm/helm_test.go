@@ -297,6 +297,7 @@ func TestTheChartInstallsOnTheControlPlaneWithEveryToggleOn(t *testing.T) {
 		"Deployment": 1, "Service": 3, "PodDisruptionBudget": 1, "NetworkPolicy": 1,
 		"ValidatingWebhookConfiguration": 1, "MutatingWebhookConfiguration": 1,
 		"Issuer": 1, "Certificate": 1, "ServiceMonitor": 1, "PrometheusRule": 1,
+		"ConfigMap": 2, // the Grafana dashboard and the Argo CD health checks
 	})
 	m := byKind(objs)
 	t.Run("the ClusterRole is the generated role", func(t *testing.T) { checkRBAC(t, m) })

@@ -37,6 +37,7 @@ import (
 	"github.com/fundshare/fundshare-operator/internal/chain/agent"
 	"github.com/fundshare/fundshare-operator/internal/holdings/history"
 	"github.com/fundshare/fundshare-operator/internal/index"
+	"github.com/fundshare/fundshare-operator/internal/monitoring"
 	"github.com/fundshare/fundshare-operator/internal/ordercache"
 	"github.com/fundshare/fundshare-operator/internal/scheme"
 	"github.com/fundshare/fundshare-operator/internal/webhooks"
@@ -132,6 +133,17 @@ func Setup(mgr ctrl.Manager, c Config) error {
 	}
 	if err := mgr.AddReadyzCheck("ping", func(*http.Request) error { return nil }); err != nil {
 		return err
+	}
+	// What the dashboards and alerts read of the objects (every replica, from the cache)
+	// and whether the archive answers (every replica pings it).
+	monitoring.Register(mgr.GetCache())
+	if c.Archive != nil {
+		probe := archive.NewProbe(c.Archive, archive.ProbeInterval)
+		probe.Poll(context.Background())
+		if err := mgr.Add(probe); err != nil {
+			return err
+		}
+		archive.RegisterProbe(probe)
 	}
 	if c.Webhooks {
 		opts := []webhooks.Option{webhooks.WithArchive(placementArchive(c.Archive)), webhooks.WithClock(c.clock())}

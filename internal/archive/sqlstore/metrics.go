@@ -7,11 +7,11 @@ import (
 
 	"github.com/prometheus/client_golang/prometheus"
 	"k8s.io/apimachinery/pkg/types"
-	"sigs.k8s.io/controller-runtime/pkg/metrics"
 
 	investv1 "github.com/fundshare/fundshare-operator/api/v1alpha1"
 	"github.com/fundshare/fundshare-operator/internal/archive"
 	"github.com/fundshare/fundshare-operator/internal/holdings"
+	"github.com/fundshare/fundshare-operator/internal/metricset"
 )
 
 var (
@@ -27,7 +27,7 @@ var (
 	}, []string{"backend", "operation", "error"})
 )
 
-func init() { metrics.Registry.MustRegister(opDuration, opErrors) }
+func init() { metricset.MustRegister(opDuration, opErrors) }
 
 // errorKind is the error label of a failed call; "" for success and for not found.
 func errorKind(err error) string {

@@ -133,7 +133,8 @@ func Dial(ctx context.Context, o Options) (*ethclient.Client, *big.Int, error) {
 // Connect connects to o.RPCURL (checking the chain's id before anything is signed), loads
 // the signer from its Secret (namespace is the operator's, for a SignerSecret without
 // one) and adds the Outbox of the agent key to the manager (leader-elected; the
-// controllers that record transactions add their Sources before the manager starts). It
+// controllers that record transactions add their Sources before the manager starts) and
+// the chain Monitor (every replica; its metrics on the manager's endpoint). It
 // returns nil and does nothing when no RPC URL is configured.
 func Connect(ctx context.Context, mgr ctrl.Manager, o Options, namespace string) (*Runtime, error) {
 	if o.RPCURL == "" {
@@ -160,6 +161,15 @@ func Connect(ctx context.Context, mgr ctrl.Manager, o Options, namespace string)
 		return nil, err
 	}
 	rt.BatchSize, rt.BatchWindow = o.BatchSize, o.BatchWindow
+	// The chain monitor (head, head lag, the signer's gas balance) runs on every replica,
+	// on this replica's own connection; its first reading is taken now, so the first
+	// scrape already has the true values.
+	mon := NewMonitor(backend, signer.Address(), MonitorInterval, time.Now)
+	mon.Poll(ctx)
+	if err := mgr.Add(mon); err != nil {
+		return nil, err
+	}
+	RegisterMonitor(mon)
 	mgr.GetLogger().WithName("chain").Info("chain agent configured", "chainID", id, "signer", signer.Address().Hex(), "confirmations", rt.Confirmations)
 	return rt, nil
 }

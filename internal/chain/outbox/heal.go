@@ -12,10 +12,10 @@ import (
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/ethereum/go-ethereum/core/types"
 	"github.com/prometheus/client_golang/prometheus"
-	"sigs.k8s.io/controller-runtime/pkg/metrics"
 
 	investv1 "github.com/fundshare/fundshare-operator/api/v1alpha1"
 	"github.com/fundshare/fundshare-operator/internal/chain"
+	"github.com/fundshare/fundshare-operator/internal/metricset"
 )
 
 // HealthState is how the chain stands against what the outbox recorded.
@@ -135,7 +135,7 @@ var (
 )
 
 func init() {
-	metrics.Registry.MustRegister(healthGauge, rebroadcasts, missingNonces, outcomeChanges)
+	metricset.MustRegister(healthGauge, rebroadcasts, missingNonces, outcomeChanges)
 }
 
 // Health is the result of the last comparison (InSync before the first).

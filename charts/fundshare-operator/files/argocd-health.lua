@@ -1,0 +1,91 @@
+-- Argo CD health of every fundshare-operator kind (invest.fundshare.io), read from the
+-- kstatus conditions the controllers set on each (Ready, Reconciling, Stalled; see
+-- docs/monitoring.md): the same answer kstatus gives Flux, kpt and kubectl wait, and
+-- Progressing, not Healthy, before a controller has reported on the object's generation.
+local hs = {}
+if obj.metadata ~= nil and obj.metadata.deletionTimestamp ~= nil then
+  hs.status = "Progressing"
+  hs.message = "being deleted"
+  return hs
+end
+-- Kinds without conditions: records and catalogue entries no controller reports on are
+-- Healthy once they exist (as kstatus reads them: Current); a DeliveryBatch by its phase.
+if obj.kind == "Fund" or obj.kind == "NAVHistory" or obj.kind == "CustomOffering" or obj.kind == "Transfer" then
+  hs.status = "Healthy"
+  hs.message = obj.kind .. " has no status to wait for"
+  return hs
+end
+if obj.kind == "DeliveryBatch" then
+  local phase = nil
+  if obj.status ~= nil then
+    phase = obj.status.phase
+  end
+  if phase == "Completed" or phase == "Abandoned" then
+    hs.status = "Healthy"
+  elseif phase == "Reverted" then
+    hs.status = "Degraded"
+  else
+    hs.status = "Progressing"
+  end
+  hs.message = "batch " .. (phase or "Claiming")
+  return hs
+end
+local gen = nil
+if obj.metadata ~= nil then
+  gen = obj.metadata.generation
+end
+if obj.status == nil or obj.status.conditions == nil then
+  hs.status = "Progressing"
+  hs.message = "waiting for the controller to report a status"
+  return hs
+end
+if gen ~= nil and obj.status.observedGeneration ~= nil and obj.status.observedGeneration < gen then
+  hs.status = "Progressing"
+  hs.message = "waiting for the controller to observe generation " .. gen
+  return hs
+end
+local ready, reconciling, stalled = nil, nil, nil
+for _, c in ipairs(obj.status.conditions) do
+  if c.type == "Ready" then
+    ready = c
+  elseif c.type == "Reconciling" then
+    reconciling = c
+  elseif c.type == "Stalled" then
+    stalled = c
+  end
+end
+local function text(c)
+  local m = c.reason or ""
+  if c.message ~= nil and c.message ~= "" then
+    m = m .. ": " .. c.message
+  end
+  return m
+end
+if ready == nil then
+  hs.status = "Progressing"
+  hs.message = "waiting for the controller to report a status"
+  return hs
+end
+if gen ~= nil and ready.observedGeneration ~= nil and ready.observedGeneration < gen then
+  hs.status = "Progressing"
+  hs.message = "waiting for the controller to observe generation " .. gen
+  return hs
+end
+if stalled ~= nil and stalled.status == "True" then
+  hs.status = "Degraded"
+  hs.message = text(stalled)
+  return hs
+end
+if reconciling ~= nil and reconciling.status == "True" then
+  hs.status = "Progressing"
+  hs.message = text(reconciling)
+  return hs
+end
+if ready.status == "True" then
+  hs.status = "Healthy"
+  hs.message = text(ready)
+  return hs
+end
+hs.status = "Progressing"
+hs.message = text(ready)
+return hs
