@@ -220,17 +220,19 @@ func EnteredState(o *investv1.Order) time.Time {
 	return o.CreationTimestamp.Time
 }
 
-var (
-	registered     = NewStateCollector(nil, time.Now)
-	registeredOnce sync.Once
-)
+// registered is the collector of the manager's metrics registry, registered when the
+// package is linked (as the other packages' collectors are), so that the series are
+// described, and listed by metricset.Names, before a manager is built; it exports nothing
+// until Register gives it the manager's cache.
+var registered = NewStateCollector(nil, time.Now)
+
+func init() { metricset.MustRegister(registered) }
 
 // Register makes the manager's metrics registry (controller-runtime's, served at
 // /metrics) export the state of the objects r holds; r is the manager's cache. A process
 // has one metrics registry and may build more than one manager (the test suites): the
 // last one registered is the one read.
 func Register(r client.Reader) {
-	registeredOnce.Do(func() { metricset.MustRegister(registered) })
 	registered.mu.Lock()
 	defer registered.mu.Unlock()
 	registered.reader = r

@@ -229,12 +229,7 @@ func TestArgoCDHealthOfEveryKindAgreesWithKstatus(t *testing.T) {
 			w := o.(*investv1.Wallet)
 			w.Status.Conditions = trio(w.Generation, ready(account.ReasonRegistered))
 		}},
-		{name: "wallet changed since its status was written", obj: wallet(), want: "Progressing", wantIn: "generation 2", kstatus: kstatus.CurrentStatus,
-			status: func(o client.Object) {
-				w := o.(*investv1.Wallet)
-				w.Status.Conditions = trio(w.Generation, ready(account.ReasonRegistered))
-			},
-			update: func(o client.Object) { o.(*investv1.Wallet).Spec.Label = "savings" }},
+
 		// Order: the lifecycle's own conditions.
 		{name: "completed order", obj: order(), want: "Healthy", wantIn: "Completed", status: func(o client.Object) {
 			ord := o.(*investv1.Order)
@@ -264,6 +259,13 @@ func TestArgoCDHealthOfEveryKindAgreesWithKstatus(t *testing.T) {
 			a := o.(*investv1.Account)
 			a.Status.Conditions = trio(a.Generation, ready(account.ReasonConsistent))
 		}},
+		// A wallet's spec is immutable; an account's address is not.
+		{name: "account changed since its status was written", obj: fixtures.IndividualAccount(ns), want: "Progressing", wantIn: "generation 2", kstatus: kstatus.CurrentStatus,
+			status: func(o client.Object) {
+				a := o.(*investv1.Account)
+				a.Status.Conditions = trio(a.Generation, ready(account.ReasonConsistent))
+			},
+			update: func(o client.Object) { o.(*investv1.Account).Spec.City = "Vienna" }},
 		{name: "payment method details", obj: fixtures.PaymentMethodDetails(ns, acctID, "DE89370400440532013000"), want: "Healthy", status: func(o client.Object) {
 			p := o.(*investv1.PaymentMethodDetails)
 			p.Status.Conditions = trio(p.Generation, ready(account.ReasonAccountFound))
@@ -296,6 +298,22 @@ func TestArgoCDHealthOfEveryKindAgreesWithKstatus(t *testing.T) {
 		{name: "delivery batch reverted", obj: batch(ns, isin, addr), want: "Degraded", wantIn: "Reverted", kstatus: kstatus.CurrentStatus, status: func(o client.Object) {
 			o.(*investv1.DeliveryBatch).Status.Phase = investv1.DeliveryBatchReverted
 		}},
+		// Dealing: by its phase (no conditions; kstatus reads every phase Current).
+		{name: "dealing open", obj: dealingOf(isin, "2026-03-10"), want: "Progressing", wantIn: "Open", kstatus: kstatus.CurrentStatus, status: func(o client.Object) {
+			d := o.(*investv1.Dealing)
+			d.Status.Phase = investv1.DealingOpen
+			d.Status.Message = "waiting for the NAV of 2026-03-10"
+		}},
+		{name: "dealing struck", obj: dealingOf(isin, "2026-03-11"), want: "Healthy", wantIn: "Struck", status: func(o client.Object) {
+			o.(*investv1.Dealing).Status.Phase = investv1.DealingStruck
+		}},
+		{name: "dealing settled", obj: dealingOf(isin, "2026-03-12"), want: "Healthy", wantIn: "Settled", status: func(o client.Object) {
+			o.(*investv1.Dealing).Status.Phase = investv1.DealingSettled
+		}},
+		{name: "dealing no forward-priced share class claims", obj: dealingOf(isin, "2026-03-13"), want: "Degraded", wantIn: "prices forward", kstatus: kstatus.CurrentStatus,
+			status: func(o client.Object) {
+				o.(*investv1.Dealing).Status.Message = "no share class with ISIN " + isin + " prices forward"
+			}},
 	}
 
 	covered := map[string]bool{}
@@ -364,8 +382,8 @@ func TestArgoCDHealthOfEveryKindAgreesWithKstatus(t *testing.T) {
 	}
 }
 
-// TestArgoCDHealthOfABeingDeletedObject: an object on its way out is Progressing, as
-// kstatus reads it (InProgress), whatever its conditions say.
+// TestArgoCDHealthOfABeingDeletedObject: an object on its way out is Progressing
+// whatever its conditions say; kstatus reads it Terminating, which is not Current either.
 func TestArgoCDHealthOfABeingDeletedObject(t *testing.T) {
 	ctx := context.Background()
 	ns, err := controlplane.NewNamespace(ctx, env.Client, "health-del")
@@ -388,8 +406,11 @@ func TestArgoCDHealthOfABeingDeletedObject(t *testing.T) {
 	if got, msg := argoHealth(t, luaScript(t), u); got != "Progressing" {
 		t.Errorf("Argo CD health %s (%q), want Progressing", got, msg)
 	}
-	if ks := kstatusOf(t, u); ks != kstatus.InProgressStatus {
-		t.Errorf("kstatus %s, want InProgress", ks)
+	if ks := kstatusOf(t, u); ks != kstatus.TerminatingStatus {
+		t.Errorf("kstatus %s, want Terminating", ks)
+	}
+	if err := env.Client.Get(ctx, client.ObjectKeyFromObject(a), a); err != nil {
+		t.Fatal(err)
 	}
 	a.Finalizers = nil
 	if err := env.Client.Update(ctx, a); err != nil {
@@ -434,4 +455,9 @@ func stamp(conds []metav1.Condition, at metav1.Time) {
 			conds[i].LastTransitionTime = at
 		}
 	}
+}
+
+func dealingOf(isin, date string) *investv1.Dealing {
+	return &investv1.Dealing{ObjectMeta: metav1.ObjectMeta{Name: strings.ToLower(isin) + "-" + date},
+		Spec: investv1.DealingSpec{ISIN: investv1.ISIN(isin), Date: date}}
 }

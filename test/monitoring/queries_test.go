@@ -19,8 +19,10 @@ import (
 	utilyaml "k8s.io/apimachinery/pkg/util/yaml"
 	"sigs.k8s.io/yaml"
 
-	// The composition root: linking it registers every collector the manager exports.
+	// The composition root and what the binary (cmd/main.go) links besides it, the
+	// archive's stores: linking them registers every collector the manager exports.
 	_ "github.com/fundshare/fundshare-operator/cmd/manager/app"
+	_ "github.com/fundshare/fundshare-operator/internal/archive/sqlstore"
 	"github.com/fundshare/fundshare-operator/internal/controlplane"
 	"github.com/fundshare/fundshare-operator/internal/metricset"
 	"github.com/fundshare/fundshare-operator/internal/test/helmtest"
@@ -34,7 +36,7 @@ var histogramSuffixes = []string{"_bucket", "_sum", "_count"}
 func unknownSeries(expr string, exported []string) ([]string, error) {
 	// Grafana's interval variables are not PromQL; their value does not change the names.
 	expr = strings.NewReplacer("$__rate_interval", "5m", "$__interval", "1m", "$__range", "1h").Replace(expr)
-	e, err := parser.ParseExpr(expr)
+	e, err := parser.NewParser(parser.Options{}).ParseExpr(expr)
 	if err != nil {
 		return nil, err
 	}

@@ -30,6 +30,31 @@ if obj.kind == "DeliveryBatch" then
   hs.message = "batch " .. (phase or "Claiming")
   return hs
 end
+-- A Dealing by its phase: open or past its cut-off it waits for its NAV (Progressing);
+-- struck or settled it is done (Healthy); without a phase the strike controller could
+-- not place it (no forward-priced share class, no calendar for its date): Degraded.
+if obj.kind == "Dealing" then
+  local phase = nil
+  local message = nil
+  if obj.status ~= nil then
+    phase = obj.status.phase
+    message = obj.status.message
+  end
+  if phase == "Struck" or phase == "Settled" then
+    hs.status = "Healthy"
+  elseif phase == "Open" or phase == "CutOff" then
+    hs.status = "Progressing"
+  elseif message ~= nil and message ~= "" then
+    hs.status = "Degraded"
+  else
+    hs.status = "Progressing"
+  end
+  hs.message = "dealing " .. (phase or "not placed")
+  if message ~= nil and message ~= "" then
+    hs.message = hs.message .. ": " .. message
+  end
+  return hs
+end
 local gen = nil
 if obj.metadata ~= nil then
   gen = obj.metadata.generation
