@@ -140,7 +140,7 @@ type FundSpec struct {
 //
 // +kubebuilder:object:root=true
 // +kubebuilder:resource:scope=Cluster,shortName=fund,categories=fundshare
-// +kubebuilder:printcolumn:name="Name",type=string,JSONPath=`.spec.name`
+// +kubebuilder:printcolumn:name="Fund Name",type=string,JSONPath=`.spec.name`
 // +kubebuilder:printcolumn:name="Abbr",type=string,JSONPath=`.spec.abbreviation`
 // +kubebuilder:printcolumn:name="Currency",type=string,JSONPath=`.spec.baseCurrency`
 // +kubebuilder:printcolumn:name="Risk",type=integer,JSONPath=`.spec.riskScore`

@@ -603,10 +603,13 @@ type OrderContractNote struct {
 // +kubebuilder:printcolumn:name="ISIN",type=string,JSONPath=`.spec.isin`
 // +kubebuilder:printcolumn:name="Units",type=integer,JSONPath=`.spec.amountOfUnits`
 // +kubebuilder:printcolumn:name="Amount",type=integer,JSONPath=`.spec.quote.amount`,priority=1
+// +kubebuilder:printcolumn:name="Currency",type=string,JSONPath=`.spec.currency`,priority=1
 // +kubebuilder:printcolumn:name="Account",type=string,JSONPath=`.spec.accountID`,priority=1
 // +kubebuilder:printcolumn:name="Dealing Date",type=string,JSONPath=`.spec.quote.dealingDate`,priority=1
 // +kubebuilder:printcolumn:name="State",type=string,JSONPath=`.status.state`
 // +kubebuilder:printcolumn:name="Ready",type=string,JSONPath=`.status.conditions[?(@.type=="Ready")].reason`
+// +kubebuilder:printcolumn:name="Waiting",type=string,JSONPath=`.status.conditions[?(@.type=="Waiting")].status`
+// +kubebuilder:printcolumn:name="Why",type=string,JSONPath=`.status.conditions[?(@.type=="Waiting")].reason`
 // +kubebuilder:printcolumn:name="Refund",type=string,JSONPath=`.status.refund.reference`,priority=1
 // +kubebuilder:printcolumn:name="Age",type=date,JSONPath=`.metadata.creationTimestamp`
 // +kubebuilder:validation:XValidation:rule="self.metadata.name.matches('^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$')",message="metadata.name must be a lowercase UUID (it is the order's REST id), e.g. 123e4567-e89b-42d3-a456-426614174000"

@@ -195,7 +195,7 @@ type TransferCursor struct {
 // +kubebuilder:subresource:status
 // +kubebuilder:resource:scope=Cluster,shortName=sc,categories=fundshare
 // +kubebuilder:printcolumn:name="ISIN",type=string,JSONPath=`.spec.isin`
-// +kubebuilder:printcolumn:name="Name",type=string,JSONPath=`.spec.name`
+// +kubebuilder:printcolumn:name="Class Name",type=string,JSONPath=`.spec.name`
 // +kubebuilder:printcolumn:name="Currency",type=string,JSONPath=`.spec.currency`
 // +kubebuilder:printcolumn:name="Fund",type=string,JSONPath=`.spec.feederFundID`
 // +kubebuilder:printcolumn:name="Lock-up",type=integer,JSONPath=`.spec.lockUp`

@@ -3,7 +3,8 @@
 // as Argo CD runs them) against real objects of every kind, read back from a real API
 // server (envtest) in the states the controllers put them in, and shows that Argo CD's
 // reading agrees with kstatus (cli-utils' status.Compute: what Flux, kpt and kubectl wait
-// read) wherever kstatus can tell.
+// read) wherever kstatus can tell; and that kubectl get's columns tell what a person
+// needs (one NAME, a held order and why, amounts with their currency).
 package health
 
 import (
