@@ -179,6 +179,7 @@ build: generate ## Build the manager binary.
 # Builds only what it runs (CI keeps the generated manifests fresh) and execs the binary, so
 # that Ctrl-C reaches it directly and it exits 0 after stopping everything.
 run: controlplane ## Start a local control plane, the manager and the REST facade.
+	@echo "building the manager and the local chain into bin/devrun (the first time: a few minutes)"
 	go build -o $(BIN)/devrun ./cmd/devrun
 	exec $(BIN)/devrun $(RUN_ARGS)
 

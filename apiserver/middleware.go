@@ -111,7 +111,11 @@ func (s *Server) observe(next http.Handler) http.Handler {
 		route, method := routeOf(r), metricMethod(r.Method)
 		httpRequests.WithLabelValues(method, route, strconv.Itoa(sw.status)).Inc()
 		httpDuration.WithLabelValues(method, route).Observe(elapsed.Seconds())
-		s.deps.Log.Info("request", "request_id", id, "method", method, "route", route,
+		log := s.deps.Log
+		if !s.deps.AccessLog && sw.status < http.StatusInternalServerError {
+			log = log.V(1)
+		}
+		log.Info("request", "request_id", id, "method", method, "route", route,
 			"status", sw.status, "duration", elapsed.String(), "tenant", info.tenant)
 	})
 }

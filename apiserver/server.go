@@ -40,6 +40,10 @@ type Deps struct {
 	Ready func(ctx context.Context) bool
 	// Log is the request logger.
 	Log logr.Logger
+	// AccessLog logs every request at info level (method, route, status, duration,
+	// tenant, request id). Off: only answers 5xx are logged at info, the others at V(1)
+	// (--zap-log-level=debug shows them); the metrics count every request either way.
+	AccessLog bool
 	// Now is the clock for validation (dates of birth must be in the past).
 	Now func() time.Time
 	// Archive holds the orders that left the cluster (controllers/retention): order reads,

@@ -99,6 +99,8 @@ func startFacade() {
 		RESTAddr: addr, PublicBaseURL: baseURL, Namespace: operatorNamespace,
 		SigningKeySecret: "fundshare-jwt-signing-key", Webhooks: true, Controllers: true,
 		SandboxSettlement: -1, Archive: orderArchive,
+		// Every request logged at info, so the leak check reads the access log too.
+		RESTAccessLog: true,
 	}))
 	DeferCleanup(func() {
 		env.Manager.Stop()

@@ -18,6 +18,7 @@ import (
 	"syscall"
 	"time"
 
+	"go.uber.org/zap/zapcore"
 	ctrl "sigs.k8s.io/controller-runtime"
 	"sigs.k8s.io/controller-runtime/pkg/log/zap"
 
@@ -38,7 +39,11 @@ func main() {
 	flag.DurationVar(&o.ChainBlockInterval, "chain-block-interval", localchain.DefaultBlockInterval, "time between two blocks of the local chain")
 	flag.DurationVar(&o.LedgerReconcileInterval, "ledger-reconcile-interval", time.Minute, "how often on-chain balances are compared with account holdings (negative: off; docs/tokens.md)")
 	flag.DurationVar(&o.OrderRetention, "order-retention", 90*24*time.Hour, "how long a done order stays in the cluster before it moves to the order archive (0 or negative: orders stay); e.g. 30s to watch it happen")
-	opts := zap.Options{Development: true}
+	flag.StringVar(&o.MetricsAddr, "metrics-bind-address", "", "address of the manager's Prometheus metrics (default: a free port on 127.0.0.1, printed when up)")
+	flag.BoolVar(&o.RESTAccessLog, "rest-access-log", false, "log every REST request at info level (off: only 5xx answers)")
+	// Human-readable lines at info level: --zap-log-level=debug shows the controllers'
+	// and the facade's debug lines.
+	opts := zap.Options{Development: true, Level: zapcore.InfoLevel}
 	opts.BindFlags(flag.CommandLine)
 	flag.Parse()
 	ctrl.SetLogger(zap.New(zap.UseFlagOptions(&opts)))
@@ -75,6 +80,7 @@ func printNextSteps(env *devenv.Env) {
 fundshare-operator is running.
 
   REST facade      %s   (health: %s/healthz)
+  metrics          %s
   kubeconfig       %s
   demo credentials %s/demo-client.json  (tenant namespace %q)
 
@@ -88,7 +94,7 @@ Get a token (see docs/rest-api.md for every endpoint):
     -d client_id=%s -d client_secret="$(jq -r .client_secret %s/demo-client.json)" -d audience=%s
 
 Ctrl-C stops everything; the data stays in %s for the next run (make clean-local forgets it).
-`, creds.BaseURL, creds.BaseURL, kc, local, creds.Namespace, kc, kc, kc, string(b[1:len(b)-1]), creds.ClientID, local, creds.Audience, local)
+`, creds.BaseURL, creds.BaseURL, env.MetricsURL, kc, local, creds.Namespace, kc, kc, kc, string(b[1:len(b)-1]), creds.ClientID, local, creds.Audience, local)
 	if d, err := archive.ParseDSN(env.ArchiveDSN); err == nil && env.OrderRetention > 0 {
 		fmt.Printf("Done orders move to the order archive (%s) %s after they are done (--order-retention);\n"+
 			"REST and `go run ./cmd/fundsharectl orders` still read them (docs/orders.md).\n\n", d.String(), env.OrderRetention)

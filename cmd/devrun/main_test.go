@@ -41,7 +41,8 @@ func devrunBinary(t *testing.T) string {
 // Ctrl-C (SIGINT) reaches it directly; it must stop the manager and the control plane and
 // exit 0 (the issue: a clean Ctrl-C ended with `make: *** Error 1`).
 // TestCtrlCStopsEverythingAndExitsZero, and on the way: once devrun says it is running,
-// the demo client logs in at the first attempt (a reader of the README does so at once).
+// the demo client logs in at the first attempt (a reader of the README does so at once),
+// and the metrics address it prints serves the manager's series.
 func TestCtrlCStopsEverythingAndExitsZero(t *testing.T) {
 	bin := devrunBinary(t)
 	local := filepath.Join(t.TempDir(), "local")
@@ -63,12 +64,16 @@ func TestCtrlCStopsEverythingAndExitsZero(t *testing.T) {
 	t.Cleanup(func() { _ = cmd.Process.Kill() })
 
 	ready, ended := make(chan struct{}), make(chan struct{})
+	var metricsURL string // written before ready is closed
 	go func() {
 		defer close(ended)
 		sc := bufio.NewScanner(stdout)
+		running := false
 		for sc.Scan() {
 			_, _ = printed.Write([]byte(sc.Text() + "\n"))
-			if strings.Contains(sc.Text(), "fundshare-operator is running.") {
+			running = running || strings.Contains(sc.Text(), "fundshare-operator is running.")
+			if f := strings.Fields(sc.Text()); running && len(f) == 2 && f[0] == "metrics" {
+				metricsURL = f[1]
 				close(ready)
 				break
 			}
@@ -87,6 +92,7 @@ func TestCtrlCStopsEverythingAndExitsZero(t *testing.T) {
 		t.Fatalf("devrun did not become ready within %v\nstdout:\n%s\nstderr:\n%s", readyBudget, printed.String(), stderr.String())
 	}
 	demoClientLogsIn(t, rest, filepath.Join(local, "demo-client.json"))
+	servesMetrics(t, metricsURL)
 
 	if err := cmd.Process.Signal(syscall.SIGINT); err != nil {
 		t.Fatal(err)
@@ -178,5 +184,20 @@ func demoClientLogsIn(t *testing.T, rest, creds string) {
 	body, _ := io.ReadAll(resp.Body)
 	if resp.StatusCode != http.StatusOK || !strings.Contains(string(body), "access_token") {
 		t.Fatalf("the demo client's first token request after \"running\": %d %s", resp.StatusCode, body)
+	}
+}
+
+// servesMetrics: url answers with the manager's series (the orders by state are described
+// from the start).
+func servesMetrics(t *testing.T, url string) {
+	t.Helper()
+	resp, err := http.Get(url)
+	if err != nil {
+		t.Fatalf("GET %s (the metrics address devrun printed): %v", url, err)
+	}
+	defer resp.Body.Close()
+	body, err := io.ReadAll(resp.Body)
+	if err != nil || resp.StatusCode != http.StatusOK || !strings.Contains(string(body), "fundshare_orders") {
+		t.Fatalf("GET %s: %d %v, fundshare_orders in the answer: %v", url, resp.StatusCode, err, strings.Contains(string(body), "fundshare_orders"))
 	}
 }

@@ -92,10 +92,26 @@ func (g pagedInitialList) Enabled(f clientfeatures.Feature) bool {
 
 var pagedListOnce sync.Once
 
+// settableGates is client-go's default gates implementation (read from KUBE_FEATURE_*
+// environment variables), which lets a feature be set.
+type settableGates interface {
+	Set(clientfeatures.Feature, bool) error
+}
+
 // UsePagedInitialLists makes every informer the process builds from now on start with a
 // LIST (paged, or ListOrdersStreaming for Orders) rather than client-go's watch-list.
 // The switch is process-wide (client-go's feature gates are) and is made once; reflectors
 // read the gate when they are built, so call it before the manager's cache starts.
-func UsePagedInitialLists() {
-	pagedListOnce.Do(func() { clientfeatures.ReplaceFeatureGates(pagedInitialList{clientfeatures.FeatureGates()}) })
+//
+// client-go's own gates are set, not replaced: replacing them once they have been read
+// (and the scheme's registration reads them) logs an error at every start ("The default
+// feature gates implementation has already been used and now it's being overwritten").
+// Only gates of another implementation, which may not be settable, are wrapped.
+func UsePagedInitialLists() { pagedListOnce.Do(turnOffWatchList) }
+
+func turnOffWatchList() {
+	if g, ok := clientfeatures.FeatureGates().(settableGates); ok && g.Set(clientfeatures.WatchListClient, false) == nil {
+		return
+	}
+	clientfeatures.ReplaceFeatureGates(pagedInitialList{clientfeatures.FeatureGates()})
 }

@@ -48,6 +48,11 @@ import (
 type Options struct {
 	// RESTAddr is the REST facade's listen address (default 127.0.0.1:8080).
 	RESTAddr string
+	// RESTAccessLog logs every REST request at info level (app.Config.RESTAccessLog).
+	RESTAccessLog bool
+	// MetricsAddr is where the manager serves /metrics (default: a free port on
+	// 127.0.0.1, printed when it is up).
+	MetricsAddr string
 	// PublicBaseURL is the public base URL (default http://<RESTAddr>).
 	PublicBaseURL string
 	// LocalDir holds etcd's data, the kubeconfig and the demo credentials (default .local).
@@ -96,6 +101,9 @@ type Env struct {
 	Credentials devdata.Credentials
 	// Config reaches the API server as the control plane's admin.
 	Config *rest.Config
+	// MetricsURL is where the manager's Prometheus metrics are, e.g.
+	// http://127.0.0.1:41234/metrics.
+	MetricsURL string
 
 	local   *controlplane.Local
 	chain   *localchain.Chain
@@ -190,8 +198,15 @@ func Start(ctx context.Context, o Options) (_ *Env, err error) {
 	e.Chain = e.chain.Info
 	_, _ = fmt.Fprintf(o.Out, "local chain: JSON-RPC %s, chain id %d (contracts in %s/chain.json)\n", e.Chain.RPCURL, e.Chain.ChainID, Rel(localDir))
 	wio := local.Env.WebhookInstallOptions
+	metricsAddr := o.MetricsAddr
+	if metricsAddr == "" {
+		if metricsAddr, err = freeLoopbackAddr(); err != nil {
+			return nil, fmt.Errorf("metrics address: %w", err)
+		}
+	}
+	e.MetricsURL = "http://" + metricsAddr + "/metrics"
 	mgr, err := app.NewManager(local.Config, ctrl.Options{
-		Metrics:                metricsserver.Options{BindAddress: "127.0.0.1:0"},
+		Metrics:                metricsserver.Options{BindAddress: metricsAddr},
 		Controller:             config.Controller{SkipNameValidation: ptr.To(o.SkipControllerNameValidation)},
 		HealthProbeBindAddress: "0",
 		WebhookServer: webhook.NewServer(webhook.Options{
@@ -215,8 +230,9 @@ func Start(ctx context.Context, o Options) (_ *Env, err error) {
 		RESTAddr: o.RESTAddr, PublicBaseURL: o.PublicBaseURL, Namespace: devdata.OperatorNamespace,
 		SigningKeySecret: "fundshare-jwt-signing-key", Webhooks: true, Controllers: true,
 		SandboxSettlement: o.SandboxSettlementDelay, Archive: e.archive, OrderRetention: o.OrderRetention,
-		Chain: agent.Options{RPCURL: e.Chain.RPCURL, ChainID: e.Chain.ChainID, SignerSecret: devdata.ChainSignerSecret, Confirmations: 3},
-		Token: token.Options{Registry: e.Chain.Registry.Hex(), LedgerInterval: cmp.Or(o.LedgerReconcileInterval, time.Minute)},
+		RESTAccessLog: o.RESTAccessLog,
+		Chain:         agent.Options{RPCURL: e.Chain.RPCURL, ChainID: e.Chain.ChainID, SignerSecret: devdata.ChainSignerSecret, Confirmations: 3},
+		Token:         token.Options{Registry: e.Chain.Registry.Hex(), LedgerInterval: cmp.Or(o.LedgerReconcileInterval, time.Minute)},
 	}); err != nil {
 		return nil, err
 	}
@@ -346,4 +362,15 @@ func Rel(p string) string {
 		return r
 	}
 	return p
+}
+
+// freeLoopbackAddr is a 127.0.0.1 address whose port was free a moment ago (the manager
+// binds it next; the metrics server's own ":0" would not say where it listens).
+func freeLoopbackAddr() (string, error) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		return "", err
+	}
+	addr := ln.Addr().String()
+	return addr, ln.Close()
 }

@@ -76,6 +76,9 @@ type Config struct {
 	// TrustedProxies are the reverse proxies whose X-Forwarded-For the token endpoint's
 	// throttle believes; empty: the TCP peer is the source.
 	TrustedProxies []netip.Prefix
+	// RESTAccessLog logs every REST request at info level; off, only 5xx answers are
+	// (apiserver.Deps.AccessLog).
+	RESTAccessLog bool
 	// Archive is the order archive (internal/archive): reads, holdings and placement count
 	// the orders in it. Nil: none, and no retention.
 	Archive archive.Store
@@ -193,11 +196,12 @@ func Setup(mgr ctrl.Manager, c Config) error {
 					Issuer:    issuer,
 					Clients: &apiserver.ClientStore{Cache: mgr.GetCache(), Secrets: mgr.GetAPIReader(), Log: log.WithName("clients"),
 						DecoySecret: types.NamespacedName{Namespace: c.Namespace, Name: "fundshare-no-such-client"}},
-					Throttle: auth.NewThrottle(auth.ThrottleConfig{TrustedProxies: c.TrustedProxies}),
-					Ready:    mgr.GetCache().WaitForCacheSync,
-					Log:      log,
-					Now:      c.clock(),
-					Archive:  c.Archive,
+					Throttle:  auth.NewThrottle(auth.ThrottleConfig{TrustedProxies: c.TrustedProxies}),
+					Ready:     mgr.GetCache().WaitForCacheSync,
+					Log:       log,
+					AccessLog: c.RESTAccessLog,
+					Now:       c.clock(),
+					Archive:   c.Archive,
 				}), nil
 			},
 		}); err != nil {

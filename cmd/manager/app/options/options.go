@@ -82,6 +82,7 @@ func (o *Options) AddFlags(fs *flag.FlagSet) {
 	c := &o.App
 	fs.StringVar(&c.RESTAddr, "rest-bind-address", c.RESTAddr, "address of the REST facade")
 	fs.StringVar(&c.PublicBaseURL, "public-base-url", c.PublicBaseURL, "public base URL of the REST facade; its host name is the token audience")
+	fs.BoolVar(&c.RESTAccessLog, "rest-access-log", c.RESTAccessLog, "log every REST request at info level (off: only 5xx answers; the metrics count every request)")
 	fs.StringVar(&c.Namespace, "namespace", c.Namespace, "namespace of the operator's own Secrets")
 	fs.StringVar(&c.SigningKeySecret, "signing-key-secret", c.SigningKeySecret, "Secret holding the JWT signing key (created when missing)")
 	fs.DurationVar(&c.SandboxSettlement, "sandbox-settlement-delay", c.SandboxSettlement, "run the sandbox settlement agent with this delay per step (negative: off)")
