@@ -141,9 +141,12 @@ type ShareClassStatus struct {
 	// their cut-offs. Absent without dealing terms.
 	// +optional
 	Dealing *DealingStatus `json:"dealing,omitempty"`
-	// Conditions: TokenReady (the token is deployed or adopted and usable); Stalled
-	// (kstatus) with the reason when it cannot be (e.g. NotAShareToken, WrongRegistry,
-	// NotAgent, DeploymentFailed).
+	// Conditions: TokenReady (the token is deployed or adopted and usable; False with
+	// Paused while the token is paused); the kstatus trio: Ready (Adopted or Deployed),
+	// Reconciling (Deploying: the deployment is sent, not yet final) and Stalled with the
+	// reason a person must act on (e.g. NotAShareToken, WrongRegistry, NotAgent,
+	// DeploymentFailed, Paused); ChainInSync (the chain holds every transaction the
+	// operator recorded; False with Behind, Halted or RecordsBehind, docs/tokens.md).
 	// +listType=map
 	// +listMapKey=type
 	// +optional

@@ -56,8 +56,11 @@ type WalletStatus struct {
 	// +optional
 	Registration *WalletRegistration `json:"registration,omitempty"`
 
-	// Conditions: Ready (the owning account exists); Stalled (kstatus) while it does not;
-	// Registered (the address is in the chain's identity registry, when a chain is configured).
+	// Conditions: Registered (the address is in the chain's identity registry, when a
+	// chain is configured); the kstatus trio: Ready (the owning account exists and, with a
+	// chain, the address is registered), Reconciling (Registering or Removing: the
+	// registry transaction is sent, not yet final) and Stalled (AccountNotFound,
+	// RegistrationFailed: a person must act).
 	// +listType=map
 	// +listMapKey=type
 	// +optional
