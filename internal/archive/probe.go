@@ -80,31 +80,14 @@ func (p *Probe) Collect(ch chan<- prometheus.Metric) {
 	ch <- prometheus.MustNewConstMetric(upDesc, prometheus.GaugeValue, v)
 }
 
-// probes is the registered collector: the process's probe, when an archive is configured
-// (one metrics registry per process; the last probe registered is exported).
-type probes struct {
-	mu sync.Mutex
-	p  *Probe
-}
+// registeredProbe exports the process's probe, when an archive is configured.
+var registeredProbe = metricset.NewSlot(func(ch chan<- *prometheus.Desc) { ch <- upDesc })
 
-func (s *probes) Describe(ch chan<- *prometheus.Desc) { ch <- upDesc }
-
-func (s *probes) Collect(ch chan<- prometheus.Metric) {
-	s.mu.Lock()
-	p := s.p
-	s.mu.Unlock()
-	if p != nil {
-		p.Collect(ch)
-	}
-}
-
-var registeredProbe = &probes{}
-
-func init() { metricset.MustRegister(registeredProbe) }
-
-// RegisterProbe makes the manager's metrics endpoint export p.
+// RegisterProbe makes the manager's metrics endpoint export p (nil: no archive, no series).
 func RegisterProbe(p *Probe) {
-	registeredProbe.mu.Lock()
-	defer registeredProbe.mu.Unlock()
-	registeredProbe.p = p
+	if p == nil {
+		registeredProbe.Put(nil) // not a nil *Probe in a non-nil interface
+		return
+	}
+	registeredProbe.Put(p)
 }

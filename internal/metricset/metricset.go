@@ -58,3 +58,40 @@ func Names() []string {
 	sort.Strings(names)
 	return names
 }
+
+// Slot is a collector registered once, when its package is linked, that exports the
+// collector a manager puts in it: one metrics registry per process, and a process (a test
+// suite) may build more than one manager, so the last one put is the one exported. Its
+// series are described from the start, and it collects nothing while empty.
+type Slot struct {
+	describe func(chan<- *prometheus.Desc)
+	mu       sync.Mutex
+	c        prometheus.Collector
+}
+
+// NewSlot registers an empty Slot whose series describe describes.
+func NewSlot(describe func(chan<- *prometheus.Desc)) *Slot {
+	s := &Slot{describe: describe}
+	MustRegister(s)
+	return s
+}
+
+// Put makes the slot export c (nil: nothing).
+func (s *Slot) Put(c prometheus.Collector) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.c = c
+}
+
+// Describe implements prometheus.Collector.
+func (s *Slot) Describe(ch chan<- *prometheus.Desc) { s.describe(ch) }
+
+// Collect implements prometheus.Collector.
+func (s *Slot) Collect(ch chan<- prometheus.Metric) {
+	s.mu.Lock()
+	c := s.c
+	s.mu.Unlock()
+	if c != nil {
+		c.Collect(ch)
+	}
+}

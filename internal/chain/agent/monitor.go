@@ -157,37 +157,21 @@ func (m *Monitor) Collect(ch chan<- prometheus.Metric) {
 	ch <- prometheus.MustNewConstMetric(balanceDesc, prometheus.GaugeValue, coins, m.signer.Hex())
 }
 
-// monitors is the registered collector of the process's chain monitor (one metrics
-// registry per process; the test suites may build more than one manager: the last
-// monitor registered is the one exported).
-type monitors struct {
-	mu sync.Mutex
-	m  *Monitor
-}
-
-func (s *monitors) Describe(ch chan<- *prometheus.Desc) { (&Monitor{}).Describe(ch) }
-
-func (s *monitors) Collect(ch chan<- prometheus.Metric) {
-	s.mu.Lock()
-	m := s.m
-	s.mu.Unlock()
-	if m != nil {
-		m.Collect(ch)
-	}
-}
-
-var registeredMonitor = &monitors{}
+// registeredMonitor exports the process's chain monitor.
+var registeredMonitor = metricset.NewSlot((&Monitor{}).Describe)
 
 func init() {
 	for _, op := range []string{OpHeader, OpBalance} {
 		rpcErrors.WithLabelValues(op) // every operation exported from the start, at 0
 	}
-	metricset.MustRegister(registeredMonitor, rpcErrors)
+	metricset.MustRegister(rpcErrors)
 }
 
-// RegisterMonitor makes the manager's metrics endpoint export m.
+// RegisterMonitor makes the manager's metrics endpoint export m (nil: none).
 func RegisterMonitor(m *Monitor) {
-	registeredMonitor.mu.Lock()
-	defer registeredMonitor.mu.Unlock()
-	registeredMonitor.m = m
+	if m == nil {
+		registeredMonitor.Put(nil) // not a nil *Monitor in a non-nil interface
+		return
+	}
+	registeredMonitor.Put(m)
 }

@@ -26,7 +26,7 @@ func (f *fakeChain) HeaderByNumber(context.Context, *big.Int) (*types.Header, er
 	if f.err != nil {
 		return nil, f.err
 	}
-	return &types.Header{Number: new(big.Int).SetUint64(f.head), Time: uint64(f.at.Unix())}, nil //nolint:gosec // test times are positive
+	return &types.Header{Number: new(big.Int).SetUint64(f.head), Time: uint64(f.at.Unix())}, nil
 }
 
 func (f *fakeChain) BalanceAt(_ context.Context, a common.Address, _ *big.Int) (*big.Int, error) {

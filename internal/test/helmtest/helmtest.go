@@ -21,7 +21,7 @@ import (
 func Binary(t testing.TB) string {
 	t.Helper()
 	if h := os.Getenv("HELM"); h != "" {
-		if _, err := os.Stat(h); err != nil {
+		if _, err := os.Stat(h); err != nil { //nolint:gosec // the test runner's own setting, a path to a binary it runs
 			t.Fatalf("HELM=%s: %v (make helm installs it)", h, err)
 		}
 		return h
@@ -42,7 +42,7 @@ func Template(t testing.TB, args ...string) []byte {
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
 	args = append([]string{"template", "fundshare-operator", "charts/fundshare-operator", "-n", "fundshare-system"}, args...)
-	cmd := exec.CommandContext(ctx, Binary(t), args...)
+	cmd := exec.CommandContext(ctx, Binary(t), args...) //nolint:gosec // the pinned helm, with the tests' own arguments
 	cmd.Dir = controlplane.Root()
 	home := t.TempDir()
 	cmd.Env = append(os.Environ(), "HELM_CACHE_HOME="+home, "HELM_CONFIG_HOME="+home, "HELM_DATA_HOME="+home)
