@@ -44,6 +44,11 @@ func commands() []command {
 			"              as YAML for GitOps; the client secret is printed once, to stderr", runTenant},
 		{"orders", "read archived orders (moved out of the cluster by the retention controller):\n" +
 			"              \"orders get\" one, \"orders list\" a tenant's, newest first", runOrders},
+		{"nav", "\"nav publish\": append a NAV price to a share class's NAVHistory", runNAV},
+		{"gate", "close a fund's redemption gate: sell orders wait in REDEMPTION_GATED", runGate},
+		{"ungate", "lift a fund's redemption gate", runUngate},
+		{"wallet", "\"wallet recover\": move a lost wallet's units to another wallet of the account", runWallet},
+		{"dealings", "\"dealings list\": dealings of forward-priced share classes (phase, cut-off, NAV)", runDealings},
 		{"version", "print the version", runVersion},
 	}
 }

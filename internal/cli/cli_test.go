@@ -24,6 +24,10 @@ func TestHelpGoesToStdoutAndExitsZero(t *testing.T) {
 		{"-h"}, {"--help"}, {"help"}, {"help", "orders"},
 		{"tenant", "--help"}, {"tenant", "-h"},
 		{"orders", "--help"}, {"orders", "get", "--help"}, {"orders", "list", "-h"},
+		{"nav", "--help"}, {"nav", "publish", "--help"},
+		{"gate", "--help"}, {"ungate", "--help"},
+		{"wallet", "--help"}, {"wallet", "recover", "--help"},
+		{"dealings", "--help"}, {"dealings", "list", "--help"},
 		{"version", "--help"},
 	} {
 		stdout, stderr, code := plugin(args...)
@@ -37,6 +41,8 @@ func TestUsageErrorsGoToStderrAndExitTwo(t *testing.T) {
 	for _, args := range [][]string{
 		nil, {"tenants"}, {"orders"}, {"orders", "find"}, {"orders", "list", "--nope"},
 		{"orders", "list", "--archive-dsn", "sqlite:///tmp/x.db", "-n", "acme", "-o", "wide"},
+		{"nav"}, {"nav", "publish", "--isin", "XS0000000001"}, {"dealings", "list", "-o", "xml"},
+		{"gate"}, {"wallet", "recover", "-n", "acme", "--account", "a"},
 	} {
 		stdout, stderr, code := plugin(args...)
 		if code != 2 || stdout != "" || !strings.HasPrefix(stderr, "kubectl fundshare: ") {
