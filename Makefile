@@ -172,8 +172,14 @@ fuzz: ## Run every fuzz target for FUZZTIME each (default 2m: long enough to fin
 ##@ Build and run
 
 .PHONY: build
-build: generate ## Build the manager binary.
+build: generate ## Build the manager binary and the command line (bin/kubectl-fundshare, bin/fundsharectl).
 	go build -ldflags "-X main.version=$(VERSION)" -o $(BIN)/manager ./cmd
+	$(MAKE) cli
+
+.PHONY: cli
+cli: ## Build the command line: the kubectl plugin bin/kubectl-fundshare and the same program as bin/fundsharectl.
+	go build -ldflags "-X github.com/fundshare/fundshare-operator/internal/cli.Version=$(VERSION)" -o $(BIN)/kubectl-fundshare ./cmd/kubectl-fundshare
+	go build -ldflags "-X github.com/fundshare/fundshare-operator/internal/cli.Version=$(VERSION)" -o $(BIN)/fundsharectl ./cmd/fundsharectl
 
 .PHONY: run
 # Builds only what it runs (CI keeps the generated manifests fresh) and execs the binary, so

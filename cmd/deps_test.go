@@ -30,10 +30,10 @@ var forbiddenInBinary = []string{
 const module = "github.com/fundshare/fundshare-operator"
 
 // TestProductionBinariesDoNotLinkTheTestHarness holds the dependency rule of the layout:
-// nothing cmd/manager or cmd/fundsharectl imports, directly or not, may import envtest or
+// nothing cmd/manager, cmd/fundsharectl or cmd/kubectl-fundshare imports, directly or not, may import envtest or
 // another test-only package.
 func TestProductionBinariesDoNotLinkTheTestHarness(t *testing.T) {
-	for _, pkg := range []string{".", "./fundsharectl"} {
+	for _, pkg := range []string{".", "./fundsharectl", "./kubectl-fundshare"} {
 		out := goList(t, "-deps", pkg)
 		deps := strings.Fields(string(out))
 		if len(deps) < 10 {

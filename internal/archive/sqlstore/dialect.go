@@ -48,8 +48,11 @@ func migrate(ctx context.Context, db *sql.DB, dialect goose.Dialect, dir string,
 
 // sqliteDialect is the embedded store: one database file, WAL journal with
 // synchronous=FULL (a committed Put survives a power cut), writers serialised by SQLite
-// with a busy timeout.
-type sqliteDialect struct{ path string }
+// with a busy timeout. A read-only one opens an existing file with mode=ro.
+type sqliteDialect struct {
+	path     string
+	readOnly bool
+}
 
 // dsn is the driver's name of the database. The busy timeout is the operation timeout:
 // a writer waiting for another one's lock gives up (ErrUnavailable) when its call would
@@ -57,6 +60,11 @@ type sqliteDialect struct{ path string }
 func (d sqliteDialect) dsn(opts Options) string {
 	q := url.Values{}
 	q.Add("_pragma", fmt.Sprintf("busy_timeout(%d)", opts.OpTimeout.Milliseconds()))
+	if d.readOnly {
+		// The writers chose the journal; a reader changes nothing.
+		q.Set("mode", "ro")
+		return "file:" + (&url.URL{Path: d.path}).EscapedPath() + "?" + q.Encode()
+	}
 	q.Add("_pragma", "journal_mode(WAL)")
 	q.Add("_pragma", "synchronous(FULL)")
 	q.Set("_txlock", "immediate")
@@ -64,7 +72,17 @@ func (d sqliteDialect) dsn(opts Options) string {
 }
 
 func (d sqliteDialect) open(opts Options) (*sql.DB, error) {
-	if dir := filepath.Dir(d.path); dir != "" {
+	if d.readOnly {
+		fi, err := os.Stat(d.path)
+		switch {
+		case errors.Is(err, fs.ErrNotExist):
+			return nil, fmt.Errorf("no order archive at %s: the file does not exist", d.path)
+		case err != nil:
+			return nil, err
+		case !fi.Mode().IsRegular():
+			return nil, fmt.Errorf("no order archive at %s: not a file", d.path)
+		}
+	} else if dir := filepath.Dir(d.path); dir != "" {
 		if err := os.MkdirAll(dir, 0o750); err != nil {
 			return nil, err
 		}
@@ -161,6 +179,9 @@ func (d postgresDialect) open(opts Options) (*sql.DB, error) {
 	cfg, err := pgx5Config(d.url, opts)
 	if err != nil {
 		return nil, err
+	}
+	if opts.ReadOnly {
+		cfg.RuntimeParams["default_transaction_read_only"] = "on"
 	}
 	db := stdlib.OpenDB(*cfg)
 	n := opts.MaxOpenConns

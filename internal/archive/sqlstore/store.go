@@ -36,6 +36,11 @@ type Options struct {
 	MaxOpenConns int
 	// Now is the clock of the archived_unix column. Default time.Now.
 	Now func() time.Time
+	// ReadOnly opens an existing archive for reading only (fundsharectl orders): nothing
+	// is created or migrated, a SQLite file is opened with mode=ro and a missing one is an
+	// error naming it (a mistyped path must not answer with an empty new archive), and
+	// PostgreSQL sessions are read-only.
+	ReadOnly bool
 }
 
 const (
@@ -43,7 +48,7 @@ const (
 	defaultMigrateTimeout = 2 * time.Minute
 )
 
-// Open opens (creating and migrating when needed) the archive named by an --archive-dsn
+// Open opens (creating and migrating when needed, unless opts.ReadOnly) the archive named by an --archive-dsn
 // value (see archive.ParseDSN) and checks that it answers. The store is instrumented:
 // its calls are measured on controller-runtime's metrics registry.
 func Open(ctx context.Context, dsn string, opts Options) (archive.Store, error) {
@@ -68,7 +73,7 @@ func OpenDSN(ctx context.Context, d archive.DSN, opts Options) (archive.Store, e
 	var dia dialect
 	switch d.Backend {
 	case archive.BackendSQLite:
-		dia = sqliteDialect{path: d.Path}
+		dia = sqliteDialect{path: d.Path, readOnly: opts.ReadOnly}
 	case archive.BackendPostgres:
 		dia = postgresDialect{url: d.URL}
 	default:
@@ -81,6 +86,9 @@ func OpenDSN(ctx context.Context, d archive.DSN, opts Options) (archive.Store, e
 	s := &store{db: db, dia: dia, opts: opts}
 	if dia.oneWriter() {
 		s.writers = make(chan struct{}, 1)
+	}
+	if opts.ReadOnly {
+		return instrument(s, string(d.Backend)), nil
 	}
 	mctx, cancel := context.WithTimeout(ctx, opts.MigrateTimeout)
 	defer cancel()

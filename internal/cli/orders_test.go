@@ -1,8 +1,10 @@
-package main
+package cli
 
 import (
 	"bytes"
 	"context"
+	"encoding/json"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -82,5 +84,71 @@ func TestOrdersReadsArchivedOrdersFromTheArchive(t *testing.T) {
 	}
 	if _, _, code := ordersRun("get", "--namespace", "acme", "x"); code != 2 {
 		t.Fatalf("without --archive-dsn: code %d, want 2", code)
+	}
+}
+
+func TestAMistypedSqlitePathIsAnErrorAndCreatesNoFile(t *testing.T) {
+	dir := t.TempDir()
+	mistyped := filepath.Join(dir, "archiv.db")
+	for _, verb := range [][]string{{"list"}, {"get", "22222222-2222-4222-8222-222222222222"}} {
+		args := append([]string{verb[0], "--archive-dsn", "sqlite://" + mistyped, "-n", "acme"}, verb[1:]...)
+		stdout, stderr, code := ordersRun(args...)
+		if code != 1 || stdout != "" || !strings.Contains(stderr, mistyped) || strings.Count(stderr, "\n") != 1 {
+			t.Errorf("orders %s on a missing file: code %d, stdout %q, stderr %q; want 1 and one line naming the path", verb[0], code, stdout, stderr)
+		}
+	}
+	// Nor in a directory that does not exist.
+	if _, _, code := ordersRun("list", "--archive-dsn", "sqlite://"+filepath.Join(dir, "nope", "archive.db"), "-n", "acme"); code != 1 {
+		t.Errorf("missing directory: code %d", code)
+	}
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, e := range entries {
+		t.Errorf("reading created %s", e.Name())
+	}
+}
+
+func TestReadingTheArchiveWritesNothing(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "archive.db")
+	st, err := sqlstore.Open(context.Background(), "sqlite://"+path, sqlstore.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := st.Put(context.Background(), archivedOrder("acme", "11111111-1111-4111-8111-111111111111", 0), investv1.AccountTypeIndividual); err != nil {
+		t.Fatal(err)
+	}
+	if err := st.Close(); err != nil {
+		t.Fatal(err)
+	}
+	// A file the reader cannot write (unless root): opening it for writing would fail.
+	if err := os.Chmod(path, 0o400); err != nil {
+		t.Fatal(err)
+	}
+	before, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	out, errOut, code := ordersRun("list", "--archive-dsn", "sqlite://"+path, "-n", "acme", "-o", "json")
+	if code != 0 {
+		t.Fatalf("list of a read-only file: code %d, %s", code, errOut)
+	}
+	var list struct {
+		Kind  string           `json:"kind"`
+		Items []investv1.Order `json:"items"`
+	}
+	if err := json.Unmarshal([]byte(out), &list); err != nil || list.Kind != "OrderList" || len(list.Items) != 1 ||
+		list.Items[0].Kind != "Order" || list.Items[0].Status.State != investv1.StateCompleted {
+		t.Fatalf("-o json: %v\n%s", err, out)
+	}
+	// SQLite's shared-memory index of a WAL database may appear; the database and its
+	// log hold nothing new.
+	if after, err := os.ReadFile(path); err != nil || !bytes.Equal(after, before) {
+		t.Errorf("reading changed the database file (%v)", err)
+	}
+	if fi, err := os.Stat(path + "-wal"); err == nil && fi.Size() > 0 {
+		t.Errorf("reading wrote %d bytes to the write-ahead log", fi.Size())
 	}
 }

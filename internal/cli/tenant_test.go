@@ -1,4 +1,4 @@
-package main
+package cli
 
 import (
 	"bufio"
@@ -188,7 +188,7 @@ func TestTenantRejectsBadInput(t *testing.T) {
 
 func TestUnknownCommand(t *testing.T) {
 	var stdout, stderr bytes.Buffer
-	if code := run([]string{"tenants"}, &stdout, &stderr); code != 2 || !strings.Contains(stderr.String(), "unknown command") {
+	if code := run([]string{"tenants"}, &stdout, &stderr); code != 2 || !strings.Contains(stderr.String(), "unknown command") || stdout.Len() != 0 {
 		t.Errorf("code %d, stderr %q", code, stderr.String())
 	}
 	if code := run(nil, &stdout, &stderr); code != 2 {

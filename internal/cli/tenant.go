@@ -1,4 +1,4 @@
-package main
+package cli
 
 import (
 	"bytes"
@@ -25,7 +25,9 @@ const hashKey = "hash"
 
 // Tenant is one integrator: its namespace, its OAuth2 client id and its settings.
 type Tenant struct {
-	Namespace, ClientID, Name, SecretName      string
+	Namespace, ClientID, Name, SecretName string
+	// By names the command in the stream's header comment (default "fundsharectl tenant").
+	By                                         string
 	TaxReporting, LEIRequired, KYCDataRequired bool
 }
 
@@ -94,7 +96,11 @@ func (t Tenant) objects(hash string) ([]byte, error) {
 		},
 	}
 	var buf bytes.Buffer
-	fmt.Fprintf(&buf, "# Tenant %s (client id %s), written by fundsharectl tenant.\n", t.Namespace, t.ClientID)
+	by := t.By
+	if by == "" {
+		by = "fundsharectl tenant"
+	}
+	fmt.Fprintf(&buf, "# Tenant %s (client id %s), written by %s.\n", t.Namespace, t.ClientID, by)
 	fmt.Fprintf(&buf, "# The Secret holds the argon2id hash of the client secret, never the secret itself.\n")
 	for i, obj := range objs {
 		u, err := runtime.DefaultUnstructuredConverter.ToUnstructured(obj)
