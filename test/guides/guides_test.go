@@ -3,9 +3,11 @@ package guides
 import (
 	"context"
 	"errors"
+	"math/rand/v2"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"syscall"
 	"testing"
@@ -74,7 +76,8 @@ func TestEveryGuideIsListed(t *testing.T) {
 	}
 }
 
-// TestGuidesRunAsWritten runs each guide top to bottom against its own fresh environment.
+// TestGuidesRunAsWritten runs each guide top to bottom against its own fresh environment,
+// the guides in a random order.
 func TestGuidesRunAsWritten(t *testing.T) {
 	for _, tool := range append([]string{"bash"}, tools...) {
 		if _, err := exec.LookPath(tool); err != nil {
@@ -90,7 +93,18 @@ func TestGuidesRunAsWritten(t *testing.T) {
 	if out, err := build.CombinedOutput(); err != nil {
 		t.Fatalf("go build fundsharectl: %v\n%s", err, out)
 	}
-	for _, g := range guides {
+	// In a random order (each guide has its own fresh environment, so none may depend on
+	// another having run first); the order is logged.
+	order := slices.Clone(guides)
+	rand.Shuffle(len(order), func(i, j int) { order[i], order[j] = order[j], order[i] })
+	var names []string
+	for _, g := range order {
+		if g.notRun == "" {
+			names = append(names, g.path)
+		}
+	}
+	t.Logf("guides in this order: %s", strings.Join(names, ", "))
+	for _, g := range order {
 		if g.notRun != "" {
 			continue
 		}
