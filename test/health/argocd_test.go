@@ -21,7 +21,6 @@ import (
 	"github.com/google/uuid"
 	lua "github.com/yuin/gopher-lua"
 	corev1 "k8s.io/api/core/v1"
-	apiextensionsv1 "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	kstatus "sigs.k8s.io/cli-utils/pkg/kstatus/status"
@@ -357,19 +356,7 @@ func TestArgoCDHealthOfEveryKindAgreesWithKstatus(t *testing.T) {
 
 	// Every kind of the CRDs is covered, so a new kind cannot go without a case.
 	var kinds []string
-	files, err := filepath.Glob(filepath.Join(controlplane.Root(), "config", "crd", "bases", "*.yaml"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, f := range files {
-		b, err := os.ReadFile(f)
-		if err != nil {
-			t.Fatal(err)
-		}
-		var crd apiextensionsv1.CustomResourceDefinition
-		if err := yaml.Unmarshal(b, &crd); err != nil {
-			t.Fatal(err)
-		}
+	for _, crd := range projectCRDs(t) {
 		kinds = append(kinds, crd.Spec.Names.Kind)
 	}
 	sort.Strings(kinds)
