@@ -192,6 +192,41 @@ type DealingTerms struct {
 	// NextDealingDate.
 	// +optional
 	UnpaidAtCutOff UnpaidPolicy `json:"unpaidAtCutOff,omitempty"`
+	// RedemptionGate (forward pricing) limits the units one dealing date redeems to a share
+	// of the class's outstanding units (ELTIF RTS 2024/2759 Art. 5); SELLs above it are
+	// filled pro rata. Absent: no limit per dealing date (the Fund's redemptionGate still
+	// holds every SELL while active).
+	// +optional
+	RedemptionGate *DealingRedemptionGate `json:"redemptionGate,omitempty"`
+}
+
+// GateRemainder says what happens to the units of a SELL that a dealing date's redemption
+// gate does not fill.
+// +kubebuilder:validation:Enum=CarryForward;Cancel
+type GateRemainder string
+
+// The remainder policies.
+const (
+	// GateCarryForward deals the remainder at the next dealing date, as a new SELL
+	// (spec.carriedFrom) in REDEMPTION_GATED; the default.
+	GateCarryForward GateRemainder = "CarryForward"
+	// GateCancel does not redeem the remainder: the SELL deals the units filled, and
+	// one filled with none is cancelled.
+	GateCancel GateRemainder = "Cancel"
+)
+
+// DealingRedemptionGate is the redemption gate of each dealing date of a share class.
+type DealingRedemptionGate struct {
+	// ThresholdBasisPoints is the most one dealing date redeems, in basis points of the
+	// class's outstanding units when the dealing is struck (1,000 = 10%).
+	// +kubebuilder:validation:Minimum=1
+	// +kubebuilder:validation:Maximum=10000
+	// +required
+	ThresholdBasisPoints int32 `json:"thresholdBasisPoints"`
+	// Remainder is CarryForward (the default) or Cancel.
+	// +kubebuilder:default=CarryForward
+	// +optional
+	Remainder GateRemainder `json:"remainder,omitempty"`
 }
 
 // DealingStatus is the share class's dealing calendar as the dealing controller computed it.

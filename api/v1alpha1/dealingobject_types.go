@@ -47,8 +47,35 @@ type DealingNAV struct {
 	RecordedAt metav1.Time `json:"recordedAt"`
 }
 
+// DealingGate is a dealing's redemption gate, drawn up with its NAV: the limit and the
+// units asked, from which every SELL of the dealing is filled (lifecycle.GateFill).
+type DealingGate struct {
+	// ThresholdBasisPoints of the share class when the gate was drawn up.
+	// +kubebuilder:validation:Minimum=1
+	// +kubebuilder:validation:Maximum=10000
+	ThresholdBasisPoints int32 `json:"thresholdBasisPoints"`
+	// OutstandingUnits of the class: the units every account holds on the books.
+	// +kubebuilder:validation:Minimum=0
+	OutstandingUnits int64 `json:"outstandingUnits"`
+	// LimitUnits = outstandingUnits × thresholdBasisPoints / 10,000, rounded down.
+	// +kubebuilder:validation:Minimum=0
+	LimitUnits int64 `json:"limitUnits"`
+	// RequestedUnits are the units the dealing's SELLs asked to redeem.
+	// +kubebuilder:validation:Minimum=0
+	RequestedUnits int64 `json:"requestedUnits"`
+	// Sells is how many SELLs asked them.
+	// +kubebuilder:validation:Minimum=0
+	Sells int32 `json:"sells"`
+	// Remainder is the policy for the units not filled: CarryForward or Cancel.
+	Remainder GateRemainder `json:"remainder"`
+}
+
+// Applied reports whether the gate cuts the SELLs back (more units asked than the limit).
+func (g *DealingGate) Applied() bool { return g != nil && g.RequestedUnits > g.LimitUnits }
+
 // DealingProgress is what the strike controller recorded about a dealing.
 // +kubebuilder:validation:XValidation:rule="!has(oldSelf.nav) || (has(self.nav) && self.nav == oldSelf.nav)",message="the NAV of a struck dealing is immutable",fieldPath=".nav"
+// +kubebuilder:validation:XValidation:rule="!has(oldSelf.redemptionGate) || (has(self.redemptionGate) && self.redemptionGate == oldSelf.redemptionGate)",message="the redemption gate of a struck dealing is immutable",fieldPath=".redemptionGate"
 type DealingProgress struct {
 	// Phase is Open, CutOff, Struck or Settled.
 	// +optional
@@ -69,6 +96,10 @@ type DealingProgress struct {
 	// NAV is the NAV the dealing was struck at; immutable once recorded.
 	// +optional
 	NAV *DealingNAV `json:"nav,omitempty"`
+	// RedemptionGate is the dealing's redemption gate, drawn up in the same write as the
+	// NAV when the share class has one; immutable once recorded.
+	// +optional
+	RedemptionGate *DealingGate `json:"redemptionGate,omitempty"`
 	// Orders is the number of live orders of the dealing (not cancelled).
 	// +optional
 	Orders int32 `json:"orders"`
@@ -91,6 +122,12 @@ type DealingProgress struct {
 	Subscriptions int64 `json:"subscriptions"`
 	// +optional
 	Redemptions int64 `json:"redemptions"`
+	// UnitsCarriedForward are the units of priced SELLs the redemption gate carried to the
+	// next dealing date; UnitsNotRedeemed those it did not redeem (remainder Cancel).
+	// +optional
+	UnitsCarriedForward int64 `json:"unitsCarriedForward,omitempty"`
+	// +optional
+	UnitsNotRedeemed int64 `json:"unitsNotRedeemed,omitempty"`
 	// Fees is the sum of the priced orders' fees, micro-units.
 	// +optional
 	Fees int64 `json:"fees"`
@@ -124,6 +161,8 @@ type DealingProgress struct {
 // +kubebuilder:printcolumn:name="Priced",type=integer,JSONPath=`.status.priced`
 // +kubebuilder:printcolumn:name="Subscriptions",type=integer,JSONPath=`.status.subscriptions`,priority=1
 // +kubebuilder:printcolumn:name="Redemptions",type=integer,JSONPath=`.status.redemptions`,priority=1
+// +kubebuilder:printcolumn:name="Gate Limit",type=integer,JSONPath=`.status.redemptionGate.limitUnits`,priority=1
+// +kubebuilder:printcolumn:name="Carried",type=integer,JSONPath=`.status.unitsCarriedForward`,priority=1
 // +kubebuilder:printcolumn:name="Settlement",type=string,JSONPath=`.status.settlementDate`,priority=1
 // +kubebuilder:printcolumn:name="Age",type=date,JSONPath=`.metadata.creationTimestamp`
 // +kubebuilder:validation:XValidation:rule="self.metadata.name == self.spec.isin.lowerAscii() + '-' + self.spec.date",message="metadata.name must be the ISIN in lower case, a dash and the date, e.g. lu0000deal19-2026-03-10"

@@ -48,4 +48,11 @@ const (
 	// OrderReasonUnpaidAtCutOff: a forward BUY by amount was not paid by its subscription
 	// cut-off and its share class cancels such orders.
 	OrderReasonUnpaidAtCutOff = "UnpaidAtCutOff"
+	// OrderReasonRedemptionCarriedForward: a SELL deals units that the redemption gate of
+	// an earlier dealing date did not fill (spec.carriedFrom), or the gate filled none of
+	// its units and moved it to the next dealing date.
+	OrderReasonRedemptionCarriedForward = "RedemptionCarriedForward"
+	// OrderReasonRedemptionNotFilled: the redemption gate of a SELL's dealing date filled
+	// none of its units and its share class does not carry the remainder forward.
+	OrderReasonRedemptionNotFilled = "RedemptionNotFilled"
 )

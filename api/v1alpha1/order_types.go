@@ -159,6 +159,14 @@ type OrderSpec struct {
 	// +optional
 	Quote *OrderQuote `json:"quote,omitempty"`
 
+	// CarriedFrom (forward pricing, a SELL under a redemption gate) is the order whose
+	// units the redemption gate of its dealing date did not fill and carried forward to
+	// this one. Only the strike controller creates such an order; admission accepts it
+	// only when that order's contract note names it, for the same units. Immutable.
+	// +kubebuilder:validation:XValidation:rule="self == oldSelf",message="carriedFrom is immutable"
+	// +optional
+	CarriedFrom ObjectID `json:"carriedFrom,omitempty"`
+
 	// CancellationRequested asks the system to cancel the order. Allowed up to the point
 	// of no return (BUY: PLACED, AWAITING_PAYMENT, and PAYMENT_RECEIVED with a refund;
 	// SELL: PLACED, REDEMPTION_GATED); admission refuses it later. Cannot be withdrawn.
@@ -534,6 +542,33 @@ type OrderDealing struct {
 	// +kubebuilder:validation:Minimum=0
 	// +optional
 	Moves int32 `json:"moves,omitempty"`
+	// Reason of the last move: UnpaidAtCutOff (a BUY by amount not paid by its cut-off)
+	// or RedemptionGate (a SELL the redemption gate of its dealing date filled no unit
+	// of, or that reached a dealing date whose gate was already drawn up).
+	// +kubebuilder:validation:Enum=UnpaidAtCutOff;RedemptionGate
+	// +optional
+	Reason string `json:"reason,omitempty"`
+}
+
+// The reasons of a move to a later dealing date (OrderDealing.Reason).
+const (
+	DealingMoveUnpaid         = "UnpaidAtCutOff"
+	DealingMoveRedemptionGate = "RedemptionGate"
+)
+
+// OrderCarry is where the units of a SELL that the redemption gate did not fill went:
+// a new SELL for them at the next dealing date.
+type OrderCarry struct {
+	// Order is the id of the SELL that deals the carried units.
+	Order ObjectID `json:"order"`
+	// Units carried forward.
+	// +kubebuilder:validation:Minimum=1
+	Units int64 `json:"units"`
+	// DealingDate the carried units deal at.
+	// +kubebuilder:validation:Format=date
+	DealingDate string `json:"dealingDate"`
+	// CutOff is that date's redemption cut-off.
+	CutOff metav1.Time `json:"cutOff"`
 }
 
 // OrderContractNote is what the strike fixed for a forward-priced order, with the fields
@@ -590,6 +625,15 @@ type OrderContractNote struct {
 	SettlementDate string `json:"settlementDate"`
 	// StruckAt is when the order was priced.
 	StruckAt metav1.Time `json:"struckAt"`
+	// RequestedUnits (a SELL under a redemption gate) are the units the order asked to
+	// redeem when the gate filled fewer (units); absent when the order was filled in full.
+	// +kubebuilder:validation:Minimum=0
+	// +optional
+	RequestedUnits int64 `json:"requestedUnits,omitempty"`
+	// CarriedForward is the SELL that deals the units the gate did not fill (remainder
+	// policy CarryForward); absent with the policy Cancel: those units are not redeemed.
+	// +optional
+	CarriedForward *OrderCarry `json:"carriedForward,omitempty"`
 }
 
 // Order is a buy or sell order for units of a share class on the primary or secondary

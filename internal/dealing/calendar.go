@@ -314,6 +314,11 @@ func (c *Calendar) nextDealing(from Date, keep func(Dealing) bool) (Dealing, err
 	return Dealing{}, ErrNoDealingDate
 }
 
+// After is the first dealing after date d (the next dealing date, whatever its cut-offs).
+func (c *Calendar) After(d Date) (Dealing, error) {
+	return c.nextDealing(d+1, func(Dealing) bool { return true })
+}
+
 // Next is the next n open dealings at instant at: the first n dealing dates, earliest
 // first, at least one of whose cut-offs is still ahead (strictly after at).
 func (c *Calendar) Next(at time.Time, n int) ([]Dealing, error) {

@@ -246,6 +246,9 @@ func nextSell(o *investv1.Order, f Facts) Decision {
 		if f.GateActive {
 			return move(investv1.StateRedemptionGated, ReasonRedemptionGateActive, gateMessage(f))
 		}
+		if Forward(o) && Carried(o) && o.Status.Strike == nil {
+			return move(investv1.StateRedemptionGated, ReasonRedemptionCarriedForward, carriedMessage(o))
+		}
 		if d, closed := marketClosed(o, f); closed {
 			return d
 		}
@@ -265,6 +268,9 @@ func nextSell(o *investv1.Order, f Facts) Decision {
 			return d
 		}
 		if Forward(o) {
+			if Carried(o) {
+				return forwardExecute(o, "") // priced at its dealing date's strike
+			}
 			return forwardExecute(o, ReasonRedemptionGateLifted)
 		}
 		return move(investv1.StateExecuted, ReasonRedemptionGateLifted,

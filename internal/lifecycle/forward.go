@@ -64,16 +64,14 @@ func OrderDealingName(o *investv1.Order) string {
 	return DealingName(o.Spec.ISIN, DealingDate(o))
 }
 
-// Units is the number of units the order deals: spec.amountOfUnits, or for a BUY by
-// amount the units its contract note fixed (0 before the strike).
+// Units is the number of units the order deals: the units of its contract note once it is
+// priced (a BUY by amount's units, a SELL's units the redemption gate filled), else
+// spec.amountOfUnits (0 for a BUY by amount before the strike).
 func Units(o *investv1.Order) int64 {
-	if o.Spec.AmountOfUnits > 0 {
-		return o.Spec.AmountOfUnits
-	}
 	if o.Status.Strike != nil {
 		return o.Status.Strike.Units
 	}
-	return 0
+	return o.Spec.AmountOfUnits
 }
 
 // ReadyForStrike reports whether the strike of the order's dealing prices the order now:
@@ -115,6 +113,8 @@ type Strike struct {
 	SettlementDate string
 	// At is when the order is priced.
 	At time.Time
+	// Gate is the dealing's redemption gate (nil: none); it fills the SELLs.
+	Gate *investv1.DealingGate
 }
 
 // ContractNote prices the order at the strike, with integer money (internal/money):
@@ -148,7 +148,16 @@ func ContractNote(o *investv1.Order, s Strike) (*investv1.OrderContractNote, err
 		}
 		return note, nil
 	}
-	q, err := money.QuoteUnits(o.Spec.AmountOfUnits, s.NAVPerShare, rate, s.UnitDecimals)
+	units := o.Spec.AmountOfUnits
+	if o.Spec.Side == investv1.SideSell {
+		if units = GateFill(o.Spec.AmountOfUnits, s.Gate); units < o.Spec.AmountOfUnits {
+			note.RequestedUnits = o.Spec.AmountOfUnits
+		}
+		if units == 0 {
+			return note, nil // the gate filled nothing: no money moves
+		}
+	}
+	q, err := money.QuoteUnits(units, s.NAVPerShare, rate, s.UnitDecimals)
 	if err != nil {
 		return nil, err
 	}
@@ -177,6 +186,14 @@ func contractNoteMessage(o *investv1.Order) string {
 	if n.Residual > 0 {
 		msg += fmt.Sprintf("; the residual %s is refunded with reference %s", money.Format(n.Residual, cur), n.ResidualReference)
 	}
+	if n.RequestedUnits > n.Units {
+		msg += fmt.Sprintf("; the redemption gate filled %d of the %d units asked", n.Units, n.RequestedUnits)
+		if c := n.CarriedForward; c != nil {
+			msg += fmt.Sprintf(": %d are carried forward to the dealing date %s as order %s", c.Units, c.DealingDate, c.Order)
+		} else {
+			msg += ": the rest is not redeemed"
+		}
+	}
 	return msg
 }
 
@@ -186,6 +203,11 @@ func forwardExecute(o *investv1.Order, reason string) Decision {
 	n := o.Status.Strike
 	if n == nil {
 		return wait(WaitAwaitingStrike, fmt.Sprintf("submitted for dealing on %s: waiting for the NAV of that date (the strike)", DealingDate(o)))
+	}
+	if n.Units == 0 && o.Spec.Side == investv1.SideSell {
+		return move(investv1.StateCancelled, ReasonRedemptionNotFilled, fmt.Sprintf(
+			"the redemption gate of dealing date %s filled none of the %d units asked and the share class does not carry them forward: none is redeemed",
+			n.TradeDate, o.Spec.AmountOfUnits))
 	}
 	if n.Units == 0 {
 		r := NewRefund(o)
@@ -211,6 +233,7 @@ func unpaidAtCutOff(o *investv1.Order, f Facts) Decision {
 		} else {
 			next.Moves = 1
 		}
+		next.Reason = investv1.DealingMoveUnpaid
 		d := wait(WaitAwaitingPaymentEvidence, fmt.Sprintf(
 			"not paid by the cut-off of %s: moved to the dealing date %s; pay by %s", DealingDate(o), next.Date, next.CutOff.UTC().Format(time.RFC3339)))
 		d.Redate = &next

@@ -55,6 +55,11 @@ const (
 	// ReasonUnpaidAtCutOff: a forward BUY by amount was not paid by its cut-off and its
 	// share class cancels such orders.
 	ReasonUnpaidAtCutOff = investv1.OrderReasonUnpaidAtCutOff
+	// ReasonRedemptionCarriedForward: a SELL deals units a redemption gate carried forward.
+	ReasonRedemptionCarriedForward = investv1.OrderReasonRedemptionCarriedForward
+	// ReasonRedemptionNotFilled: the redemption gate filled none of a SELL's units and
+	// the remainder policy is Cancel.
+	ReasonRedemptionNotFilled = investv1.OrderReasonRedemptionNotFilled
 	// ReasonMovedToNextDealingDate: a forward BUY by amount was not paid by its cut-off
 	// and its share class moved it to the next dealing date (an Event, no transition).
 	ReasonMovedToNextDealingDate = "MovedToNextDealingDate"
