@@ -197,6 +197,19 @@ func (r *Reconciler) Reconcile(ctx context.Context, req ctrl.Request) (ctrl.Resu
 			"account", klog.KObj(acct))
 		return ctrl.Result{RequeueAfter: reservationRetry}, nil
 	}
+	if from := full.Spec.CarriedFrom; from != "" {
+		// The SELL a redemption gate carried forward stays while the SELL it came from is
+		// live and not terminal: that one's strike makes sure it exists, and must find it.
+		parent := &investv1.Order{}
+		err := r.Live.Get(ctx, client.ObjectKey{Namespace: full.Namespace, Name: string(from)}, parent)
+		switch {
+		case err == nil && !parent.Status.State.Terminal():
+			log.V(1).Info("the order it was carried from is not terminal yet", "carriedFrom", from)
+			return ctrl.Result{RequeueAfter: reservationRetry}, nil
+		case err != nil && !apierrors.IsNotFound(err):
+			return ctrl.Result{}, err
+		}
+	}
 	var accountType investv1.AccountType
 	if acct != nil {
 		accountType = acct.Spec.Type

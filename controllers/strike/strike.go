@@ -42,8 +42,10 @@ import (
 
 // +kubebuilder:rbac:groups=invest.fundshare.io,resources=dealings,verbs=get;list;watch;create
 // +kubebuilder:rbac:groups=invest.fundshare.io,resources=dealings/status,verbs=get;update;patch
-// +kubebuilder:rbac:groups=invest.fundshare.io,resources=orders,verbs=get;list;watch
+// +kubebuilder:rbac:groups=invest.fundshare.io,resources=orders,verbs=get;list;watch;create
 // +kubebuilder:rbac:groups=invest.fundshare.io,resources=orders/status,verbs=get;update;patch
+// +kubebuilder:rbac:groups=invest.fundshare.io,resources=accounts,verbs=get;list;watch
+// +kubebuilder:rbac:groups=invest.fundshare.io,resources=accounts/status,verbs=get;update;patch
 // +kubebuilder:rbac:groups=invest.fundshare.io,resources=shareclasses;navhistories,verbs=get;list;watch
 // +kubebuilder:rbac:groups=events.k8s.io,resources=events,verbs=create;patch
 
@@ -53,7 +55,11 @@ const Upcoming = 3
 
 // Reconciler keeps the Dealing objects and strikes them.
 type Reconciler struct {
-	Client   client.Client
+	Client client.Client
+	// Live reads from the API server, past the cache: the SELLs a redemption gate counts,
+	// the account whose reservation a gated SELL splits, the dealing a remainder goes to.
+	// Nil: Client.
+	Live     client.Reader
 	Recorder events.EventRecorder
 	// Now is the clock; nil: time.Now.
 	Now func() time.Time
@@ -105,7 +111,13 @@ func (r *Reconciler) Reconcile(ctx context.Context, req ctrl.Request) (ctrl.Resu
 			return ctrl.Result{}, err
 		}
 		if nav != nil {
-			if res, err := r.recordNAV(ctx, d, nav, dl, now); err != nil || res.RequeueAfter > 0 {
+			var gate *investv1.DealingGate
+			if g := sc.Spec.Dealing.RedemptionGate; g != nil {
+				if gate, err = r.drawGate(ctx, d, g); err != nil {
+					return ctrl.Result{}, err
+				}
+			}
+			if res, err := r.recordNAV(ctx, d, nav, gate, dl, now); err != nil || res.RequeueAfter > 0 {
 				return res, err
 			}
 		}
@@ -122,14 +134,19 @@ func (r *Reconciler) Reconcile(ctx context.Context, req ctrl.Request) (ctrl.Resu
 		strike := lifecycle.Strike{
 			Dealing: d.Name, Date: d.Spec.Date, NAVPerShare: d.Status.NAV.NAVPerShare,
 			UnitDecimals: sc.Spec.Dealing.UnitDecimals, SettlementDate: dl.SettlementDate.String(), At: now,
+			Gate: d.Status.RedemptionGate,
 		}
 		for i := range orders.Items {
 			o := &orders.Items[i]
-			if !lifecycle.ReadyForStrike(o) {
-				continue
+			if lifecycle.ReadyForStrike(o) {
+				if err := r.price(ctx, o, strike, cal); err != nil {
+					return patch.Retry(ctx, err, "price order "+o.Namespace+"/"+o.Name)
+				}
 			}
-			if err := r.price(ctx, o, strike); err != nil {
-				return patch.Retry(ctx, err, "price order "+o.Namespace+"/"+o.Name)
+			if n := o.Status.Strike; n != nil && n.Dealing == d.Name && n.RequestedUnits > 0 {
+				if err := r.settleGate(ctx, o); err != nil {
+					return patch.Retry(ctx, err, "carry the remainder of order "+o.Namespace+"/"+o.Name)
+				}
 			}
 		}
 	}
@@ -213,9 +230,10 @@ func (r *Reconciler) publishedNAV(ctx context.Context, d *investv1.Dealing) (*in
 
 // recordNAV fixes the dealing's NAV (status.nav) before any order is priced, under the
 // optimistic lock: the strike's one price, also after a restart.
-func (r *Reconciler) recordNAV(ctx context.Context, d *investv1.Dealing, nav *investv1.NAVPrice, dl dealing.Dealing, now time.Time) (ctrl.Result, error) {
+func (r *Reconciler) recordNAV(ctx context.Context, d *investv1.Dealing, nav *investv1.NAVPrice, gate *investv1.DealingGate, dl dealing.Dealing, now time.Time) (ctrl.Result, error) {
 	before := d.DeepCopy()
 	d.Status.NAV = &investv1.DealingNAV{NAVPerShare: nav.NAVPerShare, Date: nav.Date, RecordedAt: metav1.NewTime(now.UTC().Truncate(time.Second))}
+	d.Status.RedemptionGate = gate
 	d.Status.StruckAt = &d.Status.NAV.RecordedAt
 	d.Status.Phase = investv1.DealingStruck
 	fillDates(&d.Status, dl)
@@ -226,16 +244,34 @@ func (r *Reconciler) recordNAV(ctx context.Context, d *investv1.Dealing, nav *in
 	if r.Recorder != nil {
 		r.Recorder.Eventf(d, nil, corev1.EventTypeNormal, "NAVRecorded", "Strike", "the NAV %d of %s is recorded: the dealing's orders are priced at it",
 			nav.NAVPerShare, nav.Date)
+		if gate.Applied() {
+			r.Recorder.Eventf(d, nil, corev1.EventTypeWarning, "RedemptionGateApplied", "Strike",
+				"%d SELLs ask %d units, above the gate of %d units (%d basis points of %d outstanding): each is filled pro rata, the rest is %s",
+				gate.Sells, gate.RequestedUnits, gate.LimitUnits, gate.ThresholdBasisPoints, gate.OutstandingUnits, remainderWords(gate.Remainder))
+		}
 	}
 	return ctrl.Result{}, nil
 }
 
 // price writes the order's contract note, under the optimistic lock on the version read,
 // and announces it with an Event.
-func (r *Reconciler) price(ctx context.Context, o *investv1.Order, s lifecycle.Strike) error {
+func (r *Reconciler) price(ctx context.Context, o *investv1.Order, s lifecycle.Strike, cal *dealing.Calendar) error {
 	note, err := lifecycle.ContractNote(o, s)
 	if err != nil {
 		return reconcile.TerminalError(fmt.Errorf("price order %s/%s: %w", o.Namespace, o.Name, err))
+	}
+	if note.RequestedUnits > note.Units && s.Gate.Remainder != investv1.GateCancel {
+		next, err := r.carryTarget(ctx, cal, s)
+		if err != nil {
+			return err
+		}
+		if note.Units == 0 {
+			return r.moveOn(ctx, o, next)
+		}
+		note.CarriedForward = &investv1.OrderCarry{
+			Order: investv1.ObjectID(lifecycle.CarryName(o.Namespace, o.Name, s.Dealing)), Units: note.RequestedUnits - note.Units,
+			DealingDate: next.Date.String(), CutOff: metav1.NewTime(next.RedemptionCutOff.UTC()),
+		}
 	}
 	before := o.DeepCopy()
 	o.Status.Strike = note
@@ -259,6 +295,7 @@ func progress(st *investv1.DealingProgress, d *investv1.Dealing, dl dealing.Deal
 	st.Message = ""
 	st.Orders, st.Priced, st.Buys, st.Sells = 0, 0, 0, 0
 	st.UnitsSubscribed, st.UnitsRedeemed, st.Subscriptions, st.Redemptions, st.Fees, st.Residuals = 0, 0, 0, 0, 0, 0
+	st.UnitsCarriedForward, st.UnitsNotRedeemed = 0, 0
 	settled := d.Status.NAV != nil
 	waiting := 0
 	for i := range orders {
@@ -282,6 +319,11 @@ func progress(st *investv1.DealingProgress, d *investv1.Dealing, dl dealing.Deal
 			st.Sells++
 			st.UnitsRedeemed += n.Units
 			st.Redemptions += n.GrossAmount
+			if c := n.CarriedForward; c != nil {
+				st.UnitsCarriedForward += c.Units
+			} else if n.RequestedUnits > n.Units {
+				st.UnitsNotRedeemed += n.RequestedUnits - n.Units
+			}
 		} else {
 			st.Buys++
 			st.UnitsSubscribed += n.Units
@@ -325,6 +367,13 @@ func (r *Reconciler) writeStatus(ctx context.Context, d *investv1.Dealing, chang
 		ctrl.LoggerFrom(ctx).Info("dealing phase", "from", before.Status.Phase, "to", d.Status.Phase, "orders", d.Status.Orders, "priced", d.Status.Priced)
 	}
 	return ctrl.Result{}, nil
+}
+
+func (r *Reconciler) live() client.Reader {
+	if r.Live == nil {
+		return r.Client
+	}
+	return r.Live
 }
 
 func (r *Reconciler) now() time.Time {

@@ -173,6 +173,15 @@ type crashingClient struct {
 	client.Client
 	after   int32
 	written *atomic.Int32
+	// noCreate: every order it creates fails, as a process killed before the write.
+	noCreate bool
+}
+
+func (c crashingClient) Create(ctx context.Context, obj client.Object, opts ...client.CreateOption) error {
+	if _, ok := obj.(*investv1.Order); ok && c.noCreate {
+		return errCrashed
+	}
+	return c.Client.Create(ctx, obj, opts...)
 }
 
 func (c crashingClient) Status() client.SubResourceWriter {

@@ -7,7 +7,9 @@ import (
 	"slices"
 	"time"
 
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"k8s.io/apimachinery/pkg/util/validation/field"
+	"sigs.k8s.io/controller-runtime/pkg/client"
 	"sigs.k8s.io/controller-runtime/pkg/webhook/admission"
 
 	investv1 "github.com/fundshare/fundshare-operator/api/v1alpha1"
@@ -41,6 +43,9 @@ type orderWebhook struct {
 // latest NAV. A value of spec.quote supplied by the client is replaced. Refusals are
 // answered here, with field paths, so kubectl users read what REST users read.
 func (h *orderWebhook) Default(ctx context.Context, o *investv1.Order) error {
+	if o.Spec.CarriedFrom != "" {
+		return h.carried(ctx, o)
+	}
 	res, err := placement.Place(ctx, placement.Readers{Cache: h.r.cache, Live: h.r.live, Archive: h.r.archive}, o, h.now())
 	if err != nil {
 		return err
@@ -62,6 +67,40 @@ func (h *orderWebhook) Default(ctx context.Context, o *investv1.Order) error {
 		return invalid("Order", o.Name, errs)
 	}
 	o.Spec.Quote = res.Quote
+	return nil
+}
+
+// carried admits the SELL that deals the remainder of a gated SELL (spec.carriedFrom),
+// which the strike controller creates: only when the order it names carries exactly this
+// order's units forward to it, with the same account, share class, wallet and bank
+// account. It is not placed again (its units are already reserved); it takes the quote of
+// the order it came from, at the dealing date its contract note names.
+func (h *orderWebhook) carried(ctx context.Context, o *investv1.Order) error {
+	path := field.NewPath("spec", "carriedFrom")
+	parent := &investv1.Order{}
+	if err := h.r.live.Get(ctx, client.ObjectKey{Namespace: o.Namespace, Name: string(o.Spec.CarriedFrom)}, parent); err != nil {
+		if apierrors.IsNotFound(err) {
+			return invalid("Order", o.Name, field.ErrorList{field.NotFound(path, o.Spec.CarriedFrom)})
+		}
+		return err
+	}
+	var c *investv1.OrderCarry
+	if parent.Status.Strike != nil {
+		c = parent.Status.Strike.CarriedForward
+	}
+	same := c != nil && string(c.Order) == o.Name && c.Units == o.Spec.AmountOfUnits && parent.Spec.Quote != nil &&
+		o.Spec.Side == investv1.SideSell && o.Spec.Market == parent.Spec.Market && o.Spec.ISIN == parent.Spec.ISIN &&
+		o.Spec.Currency == parent.Spec.Currency && o.Spec.AccountID == parent.Spec.AccountID &&
+		o.Spec.WalletID == parent.Spec.WalletID && o.Spec.PaymentMethodDetailsID == parent.Spec.PaymentMethodDetailsID &&
+		o.Spec.CustomOfferingID == parent.Spec.CustomOfferingID && o.Spec.Amount == 0
+	if !same {
+		return invalid("Order", o.Name, field.ErrorList{field.Invalid(path, o.Spec.CarriedFrom,
+			"only the strike controller creates a carried-forward SELL: the contract note of order "+string(o.Spec.CarriedFrom)+
+				" carries no units forward to this order with these units, account, share class, wallet and bank account")})
+	}
+	q := parent.Spec.Quote.DeepCopy()
+	q.DealingDate, q.CutOff = c.DealingDate, c.CutOff.DeepCopy()
+	o.Spec.Quote = q
 	return nil
 }
 

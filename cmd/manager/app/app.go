@@ -241,7 +241,7 @@ func setupControllers(mgr ctrl.Manager, c Config) error {
 	if err := (&dealing.Reconciler{Client: mgr.GetClient(), Now: c.clock()}).SetupWithManager(mgr); err != nil {
 		return fmt.Errorf("dealing controller: %w", err)
 	}
-	if err := (&strike.Reconciler{Client: mgr.GetClient(), Recorder: mgr.GetEventRecorder("strike-controller"), Now: c.clock()}).SetupWithManager(mgr); err != nil {
+	if err := (&strike.Reconciler{Client: mgr.GetClient(), Live: mgr.GetAPIReader(), Recorder: mgr.GetEventRecorder("strike-controller"), Now: c.clock()}).SetupWithManager(mgr); err != nil {
 		return fmt.Errorf("strike controller: %w", err)
 	}
 	if c.Archive != nil && c.OrderRetention > 0 {
