@@ -31,6 +31,13 @@ func dealingView(terms *investv1.DealingTerms, now time.Time) *ShareClassDealing
 		RedemptionNoticeDays: terms.RedemptionNoticeDays, UnitDecimals: terms.UnitDecimals,
 		NextDealings: []DealingDateView{},
 	}
+	if g := terms.RedemptionGate; g != nil {
+		remainder := g.Remainder
+		if remainder == "" {
+			remainder = investv1.GateCarryForward
+		}
+		out.RedemptionGate = &DealingRedemptionGate{ThresholdBasisPoints: g.ThresholdBasisPoints, Remainder: upperSnake(string(remainder))}
+	}
 	if terms.Weekday != "" {
 		out.Weekday = optString(upperSnake(string(terms.Weekday)))
 	}

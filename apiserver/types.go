@@ -230,23 +230,31 @@ type ShareClass struct {
 
 // ShareClassDealing are a share class's dealing terms and its next dealing dates.
 type ShareClassDealing struct {
-	Pricing              string            `json:"pricing" openapi:"enum=LATEST|FORWARD"`
-	TimeZone             string            `json:"time_zone"`
-	Frequency            string            `json:"frequency" openapi:"enum=DAILY|WEEKLY|MONTHLY|QUARTERLY"`
-	Weekday              *string           `json:"weekday" openapi:"enum=MONDAY|TUESDAY|WEDNESDAY|THURSDAY|FRIDAY|SATURDAY|SUNDAY"`
-	DayRule              *string           `json:"day_rule" openapi:"enum=DAY_OF_MONTH|FIRST_BUSINESS_DAY|LAST_BUSINESS_DAY"`
-	DayOfMonth           *int32            `json:"day_of_month" openapi:"min=1;max=31"`
-	MonthOfQuarter       *int32            `json:"month_of_quarter" openapi:"min=1;max=3"`
-	BusinessDays         []string          `json:"business_days"`
-	Holidays             []string          `json:"holidays"`
-	ValuationTime        *string           `json:"valuation_time" openapi:"pattern=^([01][0-9]|2[0-3]):[0-5][0-9]$"`
-	SubscriptionCutOff   DealingCutOff     `json:"subscription_cut_off"`
-	RedemptionCutOff     DealingCutOff     `json:"redemption_cut_off"`
-	NAVPublicationLag    int32             `json:"nav_publication_lag" openapi:"min=0"`
-	SettlementPeriod     int32             `json:"settlement_period" openapi:"min=0"`
-	RedemptionNoticeDays int32             `json:"redemption_notice_days" openapi:"min=0"`
-	UnitDecimals         int32             `json:"unit_decimals" openapi:"min=0;max=18"`
-	NextDealings         []DealingDateView `json:"next_dealings"`
+	Pricing              string        `json:"pricing" openapi:"enum=LATEST|FORWARD"`
+	TimeZone             string        `json:"time_zone"`
+	Frequency            string        `json:"frequency" openapi:"enum=DAILY|WEEKLY|MONTHLY|QUARTERLY"`
+	Weekday              *string       `json:"weekday" openapi:"enum=MONDAY|TUESDAY|WEDNESDAY|THURSDAY|FRIDAY|SATURDAY|SUNDAY"`
+	DayRule              *string       `json:"day_rule" openapi:"enum=DAY_OF_MONTH|FIRST_BUSINESS_DAY|LAST_BUSINESS_DAY"`
+	DayOfMonth           *int32        `json:"day_of_month" openapi:"min=1;max=31"`
+	MonthOfQuarter       *int32        `json:"month_of_quarter" openapi:"min=1;max=3"`
+	BusinessDays         []string      `json:"business_days"`
+	Holidays             []string      `json:"holidays"`
+	ValuationTime        *string       `json:"valuation_time" openapi:"pattern=^([01][0-9]|2[0-3]):[0-5][0-9]$"`
+	SubscriptionCutOff   DealingCutOff `json:"subscription_cut_off"`
+	RedemptionCutOff     DealingCutOff `json:"redemption_cut_off"`
+	NAVPublicationLag    int32         `json:"nav_publication_lag" openapi:"min=0"`
+	SettlementPeriod     int32         `json:"settlement_period" openapi:"min=0"`
+	RedemptionNoticeDays int32         `json:"redemption_notice_days" openapi:"min=0"`
+	UnitDecimals         int32         `json:"unit_decimals" openapi:"min=0;max=18"`
+	// RedemptionGate is the most one dealing date redeems; null: no limit per date.
+	RedemptionGate *DealingRedemptionGate `json:"redemption_gate"`
+	NextDealings   []DealingDateView      `json:"next_dealings"`
+}
+
+// DealingRedemptionGate is a share class's redemption gate per dealing date.
+type DealingRedemptionGate struct {
+	ThresholdBasisPoints int32  `json:"threshold_basis_points" openapi:"min=1;max=10000"`
+	Remainder            string `json:"remainder" openapi:"enum=CARRY_FORWARD|CANCEL"`
 }
 
 // DealingCutOff is a cut-off: a local time of day, business days before the dealing date.
@@ -319,6 +327,9 @@ type OrderListItem struct {
 	// Confirmation (forward-priced share classes only; absent otherwise) is the order's
 	// contract note, null until the strike prices the order.
 	Confirmation presentOrNull[OrderConfirmation] `json:"confirmation,omitzero"`
+	// CarriedFrom (a SELL of a forward-priced share class that deals units a redemption
+	// gate carried forward; absent otherwise) is the id of the SELL they came from.
+	CarriedFrom *string `json:"carried_from,omitempty" openapi:"uuid"`
 }
 
 // OrderConfirmation is the contract note of a forward-priced order (the fields of an ISO
@@ -345,6 +356,20 @@ type OrderConfirmation struct {
 	Currency          string  `json:"currency" openapi:"pattern=^[A-Z]{3}$"`
 	SettlementDate    string  `json:"settlement_date" openapi:"format=date"`
 	StruckAt          string  `json:"struck_at" openapi:"format=date-time"`
+	// RequestedUnits (a SELL the share class's redemption gate filled in part) are the
+	// units asked; units are those filled. Null when the order was filled in full.
+	RequestedUnits *int64 `json:"requested_units" openapi:"min=0"`
+	// CarriedForward (a SELL filled in part, remainder policy CarryForward) is the SELL
+	// that deals the rest; null otherwise.
+	CarriedForward *OrderCarriedForward `json:"carried_forward"`
+}
+
+// OrderCarriedForward is the SELL that deals the units a redemption gate did not fill.
+type OrderCarriedForward struct {
+	OrderID     string `json:"order_id" openapi:"uuid"`
+	Units       int64  `json:"units" openapi:"min=1"`
+	DealingDate string `json:"dealing_date" openapi:"format=date"`
+	CutOff      string `json:"cut_off" openapi:"format=date-time"`
 }
 
 // OrderList is the answer of GET /v1/orders.

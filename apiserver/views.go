@@ -194,6 +194,7 @@ func orderListItemView(o *investv1.Order) OrderListItem {
 	if lifecycle.Forward(o) {
 		item.DealingDate = optString(lifecycle.DealingDate(o))
 		item.Confirmation = present(confirmationView(o))
+		item.CarriedFrom = optString(string(o.Spec.CarriedFrom))
 		if n := o.Status.Strike; n != nil {
 			item.Value = n.GrossAmount
 		}
@@ -215,6 +216,12 @@ func confirmationView(o *investv1.Order) *OrderConfirmation {
 	if lifecycle.ByAmount(o) {
 		c.UnitsValue, c.ResidualAmount = optInt64(n.UnitsValue), optInt64(n.Residual)
 		c.ResidualReference = optString(n.ResidualReference)
+	}
+	if n.RequestedUnits > 0 {
+		c.RequestedUnits = optInt64(n.RequestedUnits)
+	}
+	if f := n.CarriedForward; f != nil {
+		c.CarriedForward = &OrderCarriedForward{OrderID: string(f.Order), Units: f.Units, DealingDate: f.DealingDate, CutOff: timestamp(f.CutOff)}
 	}
 	return c
 }
