@@ -1,11 +1,11 @@
 package lifecycle
 
 import (
+	"crypto/sha1" //nolint:gosec // name-based UUIDs (version 5) are SHA-1 by definition
+	"encoding/hex"
 	"fmt"
 	"math/big"
 	"time"
-
-	"github.com/google/uuid"
 
 	investv1 "github.com/fundshare/fundshare-operator/api/v1alpha1"
 )
@@ -80,12 +80,20 @@ func CarryName(ns, order, dealing string) string {
 }
 
 // carrySpace is the UUID name space of carried SELLs' ids.
-var carrySpace = uuid.MustParse("5b0e7a52-3c1d-4f8e-9a61-2d4c8e0f7b13")
+var carrySpace = [16]byte{0x5b, 0x0e, 0x7a, 0x52, 0x3c, 0x1d, 0x4f, 0x8e, 0x9a, 0x61, 0x2d, 0x4c, 0x8e, 0x0f, 0x7b, 0x13}
 
+// nameFor is the name-based (version 5, SHA-1) UUID of the parts in carrySpace (RFC 9562
+// 5.5), in lower case: the same parts always give the same id.
 func nameFor(parts ...string) string {
-	key := ""
+	h := sha1.New() //nolint:gosec // RFC 9562 version 5 ids are SHA-1 by definition; not a security use
+	h.Write(carrySpace[:])
 	for _, p := range parts {
-		key += p + "/"
+		h.Write([]byte(p + "/"))
 	}
-	return uuid.NewSHA1(carrySpace, []byte(key)).String()
+	var u [16]byte
+	copy(u[:], h.Sum(nil))
+	u[6] = u[6]&0x0f | 0x50 // version 5
+	u[8] = u[8]&0x3f | 0x80 // RFC 9562 variant
+	x := hex.EncodeToString(u[:])
+	return x[0:8] + "-" + x[8:12] + "-" + x[12:16] + "-" + x[16:20] + "-" + x[20:]
 }

@@ -5,6 +5,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/google/uuid"
+
 	investv1 "github.com/fundshare/fundshare-operator/api/v1alpha1"
 )
 
@@ -121,8 +123,12 @@ func TestTheIdOfACarriedSellIsDerivedFromItsOrderAndDealing(t *testing.T) {
 	if a == CarryName("t", "123e4567-e89b-42d3-a456-426614174000", "lu0000deal19-2026-03-11") {
 		t.Error("two dealings give one id")
 	}
-	if len(a) != 36 || strings.ToLower(a) != a {
-		t.Errorf("%q is not a lowercase UUID", a)
+	if len(a) != 36 || strings.ToLower(a) != a || a[14] != '5' || !strings.ContainsRune("89ab", rune(a[19])) {
+		t.Errorf("%q is not a lowercase version 5 UUID", a)
+	}
+	// The same derivation as github.com/google/uuid's NewSHA1 (RFC 9562 5.5).
+	if got, want := nameFor("a"), uuid.NewSHA1(uuid.UUID(carrySpace), []byte("a/")).String(); got != want {
+		t.Errorf("nameFor = %s, want %s", got, want)
 	}
 
 }
