@@ -198,6 +198,45 @@ type DealingTerms struct {
 	// holds every SELL while active).
 	// +optional
 	RedemptionGate *DealingRedemptionGate `json:"redemptionGate,omitempty"`
+	// AntiDilution (forward pricing) protects the class's remaining investors from the
+	// dealing costs of large net flows: swing pricing or an anti-dilution levy, applied at
+	// the strike when a dealing date's net flow passes a threshold. Absent: none.
+	// +optional
+	AntiDilution *AntiDilution `json:"antiDilution,omitempty"`
+}
+
+// AntiDilutionMethod is how a share class protects its investors from dilution.
+// +kubebuilder:validation:Enum=SwingPricing;Levy
+type AntiDilutionMethod string
+
+// The anti-dilution methods.
+const (
+	// SwingPricing deals every order of the dealing date at the NAV moved by the swing
+	// factor: up when more money comes in than goes out, down otherwise.
+	SwingPricing AntiDilutionMethod = "SwingPricing"
+	// AntiDilutionLevy charges the orders of the side that causes the flow (BUYs on a net
+	// inflow, SELLs on a net outflow) a levy kept by the fund; the price is the NAV.
+	AntiDilutionLevy AntiDilutionMethod = "Levy"
+)
+
+// AntiDilution are a share class's anti-dilution terms.
+type AntiDilution struct {
+	// Method is SwingPricing or Levy.
+	// +required
+	Method AntiDilutionMethod `json:"method"`
+	// ThresholdBasisPoints is the net flow of a dealing date, in basis points of the
+	// class's value (outstanding units × NAV), above which the method applies; 0: any net
+	// flow.
+	// +kubebuilder:validation:Minimum=0
+	// +kubebuilder:validation:Maximum=10000
+	// +optional
+	ThresholdBasisPoints int32 `json:"thresholdBasisPoints"`
+	// FactorBasisPoints is the swing factor (SwingPricing) or the levy rate (Levy), in
+	// basis points: 1 to 1,000 (10%).
+	// +kubebuilder:validation:Minimum=1
+	// +kubebuilder:validation:Maximum=1000
+	// +required
+	FactorBasisPoints int32 `json:"factorBasisPoints"`
 }
 
 // GateRemainder says what happens to the units of a SELL that a dealing date's redemption

@@ -70,12 +70,53 @@ type DealingGate struct {
 	Remainder GateRemainder `json:"remainder"`
 }
 
+// FlowDirection is the direction of a dealing's net flow.
+// +kubebuilder:validation:Enum=Inflow;Outflow;None
+type FlowDirection string
+
+// The flow directions.
+const (
+	FlowInflow  FlowDirection = "Inflow"
+	FlowOutflow FlowDirection = "Outflow"
+	FlowNone    FlowDirection = "None"
+)
+
+// DealingAntiDilution is a dealing's anti-dilution decision, drawn up with its NAV: the
+// net flow against the threshold, and what the strike applies.
+type DealingAntiDilution struct {
+	// Method, ThresholdBasisPoints and FactorBasisPoints are the share class's terms
+	// when the decision was drawn up.
+	Method AntiDilutionMethod `json:"method"`
+	// +kubebuilder:validation:Minimum=0
+	ThresholdBasisPoints int32 `json:"thresholdBasisPoints"`
+	// +kubebuilder:validation:Minimum=1
+	FactorBasisPoints int32 `json:"factorBasisPoints"`
+	// Subscriptions and Redemptions are the money the dealing's orders bring in and take
+	// out at the NAV (a SELL as its redemption gate fills it), micro-units.
+	// +kubebuilder:validation:Minimum=0
+	Subscriptions int64 `json:"subscriptions"`
+	// +kubebuilder:validation:Minimum=0
+	Redemptions int64 `json:"redemptions"`
+	// ClassValue is the class's outstanding units × NAV, micro-units.
+	// +kubebuilder:validation:Minimum=0
+	ClassValue int64 `json:"classValue"`
+	// Direction of the net flow: Inflow, Outflow or None.
+	Direction FlowDirection `json:"direction"`
+	// Applied: the net flow is above the threshold, so the method applies.
+	Applied bool `json:"applied"`
+	// NAVPerShare is the price the dealing's orders are dealt at: the NAV, or under
+	// SwingPricing applied the NAV moved by the factor (rounded half up).
+	// +kubebuilder:validation:Minimum=1
+	NAVPerShare int64 `json:"navPerShare"`
+}
+
 // Applied reports whether the gate cuts the SELLs back (more units asked than the limit).
 func (g *DealingGate) Applied() bool { return g != nil && g.RequestedUnits > g.LimitUnits }
 
 // DealingProgress is what the strike controller recorded about a dealing.
 // +kubebuilder:validation:XValidation:rule="!has(oldSelf.nav) || (has(self.nav) && self.nav == oldSelf.nav)",message="the NAV of a struck dealing is immutable",fieldPath=".nav"
 // +kubebuilder:validation:XValidation:rule="!has(oldSelf.redemptionGate) || (has(self.redemptionGate) && self.redemptionGate == oldSelf.redemptionGate)",message="the redemption gate of a struck dealing is immutable",fieldPath=".redemptionGate"
+// +kubebuilder:validation:XValidation:rule="!has(oldSelf.antiDilution) || (has(self.antiDilution) && self.antiDilution == oldSelf.antiDilution)",message="the anti-dilution decision of a struck dealing is immutable",fieldPath=".antiDilution"
 type DealingProgress struct {
 	// Phase is Open, CutOff, Struck or Settled.
 	// +optional
@@ -100,6 +141,10 @@ type DealingProgress struct {
 	// NAV when the share class has one; immutable once recorded.
 	// +optional
 	RedemptionGate *DealingGate `json:"redemptionGate,omitempty"`
+	// AntiDilution is the dealing's anti-dilution decision, drawn up in the same write as
+	// the NAV when the share class has anti-dilution terms; immutable once recorded.
+	// +optional
+	AntiDilution *DealingAntiDilution `json:"antiDilution,omitempty"`
 	// Orders is the number of live orders of the dealing (not cancelled).
 	// +optional
 	Orders int32 `json:"orders"`
@@ -161,6 +206,7 @@ type DealingProgress struct {
 // +kubebuilder:printcolumn:name="Priced",type=integer,JSONPath=`.status.priced`
 // +kubebuilder:printcolumn:name="Subscriptions",type=integer,JSONPath=`.status.subscriptions`,priority=1
 // +kubebuilder:printcolumn:name="Redemptions",type=integer,JSONPath=`.status.redemptions`,priority=1
+// +kubebuilder:printcolumn:name="Price",type=integer,JSONPath=`.status.antiDilution.navPerShare`,priority=1
 // +kubebuilder:printcolumn:name="Gate Limit",type=integer,JSONPath=`.status.redemptionGate.limitUnits`,priority=1
 // +kubebuilder:printcolumn:name="Carried",type=integer,JSONPath=`.status.unitsCarriedForward`,priority=1
 // +kubebuilder:printcolumn:name="Settlement",type=string,JSONPath=`.status.settlementDate`,priority=1

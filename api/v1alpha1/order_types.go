@@ -634,6 +634,29 @@ type OrderContractNote struct {
 	// policy CarryForward); absent with the policy Cancel: those units are not redeemed.
 	// +optional
 	CarriedForward *OrderCarry `json:"carriedForward,omitempty"`
+	// AntiDilution is what the share class's anti-dilution terms did to this order; absent
+	// when they did nothing to it.
+	// +optional
+	AntiDilution *OrderAntiDilution `json:"antiDilution,omitempty"`
+}
+
+// OrderAntiDilution is the anti-dilution applied to one order at the strike.
+type OrderAntiDilution struct {
+	// Method is SwingPricing (the order was dealt at the swung price, navPerShare of the
+	// contract note; nav here) or Levy (levyAmount was deducted from its net amount).
+	Method AntiDilutionMethod `json:"method"`
+	// FactorBasisPoints is the swing factor or the levy rate.
+	// +kubebuilder:validation:Minimum=1
+	FactorBasisPoints int32 `json:"factorBasisPoints"`
+	// Direction is the dealing's net flow: Inflow or Outflow.
+	Direction FlowDirection `json:"direction"`
+	// NAV is the dealing date's NAV before any swing, micro-units.
+	// +kubebuilder:validation:Minimum=1
+	NAV int64 `json:"nav"`
+	// LevyAmount (Levy) is gross × rate / 10,000 rounded half up, kept by the fund.
+	// +kubebuilder:validation:Minimum=0
+	// +optional
+	LevyAmount int64 `json:"levyAmount,omitempty"`
 }
 
 // Order is a buy or sell order for units of a share class on the primary or secondary

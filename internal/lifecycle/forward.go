@@ -115,6 +115,9 @@ type Strike struct {
 	At time.Time
 	// Gate is the dealing's redemption gate (nil: none); it fills the SELLs.
 	Gate *investv1.DealingGate
+	// AntiDilution is the dealing's anti-dilution decision (nil: none): the swung price
+	// or the levy of the side that causes the flow.
+	AntiDilution *investv1.DealingAntiDilution
 }
 
 // ContractNote prices the order at the strike, with integer money (internal/money):
@@ -132,14 +135,20 @@ func ContractNote(o *investv1.Order, s Strike) (*investv1.OrderContractNote, err
 		return nil, fmt.Errorf("order %s has no quote", o.Name)
 	}
 	rate := o.Spec.Quote.FeeRate
+	price, levyRate, stamp := antiDilutionOf(s.AntiDilution, s.NAVPerShare, o.Spec.Side)
 	note := &investv1.OrderContractNote{
-		Dealing: s.Dealing, TradeDate: s.Date, NAVDate: s.Date, NAVPerShare: s.NAVPerShare, FeeRate: rate,
-		SettlementDate: s.SettlementDate, StruckAt: metav1.NewTime(s.At.UTC().Truncate(time.Second)),
+		Dealing: s.Dealing, TradeDate: s.Date, NAVDate: s.Date, NAVPerShare: price, FeeRate: rate,
+		SettlementDate: s.SettlementDate, StruckAt: metav1.NewTime(s.At.UTC().Truncate(time.Second)), AntiDilution: stamp,
 	}
 	if o.Spec.Side == investv1.SideBuy && ByAmount(o) {
-		q, err := money.QuoteAmount(o.Spec.Amount, s.NAVPerShare, rate, s.UnitDecimals)
+		q, err := money.QuoteAmount(o.Spec.Amount, price, rate, s.UnitDecimals)
 		if err != nil {
 			return nil, err
+		}
+		if levyRate > 0 {
+			if q, err = levied(q, levyRate, s.UnitDecimals, stamp); err != nil {
+				return nil, err
+			}
 		}
 		note.Units, note.GrossAmount, note.FeeAmount, note.NetAmount = q.Units, q.Gross, q.FeeAmount, q.Net
 		note.UnitsValue, note.Residual = q.UnitsValue, q.Residual
@@ -157,12 +166,39 @@ func ContractNote(o *investv1.Order, s Strike) (*investv1.OrderContractNote, err
 			return note, nil // the gate filled nothing: no money moves
 		}
 	}
-	q, err := money.QuoteUnits(units, s.NAVPerShare, rate, s.UnitDecimals)
+	q, err := money.QuoteUnits(units, price, rate, s.UnitDecimals)
 	if err != nil {
 		return nil, err
 	}
 	note.Units, note.GrossAmount, note.FeeAmount, note.NetAmount = q.Units, q.Gross, q.FeeAmount, q.Net
+	if levyRate > 0 {
+		levy, err := money.Fee(q.Gross, levyRate)
+		if err != nil {
+			return nil, err
+		}
+		stamp.LevyAmount, note.NetAmount = levy, max(0, q.Net-levy)
+	}
 	return note, nil
+}
+
+// levied is a BUY by amount's quote with the anti-dilution levy taken from its net amount
+// before the units are bought: levy = gross × rate / 10,000 rounded half up, net = gross −
+// fee − levy, units = net ÷ price rounded down, and the residual what the units do not use.
+func levied(q money.AmountQuote, levyRate int64, decimals int32, stamp *investv1.OrderAntiDilution) (money.AmountQuote, error) {
+	levy, err := money.Fee(q.Gross, levyRate)
+	if err != nil {
+		return q, err
+	}
+	stamp.LevyAmount = levy
+	q.Net = max(0, q.Net-levy)
+	if q.Units, err = money.UnitsFor(q.Net, q.NAVPerShare, decimals); err != nil {
+		return q, err
+	}
+	if q.UnitsValue, err = money.ValueOfUnits(q.Units, q.NAVPerShare, decimals); err != nil {
+		return q, err
+	}
+	q.Residual = q.Net - q.UnitsValue
+	return q, nil
 }
 
 // ResidualReference is "RS-" and the order id's hexadecimal digits in upper case: the
@@ -185,6 +221,15 @@ func contractNoteMessage(o *investv1.Order) string {
 		money.Format(n.FeeAmount, cur), money.Format(n.NetAmount, cur), n.SettlementDate)
 	if n.Residual > 0 {
 		msg += fmt.Sprintf("; the residual %s is refunded with reference %s", money.Format(n.Residual, cur), n.ResidualReference)
+	}
+	if a := n.AntiDilution; a != nil {
+		switch a.Method {
+		case investv1.SwingPricing:
+			msg += fmt.Sprintf("; swing pricing: the NAV %s swung %s by %d basis points for the dealing's net %s",
+				money.Format(a.NAV, cur), map[bool]string{true: "up", false: "down"}[a.Direction == investv1.FlowInflow], a.FactorBasisPoints, strings.ToLower(string(a.Direction)))
+		case investv1.AntiDilutionLevy:
+			msg += fmt.Sprintf("; anti-dilution levy %s (%d basis points) kept by the fund", money.Format(a.LevyAmount, cur), a.FactorBasisPoints)
+		}
 	}
 	if n.RequestedUnits > n.Units {
 		msg += fmt.Sprintf("; the redemption gate filled %d of the %d units asked", n.Units, n.RequestedUnits)
