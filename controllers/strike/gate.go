@@ -11,6 +11,7 @@ import (
 	"k8s.io/klog/v2"
 	ctrl "sigs.k8s.io/controller-runtime"
 	"sigs.k8s.io/controller-runtime/pkg/client"
+	"sigs.k8s.io/controller-runtime/pkg/reconcile"
 
 	investv1 "github.com/fundshare/fundshare-operator/api/v1alpha1"
 	"github.com/fundshare/fundshare-operator/internal/dealing"
@@ -20,7 +21,7 @@ import (
 
 // The redemption gate of a dealing date (docs/dealing.md, "The redemption gate"):
 //
-//  1. drawGate, before the NAV is recorded and in the same write: the class's outstanding
+//  1. draw, before the NAV is recorded and in the same write: the class's outstanding
 //     units (every account's holding on the books), the limit, and the units the
 //     dealing's SELLs ask, listed from the API server so that no SELL placed before the
 //     cut-off is missed by a lagging cache;
@@ -36,11 +37,18 @@ import (
 // contract note on the order), so a crash between any two resumes where it stopped and no
 // unit is redeemed twice or lost.
 
-// drawGate is the dealing's redemption gate under the share class's terms.
-func (r *Reconciler) drawGate(ctx context.Context, d *investv1.Dealing, terms *investv1.DealingRedemptionGate) (*investv1.DealingGate, error) {
+// draw draws up the dealing's redemption gate and anti-dilution decision under the share
+// class's terms at the NAV nav (each nil when the terms have none): the class's
+// outstanding units are every account's holding on the books, and the dealing's orders
+// are listed from the API server, so that none placed before the cut-off is missed by a
+// lagging cache. Orders that are terminal do not count.
+func (r *Reconciler) draw(ctx context.Context, d *investv1.Dealing, terms *investv1.DealingTerms, nav int64) (*investv1.DealingGate, *investv1.DealingAntiDilution, error) {
+	if terms.RedemptionGate == nil && terms.AntiDilution == nil {
+		return nil, nil, nil
+	}
 	var accounts investv1.AccountList
 	if err := r.Client.List(ctx, &accounts); err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	var outstanding int64
 	for i := range accounts.Items {
@@ -50,26 +58,45 @@ func (r *Reconciler) drawGate(ctx context.Context, d *investv1.Dealing, terms *i
 			}
 		}
 	}
-	var orders investv1.OrderList
-	if err := r.live().List(ctx, &orders); err != nil {
-		return nil, err
+	var list investv1.OrderList
+	if err := r.live().List(ctx, &list); err != nil {
+		return nil, nil, err
 	}
-	g := &investv1.DealingGate{
-		ThresholdBasisPoints: terms.ThresholdBasisPoints, OutstandingUnits: outstanding,
-		LimitUnits: lifecycle.GateLimit(outstanding, terms.ThresholdBasisPoints), Remainder: terms.Remainder,
-	}
-	if g.Remainder == "" {
-		g.Remainder = investv1.GateCarryForward
-	}
-	for i := range orders.Items {
-		o := &orders.Items[i]
-		if o.Spec.Side != investv1.SideSell || o.Spec.ISIN != d.Spec.ISIN || lifecycle.OrderDealingName(o) != d.Name || o.Status.State.Terminal() {
-			continue
+	orders := slices.DeleteFunc(list.Items, func(o investv1.Order) bool {
+		return o.Spec.ISIN != d.Spec.ISIN || lifecycle.OrderDealingName(&o) != d.Name || o.Status.State.Terminal()
+	})
+	var gate *investv1.DealingGate
+	if g := terms.RedemptionGate; g != nil {
+		gate = &investv1.DealingGate{
+			ThresholdBasisPoints: g.ThresholdBasisPoints, OutstandingUnits: outstanding,
+			LimitUnits: lifecycle.GateLimit(outstanding, g.ThresholdBasisPoints), Remainder: g.Remainder,
 		}
-		g.RequestedUnits += o.Spec.AmountOfUnits
-		g.Sells++
+		if gate.Remainder == "" {
+			gate.Remainder = investv1.GateCarryForward
+		}
+		for i := range orders {
+			if orders[i].Spec.Side == investv1.SideSell {
+				gate.RequestedUnits += orders[i].Spec.AmountOfUnits
+				gate.Sells++
+			}
+		}
 	}
-	return g, nil
+	if terms.AntiDilution == nil {
+		return gate, nil, nil
+	}
+	var in, out int64
+	for i := range orders {
+		i1, o1, err := lifecycle.Flow(&orders[i], nav, terms.UnitDecimals, gate)
+		if err != nil {
+			return nil, nil, reconcile.TerminalError(err)
+		}
+		in, out = in+i1, out+o1
+	}
+	ad, err := lifecycle.DrawAntiDilution(terms.AntiDilution, in, out, outstanding, nav, terms.UnitDecimals)
+	if err != nil {
+		return nil, nil, reconcile.TerminalError(err)
+	}
+	return gate, ad, nil
 }
 
 // carryTarget is the dealing date a remainder goes to: the first dealing date after the
@@ -210,6 +237,17 @@ func carryUnits(c *investv1.OrderCarry) int64 {
 		return 0
 	}
 	return c.Units
+}
+
+func antiDilutionWords(ad *investv1.DealingAntiDilution) string {
+	if ad.Method == investv1.SwingPricing {
+		return fmt.Sprintf("every order is dealt at the swung price %d (NAV moved by %d basis points)", ad.NAVPerShare, ad.FactorBasisPoints)
+	}
+	side := "BUYs"
+	if ad.Direction == investv1.FlowOutflow {
+		side = "SELLs"
+	}
+	return fmt.Sprintf("the %s pay a levy of %d basis points, kept by the fund", side, ad.FactorBasisPoints)
 }
 
 func remainderWords(p investv1.GateRemainder) string {

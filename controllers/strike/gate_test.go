@@ -32,37 +32,12 @@ var _ = Describe("The redemption gate of a dealing date", func() {
 	var gateCut = time.Date(2026, time.March, 11, 11, 0, 0, 0, time.UTC)
 	BeforeEach(func() { clock.Set(start) })
 
-	// holders are n customers holding units each of a new gated class, bought at the
-	// strike of 2026-03-10 (NAV 100 EUR) and settled; the clock is then past that cut-off.
+	// holders are n customers holding units each of a new class with a 10% gate.
 	holders := func(remainder investv1.GateRemainder, n int, units int64) (*investv1.ShareClass, *investv1.NAVHistory, []customer) {
 		GinkgoHelper()
-		sc, nh := forwardClass(func(t *investv1.DealingTerms) {
+		return holdersOf(func(t *investv1.DealingTerms) {
 			t.RedemptionGate = &investv1.DealingRedemptionGate{ThresholdBasisPoints: 1000, Remainder: remainder}
-		})
-		var cs []customer
-		var buys []*investv1.Order
-		for range n {
-			c := newCustomer()
-			o := fixtures.BuyOrder(c.ns, c.account.Name, string(sc.Spec.ISIN), units)
-			Expect(k8s.Create(ctx, o)).To(Succeed())
-			cs, buys = append(cs, c), append(buys, o)
-		}
-		for _, o := range buys {
-			pay(o)
-		}
-		clock.Set(cutOff.Add(time.Hour))
-		Expect(publish(nh, dealingDay, 1_000_000)).To(Succeed())
-		for _, o := range buys {
-			waitState(o, investv1.StateExecuted)
-			record(o, lifecycle.StepDeliveryInitiated)
-			waitState(o, investv1.StateDeliveryInitiated)
-			record(o, lifecycle.StepDeliveryCompleted)
-			waitState(o, investv1.StateCompleted)
-		}
-		for _, c := range cs {
-			Eventually(func() int64 { return holding(c, sc.Spec.ISIN) }).WithTimeout(envtest.Settle).Should(Equal(units))
-		}
-		return sc, nh, cs
+		}, n, units)
 	}
 	sell := func(c customer, isin investv1.ISIN, units int64) *investv1.Order {
 		GinkgoHelper()
@@ -244,6 +219,38 @@ var _ = Describe("The redemption gate of a dealing date", func() {
 		}
 	})
 })
+
+// holdersOf are n customers holding units each of a new forward class with the terms
+// mutate sets, bought at the strike of 2026-03-10 (NAV 100 EUR) and settled by hand; the
+// clock is then past that cut-off.
+func holdersOf(mutate func(*investv1.DealingTerms), n int, units int64) (*investv1.ShareClass, *investv1.NAVHistory, []customer) {
+	GinkgoHelper()
+	sc, nh := forwardClass(mutate)
+	var cs []customer
+	var buys []*investv1.Order
+	for range n {
+		c := newCustomer()
+		o := fixtures.BuyOrder(c.ns, c.account.Name, string(sc.Spec.ISIN), units)
+		Expect(k8s.Create(ctx, o)).To(Succeed())
+		cs, buys = append(cs, c), append(buys, o)
+	}
+	for _, o := range buys {
+		pay(o)
+	}
+	clock.Set(cutOff.Add(time.Hour))
+	Expect(publish(nh, dealingDay, 1_000_000)).To(Succeed())
+	for _, o := range buys {
+		waitState(o, investv1.StateExecuted)
+		record(o, lifecycle.StepDeliveryInitiated)
+		waitState(o, investv1.StateDeliveryInitiated)
+		record(o, lifecycle.StepDeliveryCompleted)
+		waitState(o, investv1.StateCompleted)
+	}
+	for _, c := range cs {
+		Eventually(func() int64 { return holding(c, sc.Spec.ISIN) }).WithTimeout(envtest.Settle).Should(Equal(units))
+	}
+	return sc, nh, cs
+}
 
 // record records a piece of settlement evidence by hand, as an operator with kubectl.
 func record(o *investv1.Order, step lifecycle.Step) {

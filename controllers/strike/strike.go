@@ -111,13 +111,11 @@ func (r *Reconciler) Reconcile(ctx context.Context, req ctrl.Request) (ctrl.Resu
 			return ctrl.Result{}, err
 		}
 		if nav != nil {
-			var gate *investv1.DealingGate
-			if g := sc.Spec.Dealing.RedemptionGate; g != nil {
-				if gate, err = r.drawGate(ctx, d, g); err != nil {
-					return ctrl.Result{}, err
-				}
+			gate, ad, err := r.draw(ctx, d, sc.Spec.Dealing, nav.NAVPerShare)
+			if err != nil {
+				return ctrl.Result{}, err
 			}
-			if res, err := r.recordNAV(ctx, d, nav, gate, dl, now); err != nil || res.RequeueAfter > 0 {
+			if res, err := r.recordNAV(ctx, d, nav, gate, ad, dl, now); err != nil || res.RequeueAfter > 0 {
 				return res, err
 			}
 		}
@@ -134,7 +132,7 @@ func (r *Reconciler) Reconcile(ctx context.Context, req ctrl.Request) (ctrl.Resu
 		strike := lifecycle.Strike{
 			Dealing: d.Name, Date: d.Spec.Date, NAVPerShare: d.Status.NAV.NAVPerShare,
 			UnitDecimals: sc.Spec.Dealing.UnitDecimals, SettlementDate: dl.SettlementDate.String(), At: now,
-			Gate: d.Status.RedemptionGate,
+			Gate: d.Status.RedemptionGate, AntiDilution: d.Status.AntiDilution,
 		}
 		for i := range orders.Items {
 			o := &orders.Items[i]
@@ -230,10 +228,12 @@ func (r *Reconciler) publishedNAV(ctx context.Context, d *investv1.Dealing) (*in
 
 // recordNAV fixes the dealing's NAV (status.nav) before any order is priced, under the
 // optimistic lock: the strike's one price, also after a restart.
-func (r *Reconciler) recordNAV(ctx context.Context, d *investv1.Dealing, nav *investv1.NAVPrice, gate *investv1.DealingGate, dl dealing.Dealing, now time.Time) (ctrl.Result, error) {
+func (r *Reconciler) recordNAV(ctx context.Context, d *investv1.Dealing, nav *investv1.NAVPrice, gate *investv1.DealingGate, ad *investv1.DealingAntiDilution,
+	dl dealing.Dealing, now time.Time,
+) (ctrl.Result, error) {
 	before := d.DeepCopy()
 	d.Status.NAV = &investv1.DealingNAV{NAVPerShare: nav.NAVPerShare, Date: nav.Date, RecordedAt: metav1.NewTime(now.UTC().Truncate(time.Second))}
-	d.Status.RedemptionGate = gate
+	d.Status.RedemptionGate, d.Status.AntiDilution = gate, ad
 	d.Status.StruckAt = &d.Status.NAV.RecordedAt
 	d.Status.Phase = investv1.DealingStruck
 	fillDates(&d.Status, dl)
@@ -244,6 +244,12 @@ func (r *Reconciler) recordNAV(ctx context.Context, d *investv1.Dealing, nav *in
 	if r.Recorder != nil {
 		r.Recorder.Eventf(d, nil, corev1.EventTypeNormal, "NAVRecorded", "Strike", "the NAV %d of %s is recorded: the dealing's orders are priced at it",
 			nav.NAVPerShare, nav.Date)
+		if ad != nil && ad.Applied {
+			r.Recorder.Eventf(d, nil, corev1.EventTypeNormal, "AntiDilutionApplied", "Strike",
+				"net %s of %d against %d in (%d out), above %d basis points of the class's value %d: %s",
+				strings.ToLower(string(ad.Direction)), ad.Subscriptions-ad.Redemptions, ad.Subscriptions, ad.Redemptions,
+				ad.ThresholdBasisPoints, ad.ClassValue, antiDilutionWords(ad))
+		}
 		if gate.Applied() {
 			r.Recorder.Eventf(d, nil, corev1.EventTypeWarning, "RedemptionGateApplied", "Strike",
 				"%d SELLs ask %d units, above the gate of %d units (%d basis points of %d outstanding): each is filled pro rata, the rest is %s",
