@@ -38,6 +38,9 @@ func dealingView(terms *investv1.DealingTerms, now time.Time) *ShareClassDealing
 		}
 		out.RedemptionGate = &DealingRedemptionGate{ThresholdBasisPoints: g.ThresholdBasisPoints, Remainder: upperSnake(string(remainder))}
 	}
+	if a := terms.AntiDilution; a != nil {
+		out.AntiDilution = &DealingAntiDilution{Method: upperSnake(string(a.Method)), ThresholdBasisPoints: a.ThresholdBasisPoints, FactorBasisPoints: a.FactorBasisPoints}
+	}
 	if terms.Weekday != "" {
 		out.Weekday = optString(upperSnake(string(terms.Weekday)))
 	}

@@ -248,7 +248,16 @@ type ShareClassDealing struct {
 	UnitDecimals         int32         `json:"unit_decimals" openapi:"min=0;max=18"`
 	// RedemptionGate is the most one dealing date redeems; null: no limit per date.
 	RedemptionGate *DealingRedemptionGate `json:"redemption_gate"`
-	NextDealings   []DealingDateView      `json:"next_dealings"`
+	// AntiDilution is swing pricing or a levy above a net-flow threshold; null: none.
+	AntiDilution *DealingAntiDilution `json:"anti_dilution"`
+	NextDealings []DealingDateView    `json:"next_dealings"`
+}
+
+// DealingAntiDilution are a share class's anti-dilution terms.
+type DealingAntiDilution struct {
+	Method               string `json:"method" openapi:"enum=SWING_PRICING|LEVY"`
+	ThresholdBasisPoints int32  `json:"threshold_basis_points" openapi:"min=0;max=10000"`
+	FactorBasisPoints    int32  `json:"factor_basis_points" openapi:"min=1;max=1000"`
 }
 
 // DealingRedemptionGate is a share class's redemption gate per dealing date.
@@ -362,6 +371,20 @@ type OrderConfirmation struct {
 	// CarriedForward (a SELL filled in part, remainder policy CarryForward) is the SELL
 	// that deals the rest; null otherwise.
 	CarriedForward *OrderCarriedForward `json:"carried_forward"`
+	// AntiDilution is what the share class's anti-dilution did to the order (null:
+	// nothing): the swung price or the levy.
+	AntiDilution *OrderAntiDilution `json:"anti_dilution"`
+}
+
+// OrderAntiDilution is the anti-dilution applied to one order at the strike.
+type OrderAntiDilution struct {
+	Method            string `json:"method" openapi:"enum=SWING_PRICING|LEVY"`
+	FactorBasisPoints int32  `json:"factor_basis_points" openapi:"min=1;max=1000"`
+	Direction         string `json:"direction" openapi:"enum=INFLOW|OUTFLOW"`
+	// NAV is the dealing date's NAV before any swing; price is what the order was dealt at.
+	NAV int64 `json:"nav" openapi:"min=1"`
+	// LevyAmount (LEVY) is deducted from net_amount and kept by the fund; null otherwise.
+	LevyAmount *int64 `json:"levy_amount" openapi:"min=0"`
 }
 
 // OrderCarriedForward is the SELL that deals the units a redemption gate did not fill.

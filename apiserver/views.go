@@ -220,6 +220,13 @@ func confirmationView(o *investv1.Order) *OrderConfirmation {
 	if n.RequestedUnits > 0 {
 		c.RequestedUnits = optInt64(n.RequestedUnits)
 	}
+	if a := n.AntiDilution; a != nil {
+		c.AntiDilution = &OrderAntiDilution{Method: upperSnake(string(a.Method)), FactorBasisPoints: a.FactorBasisPoints,
+			Direction: upperSnake(string(a.Direction)), NAV: a.NAV}
+		if a.Method == investv1.AntiDilutionLevy {
+			c.AntiDilution.LevyAmount = optInt64(a.LevyAmount)
+		}
+	}
 	if f := n.CarriedForward; f != nil {
 		c.CarriedForward = &OrderCarriedForward{OrderID: string(f.Order), Units: f.Units, DealingDate: f.DealingDate, CutOff: timestamp(f.CutOff)}
 	}
