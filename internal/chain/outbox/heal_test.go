@@ -281,6 +281,96 @@ func TestWhileHealingARecordedTransactionBelowTheBaseFeeIsRepricedAtOnce(t *test
 	}
 }
 
+// TestWhileHealingARecordedTransactionWhoseTipAboveTheBaseFeeIsTooSmallIsRepricedAtOnce:
+// a fee cap just above the base fee of the block the chain fell back to leaves less tip
+// than block producers take (geth's miner skips transactions under its minimum tip), so
+// the transaction waits in the pool as surely as one below the base fee, and every
+// transaction above it waits too. Its owner's Track replaces it at once, as it does one
+// below the base fee.
+func TestWhileHealingARecordedTransactionWhoseTipAboveTheBaseFeeIsTooSmallIsRepricedAtOnce(t *testing.T) {
+	var capAt *big.Int // when set, the fee cap of the next transaction
+	hs := newHealSetup(t, func(cfg *Config) {
+		cfg.StuckAfter = time.Hour
+		cfg.Fees = func(ctx context.Context, b Backend) (Fees, error) {
+			f, err := DefaultFees(ctx, b)
+			if err == nil && capAt != nil {
+				f.Cap = capAt
+			}
+			return f, err
+		}
+	})
+	c, w, s, ob, keep := hs.c, hs.w, hs.s, hs.ob, hs.start
+	mintFinal(t, c, ob, s, w, 0, 5, 2)
+	c.Commit(200) // empty blocks: the base fee falls far below the one at keep
+	// The first block of the fork has the base fee of keep+1 here: it is keep's child.
+	back, err := c.Client.HeaderByNumber(c.Ctx, new(big.Int).SetUint64(keep+1))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, err := DefaultFees(c.Ctx, c.Client)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Above the base fee after the rollback, but leaving half the tip once the chain is back there.
+	capAt = new(big.Int).Add(back.BaseFee, new(big.Int).Div(want.Tip, big.NewInt(2)))
+	if _, err := ob.Send(c.Ctx, mintCall(c, w, 7), s.record("in-flight")); err != nil {
+		t.Fatal(err)
+	}
+	capAt = nil
+	rollback(t, c, keep)
+	head, err := c.Client.HeaderByNumber(c.Ctx, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	first, _ := Decode(s.get("in-flight").Attempts[0])
+	if first.GasFeeCap().Cmp(head.BaseFee) < 0 || EffectiveTip(first, head.BaseFee).Cmp(want.Tip) >= 0 {
+		t.Fatalf("set-up: cap %s, tip left %s at base fee %s; want a cap above the base fee leaving less than the tip %s",
+			first.GasFeeCap(), EffectiveTip(first, head.BaseFee), head.BaseFee, want.Tip)
+	}
+	if h, err := ob.Heal(c.Ctx); err != nil || h.State != Behind {
+		t.Fatalf("after the rollback: %+v, %v; want Behind", h, err)
+	}
+	if _, _, err := ob.Track(c.Ctx, s.get("in-flight"), 1, s.record("in-flight")); err != nil {
+		t.Fatal(err)
+	}
+	repriced := s.get("in-flight")
+	if len(repriced.Attempts) != 2 {
+		t.Fatalf("%d attempts recorded, want the original and its re-priced replacement at once", len(repriced.Attempts))
+	}
+	second, _ := Decode(repriced.Attempts[1])
+	if second.Nonce() != first.Nonce() || EffectiveTip(second, head.BaseFee).Cmp(want.Tip) < 0 {
+		t.Fatalf("replacement nonce %d leaves tip %s at base fee %s (want at least %s); original nonce %d",
+			second.Nonce(), EffectiveTip(second, head.BaseFee), head.BaseFee, want.Tip, first.Nonce())
+	}
+	healUntilInSync(t, c, ob)
+	obs, _, err := ob.Track(c.Ctx, repriced, 1, s.record("in-flight"))
+	for range 20 {
+		if err != nil || obs.State == Final {
+			break
+		}
+		c.Commit(1)
+		obs, _, err = ob.Track(c.Ctx, repriced, 1, s.record("in-flight"))
+	}
+	if err != nil || obs.State != Final || obs.Hash.Hex() != repriced.Attempts[1].Hash {
+		t.Fatalf("in-flight mint: %v %v (hash %s, want the replacement %s)", obs.State, err, obs.Hash.Hex(), repriced.Attempts[1].Hash)
+	}
+	if b := c.Balance(c.Token, w); b != 5*2+7 {
+		t.Fatalf("balance %d, want 17", b)
+	}
+	if n := chainNonce(t, c); n != 6 {
+		t.Fatalf("chain nonce %d, want 6: no new nonce for an old effect", n)
+	}
+}
+
+func TestEffectiveTipIsTheTipOrWhatTheCapLeavesAboveTheBaseFee(t *testing.T) {
+	tx := types.NewTx(&types.DynamicFeeTx{GasTipCap: big.NewInt(100), GasFeeCap: big.NewInt(1_000)})
+	for _, tc := range []struct{ base, want int64 }{{0, 100}, {900, 100}, {950, 50}, {1_000, 0}, {1_200, -200}} {
+		if got := EffectiveTip(tx, big.NewInt(tc.base)); got.Int64() != tc.want {
+			t.Errorf("base fee %d: %s, want %d", tc.base, got, tc.want)
+		}
+	}
+}
+
 func TestANonceNoRecordHoldsHaltsSigningUntilAPersonFillsIt(t *testing.T) {
 	hs := newHealSetup(t, nil)
 	c, w, s, ob, start := hs.c, hs.w, hs.s, hs.ob, hs.start

@@ -680,9 +680,13 @@ func truncate(s string) string {
 // have come between recording and broadcasting, a reorg may have dropped the block), and
 // once the last attempt has waited StuckAfter it replaces it (record is called with the
 // appended attempt first). While the chain is behind the records (Health not InSync), a
-// last attempt whose fee cap is below the chain's base fee is replaced at once: after a
-// rollback the chain is back at a block whose base fee may be far above the one the
-// transaction was priced at, and the transactions above it wait for it. The owner records
+// last attempt that no block would include now is replaced at once: after a rollback the
+// chain is back at a block whose base fee may be far above the one the transaction was
+// priced at, and the transactions above it wait for it. No block includes it when its fee
+// cap is below the base fee, and none when the tip it still pays above the base fee
+// (min(tip, cap − base fee)) is below the tip the fee policy asks now: block producers
+// skip transactions under their minimum tip (geth's miner.gasprice, Polygon's 25 gwei),
+// so a cap a few wei above the base fee waits as long as a cap below it. The owner records
 // obs.Receipt when obs.State is Final.
 func (o *Outbox) Track(ctx context.Context, rec *investv1.ChainTransaction, confirmations uint64, record RecordFunc) (Observation, *investv1.ChainTransaction, error) {
 	obs, err := o.Check(ctx, rec, confirmations)
@@ -708,8 +712,9 @@ func (o *Outbox) Track(ctx context.Context, rec *investv1.ChainTransaction, conf
 	return obs, rec, o.Broadcast(ctx, rec)
 }
 
-// underpriced reports whether att's fee cap is below the latest block's base fee: no
-// block can include it until the base fee falls that far.
+// underpriced reports whether no block would include att now: its fee cap is below the
+// latest block's base fee, or the tip it pays above that base fee is below the tip the fee
+// policy asks for a new transaction (what block producers take at least).
 func (o *Outbox) underpriced(ctx context.Context, att investv1.ChainTransactionAttempt) (bool, error) {
 	tx, err := Decode(att)
 	if err != nil {
@@ -719,7 +724,27 @@ func (o *Outbox) underpriced(ctx context.Context, att investv1.ChainTransactionA
 	if err != nil {
 		return false, fmt.Errorf("latest header: %w", err)
 	}
-	return head.BaseFee != nil && tx.GasFeeCap().Cmp(head.BaseFee) < 0, nil
+	if head.BaseFee == nil {
+		return false, nil
+	}
+	if tx.GasFeeCap().Cmp(head.BaseFee) < 0 {
+		return true, nil
+	}
+	want, err := o.cfg.Fees(ctx, o.cfg.Backend)
+	if err != nil {
+		return false, err
+	}
+	return EffectiveTip(tx, head.BaseFee).Cmp(want.Tip) < 0, nil
+}
+
+// EffectiveTip is what tx pays its block's producer per gas at baseFee: its tip, or what
+// its fee cap leaves above the base fee when that is less (EIP-1559).
+func EffectiveTip(tx *types.Transaction, baseFee *big.Int) *big.Int {
+	left := new(big.Int).Sub(tx.GasFeeCap(), baseFee)
+	if left.Cmp(tx.GasTipCap()) < 0 {
+		return left
+	}
+	return new(big.Int).Set(tx.GasTipCap())
 }
 
 // StuckAfter is the configured wait before a replacement.
