@@ -89,41 +89,17 @@ func (r *Reconciler) Reconcile(ctx context.Context, req ctrl.Request) (ctrl.Resu
 		}
 	}
 
-	// Moves that need nothing from outside (PAYMENT_RECEIVED → EXECUTED on an open market,
-	// DELIVERY_COMPLETED → COMPLETED, …) are decided in a row and written together: one
-	// status write, one history entry and one Event per state, and no extra round trip
-	// through the watch.
-	work := o.DeepCopy()
-	var steps []*lifecycle.Transition
-	var waiting *lifecycle.Wait
-	var refused string
-	for range maxStepsPerWrite {
-		d := lifecycle.Next(work, facts)
-		if d.CancellationRefused != "" {
-			refused = d.CancellationRefused
-		}
-		if d.Redate != nil && len(steps) == 0 {
-			return r.redate(ctx, o, d.Redate, d.Wait)
-		}
-		if d.Transition == nil {
-			waiting = d.Wait
-			break
-		}
-		if d.Transition.Refund != nil {
-			work.Status.Refund = d.Transition.Refund
-		}
-		work.Status.State = d.Transition.To
-		steps = append(steps, d.Transition)
-		if d.Transition.To == investv1.StatePlaced {
-			break // acceptance is its own write, so watchers see every order PLACED first
-		}
+	m := lifecycle.Decide(o, facts)
+	if m.Redate != nil {
+		return r.redate(ctx, o, m.Redate, m.Wait)
 	}
+	steps, waiting, refused := m.Steps, m.Wait, m.Refused
 	res := ctrl.Result{}
 	if waiting != nil && !requeueAt.IsZero() {
 		res.RequeueAfter = max(time.Until(requeueAt), time.Second)
 	}
 	if len(steps) > 0 {
-		r2, err := r.transition(ctx, o, steps, work.Status.Refund, waiting, refused)
+		r2, err := r.transition(ctx, o, steps, waiting, refused)
 		if r2.RequeueAfter > 0 || err != nil {
 			return r2, err
 		}
@@ -135,9 +111,6 @@ func (r *Reconciler) Reconcile(ctx context.Context, req ctrl.Request) (ctrl.Resu
 	}
 	return res, nil
 }
-
-// maxStepsPerWrite bounds the moves written at once; no path has more than two in a row.
-const maxStepsPerWrite = 4
 
 // gather collects the facts outside the order: its share class and fund, the market
 // flags and gate, and whether its units are reserved. requeueAt is when a fact changes by
@@ -158,15 +131,7 @@ func (r *Reconciler) gather(ctx context.Context, o *investv1.Order) (lifecycle.F
 		case err != nil:
 			return f, requeueAt, err
 		default:
-			f.FundFound = true
-			f.Subscribable, f.Redeemable, f.Tradeable = fund.Spec.Subscribable, fund.Spec.Redeemable, fund.Spec.Tradeable
-			if g := fund.Spec.RedemptionGate; g != nil && g.Active {
-				f.GateActive = g.Until == nil || now.Before(g.Until.Time)
-				f.GateReason = g.Reason
-				if f.GateActive && g.Until != nil {
-					requeueAt = g.Until.Time
-				}
-			}
+			requeueAt = lifecycle.FundFacts(&f, fund)
 		}
 	}
 	if len(classes.Items) > 0 && lifecycle.Forward(o) {
@@ -281,27 +246,18 @@ func (r *Reconciler) reserve(ctx context.Context, o *investv1.Order) (bool, stri
 }
 
 // transition writes state changes with their history entries in one status write,
-// guarded by the order's resourceVersion, then emits an Event per state. refund, when
-// set, is the refund a cancellation owes, written with it; waiting, when set, is why the
-// order stops after the last step; refused, when set, why a cancellation requested is not
-// honoured.
-func (r *Reconciler) transition(ctx context.Context, o *investv1.Order, steps []*lifecycle.Transition, refund *investv1.OrderRefund, waiting *lifecycle.Wait, refused string) (ctrl.Result, error) {
+// guarded by the order's resourceVersion (lifecycle.Apply: a refund a step owes is written
+// with it), then emits an Event per state. waiting, when set, is why the order stops after
+// the last step; refused, when set, why a cancellation requested is not honoured.
+func (r *Reconciler) transition(ctx context.Context, o *investv1.Order, steps []*lifecycle.Transition, waiting *lifecycle.Wait, refused string) (ctrl.Result, error) {
 	before := o.DeepCopy()
 	from := o.Status.State
-	at := metav1.NewTime(r.Now().UTC())
-	for _, t := range steps {
-		o.Status.History = append(o.Status.History, investv1.OrderTransition{State: t.To, At: at, Reason: t.Reason, Message: t.Message})
-	}
 	last := steps[len(steps)-1]
-	o.Status.State = last.To
-	if refund != nil && o.Status.Refund == nil {
-		o.Status.Refund = refund
-	}
-	if waiting == nil {
-		waiting = lifecycle.RefundWait(o)
-	}
 	newlyRefused := refused != "" && !meta.IsStatusConditionTrue(before.Status.Conditions, lifecycle.ConditionCancellationRefused)
-	lifecycle.SetConditions(o, waiting, last, refused)
+	lifecycle.Apply(o, steps, waiting, refused, metav1.NewTime(r.Now().UTC()))
+	if waiting == nil {
+		waiting = lifecycle.RefundWait(o) // what Apply reported (for the log below)
+	}
 	log := ctrl.LoggerFrom(ctx)
 	if last.To == investv1.StateCancelled && before.Spec.CancellationRequested {
 		// A cancellation decided on the cached order: check it on the live one, where a
@@ -329,7 +285,7 @@ func (r *Reconciler) transition(ctx context.Context, o *investv1.Order, steps []
 		}
 		log.Info("transition written", "from", prev, "to", t.To, "reason", t.Reason)
 	}
-	if refund != nil && before.Status.Refund == nil {
+	if o.Status.Refund != nil && before.Status.Refund == nil {
 		log.Info("refund owed", "refund", o.Status.Refund.Reference, "amount", o.Status.Refund.Amount)
 	}
 	if newlyRefused {

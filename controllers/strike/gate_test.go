@@ -190,9 +190,22 @@ var _ = Describe("The redemption gate of a dealing date", func() {
 		}))
 		clock.Set(gateCut.Add(time.Hour))
 		Expect(publish(nh, gateDay, 1_000_000)).To(Succeed())
-		Eventually(func() bool { return get(a).Status.Strike != nil || get(b).Status.Strike != nil }).WithTimeout(envtest.Settle).Should(BeTrue())
-		Consistently(func() bool { return get(a).Status.Strike != nil && get(b).Status.Strike != nil }).WithTimeout(2*time.Second).Should(BeFalse(),
-			"the strike went on past the SELL whose remainder it could not carry")
+		// The strike prices every order of the dealing first, then carries the remainders.
+		Eventually(func() bool { return get(a).Status.Strike != nil && get(b).Status.Strike != nil }).WithTimeout(envtest.Settle).Should(BeTrue())
+		carried := func() int {
+			n := 0
+			for _, o := range []*investv1.Order{a, b} {
+				var orders investv1.OrderList
+				Expect(k8s.List(ctx, &orders, client.InNamespace(o.Namespace))).To(Succeed())
+				for _, c := range orders.Items {
+					if c.Spec.CarriedFrom != "" {
+						n++
+					}
+				}
+			}
+			return n
+		}
+		Consistently(carried).WithTimeout(2*time.Second).Should(BeZero(), "the dying strike carried no remainder")
 		dying.Stop()
 		for _, o := range []*investv1.Order{a, b} {
 			if n := get(o).Status.Strike; n != nil {

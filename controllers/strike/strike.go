@@ -4,8 +4,9 @@
 // NAVHistory price of that date) and both its cut-offs have passed, the controller
 // records that NAV on the Dealing (status.nav, immutable), then prices every order of the
 // dealing that is ready for it (lifecycle.ReadyForStrike) at that recorded NAV, writing
-// each order's contract note (status.strike, immutable) under the optimistic lock. The
-// order controller then moves each priced order to EXECUTED.
+// each order's contract note (status.strike, immutable) under the optimistic lock, with
+// the moves the lifecycle then makes (a paid order becomes EXECUTED in the same write),
+// several orders at a time.
 //
 // Exactly once: the price is the one recorded on the Dealing before the first order is
 // priced, so a restart in the middle prices the rest at the same NAV; an order carries the
@@ -20,8 +21,10 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"sync/atomic"
 	"time"
 
+	"golang.org/x/sync/errgroup"
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/api/equality"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
@@ -46,7 +49,7 @@ import (
 // +kubebuilder:rbac:groups=invest.fundshare.io,resources=orders/status,verbs=get;update;patch
 // +kubebuilder:rbac:groups=invest.fundshare.io,resources=accounts,verbs=get;list;watch
 // +kubebuilder:rbac:groups=invest.fundshare.io,resources=accounts/status,verbs=get;update;patch
-// +kubebuilder:rbac:groups=invest.fundshare.io,resources=shareclasses;navhistories,verbs=get;list;watch
+// +kubebuilder:rbac:groups=invest.fundshare.io,resources=shareclasses;navhistories;funds,verbs=get;list;watch
 // +kubebuilder:rbac:groups=events.k8s.io,resources=events,verbs=create;patch
 
 // Upcoming is how many of a share class's next dealing dates get a Dealing object ahead
@@ -134,13 +137,21 @@ func (r *Reconciler) Reconcile(ctx context.Context, req ctrl.Request) (ctrl.Resu
 			UnitDecimals: sc.Spec.Dealing.UnitDecimals, SettlementDate: dl.SettlementDate.String(), At: now,
 			Gate: d.Status.RedemptionGate, AntiDilution: d.Status.AntiDilution,
 		}
+		facts, err := r.fundFacts(ctx, sc, now)
+		if err != nil {
+			return ctrl.Result{}, err
+		}
+		var ready []*investv1.Order
+		for i := range orders.Items {
+			if lifecycle.ReadyForStrike(&orders.Items[i]) {
+				ready = append(ready, &orders.Items[i])
+			}
+		}
+		if err := r.priceAll(ctx, ready, strike, cal, facts); err != nil {
+			return patch.Retry(ctx, err, "price the dealing's orders")
+		}
 		for i := range orders.Items {
 			o := &orders.Items[i]
-			if lifecycle.ReadyForStrike(o) {
-				if err := r.price(ctx, o, strike, cal); err != nil {
-					return patch.Retry(ctx, err, "price order "+o.Namespace+"/"+o.Name)
-				}
-			}
 			if n := o.Status.Strike; n != nil && n.Dealing == d.Name && n.RequestedUnits > 0 {
 				if err := r.settleGate(ctx, o); err != nil {
 					return patch.Retry(ctx, err, "carry the remainder of order "+o.Namespace+"/"+o.Name)
@@ -261,7 +272,53 @@ func (r *Reconciler) recordNAV(ctx context.Context, d *investv1.Dealing, nav *in
 
 // price writes the order's contract note, under the optimistic lock on the version read,
 // and announces it with an Event.
-func (r *Reconciler) price(ctx context.Context, o *investv1.Order, s lifecycle.Strike, cal *dealing.Calendar) error {
+// fundFacts are the facts of the share class's fund at now (lifecycle.FundFacts), from
+// which the strike moves a priced order on in the same write as its contract note.
+func (r *Reconciler) fundFacts(ctx context.Context, sc *investv1.ShareClass, now time.Time) (lifecycle.Facts, error) {
+	f := lifecycle.Facts{Now: now, Priced: true}
+	fund := &investv1.Fund{}
+	err := r.Client.Get(ctx, client.ObjectKey{Name: string(sc.Spec.FeederFundID)}, fund)
+	switch {
+	case apierrors.IsNotFound(err):
+	case err != nil:
+		return f, err
+	default:
+		lifecycle.FundFacts(&f, fund)
+	}
+	return f, nil
+}
+
+// strikeWorkers is how many orders of a dealing are priced at once: each is its own
+// status write, so the strike goes as fast as the API server takes writes, not as one
+// round trip after another.
+const strikeWorkers = 8
+
+// priceAll prices the orders, strikeWorkers at a time. After an error no further order is
+// started, but the writes under way finish (the next reconcile resumes: a priced order is
+// not ready any more); the first error is returned.
+func (r *Reconciler) priceAll(ctx context.Context, orders []*investv1.Order, s lifecycle.Strike, cal *dealing.Calendar, f lifecycle.Facts) error {
+	var g errgroup.Group
+	g.SetLimit(strikeWorkers)
+	var failed atomic.Bool
+	for _, o := range orders {
+		if failed.Load() {
+			break
+		}
+		g.Go(func() error {
+			if err := r.price(ctx, o, s, cal, f); err != nil {
+				failed.Store(true)
+				return fmt.Errorf("price order %s/%s: %w", o.Namespace, o.Name, err)
+			}
+			return nil
+		})
+	}
+	return g.Wait()
+}
+
+// price writes the order's contract note and, in the same status write, the moves the
+// lifecycle then makes at once (EXECUTED, or CANCELLED when the note fills nothing), with
+// their history and conditions: one write and one Event per order at the strike.
+func (r *Reconciler) price(ctx context.Context, o *investv1.Order, s lifecycle.Strike, cal *dealing.Calendar, f lifecycle.Facts) error {
 	note, err := lifecycle.ContractNote(o, s)
 	if err != nil {
 		return reconcile.TerminalError(fmt.Errorf("price order %s/%s: %w", o.Namespace, o.Name, err))
@@ -281,16 +338,39 @@ func (r *Reconciler) price(ctx context.Context, o *investv1.Order, s lifecycle.S
 	}
 	before := o.DeepCopy()
 	o.Status.Strike = note
+	// A SELL is ready for the strike only once its units are reserved.
+	f.Reservation = lifecycle.ReservationNotNeeded
+	if o.Spec.Side == investv1.SideSell {
+		f.Reservation = lifecycle.ReservationHeld
+	}
+	m := lifecycle.Decide(o, f)
+	if m.Redate != nil {
+		m = lifecycle.Moves{}
+	}
+	lifecycle.Apply(o, m.Steps, m.Wait, m.Refused, metav1.NewTime(s.At.UTC()))
 	if err := patch.Status(ctx, r.Client, o, before); err != nil {
 		return err
 	}
-	ctrl.LoggerFrom(ctx).Info("order priced", "order", o.Namespace+"/"+o.Name, "units", note.Units, "gross", note.GrossAmount)
-	if r.Recorder != nil {
+	ctrl.LoggerFrom(ctx).Info("order priced", "order", o.Namespace+"/"+o.Name, "units", note.Units, "gross", note.GrossAmount, "state", o.Status.State)
+	if r.Recorder == nil {
+		return nil
+	}
+	if len(m.Steps) == 0 {
 		cur := string(o.Spec.Currency)
 		r.Recorder.Eventf(o, nil, corev1.EventTypeNormal, "ContractNote", "Strike",
 			"trade date %s, NAV date %s, price %s, units %d, gross %s, fee %s, net %s, settlement date %s",
 			note.TradeDate, note.NAVDate, money.Format(note.NAVPerShare, cur), note.Units, money.Format(note.GrossAmount, cur),
 			money.Format(note.FeeAmount, cur), money.Format(note.NetAmount, cur), note.SettlementDate)
+		return nil
+	}
+	prev := before.Status.State
+	for _, t := range m.Steps {
+		kind := corev1.EventTypeNormal
+		if t.To == investv1.StateCancelled {
+			kind = corev1.EventTypeWarning
+		}
+		r.Recorder.Eventf(o, nil, kind, t.Reason, "Transition", "%s → %s: %s", prev, t.To, t.Message)
+		prev = t.To
 	}
 	return nil
 }

@@ -7,6 +7,7 @@ import (
 
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	ctrl "sigs.k8s.io/controller-runtime"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
@@ -57,6 +58,44 @@ var _ = Describe("Forward orders and the NAV strike", func() {
 		Expect(err.Error()).To(ContainSubstring("a SELL is given in units"))
 	})
 
+	It("a paid order is priced and executed in one status write and one Event", func() {
+		sc, nh := forwardClass(nil)
+		c := newCustomer()
+		o := c.buyAmount(sc.Spec.ISIN, 10_000_000)
+		Expect(k8s.Create(ctx, o)).To(Succeed())
+		pay(o)
+		wc, err := client.NewWithWatch(env.Config, client.Options{Scheme: k8s.Scheme()})
+		Expect(err).NotTo(HaveOccurred())
+		w, err := wc.Watch(ctx, &investv1.OrderList{}, client.InNamespace(c.ns), client.MatchingFields{"metadata.name": o.Name},
+			&client.ListOptions{Raw: &metav1.ListOptions{ResourceVersion: get(o).ResourceVersion}})
+		Expect(err).NotTo(HaveOccurred())
+		defer w.Stop()
+
+		clock.Set(cutOff.Add(time.Hour))
+		Expect(publish(nh, dealingDay, 1_000_000)).To(Succeed())
+		var seen []string // every version of the order the API server stored, in order
+		Eventually(func() investv1.OrderState {
+			for {
+				select {
+				case ev := <-w.ResultChan():
+					if v, ok := ev.Object.(*investv1.Order); ok {
+						seen = append(seen, fmt.Sprintf("%s priced=%v", v.Status.State, v.Status.Strike != nil))
+						if v.Status.Strike != nil {
+							return v.Status.State
+						}
+					}
+				default:
+					return ""
+				}
+			}
+		}).WithTimeout(envtest.Settle).Should(Equal(investv1.StateExecuted))
+		Expect(seen).To(HaveExactElements(fmt.Sprintf("%s priced=true", investv1.StateExecuted)),
+			"the one write of the strike holds the contract note and the move to EXECUTED")
+		Eventually(func() int { return events(c.ns, o.Name, lifecycle.ReasonPricedAtStrike) }).WithTimeout(envtest.Settle).Should(Equal(1))
+		Consistently(func() int { return events(c.ns, o.Name, "ContractNote") }).WithTimeout(time.Second).Should(BeZero(),
+			"the transition's Event carries the contract note")
+	})
+
 	It("an amount BUY gets units rounded down and the residual refunded", func() {
 		sc, nh := forwardClass(nil)
 		c := newCustomer()
@@ -90,7 +129,7 @@ var _ = Describe("Forward orders and the NAV strike", func() {
 		last := get(o).Status.History[len(get(o).Status.History)-1]
 		Expect(last.Reason).To(Equal(lifecycle.ReasonPricedAtStrike))
 		Expect(last.Message).To(ContainSubstring("the residual 40.0000 EUR is refunded"))
-		Eventually(func() int { return events(c.ns, o.Name, "ContractNote") }).WithTimeout(envtest.Settle).Should(Equal(1))
+		Eventually(func() int { return events(c.ns, o.Name, lifecycle.ReasonPricedAtStrike) }).WithTimeout(envtest.Settle).Should(Equal(1))
 
 		Eventually(func(g Gomega) {
 			d := &investv1.Dealing{}
@@ -273,7 +312,7 @@ var _ = Describe("Forward orders and the NAV strike", func() {
 			units += note.Units
 		}
 		for _, o := range orders {
-			Eventually(func() int { return events(c.ns, o.Name, "ContractNote") }).WithTimeout(envtest.Settle).Should(Equal(1), "one contract note for %s", o.Name)
+			Eventually(func() int { return events(c.ns, o.Name, lifecycle.ReasonPricedAtStrike) }).WithTimeout(envtest.Settle).Should(Equal(1), "one contract note for %s", o.Name)
 		}
 		Eventually(func(g Gomega) {
 			d := &investv1.Dealing{}

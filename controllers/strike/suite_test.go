@@ -197,14 +197,12 @@ var errCrashed = errors.New("the process crashed")
 
 func (w crashingWriter) Patch(ctx context.Context, obj client.Object, p client.Patch, opts ...client.SubResourcePatchOption) error {
 	if _, ok := obj.(*investv1.Order); ok {
-		if w.c.written.Load() >= w.c.after {
+		// Counted before the write: the strike writes several orders at once, and the
+		// process dies after exactly `after` of them.
+		if w.c.written.Add(1) > w.c.after {
 			return errCrashed
 		}
-		if err := w.SubResourceWriter.Patch(ctx, obj, p, opts...); err != nil {
-			return err
-		}
-		w.c.written.Add(1)
-		return nil
+		return w.SubResourceWriter.Patch(ctx, obj, p, opts...)
 	}
 	return w.SubResourceWriter.Patch(ctx, obj, p, opts...)
 }
