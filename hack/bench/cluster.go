@@ -112,6 +112,14 @@ type startupTimes struct {
 // startOperator builds and starts the manager exactly as cmd/manager does (REST facade,
 // webhooks, controllers, the sandbox settlement agent without delay), with its transport
 // wrapped by counter, and waits until its caches are synced and the facade answers.
+// sandboxOf is app.Config.SandboxSettlement for v: the sandbox agents on (0), or off (-1).
+func sandboxOf(v variant) time.Duration {
+	if v.noAgents {
+		return -1
+	}
+	return 0
+}
+
 func startOperator(ctx context.Context, base *rest.Config, wio *envtest.WebhookInstallOptions, counter *apiCounter, v variant, ac archiveConfig) (*operator, error) {
 	restAddr, err := freeAddress()
 	if err != nil {
@@ -145,7 +153,7 @@ func startOperator(ctx context.Context, base *rest.Config, wio *envtest.WebhookI
 	if err := app.Setup(mgr, app.Config{
 		RESTAddr: restAddr, PublicBaseURL: baseURL, Namespace: operatorNamespace,
 		SigningKeySecret: signingKeySecret, Webhooks: true, Controllers: true,
-		SandboxSettlement: 0, Archive: ac.store, OrderRetention: ac.retention,
+		SandboxSettlement: sandboxOf(v), Archive: ac.store, OrderRetention: ac.retention,
 	}); err != nil {
 		return nil, err
 	}

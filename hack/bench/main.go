@@ -58,6 +58,7 @@ type options struct {
 	pipeline, pipelineConc    int
 	pipelineTimeout           time.Duration
 	loadWorkers               int
+	strike                    int
 	variants                  []variant
 	out, logPath              string
 	cpuProfile, profilePhase  string
@@ -90,11 +91,12 @@ func main() {
 	flag.IntVar(&o.pipelineConc, "pipeline-clients", 16, "concurrent placements, and writers of the raw write ceiling")
 	flag.DurationVar(&o.pipelineTimeout, "pipeline-timeout", 10*time.Minute, "how long the pipeline may take")
 	flag.IntVar(&o.loadWorkers, "load-workers", 32, "concurrent writers when loading data")
+	flag.IntVar(&o.strike, "strike", 10_000, "paid forward orders of one ISIN and dealing date struck at once, last (0 skips it)")
 	flag.StringVar(&variantList, "variants", "", "after the main measurements, restart the manager with each candidate change and measure again: watchlist, nocompact, nostream, compression, workers (comma-separated)")
 	flag.StringVar(&o.out, "out", "bench-results.json", "JSON file of the results")
 	flag.StringVar(&o.logPath, "log", "", "log file of the manager (default: a temporary file, removed unless the run fails)")
 	flag.StringVar(&o.cpuProfile, "cpuprofile", "", "write a CPU profile of the phase -profile to this file")
-	flag.StringVar(&o.profilePhase, "profile", "read", "phase the profiles cover: load, startup, scale, read or pipeline")
+	flag.StringVar(&o.profilePhase, "profile", "read", "phase the profiles cover: load, startup, scale, read, pipeline or strike")
 	flag.StringVar(&o.apiserverProfile, "apiserver-cpuprofile", "", "also write kube-apiserver's CPU profile from the start of the phase -profile to this file")
 	flag.IntVar(&o.apiserverSeconds, "apiserver-profile-seconds", 20, "length of the kube-apiserver CPU profile")
 	flag.StringVar(&o.memProfile, "memprofile", "", "write a heap profile after the last manager start (full load, caches synced); samples every 64 KiB allocated, which slows allocation a little")
@@ -304,6 +306,13 @@ func run(ctx context.Context, o options) (err error) {
 			res.PipelineVariants = append(res.PipelineVariants, p)
 		}
 		res.Notes = append(res.Notes, "variant "+v.name+": "+v.description)
+	}
+	if o.strike > 0 {
+		st, err := b.measureStrike(ctx, o.strike)
+		if err != nil {
+			return fmt.Errorf("strike: %w", err)
+		}
+		res.Strike = &st
 	}
 
 	return b.report()

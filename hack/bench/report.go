@@ -28,6 +28,8 @@ type results struct {
 	Managers         []managerStart   `json:"manager_starts"`
 	// MarginalPerOrder is the heap slope between the two manager starts, bytes per order.
 	MarginalPerOrder float64 `json:"heap_marginal_bytes_per_order,omitempty"`
+	// Strike is the NAV strike of many paid forward orders (-strike).
+	Strike *strikeResult `json:"strike,omitempty"`
 	// Archive is the -archive-scale run.
 	Archive *archiveScale `json:"archive_scale,omitempty"`
 	Targets []target      `json:"targets"`
@@ -179,6 +181,13 @@ func (r *results) evaluate() {
 	if p := r.Pipeline; p != nil {
 		r.Targets = append(r.Targets, target{"order pipeline", fmt.Sprintf("%.2f of raw writes", p.Figure), "≥ 0.6", verdict(p.Figure >= 0.6 && p.Err == "")})
 	}
+	if st := r.Strike; st != nil {
+		ok := st.Err == ""
+		r.Targets = append(r.Targets,
+			target{strikeTime, fmt.Sprintf("%.1f s", st.Seconds), "≤ 60 s (10,000 orders)", verdict(ok && st.Seconds <= 60) + atOrders(st.Orders)},
+			target{strikeWrites, fmt.Sprintf("%.2f", st.WritesPerOrder), "≤ 2", verdict(ok && st.WritesPerOrder <= 2)},
+			target{strikeFigure, fmt.Sprintf("%.2f of raw writes ÷ writes per order", st.Figure), "≥ 0.8", verdict(ok && st.Figure >= 0.8)})
+	}
 	if a := r.Archive; a != nil {
 		r.Targets = append(r.Targets, a.targets(r.Pipeline)...)
 		return
@@ -225,10 +234,10 @@ func (r *results) printTable(w io.Writer) {
 	if l := r.List; l != nil {
 		name := fmt.Sprintf("filtered list p99, %s → %s orders", thousands(l.OrdersBase), thousands(l.OrdersFull))
 		tg, res := targetOf(name)
-		label := fmt.Sprintf("filtered list p99 (median of %d rounds' p99; 8 clients, %d orders per account), %s → %s orders", len(l.Base.RoundP99), r.Scale.PerAccount, thousands(l.OrdersBase), thousands(l.OrdersFull))
 		if l.Missing != "" {
-			row(label, "n/a ("+l.Missing+")", "", "", tg, "n/a")
+			row(fmt.Sprintf("filtered list p99, %s → %s orders", thousands(l.OrdersBase), thousands(l.OrdersFull)), "n/a ("+l.Missing+")", "", "", tg, "n/a")
 		} else {
+			label := fmt.Sprintf("filtered list p99 (median of %d rounds' p99; 8 clients, %d orders per account), %s → %s orders", len(l.Base.RoundP99), r.Scale.PerAccount, thousands(l.OrdersBase), thousands(l.OrdersFull))
 			row(label, fmt.Sprintf("%.2f ms → %.2f ms (%.2f×; pooled p99 %.2f → %.2f ms)", l.Base.P99Median, l.Full.P99Median, l.Ratio, l.Base.P99, l.Full.P99),
 				fmt.Sprintf("%.2f ms → %.2f ms (%.2f×; pooled %.2f → %.2f ms)", l.BaseCeiling.P99Median, l.FullCeiling.P99Median, l.CeilingRatio, l.BaseCeiling.P99, l.FullCeiling.P99),
 				fmt.Sprintf("%.2f× (ours ÷ ceiling)", l.corrected()), tg, res)
@@ -251,6 +260,22 @@ func (r *results) printTable(w io.Writer) {
 	}
 	for i := range r.PipelineVariants {
 		pipelineRow(&r.PipelineVariants[i], "", "")
+	}
+	if st := r.Strike; st != nil {
+		ours := fmt.Sprintf("%s orders EXECUTED %.1f s after the NAV (%.0f orders/s)", thousands(st.Executed), st.Seconds, st.OrdersPerSec)
+		if st.Err != "" {
+			ours += " (" + st.Err + ")"
+		}
+		label := fmt.Sprintf("NAV strike: %s paid forward BUYs by amount, one ISIN and dealing date, %s accounts", thousands(st.Orders), thousands(st.Accounts))
+		tg, res := targetOf(strikeTime)
+		row(label, ours, "", "", tg, res)
+		tg, res = targetOf(strikeWrites)
+		row("NAV strike: API writes per order (publication → controllers idle)", fmt.Sprintf("%.2f, and %d of the Dealing (%s)", st.WritesPerOrder, st.DealingWrites, formatCounts(st.Requests)), "", "", tg, res)
+		tg, res = targetOf(strikeFigure)
+		row("NAV strike: rate against the raw write ceiling", fmt.Sprintf("%.0f orders/s", st.OrdersPerSec),
+			fmt.Sprintf("%.0f raw status writes/s (%.0f before, %.0f after) ÷ %.2f writes/order = %.0f orders/s", st.RawWritesPerSec, st.RawBefore, st.RawAfter, st.WritesPerOrder, st.Ceiling),
+			fmt.Sprintf("%.2f", st.Figure), tg, res)
+		row(fmt.Sprintf("load %s paid forward orders (create + status, admission off)", thousands(st.Orders)), fmt.Sprintf("%.0f orders/s", st.LoadPS), "", "", "", "")
 	}
 	if a := r.Archive; a != nil {
 		a.printRows(row, targetOf, r.Pipeline)
@@ -329,4 +354,19 @@ func (l *listScale) corrected() float64 {
 		return l.Ratio
 	}
 	return l.Ratio / l.CeilingRatio
+}
+
+// The strike's target names.
+const (
+	strikeTime   = "NAV strike to every order EXECUTED"
+	strikeWrites = "NAV strike API writes per order"
+	strikeFigure = "NAV strike against the write ceiling"
+)
+
+// atOrders notes the scale when it is not the target's 10,000 orders.
+func atOrders(n int) string {
+	if n == 10_000 {
+		return ""
+	}
+	return fmt.Sprintf(" (at %s orders)", thousands(n))
 }

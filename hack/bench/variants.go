@@ -25,6 +25,7 @@ type variant struct {
 	config      func(*rest.Config) // changes the manager's rest.Config
 	gateOn      bool               // client-go's WatchListClient on while the manager's informers are built
 	pipeline    bool               // run the order pipeline on it too
+	noAgents    bool               // no settlement agent: nothing moves an order past EXECUTED
 }
 
 var variants = map[string]variant{
