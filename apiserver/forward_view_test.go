@@ -95,6 +95,27 @@ func TestAForwardOrderShowsNullPriceUnitsAndFeesUntilTheStrikeThenItsConfirmatio
 	}
 	validateAgainst(t, doc, "OrderListItem", asJSON(t, orderListItemView(o)))
 
+	// The residual is PENDING until the money side sends it back, then SENT, then COMPLETED.
+	for _, step := range []struct {
+		rec  func(*investv1.SettlementEvidence)
+		want string
+	}{
+		{func(*investv1.SettlementEvidence) {}, "PENDING"},
+		{func(e *investv1.SettlementEvidence) {
+			e.ResidualRefundSent = &investv1.SettlementRecord{Reference: "SBX-RFD-1"}
+		}, "SENT"},
+		{func(e *investv1.SettlementEvidence) {
+			e.ResidualRefundCompleted = &investv1.SettlementRecord{Reference: "SBX-RFD-1"}
+		}, "COMPLETED"},
+	} {
+		step.rec(&o.Status.Settlement)
+		v := asJSON(t, orderView(o))
+		validateAgainst(t, doc, "Order", v)
+		if c, _ := v["confirmation"].(map[string]any); c == nil || c["residual_refund_status"] != step.want {
+			t.Fatalf("residual_refund_status %v, want %s", v["confirmation"], step.want)
+		}
+	}
+
 	// A SELL by units: no amount and no value before the strike.
 	sell := asJSON(t, orderView(viewOrder(investv1.SideSell, 5, 0, true)))
 	validateAgainst(t, doc, "Order", sell)

@@ -362,9 +362,12 @@ type OrderConfirmation struct {
 	// residual_reference.
 	ResidualAmount    *int64  `json:"residual_amount" openapi:"min=0"`
 	ResidualReference *string `json:"residual_reference"`
-	Currency          string  `json:"currency" openapi:"pattern=^[A-Z]{3}$"`
-	SettlementDate    string  `json:"settlement_date" openapi:"format=date"`
-	StruckAt          string  `json:"struck_at" openapi:"format=date-time"`
+	// ResidualRefundStatus is where the refund of a residual stands: PENDING (owed, not
+	// sent), SENT, COMPLETED (arrived); null when there is no residual.
+	ResidualRefundStatus *string `json:"residual_refund_status" openapi:"enum=PENDING|SENT|COMPLETED"`
+	Currency             string  `json:"currency" openapi:"pattern=^[A-Z]{3}$"`
+	SettlementDate       string  `json:"settlement_date" openapi:"format=date"`
+	StruckAt             string  `json:"struck_at" openapi:"format=date-time"`
 	// RequestedUnits (a SELL the share class's redemption gate filled in part) are the
 	// units asked; units are those filled. Null when the order was filled in full.
 	RequestedUnits *int64 `json:"requested_units" openapi:"min=0"`

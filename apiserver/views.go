@@ -217,6 +217,16 @@ func confirmationView(o *investv1.Order) *OrderConfirmation {
 		c.UnitsValue, c.ResidualAmount = optInt64(n.UnitsValue), optInt64(n.Residual)
 		c.ResidualReference = optString(n.ResidualReference)
 	}
+	if lifecycle.ResidualOwed(o) {
+		status := "PENDING"
+		switch ev := o.Status.Settlement; {
+		case ev.ResidualRefundCompleted != nil:
+			status = "COMPLETED"
+		case ev.ResidualRefundSent != nil:
+			status = "SENT"
+		}
+		c.ResidualRefundStatus = &status
+	}
 	if n.RequestedUnits > 0 {
 		c.RequestedUnits = optInt64(n.RequestedUnits)
 	}

@@ -325,6 +325,15 @@ type SettlementEvidence struct {
 	// RefundCompleted (cancelled buy with a refund): the refund arrived.
 	// +optional
 	RefundCompleted *SettlementRecord `json:"refundCompleted,omitempty"`
+	// ResidualRefundSent (forward-priced buy by amount whose contract note has a
+	// residual): the residual was sent back to the customer, quoting the contract note's
+	// residual reference; reference required.
+	// +kubebuilder:validation:XValidation:rule="has(self.reference)",message="a payment reference is required"
+	// +optional
+	ResidualRefundSent *SettlementRecord `json:"residualRefundSent,omitempty"`
+	// ResidualRefundCompleted (idem): the residual arrived.
+	// +optional
+	ResidualRefundCompleted *SettlementRecord `json:"residualRefundCompleted,omitempty"`
 }
 
 // OrderChainStatus is what the chain agent did for the order on the token chain.

@@ -9,7 +9,7 @@ import (
 )
 
 // TestEveryStepAnAgentIsAskedForIsAdmitted: whatever the order the lifecycle can produce
-// (side, state, with or without a refund or a cancellation request, any evidence already
+// (side, state, with or without a refund, a residual or a cancellation request, any evidence already
 // recorded, also ahead of the state), the step
 // NextStep asks an agent for is evidence that admission lets it record (lifecycle.CheckEvidence,
 // decided on the order as the agent read it: the agents patch with its resourceVersion).
@@ -25,31 +25,36 @@ func TestEveryStepAnAgentIsAskedForIsAdmitted(t *testing.T) {
 			for _, refund := range []bool{false, true} {
 				for _, cancelling := range []bool{false, true} {
 					for mask := range 1 << len(fields) {
-						o := order(side, state)
-						o.Spec.CancellationRequested = cancelling
-						if refund {
-							o.Status.Refund = &investv1.OrderRefund{Amount: 1, Currency: "EUR", Reference: "RF-1"}
-						}
-						var recorded []string
-						for i, f := range fields {
-							if mask&(1<<i) != 0 {
-								lifecycle.Record(o, stepOf(t, f), investv1.SettlementRecord{Reference: "R", TransactionHash: txHash})
-								recorded = append(recorded, f)
+						for _, residual := range []bool{false, true} {
+							o := order(side, state)
+							o.Spec.CancellationRequested = cancelling
+							if refund {
+								o.Status.Refund = &investv1.OrderRefund{Amount: 1, Currency: "EUR", Reference: "RF-1"}
 							}
-						}
-						if !reachable(o) {
-							continue
-						}
-						step, ok := lifecycle.NextStep(o)
-						if !ok {
-							continue
-						}
-						asked[step] = true
-						written := o.DeepCopy()
-						lifecycle.Record(written, step, investv1.SettlementRecord{Reference: "R", TransactionHash: txHash})
-						if refused := lifecycle.CheckEvidence(o, written.Status.Settlement); len(refused) > 0 {
-							t.Errorf("%s %s refund=%v cancelling=%v recorded=%v: NextStep asks for %s, admission refuses it: %+v",
-								side, state, refund, cancelling, recorded, step, refused)
+							if residual {
+								o.Status.Strike = &investv1.OrderContractNote{Units: 1, Residual: 100, ResidualReference: "RS-1"}
+							}
+							var recorded []string
+							for i, f := range fields {
+								if mask&(1<<i) != 0 {
+									lifecycle.Record(o, stepOf(t, f), investv1.SettlementRecord{Reference: "R", TransactionHash: txHash})
+									recorded = append(recorded, f)
+								}
+							}
+							if !reachable(o) {
+								continue
+							}
+							step, ok := lifecycle.NextStep(o)
+							if !ok {
+								continue
+							}
+							asked[step] = true
+							written := o.DeepCopy()
+							lifecycle.Record(written, step, investv1.SettlementRecord{Reference: "R", TransactionHash: txHash})
+							if refused := lifecycle.CheckEvidence(o, written.Status.Settlement); len(refused) > 0 {
+								t.Errorf("%s %s refund=%v cancelling=%v residual=%v recorded=%v: NextStep asks for %s, admission refuses it: %+v",
+									side, state, refund, cancelling, residual, recorded, step, refused)
+							}
 						}
 					}
 				}
@@ -97,6 +102,13 @@ func reachable(o *investv1.Order) bool {
 	if o.Status.Refund != nil && (o.Spec.Side != investv1.SideBuy || o.Status.State != investv1.StateCancelled || ev.PaymentReceived == nil) {
 		return false
 	}
+	// Residual evidence only with a residual; a BUY with one is COMPLETED only once it arrived.
+	if !lifecycle.ResidualOwed(o) && (ev.ResidualRefundSent != nil || ev.ResidualRefundCompleted != nil) {
+		return false
+	}
+	if lifecycle.ResidualOwed(o) && o.Status.State == investv1.StateCompleted && ev.ResidualRefundCompleted == nil {
+		return false
+	}
 	return o.Status.Refund != nil || (ev.RefundSent == nil && ev.RefundCompleted == nil)
 }
 
@@ -106,7 +118,8 @@ const txHash = "0x11111111111111111111111111111111111111111111111111111111111111
 func stepOf(t *testing.T, f string) lifecycle.Step {
 	t.Helper()
 	for _, s := range []lifecycle.Step{lifecycle.StepPaymentReceived, lifecycle.StepDeliveryInitiated, lifecycle.StepDeliveryCompleted, lifecycle.StepTokensBurned,
-		lifecycle.StepPaymentSent, lifecycle.StepPaymentCompleted, lifecycle.StepRefundSent, lifecycle.StepRefundCompleted} {
+		lifecycle.StepPaymentSent, lifecycle.StepPaymentCompleted, lifecycle.StepRefundSent, lifecycle.StepRefundCompleted,
+		lifecycle.StepResidualRefundSent, lifecycle.StepResidualRefundCompleted} {
 		o := &investv1.Order{}
 		lifecycle.Record(o, s, investv1.SettlementRecord{})
 		if lifecycle.EvidenceRecord(&o.Status.Settlement, f) != nil {

@@ -3,6 +3,7 @@ package settlement
 import (
 	"context"
 	"errors"
+	"strings"
 	"time"
 
 	. "github.com/onsi/ginkgo/v2"
@@ -143,6 +144,37 @@ var _ = Describe("the sandbox settlement agent in a manager", func() {
 		Expect(k8s.Get(ctx, client.ObjectKeyFromObject(o), cur)).To(Succeed())
 		cur.Status.Refund.Amount++
 		Expect(k8s.Status().Update(ctx, cur)).To(MatchError(ContainSubstring("a refund is immutable once fixed")))
+	})
+
+	It("pays back the residual of a delivered forward buy once: residualRefundSent, then residualRefundCompleted with the same reference", func() {
+		o := fixtures.BuyOrder(managedNS, controlplane.NewID(), fixtures.ISIN, 1)
+		o.Spec.AmountOfUnits, o.Spec.Amount = 0, 10_000_000
+		o.Spec.Quote = &investv1.OrderQuote{Amount: 10_000_000, GrossValue: 10_000_000, FeeRate: 150, FeeSource: investv1.FeeSourceDefault, DealingDate: "2026-03-10",
+			FundDetails: investv1.OrderFundDetails{ISIN: fixtures.ISIN, FundID: investv1.ObjectID(controlplane.NewID()), ShareClassID: investv1.ObjectID(controlplane.NewID())}}
+		Expect(k8s.Create(ctx, o)).To(Succeed())
+		note, err := lifecycle.ContractNote(o, lifecycle.Strike{Dealing: "x-2026-03-10", Date: "2026-03-10", NAVPerShare: 1_050_000, SettlementDate: "2026-03-12", At: time.Now()})
+		Expect(err).NotTo(HaveOccurred())
+		Expect(note.Residual).To(Equal(int64(400_000)))
+		// The strike's and the chain agent's writes: priced, delivered.
+		Eventually(func(g Gomega) {
+			g.Expect(k8s.Get(ctx, client.ObjectKeyFromObject(o), o)).To(Succeed())
+			o.Status.Strike = note
+			o.Status.Settlement.DeliveryInitiated = &investv1.SettlementRecord{TransactionHash: "0x" + strings.Repeat("ab", 32), At: metav1.Now()}
+			o.Status.Settlement.DeliveryCompleted = &investv1.SettlementRecord{TransactionHash: "0x" + strings.Repeat("ab", 32), At: metav1.Now()}
+			o.Status.State = investv1.StateDeliveryCompleted
+			o.Status.History = append(o.Status.History, investv1.OrderTransition{State: investv1.StateDeliveryCompleted, At: metav1.Now(), Reason: "SetByTest"})
+			g.Expect(k8s.Status().Update(ctx, o)).To(Succeed())
+		}, timeout, interval).Should(Succeed())
+		var ev investv1.SettlementEvidence
+		Eventually(func(g Gomega) {
+			ev = evidenceOf(o)(g)
+			g.Expect(ev.ResidualRefundCompleted).NotTo(BeNil())
+		}, timeout, interval).Should(Succeed())
+		Expect(ev.ResidualRefundSent).NotTo(BeNil())
+		Expect(ev.ResidualRefundSent.Reference).To(MatchRegexp(`^SBX-RFD-[A-Z2-7]{12}$`))
+		Expect(ev.ResidualRefundCompleted.Reference).To(Equal(ev.ResidualRefundSent.Reference))
+		Expect(ev.RefundSent).To(BeNil(), "the residual is not a cancellation's refund")
+		Consistently(evidenceOf(o), time.Second, interval).Should(Equal(ev), "settled once, never again")
 	})
 
 	It("records payout evidence for an executed sell after its tokens are burned", func() {

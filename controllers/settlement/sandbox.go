@@ -25,7 +25,8 @@ const (
 )
 
 // Sandbox is the built-in money-side Agent of the local dev run: every fiat step
-// (payment received, payout sent and completed, refund sent and completed) succeeds after
+// (payment received, payout sent and completed, refund and residual refund sent and
+// completed) succeeds after
 // Delay with well-formed, random references, so orders walk their lifecycle without a
 // bank. It settles no token step: those belong to the chain agent (controllers/delivery)
 // or, where no chain is configured, to NoChainTokenSandbox.
@@ -67,6 +68,14 @@ func (s *Sandbox) Settle(ctx context.Context, o *investv1.Order, step lifecycle.
 		rec.Reference, err = reference(SandboxRefundPrefix)
 	case lifecycle.StepRefundCompleted:
 		if prev := o.Status.Settlement.RefundSent; prev != nil && prev.Reference != "" {
+			rec.Reference = prev.Reference
+		} else {
+			rec.Reference, err = reference(SandboxRefundPrefix)
+		}
+	case lifecycle.StepResidualRefundSent:
+		rec.Reference, err = reference(SandboxRefundPrefix)
+	case lifecycle.StepResidualRefundCompleted:
+		if prev := o.Status.Settlement.ResidualRefundSent; prev != nil && prev.Reference != "" {
 			rec.Reference = prev.Reference
 		} else {
 			rec.Reference, err = reference(SandboxRefundPrefix)

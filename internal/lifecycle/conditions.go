@@ -1,6 +1,7 @@
 package lifecycle
 
 import (
+	"fmt"
 	"strings"
 
 	"k8s.io/apimachinery/pkg/api/meta"
@@ -8,6 +9,7 @@ import (
 
 	investv1 "github.com/fundshare/fundshare-operator/api/v1alpha1"
 	"github.com/fundshare/fundshare-operator/internal/conditions"
+	"github.com/fundshare/fundshare-operator/internal/money"
 )
 
 // Condition types of an order besides Ready. Ready, Reconciling and Stalled follow
@@ -123,6 +125,18 @@ func SetConditions(o *investv1.Order, waiting *Wait, moved *Transition, refused 
 		})
 	}
 	o.Status.ObservedGeneration = o.Generation
+}
+
+// residualWait is the wait of a delivered BUY for its residual refund to be sent, then to
+// arrive.
+func residualWait(o *investv1.Order) *Wait {
+	n := o.Status.Strike
+	amount := money.Format(n.Residual, string(o.Spec.Currency))
+	msg := fmt.Sprintf("waiting for the residual %s to be refunded with reference %s", amount, n.ResidualReference)
+	if sent := o.Status.Settlement.ResidualRefundSent; sent != nil {
+		msg = fmt.Sprintf("waiting for the residual %s (reference %s) to arrive: sent as %s", amount, n.ResidualReference, sent.Reference)
+	}
+	return &Wait{Reason: WaitAwaitingRefundEvidence, Message: msg}
 }
 
 // RefundWait is why a cancelled order with an outstanding refund is not done.

@@ -220,6 +220,9 @@ func nextBuy(o *investv1.Order, f Facts) Decision {
 		}
 		return move(investv1.StateDeliveryCompleted, ReasonDeliveryCompleted, msg)
 	case investv1.StateDeliveryCompleted:
+		if ResidualOutstanding(o) {
+			return Decision{Wait: residualWait(o)}
+		}
 		return move(investv1.StateCompleted, ReasonSettled, "the order is settled")
 	}
 	return invalidState(o)

@@ -26,7 +26,9 @@ const (
 	// RuleWrongSide: BUY evidence (paymentReceived, deliveryInitiated, deliveryCompleted)
 	// on a SELL, or SELL evidence (tokensBurned, paymentSent, paymentCompleted) on a BUY.
 	RuleWrongSide EvidenceRule = "WrongSide"
-	// RuleNoRefundOwed: refundSent or refundCompleted on an order without status.refund.
+	// RuleNoRefundOwed: refundSent or refundCompleted on an order without status.refund;
+	// residualRefundSent or residualRefundCompleted on one whose contract note has no
+	// residual.
 	RuleNoRefundOwed EvidenceRule = "NoRefundOwed"
 	// RuleStateLeft: evidence for a state the order can no longer reach: any evidence on a
 	// COMPLETED order, on a CANCELLED one any but a BUY's late payment and the refund it
@@ -61,6 +63,8 @@ type piece struct {
 	after string
 	// what says what the evidence is, for the wrong-side message.
 	what string
+	// residual: the refund of a contract note's residual, owed only when the note has one.
+	residual bool
 }
 
 // pieces are status.settlement's fields in the order of the type.
@@ -81,6 +85,10 @@ var pieces = []piece{
 		usedIn: investv1.StateCancelled},
 	{field: "refundCompleted", get: func(e *investv1.SettlementEvidence) *investv1.SettlementRecord { return e.RefundCompleted },
 		usedIn: investv1.StateCancelled, after: "refundSent"},
+	{field: "residualRefundSent", get: func(e *investv1.SettlementEvidence) *investv1.SettlementRecord { return e.ResidualRefundSent },
+		side: investv1.SideBuy, usedIn: investv1.StateDeliveryCompleted, what: "the refund of a strike's residual", residual: true},
+	{field: "residualRefundCompleted", get: func(e *investv1.SettlementEvidence) *investv1.SettlementRecord { return e.ResidualRefundCompleted },
+		side: investv1.SideBuy, usedIn: investv1.StateDeliveryCompleted, after: "residualRefundSent", what: "the refund of a strike's residual", residual: true},
 }
 
 // Fields lists status.settlement's fields, in the order of the type.
@@ -148,6 +156,9 @@ func judge(o *investv1.Order, ev *investv1.SettlementEvidence, p piece) (Evidenc
 			why = "its refund is not fixed yet: the order controller fixes status.refund for the late payment first"
 		}
 		return RuleNoRefundOwed, fmt.Sprintf("refund evidence on an order that owes no refund (%s, %s)", where, why)
+	}
+	if p.residual && !ResidualOwed(o) {
+		return RuleNoRefundOwed, fmt.Sprintf("residual refund evidence on an order that owes no residual (%s: only a forward BUY by amount whose contract note has a residual owes one)", where)
 	}
 	switch state {
 	case investv1.StateCompleted:

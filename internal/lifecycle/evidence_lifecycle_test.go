@@ -20,6 +20,7 @@ func withEvidence(o *investv1.Order, field string) *investv1.Order {
 		{"deliveryCompleted", &ev.DeliveryCompleted}, {"tokensBurned", &ev.TokensBurned},
 		{"paymentSent", &ev.PaymentSent}, {"paymentCompleted", &ev.PaymentCompleted},
 		{"refundSent", &ev.RefundSent}, {"refundCompleted", &ev.RefundCompleted},
+		{"residualRefundSent", &ev.ResidualRefundSent}, {"residualRefundCompleted", &ev.ResidualRefundCompleted},
 	} {
 		if p.name == field {
 			*p.to = r

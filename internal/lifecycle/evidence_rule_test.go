@@ -48,6 +48,10 @@ func with(ev investv1.SettlementEvidence, fields ...string) investv1.SettlementE
 			ev.RefundSent = r
 		case "refundCompleted":
 			ev.RefundCompleted = r
+		case "residualRefundSent":
+			ev.ResidualRefundSent = r
+		case "residualRefundCompleted":
+			ev.ResidualRefundCompleted = r
 		default:
 			panic("unknown evidence " + f)
 		}

@@ -27,6 +27,11 @@ const (
 	StepRefundSent Step = "RefundSent"
 	// StepRefundCompleted (cancelled buy with a refund): the refund arrived.
 	StepRefundCompleted Step = "RefundCompleted"
+	// StepResidualRefundSent (forward BUY by amount with a residual on its contract note):
+	// the residual was sent back to the customer.
+	StepResidualRefundSent Step = "ResidualRefundSent"
+	// StepResidualRefundCompleted (idem): the residual arrived.
+	StepResidualRefundCompleted Step = "ResidualRefundCompleted"
 )
 
 // Side is the part of the outside world a step belongs to.
@@ -34,7 +39,7 @@ type Side string
 
 const (
 	// MoneySide is the fiat steps: payment received, payout sent and completed, refund
-	// sent and completed.
+	// sent and completed, residual refund sent and completed.
 	MoneySide Side = "Money"
 	// TokenSide is the token steps: delivery initiated and completed (BUY), tokens burned
 	// (SELL).
@@ -55,12 +60,23 @@ func (s Step) Side() Side {
 // DeliveryCompleted, EXECUTED (sell) → TokensBurned, then PaymentSent (the payout
 // follows the burn), PAYMENT_SENT (sell) →
 // PaymentCompleted; a CANCELLED order with a refund (status.refund) → RefundSent, then
-// RefundCompleted. It is false when that evidence is already recorded, when the state
-// needs none, and when a cancellation is requested on a live order (no money or tokens
-// move for an order about to be cancelled; a refund is fixed by the cancellation itself).
+// RefundCompleted; DELIVERY_COMPLETED (a forward BUY by amount whose contract note has a
+// residual) → ResidualRefundSent, then ResidualRefundCompleted. It is false when that
+// evidence is already recorded, when the state needs none, and when a cancellation is
+// requested on a live order (no money or tokens move for an order about to be cancelled;
+// a refund is fixed by the cancellation itself) — except the residual, owed whatever is
+// requested once the units are delivered.
 func NextStep(o *investv1.Order) (Step, bool) {
 	if o.Status.State == investv1.StateCancelled && o.Status.Refund != nil {
 		for _, step := range []Step{StepRefundSent, StepRefundCompleted} {
+			if Recorded(o, step) == nil {
+				return step, true
+			}
+		}
+		return "", false
+	}
+	if o.Status.State == investv1.StateDeliveryCompleted && ResidualOwed(o) {
+		for _, step := range []Step{StepResidualRefundSent, StepResidualRefundCompleted} {
 			if Recorded(o, step) == nil {
 				return step, true
 			}
@@ -137,17 +153,38 @@ func field(o *investv1.Order, step Step) **investv1.SettlementRecord {
 		return &ev.RefundSent
 	case StepRefundCompleted:
 		return &ev.RefundCompleted
+	case StepResidualRefundSent:
+		return &ev.ResidualRefundSent
+	case StepResidualRefundCompleted:
+		return &ev.ResidualRefundCompleted
 	}
 	return nil
 }
 
-// StartedAt is when the outside world was asked for the step: when the refund was sent
-// for RefundCompleted, when the order entered its current state for every other step.
+// ResidualOwed says whether the order is a BUY whose contract note leaves a residual to
+// refund (a forward BUY by amount: net − units × NAV).
+func ResidualOwed(o *investv1.Order) bool {
+	return o.Spec.Side == investv1.SideBuy && o.Status.Strike != nil && o.Status.Strike.Residual > 0
+}
+
+// ResidualOutstanding says whether a residual owed has not arrived yet.
+func ResidualOutstanding(o *investv1.Order) bool {
+	return ResidualOwed(o) && o.Status.Settlement.ResidualRefundCompleted == nil
+}
+
+// StartedAt is when the outside world was asked for the step: when the refund (the
+// residual) was sent for RefundCompleted (ResidualRefundCompleted), when the order entered
+// its current state for every other step.
 func StartedAt(o *investv1.Order, step Step) time.Time {
-	if step == StepRefundCompleted {
-		if sent := o.Status.Settlement.RefundSent; sent != nil {
-			return sent.At.Time
-		}
+	var sent *investv1.SettlementRecord
+	switch step {
+	case StepRefundCompleted:
+		sent = o.Status.Settlement.RefundSent
+	case StepResidualRefundCompleted:
+		sent = o.Status.Settlement.ResidualRefundSent
+	}
+	if sent != nil {
+		return sent.At.Time
 	}
 	return EnteredAt(o)
 }
