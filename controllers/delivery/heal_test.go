@@ -64,7 +64,9 @@ var _ = Describe("a chain behind the records heals by itself", func() {
 			if depth >= 10 {
 				Expect(nonceAt(w)).To(BeNumerically("<", before), "the rollback took mined transactions")
 			}
-			GinkgoWriter.Printf("rollback of %d blocks: the chain's nonce fell from %d to %d (%d recorded)\n", depth, before, nonceAt(w), recorded)
+			head, err := w.chain.Client.HeaderByNumber(ctx, nil)
+			Expect(err).NotTo(HaveOccurred())
+			GinkgoWriter.Printf("rollback of %d blocks: the chain's nonce fell from %d to %d (%d recorded); base fee now %s wei\n", depth, before, nonceAt(w), recorded, head.BaseFee)
 
 			By("the agent healing the chain while blocks come")
 			stopMiner = w.chain.Mine(50 * time.Millisecond)

@@ -109,6 +109,7 @@ func paidForwardOrder(rng *rand.Rand, acct accountRef, sc *investv1.ShareClass, 
 	money := &settlement.Sandbox{Name: "sandbox", Now: func() time.Time { return clock }}
 	facts := lifecycle.Facts{FundFound: true, Subscribable: true, Redeemable: true, Tradeable: true, Priced: true, Reservation: lifecycle.ReservationNotNeeded}
 	work := o.DeepCopy()
+	work.Generation = 1 // what the API server gives the order at its create: the conditions observe it
 	for range 8 {
 		facts.Now = clock
 		m := lifecycle.Decide(work, facts)
