@@ -293,6 +293,8 @@ type SettlementRecord struct {
 // +kubebuilder:validation:XValidation:rule="!has(oldSelf.refundSent) || (has(self.refundSent) && self.refundSent == oldSelf.refundSent)",message="recorded evidence is immutable",fieldPath=".refundSent"
 // +kubebuilder:validation:XValidation:rule="!has(oldSelf.refundCompleted) || (has(self.refundCompleted) && self.refundCompleted == oldSelf.refundCompleted)",message="recorded evidence is immutable",fieldPath=".refundCompleted"
 // +kubebuilder:validation:XValidation:rule="!has(oldSelf.tokensBurned) || (has(self.tokensBurned) && self.tokensBurned == oldSelf.tokensBurned)",message="recorded evidence is immutable",fieldPath=".tokensBurned"
+// +kubebuilder:validation:XValidation:rule="!has(oldSelf.residualRefundSent) || (has(self.residualRefundSent) && self.residualRefundSent == oldSelf.residualRefundSent)",message="recorded evidence is immutable",fieldPath=".residualRefundSent"
+// +kubebuilder:validation:XValidation:rule="!has(oldSelf.residualRefundCompleted) || (has(self.residualRefundCompleted) && self.residualRefundCompleted == oldSelf.residualRefundCompleted)",message="recorded evidence is immutable",fieldPath=".residualRefundCompleted"
 type SettlementEvidence struct {
 	// PaymentReceived (buy): the customer's payment arrived; reference required.
 	// +kubebuilder:validation:XValidation:rule="has(self.reference)",message="a payment reference is required"

@@ -175,6 +175,17 @@ var _ = Describe("the sandbox settlement agent in a manager", func() {
 		Expect(ev.ResidualRefundCompleted.Reference).To(Equal(ev.ResidualRefundSent.Reference))
 		Expect(ev.RefundSent).To(BeNil(), "the residual is not a cancellation's refund")
 		Consistently(evidenceOf(o), time.Second, interval).Should(Equal(ev), "settled once, never again")
+
+		By("the API server refusing to rewrite or remove residual evidence")
+		for _, change := range []func(*investv1.SettlementEvidence){
+			func(e *investv1.SettlementEvidence) { e.ResidualRefundSent.Reference = "SBX-RFD-REWRITTEN000" },
+			func(e *investv1.SettlementEvidence) { e.ResidualRefundCompleted = nil },
+		} {
+			cur := &investv1.Order{}
+			Expect(k8s.Get(ctx, client.ObjectKeyFromObject(o), cur)).To(Succeed())
+			change(&cur.Status.Settlement)
+			Expect(k8s.Status().Update(ctx, cur)).To(MatchError(ContainSubstring("recorded evidence is immutable")))
+		}
 	})
 
 	It("records payout evidence for an executed sell after its tokens are burned", func() {
