@@ -59,27 +59,13 @@ func (s *Sandbox) Settle(ctx context.Context, o *investv1.Order, step lifecycle.
 	case lifecycle.StepPaymentSent:
 		rec.Reference, err = reference(SandboxPayoutPrefix)
 	case lifecycle.StepPaymentCompleted:
-		if prev := o.Status.Settlement.PaymentSent; prev != nil && prev.Reference != "" {
-			rec.Reference = prev.Reference
-		} else {
-			rec.Reference, err = reference(SandboxPayoutPrefix)
-		}
-	case lifecycle.StepRefundSent:
+		rec.Reference, err = sameReference(o.Status.Settlement.PaymentSent, SandboxPayoutPrefix)
+	case lifecycle.StepRefundSent, lifecycle.StepResidualRefundSent:
 		rec.Reference, err = reference(SandboxRefundPrefix)
 	case lifecycle.StepRefundCompleted:
-		if prev := o.Status.Settlement.RefundSent; prev != nil && prev.Reference != "" {
-			rec.Reference = prev.Reference
-		} else {
-			rec.Reference, err = reference(SandboxRefundPrefix)
-		}
-	case lifecycle.StepResidualRefundSent:
-		rec.Reference, err = reference(SandboxRefundPrefix)
+		rec.Reference, err = sameReference(o.Status.Settlement.RefundSent, SandboxRefundPrefix)
 	case lifecycle.StepResidualRefundCompleted:
-		if prev := o.Status.Settlement.ResidualRefundSent; prev != nil && prev.Reference != "" {
-			rec.Reference = prev.Reference
-		} else {
-			rec.Reference, err = reference(SandboxRefundPrefix)
-		}
+		rec.Reference, err = sameReference(o.Status.Settlement.ResidualRefundSent, SandboxRefundPrefix)
 	default:
 		return investv1.SettlementRecord{}, fmt.Errorf("sandbox: unknown settlement step %q", step)
 	}
@@ -145,6 +131,15 @@ func sandboxRecord(ctx context.Context, o *investv1.Order, step lifecycle.Step, 
 		name = def
 	}
 	return investv1.SettlementRecord{At: metav1.NewTime(t.UTC().Truncate(time.Second)), RecordedBy: name}, nil
+}
+
+// sameReference is the reference of sent, the start a completion repeats; a new one of
+// prefix when none was recorded.
+func sameReference(sent *investv1.SettlementRecord, prefix string) (string, error) {
+	if sent != nil && sent.Reference != "" {
+		return sent.Reference, nil
+	}
+	return reference(prefix)
 }
 
 // reference is prefix and 12 characters of the base32 alphabet (A–Z, 2–7) from 60 random bits.

@@ -218,6 +218,32 @@ func TestAnInFlightTransactionAboveTheLostOnesIsMinedAfterThemWithItsRecordedNon
 	}
 }
 
+// replacementMinedOnce heals the chain and follows the in-flight mint of the re-pricing
+// specs to Final: its replacement is what is mined, the wallet holds the five healed mints
+// and the in-flight one, and no new nonce was used.
+func replacementMinedOnce(t *testing.T, hs healSetup, repriced *investv1.ChainTransaction) {
+	t.Helper()
+	c, w, s, ob := hs.c, hs.w, hs.s, hs.ob
+	healUntilInSync(t, c, ob)
+	obs, _, err := ob.Track(c.Ctx, repriced, 1, s.record("in-flight"))
+	for range 20 {
+		if err != nil || obs.State == Final {
+			break
+		}
+		c.Commit(1)
+		obs, _, err = ob.Track(c.Ctx, repriced, 1, s.record("in-flight"))
+	}
+	if err != nil || obs.State != Final || obs.Hash.Hex() != repriced.Attempts[1].Hash {
+		t.Fatalf("in-flight mint: %v %v (hash %s, want the replacement %s)", obs.State, err, obs.Hash.Hex(), repriced.Attempts[1].Hash)
+	}
+	if b := c.Balance(c.Token, w); b != 5*2+7 {
+		t.Fatalf("balance %d, want 17", b)
+	}
+	if n := chainNonce(t, c); n != 6 {
+		t.Fatalf("chain nonce %d, want 6: no new nonce for an old effect", n)
+	}
+}
+
 // TestWhileHealingARecordedTransactionBelowTheBaseFeeIsRepricedAtOnce: after a rollback
 // the chain stands at an older block whose base fee may be above what an in-flight
 // transaction was priced at; its owner's Track replaces it at once (same nonce, recorded
@@ -261,24 +287,7 @@ func TestWhileHealingARecordedTransactionBelowTheBaseFeeIsRepricedAtOnce(t *test
 	if second.Nonce() != first.Nonce() || second.GasFeeCap().Cmp(head.BaseFee) < 0 {
 		t.Fatalf("replacement nonce %d cap %s, original nonce %d; base fee %s", second.Nonce(), second.GasFeeCap(), first.Nonce(), head.BaseFee)
 	}
-	healUntilInSync(t, c, ob)
-	obs, _, err := ob.Track(c.Ctx, repriced, 1, s.record("in-flight"))
-	for range 20 {
-		if err != nil || obs.State == Final {
-			break
-		}
-		c.Commit(1)
-		obs, _, err = ob.Track(c.Ctx, repriced, 1, s.record("in-flight"))
-	}
-	if err != nil || obs.State != Final || obs.Hash.Hex() != repriced.Attempts[1].Hash {
-		t.Fatalf("in-flight mint: %v %v (hash %s, want the replacement %s)", obs.State, err, obs.Hash.Hex(), repriced.Attempts[1].Hash)
-	}
-	if b := c.Balance(c.Token, w); b != 5*2+7 {
-		t.Fatalf("balance %d, want 17", b)
-	}
-	if n := chainNonce(t, c); n != 6 {
-		t.Fatalf("chain nonce %d, want 6: no new nonce for an old effect", n)
-	}
+	replacementMinedOnce(t, hs, repriced)
 }
 
 // TestWhileHealingARecordedTransactionWhoseTipAboveTheBaseFeeIsTooSmallIsRepricedAtOnce:
@@ -342,24 +351,7 @@ func TestWhileHealingARecordedTransactionWhoseTipAboveTheBaseFeeIsTooSmallIsRepr
 		t.Fatalf("replacement nonce %d leaves tip %s at base fee %s (want at least %s); original nonce %d",
 			second.Nonce(), EffectiveTip(second, head.BaseFee), head.BaseFee, want.Tip, first.Nonce())
 	}
-	healUntilInSync(t, c, ob)
-	obs, _, err := ob.Track(c.Ctx, repriced, 1, s.record("in-flight"))
-	for range 20 {
-		if err != nil || obs.State == Final {
-			break
-		}
-		c.Commit(1)
-		obs, _, err = ob.Track(c.Ctx, repriced, 1, s.record("in-flight"))
-	}
-	if err != nil || obs.State != Final || obs.Hash.Hex() != repriced.Attempts[1].Hash {
-		t.Fatalf("in-flight mint: %v %v (hash %s, want the replacement %s)", obs.State, err, obs.Hash.Hex(), repriced.Attempts[1].Hash)
-	}
-	if b := c.Balance(c.Token, w); b != 5*2+7 {
-		t.Fatalf("balance %d, want 17", b)
-	}
-	if n := chainNonce(t, c); n != 6 {
-		t.Fatalf("chain nonce %d, want 6: no new nonce for an old effect", n)
-	}
+	replacementMinedOnce(t, hs, repriced)
 }
 
 func TestEffectiveTipIsTheTipOrWhatTheCapLeavesAboveTheBaseFee(t *testing.T) {
