@@ -270,8 +270,6 @@ func (r *Reconciler) recordNAV(ctx context.Context, d *investv1.Dealing, nav *in
 	return ctrl.Result{}, nil
 }
 
-// price writes the order's contract note, under the optimistic lock on the version read,
-// and announces it with an Event.
 // fundFacts are the facts of the share class's fund at now (lifecycle.FundFacts), from
 // which the strike moves a priced order on in the same write as its contract note.
 func (r *Reconciler) fundFacts(ctx context.Context, sc *investv1.ShareClass, now time.Time) (lifecycle.Facts, error) {
@@ -315,9 +313,10 @@ func (r *Reconciler) priceAll(ctx context.Context, orders []*investv1.Order, s l
 	return g.Wait()
 }
 
-// price writes the order's contract note and, in the same status write, the moves the
-// lifecycle then makes at once (EXECUTED, or CANCELLED when the note fills nothing), with
-// their history and conditions: one write and one Event per order at the strike.
+// price writes the order's contract note and, in the same status write under the
+// optimistic lock on the version read, the moves the lifecycle then makes at once
+// (EXECUTED, or CANCELLED when the note fills nothing), with their history and
+// conditions: one write and one Event per order at the strike.
 func (r *Reconciler) price(ctx context.Context, o *investv1.Order, s lifecycle.Strike, cal *dealing.Calendar, f lifecycle.Facts) error {
 	note, err := lifecycle.ContractNote(o, s)
 	if err != nil {
