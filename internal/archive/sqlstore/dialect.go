@@ -154,6 +154,10 @@ func (d sqliteDialect) migrate(ctx context.Context, db *sql.DB) error {
 
 func (sqliteDialect) rebind(query string) string { return query }
 
+// rowLock: nothing; a write transaction holds the database's one write lock from its
+// BEGIN (_txlock=immediate), so no other writer runs meanwhile.
+func (sqliteDialect) rowLock(string) string { return "" }
+
 func (sqliteDialect) oneWriter() bool { return true }
 
 func (sqliteDialect) unavailable(err error) bool {
@@ -195,6 +199,9 @@ func (d postgresDialect) open(opts Options) (*sql.DB, error) {
 }
 
 func (postgresDialect) oneWriter() bool { return false }
+
+// rowLock: the locking clause as given (FOR SHARE, FOR UPDATE).
+func (postgresDialect) rowLock(clause string) string { return " " + clause }
 
 // from: the server's planner chooses the index by its statistics.
 func (postgresDialect) from(string) string { return "archived_orders" }

@@ -12,18 +12,21 @@ import (
 	"github.com/fundshare/fundshare-operator/internal/archive"
 	"github.com/fundshare/fundshare-operator/internal/holdings"
 	"github.com/fundshare/fundshare-operator/internal/metricset"
+	"github.com/fundshare/fundshare-operator/internal/notify"
 )
 
 var (
 	opDuration = prometheus.NewHistogramVec(prometheus.HistogramOpts{
-		Name:    "fundshare_archive_operation_duration_seconds",
-		Help:    "Latency of order archive store calls, by backend and operation (put, put_many, get, list, completed_orders, holdings, ping).",
+		Name: "fundshare_archive_operation_duration_seconds",
+		Help: "Latency of order archive store calls, by backend and operation (put, put_many, get, list, completed_orders, holdings, ping, " +
+			"and the webhook store's webhook_record, webhook_pending, webhook_attempted, webhook_attempts, webhook_replay, webhook_event, " +
+			"webhook_forget, webhook_prune).",
 		Buckets: []float64{.0005, .001, .0025, .005, .01, .025, .05, .1, .25, .5, 1, 2.5, 5, 10},
 	}, []string{"backend", "operation"})
 	opErrors = prometheus.NewCounterVec(prometheus.CounterOpts{
 		Name: "fundshare_archive_operation_errors_total",
 		Help: "Order archive store calls that failed, by backend, operation and error: unavailable, conflict, invalid or " +
-			"internal (a not-found answer of get is not an error).",
+			"internal (a not-found answer of get or webhook_event is not an error).",
 	}, []string{"backend", "operation", "error"})
 )
 
@@ -32,26 +35,27 @@ func init() { metricset.MustRegister(opDuration, opErrors) }
 // errorKind is the error label of a failed call; "" for success and for not found.
 func errorKind(err error) string {
 	switch {
-	case err == nil, errors.Is(err, archive.ErrNotFound):
+	case err == nil, errors.Is(err, archive.ErrNotFound), errors.Is(err, notify.ErrNotFound):
 		return ""
-	case errors.Is(err, archive.ErrUnavailable):
+	case errors.Is(err, archive.ErrUnavailable), errors.Is(err, notify.ErrUnavailable):
 		return "unavailable"
 	case errors.Is(err, archive.ErrConflict):
 		return "conflict"
-	case errors.Is(err, archive.ErrInvalid):
+	case errors.Is(err, archive.ErrInvalid), errors.Is(err, notify.ErrInvalid):
 		return "invalid"
 	}
 	return "internal"
 }
 
-// instrumented measures every call of a store.
+// instrumented measures every call of a store, of its archive.Store and its notify.Store.
 type instrumented struct {
 	next    archive.Store
+	hooks   notify.Store
 	backend string
 }
 
-func instrument(s archive.Store, backend string) archive.Store {
-	return &instrumented{next: s, backend: backend}
+func instrument(s *store, backend string) *instrumented {
+	return &instrumented{next: s, hooks: s, backend: backend}
 }
 
 func (m *instrumented) observe(op string, start time.Time, err error) {
@@ -97,3 +101,43 @@ func (m *instrumented) Ping(ctx context.Context) (err error) {
 }
 
 func (m *instrumented) Close() error { return m.next.Close() }
+
+func (m *instrumented) Record(ctx context.Context, events []notify.Event, endpoints []notify.Endpoint) (n int, err error) {
+	defer func(start time.Time) { m.observe("webhook_record", start, err) }(time.Now())
+	return m.hooks.Record(ctx, events, endpoints)
+}
+
+func (m *instrumented) Pending(ctx context.Context, endpointUID string, limit int) (d []notify.Delivery, err error) {
+	defer func(start time.Time) { m.observe("webhook_pending", start, err) }(time.Now())
+	return m.hooks.Pending(ctx, endpointUID, limit)
+}
+
+func (m *instrumented) Attempted(ctx context.Context, a notify.Attempt) (err error) {
+	defer func(start time.Time) { m.observe("webhook_attempted", start, err) }(time.Now())
+	return m.hooks.Attempted(ctx, a)
+}
+
+func (m *instrumented) Attempts(ctx context.Context, endpointUID string, q notify.AttemptQuery) (a []notify.Attempt, next string, err error) {
+	defer func(start time.Time) { m.observe("webhook_attempts", start, err) }(time.Now())
+	return m.hooks.Attempts(ctx, endpointUID, q)
+}
+
+func (m *instrumented) Replay(ctx context.Context, ep notify.Endpoint, q notify.ReplayQuery) (n int, err error) {
+	defer func(start time.Time) { m.observe("webhook_replay", start, err) }(time.Now())
+	return m.hooks.Replay(ctx, ep, q)
+}
+
+func (m *instrumented) Event(ctx context.Context, namespace, id string) (e notify.Event, err error) {
+	defer func(start time.Time) { m.observe("webhook_event", start, err) }(time.Now())
+	return m.hooks.Event(ctx, namespace, id)
+}
+
+func (m *instrumented) Forget(ctx context.Context, endpointUID string) (err error) {
+	defer func(start time.Time) { m.observe("webhook_forget", start, err) }(time.Now())
+	return m.hooks.Forget(ctx, endpointUID)
+}
+
+func (m *instrumented) Prune(ctx context.Context, before time.Time) (n int, err error) {
+	defer func(start time.Time) { m.observe("webhook_prune", start, err) }(time.Now())
+	return m.hooks.Prune(ctx, before)
+}

@@ -133,6 +133,10 @@ type dialect interface {
 	// snapshot runs read with a querier whose reads all see one consistent snapshot of
 	// the database (a read-only transaction), and ends it.
 	snapshot(ctx context.Context, db *sql.DB, read func(querier) error) error
+	// rowLock is the locking clause (FOR SHARE, FOR UPDATE) that a SELECT of a write
+	// transaction ends with to lock the rows it reads against concurrent writers, with a
+	// leading space; "" when the database needs none.
+	rowLock(clause string) string
 }
 
 // columns is the column list of an insert, in the order of insertArgs.
@@ -153,7 +157,7 @@ func (s *store) op(ctx context.Context) (context.Context, context.CancelFunc) {
 }
 
 // writer takes the store's writer slot (SQLite has one writer at a time; nil slots mean
-// no limit) until release, or fails when ctx ends first.
+// no limit) until release, or fails with ctx's error when ctx ends first.
 func (s *store) writer(ctx context.Context) (release func(), err error) {
 	if s.writers == nil {
 		return func() {}, nil
@@ -162,7 +166,7 @@ func (s *store) writer(ctx context.Context) (release func(), err error) {
 	case s.writers <- struct{}{}:
 		return func() { <-s.writers }, nil
 	case <-ctx.Done():
-		return nil, s.classify(ctx, ctx.Err())
+		return nil, ctx.Err()
 	}
 }
 
@@ -180,7 +184,7 @@ func (s *store) Put(ctx context.Context, o *investv1.Order, accountType investv1
 	defer cancel()
 	release, err := s.writer(ctx)
 	if err != nil {
-		return err
+		return s.classify(ctx, err)
 	}
 	defer release()
 	res, err := s.db.ExecContext(ctx, s.dia.rebind(`INSERT INTO archived_orders (`+columns+`)
@@ -296,7 +300,7 @@ func (s *store) PutMany(ctx context.Context, entries []archive.Entry) error {
 	defer cancel()
 	release, err := s.writer(ctx)
 	if err != nil {
-		return err
+		return s.classify(ctx, err)
 	}
 	defer release()
 	tx, err := s.db.BeginTx(ctx, nil)
@@ -631,15 +635,21 @@ func (s *store) Close() error { return s.db.Close() }
 // cannot be reached or did not answer in time (the cause kept in the chain), the error
 // itself otherwise.
 func (s *store) classify(ctx context.Context, err error) error {
+	return s.classifyAs(ctx, err, archive.ErrUnavailable, "archive")
+}
+
+// classifyAs is classify with the unavailable error and the prefix of other errors of a
+// store's interface (archive.Store's or notify.Store's).
+func (s *store) classifyAs(ctx context.Context, err, unavailable error, prefix string) error {
 	switch {
 	case err == nil:
 		return nil
 	case ctx.Err() != nil && !errors.Is(err, ctx.Err()):
-		return fmt.Errorf("%w: %w (%w)", archive.ErrUnavailable, ctx.Err(), err)
+		return fmt.Errorf("%w: %w (%w)", unavailable, ctx.Err(), err)
 	case errors.Is(err, context.DeadlineExceeded), errors.Is(err, context.Canceled):
-		return fmt.Errorf("%w: %w", archive.ErrUnavailable, err)
+		return fmt.Errorf("%w: %w", unavailable, err)
 	case errors.Is(err, sql.ErrConnDone), s.dia.unavailable(err):
-		return fmt.Errorf("%w: %w", archive.ErrUnavailable, err)
+		return fmt.Errorf("%w: %w", unavailable, err)
 	}
-	return fmt.Errorf("archive: %w", err)
+	return fmt.Errorf("%s: %w", prefix, err)
 }
