@@ -95,6 +95,11 @@ type Reconciler struct {
 	// AfterArchive, when set, runs after an order's archive write is verified and before
 	// its deletion; an error stops the pass there. Tests put a crash there.
 	AfterArchive func(ctx context.Context, o *investv1.Order) error
+	// Events, when set, records the order's webhook events (internal/notify) after its
+	// archive write and before its deletion, so that no event of an order is lost when it
+	// leaves the cluster before the webhook ingest read its last change; an error stops
+	// the pass there and the order stays.
+	Events func(ctx context.Context, o *investv1.Order) error
 
 	mu sync.Mutex
 	// downUntil: while the archive is unavailable, no order tries before this time.
@@ -221,6 +226,11 @@ func (r *Reconciler) Reconcile(ctx context.Context, req ctrl.Request) (ctrl.Resu
 		return r.failed(ctx, full, err)
 	}
 	r.archiveAnswered()
+	if r.Events != nil {
+		if err := r.Events(ctx, full); err != nil {
+			return ctrl.Result{}, fmt.Errorf("record the order's webhook events: %w", err)
+		}
+	}
 	if r.AfterArchive != nil {
 		if err := r.AfterArchive(ctx, full); err != nil {
 			return ctrl.Result{}, err

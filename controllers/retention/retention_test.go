@@ -2,7 +2,9 @@ package retention_test
 
 import (
 	"context"
+	"errors"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"time"
 
@@ -17,6 +19,7 @@ import (
 	"github.com/fundshare/fundshare-operator/controllers/retention"
 	"github.com/fundshare/fundshare-operator/internal/archive/pgtest"
 	"github.com/fundshare/fundshare-operator/internal/archive/sqlstore"
+	"github.com/fundshare/fundshare-operator/internal/notify"
 )
 
 var _ = Describe("Retention: done orders leave the cluster for the archive", func() {
@@ -40,6 +43,52 @@ var _ = Describe("Retention: done orders leave the cluster for the archive", fun
 		Expect(archived.Status.Conditions).NotTo(BeEmpty(), "the full order is archived, not the cache's compact copy")
 		Expect(time.Since(retention.DoneAt(archived))).To(BeNumerically(">=", retainFor), "not before the retention")
 		Expect(archivedOfAccount(a)).To(HaveLen(1))
+	})
+
+	It("records a done order's webhook events before it leaves the cluster, and keeps the order while it cannot", func() {
+		isin := newMarket(0)
+		a := newCustomer()
+		ws, ok := sqlstore.Webhooks(direct())
+		Expect(ok).To(BeTrue())
+		endpointUID := "retention-" + a.Namespace
+		rec := &notify.Recorder{Store: ws, Endpoints: func(context.Context) ([]notify.Endpoint, error) {
+			return []notify.Endpoint{{UID: endpointUID, Namespace: a.Namespace}}, nil
+		}}
+		var mu sync.Mutex
+		down, calls := true, 0
+		setEvents(func(ctx context.Context, o *investv1.Order) error {
+			mu.Lock()
+			calls++
+			failing := down
+			mu.Unlock()
+			if failing {
+				return errors.New("the webhook store does not answer")
+			}
+			return rec.RecordOrder(ctx, o)
+		})
+		DeferCleanup(func() { setEvents(nil) })
+		buy := mustPlace(a, investv1.SideBuy, isin, 100)
+		waitCompleted(buy)
+		Eventually(func() int { mu.Lock(); defer mu.Unlock(); return calls }).WithTimeout(time.Minute).Should(BeNumerically(">", 0))
+		Consistently(inCluster(buy)).WithTimeout(2*retainFor).Should(BeTrue(), "the order stays while its events cannot be recorded")
+		mu.Lock()
+		down = false
+		mu.Unlock()
+		waitArchived(buy)
+		archived, err := direct().Get(ctx, buy.Namespace, buy.Name)
+		Expect(err).NotTo(HaveOccurred())
+		var want []notify.EventType
+		for _, e := range notify.OrderEvents(archived, time.Time{}) {
+			want = append(want, e.Type)
+		}
+		pending, err := ws.Pending(ctx, endpointUID, 100)
+		Expect(err).NotTo(HaveOccurred())
+		var got []notify.EventType
+		for _, d := range pending {
+			got = append(got, d.Event.Type)
+		}
+		Expect(got).To(Equal(want), "every state the order entered is an event, recorded before the order left")
+		Expect(got).To(ContainElement(notify.OrderCompleted))
 	})
 
 	It("lets a sell claim archived units, and refuses one beyond them", func() {

@@ -33,7 +33,9 @@ var (
 	env, k8s, ctx = envtest.Suite(envtest.Options{Webhooks: true})
 	store         *archivetest.Switch
 	// crash, when set, is the fail point of the running retention controller.
-	crash     func(ctx context.Context, o *investv1.Order) error
+	crash func(ctx context.Context, o *investv1.Order) error
+	// events, when set, is the running retention controller's webhook events hook.
+	events    func(ctx context.Context, o *investv1.Order) error
 	crashMu   sync.Mutex
 	stopMgr   func()
 	retainFor = 2 * time.Second
@@ -76,8 +78,23 @@ func startManager() func() {
 					}
 					return f(ctx, o)
 				},
+				Events: func(ctx context.Context, o *investv1.Order) error {
+					crashMu.Lock()
+					f := events
+					crashMu.Unlock()
+					if f == nil {
+						return nil
+					}
+					return f(ctx, o)
+				},
 			}).SetupWithManager(mgr)
 		})).Stop
+}
+
+func setEvents(f func(ctx context.Context, o *investv1.Order) error) {
+	crashMu.Lock()
+	defer crashMu.Unlock()
+	events = f
 }
 
 func setCrash(f func(ctx context.Context, o *investv1.Order) error) {

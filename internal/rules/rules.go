@@ -66,6 +66,7 @@ var specPaths = map[string]string{
 	"chain": "spec.chain", "wallet_address": "spec.walletAddress", "account_id": "spec.accountID",
 	"iban": "spec.iban", "account_holder_name": "spec.accountHolderName",
 	"from_wallet_id": "spec.fromWalletID", "to_wallet_id": "spec.toWalletID",
+	"url": "spec.url", "event_types": "spec.eventTypes", "description": "spec.description", "enabled": "spec.disabled",
 }
 
 // FieldPath is the CRD JSON path of a REST field name.
@@ -97,7 +98,7 @@ var MaxLength = map[string]int{
 	"external_id": 128, "country": 2, "city": 100, "line1": 200, "line2": 200, "postal_code": 20,
 	"state": 100, "first_name": 100, "last_name": 100, "place_of_birth": 100, "business_name": 200,
 	"lei": 20, "tax_id": 64, "tin": 64, "tax_residencies": 200,
-	"account_holder_name": 70,
+	"account_holder_name": 70, "description": 512,
 }
 
 // accountText are the account's text fields by REST name.

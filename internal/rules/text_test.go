@@ -61,6 +61,7 @@ func TestMaxLengthsAreTheCRDSchemas(t *testing.T) {
 	specs := map[string]apiextensionsv1.JSONSchemaProps{
 		"account": crdSpec(t, "invest.fundshare.io_accounts.yaml"),
 		"pmd":     crdSpec(t, "invest.fundshare.io_paymentmethoddetails.yaml"),
+		"webhook": crdSpec(t, "invest.fundshare.io_webhookendpoints.yaml"),
 	}
 	for name, max := range MaxLength {
 		path := FieldPath(name).String()

@@ -144,7 +144,7 @@ func (h *apiClientWebhook) ValidateDelete(ctx context.Context, ac *investv1.ApiC
 	}{
 		{&investv1.AccountList{}, "accounts"}, {&investv1.WalletList{}, "wallets"},
 		{&investv1.PaymentMethodDetailsList{}, "paymentmethoddetails"}, {&investv1.OrderList{}, "orders"},
-		{&investv1.CustomOfferingList{}, "customofferings"},
+		{&investv1.CustomOfferingList{}, "customofferings"}, {&investv1.WebhookEndpointList{}, "webhookendpoints"},
 	} {
 		if err := h.r.cache.List(ctx, l.list, client.InNamespace(ac.Namespace)); err != nil {
 			return nil, err

@@ -14,18 +14,18 @@ import (
 	"github.com/fundshare/fundshare-operator/internal/tenant"
 )
 
-// +kubebuilder:webhook:path=/validate-invest-fundshare-io-v1alpha1-tenancy,mutating=false,failurePolicy=fail,sideEffects=None,groups=invest.fundshare.io,resources=accounts;wallets;paymentmethoddetails;orders;customofferings,verbs=create,versions=v1alpha1,name=vtenancy.invest.fundshare.io,admissionReviewVersions=v1
+// +kubebuilder:webhook:path=/validate-invest-fundshare-io-v1alpha1-tenancy,mutating=false,failurePolicy=fail,sideEffects=None,groups=invest.fundshare.io,resources=accounts;wallets;paymentmethoddetails;orders;customofferings;webhookendpoints,verbs=create,versions=v1alpha1,name=vtenancy.invest.fundshare.io,admissionReviewVersions=v1
 
 // TenancyPath is where the tenancy webhook serves.
 const TenancyPath = "/validate-invest-fundshare-io-v1alpha1-tenancy"
 
 // A namespace is a tenant when it holds exactly one ApiClient: REST calls with that
 // client's token are confined to it. Tenant objects (accounts, wallets, payment method
-// details, orders, custom offerings) anywhere else would be seen by no one, so admission
+// details, orders, custom offerings, webhook endpoints) anywhere else would be seen by no one, so admission
 // refuses to create them there.
 
 // TenantResources are the resources that live only in a tenant's namespace.
-var TenantResources = []string{"accounts", "wallets", "paymentmethoddetails", "orders", "customofferings"}
+var TenantResources = []string{"accounts", "wallets", "paymentmethoddetails", "orders", "customofferings", "webhookendpoints"}
 
 // tenancyDecision is the pure rule: given the names of the ApiClients of a namespace, may
 // a tenant object be created there, and if not, why.

@@ -11,6 +11,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/fundshare/fundshare-operator/internal/notify/egress"
+
 	"github.com/ethereum/go-ethereum"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"k8s.io/apimachinery/pkg/util/validation/field"
@@ -38,6 +40,8 @@ type reader struct {
 	chainID int64
 	// now is the clock of order admission; nil: time.Now.
 	now func() time.Time
+	// egress are the rules of webhook endpoint URLs.
+	egress egress.Options
 }
 
 // tenant is r for the lookups of internal/tenant.
@@ -59,6 +63,10 @@ func WithArchive(a history.Archive) Option { return func(r *reader) { r.archive 
 func WithChain(c ethereum.ContractCaller, chainID int64) Option {
 	return func(r *reader) { r.chain, r.chainID = c, chainID }
 }
+
+// WithEgress sets the rules of webhook endpoint URLs (egress.Options.AllowLoopbackHTTP for
+// make run and tests); the default allows https to public addresses only.
+func WithEgress(o egress.Options) Option { return func(r *reader) { r.egress = o } }
 
 // Setup registers every webhook with the manager's webhook server. claimNamespace holds
 // the cluster-wide uniqueness claims (client ids): the operator's namespace, or
@@ -95,6 +103,9 @@ func Setup(mgr ctrl.Manager, claimNamespace string, opts ...Option) error {
 		return err
 	}
 	if err := ctrl.NewWebhookManagedBy(mgr, &investv1.WalletRecovery{}).WithValidator(&walletRecoveryWebhook{r}).Complete(); err != nil {
+		return err
+	}
+	if err := ctrl.NewWebhookManagedBy(mgr, &investv1.WebhookEndpoint{}).WithValidator(&webhookEndpointWebhook{r}).Complete(); err != nil {
 		return err
 	}
 	now := r.now

@@ -23,6 +23,8 @@ import (
 	"path/filepath"
 	"time"
 
+	"github.com/fundshare/fundshare-operator/internal/notify/egress"
+
 	"k8s.io/client-go/rest"
 	"k8s.io/utils/ptr"
 	ctrl "sigs.k8s.io/controller-runtime"
@@ -231,6 +233,8 @@ func Start(ctx context.Context, o Options) (_ *Env, err error) {
 		SigningKeySecret: "fundshare-jwt-signing-key", Webhooks: true, Controllers: true,
 		SandboxSettlement: o.SandboxSettlementDelay, Archive: e.archive, OrderRetention: o.OrderRetention,
 		RESTAccessLog: o.RESTAccessLog,
+		// Webhook receivers of a local run listen on 127.0.0.1 (docs/webhooks.md).
+		WebhookEgress: egress.Options{AllowLoopbackHTTP: true},
 		Chain:         agent.Options{RPCURL: e.Chain.RPCURL, ChainID: e.Chain.ChainID, SignerSecret: devdata.ChainSignerSecret, Confirmations: 3},
 		Token:         token.Options{Registry: e.Chain.Registry.Hex(), LedgerInterval: cmp.Or(o.LedgerReconcileInterval, time.Minute)},
 	}); err != nil {

@@ -20,12 +20,14 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/cache"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
+	investv1 "github.com/fundshare/fundshare-operator/api/v1alpha1"
 	"github.com/fundshare/fundshare-operator/apiserver"
 	"github.com/fundshare/fundshare-operator/apiserver/auth"
 	"github.com/fundshare/fundshare-operator/controllers/account"
 	"github.com/fundshare/fundshare-operator/controllers/apiclient"
 	"github.com/fundshare/fundshare-operator/controllers/dealing"
 	"github.com/fundshare/fundshare-operator/controllers/delivery"
+	notifyctrl "github.com/fundshare/fundshare-operator/controllers/notify"
 	"github.com/fundshare/fundshare-operator/controllers/order"
 	"github.com/fundshare/fundshare-operator/controllers/recovery"
 	"github.com/fundshare/fundshare-operator/controllers/retention"
@@ -34,10 +36,13 @@ import (
 	"github.com/fundshare/fundshare-operator/controllers/token"
 	"github.com/fundshare/fundshare-operator/controllers/transfer"
 	"github.com/fundshare/fundshare-operator/internal/archive"
+	"github.com/fundshare/fundshare-operator/internal/archive/sqlstore"
 	"github.com/fundshare/fundshare-operator/internal/chain/agent"
 	"github.com/fundshare/fundshare-operator/internal/holdings/history"
 	"github.com/fundshare/fundshare-operator/internal/index"
 	"github.com/fundshare/fundshare-operator/internal/monitoring"
+	"github.com/fundshare/fundshare-operator/internal/notify"
+	"github.com/fundshare/fundshare-operator/internal/notify/egress"
 	"github.com/fundshare/fundshare-operator/internal/ordercache"
 	"github.com/fundshare/fundshare-operator/internal/scheme"
 	"github.com/fundshare/fundshare-operator/internal/webhooks"
@@ -82,6 +87,12 @@ type Config struct {
 	// Archive is the order archive (internal/archive): reads, holdings and placement count
 	// the orders in it. Nil: none, and no retention.
 	Archive archive.Store
+	// WebhookEgress configures how outgoing webhooks are sent (AllowLoopbackHTTP for make
+	// run and tests).
+	WebhookEgress egress.Options
+	// WebhookStore is the outgoing webhooks' outbox and delivery log; nil: the one in
+	// Archive's database when Archive is a SQL archive (sqlstore), else no webhooks.
+	WebhookStore notify.Store
 	// OrderRetention is how long a done order stays in the cluster before the retention
 	// controller moves it to Archive; 0 or negative: orders stay.
 	OrderRetention time.Duration
@@ -149,7 +160,7 @@ func Setup(mgr ctrl.Manager, c Config) error {
 		archive.RegisterProbe(probe)
 	}
 	if c.Webhooks {
-		opts := []webhooks.Option{webhooks.WithArchive(placementArchive(c.Archive)), webhooks.WithClock(c.clock())}
+		opts := []webhooks.Option{webhooks.WithArchive(placementArchive(c.Archive)), webhooks.WithClock(c.clock()), webhooks.WithEgress(c.WebhookEgress)}
 		if c.Chain.RPCURL != "" {
 			// The webhooks read the chain on a connection of their own: they run on every
 			// replica, the chain agent on the leader only.
@@ -202,6 +213,7 @@ func Setup(mgr ctrl.Manager, c Config) error {
 					AccessLog: c.RESTAccessLog,
 					Now:       c.clock(),
 					Archive:   c.Archive,
+					Webhooks:  c.webhookStore(), WebhookEgress: c.WebhookEgress,
 				}), nil
 			},
 		}); err != nil {
@@ -244,10 +256,18 @@ func setupControllers(mgr ctrl.Manager, c Config) error {
 	if err := (&strike.Reconciler{Client: mgr.GetClient(), Live: mgr.GetAPIReader(), Recorder: mgr.GetEventRecorder("strike-controller"), Now: c.clock()}).SetupWithManager(mgr); err != nil {
 		return fmt.Errorf("strike controller: %w", err)
 	}
+	var events func(context.Context, *investv1.Order) error
+	if ws := c.webhookStore(); ws != nil {
+		rec, err := notifyctrl.Setup(mgr, notifyctrl.Config{Store: ws, Egress: c.WebhookEgress, Now: c.clock()})
+		if err != nil {
+			return err
+		}
+		events = rec.RecordOrder
+	}
 	if c.Archive != nil && c.OrderRetention > 0 {
 		if err := (&retention.Reconciler{
 			Client: mgr.GetClient(), Live: mgr.GetAPIReader(), Store: c.Archive, Retention: c.OrderRetention,
-			Recorder: mgr.GetEventRecorder("retention-controller"),
+			Recorder: mgr.GetEventRecorder("retention-controller"), Events: events,
 		}).SetupWithManager(mgr); err != nil {
 			return fmt.Errorf("retention controller: %w", err)
 		}
@@ -298,6 +318,21 @@ func setupControllers(mgr ctrl.Manager, c Config) error {
 		if err := settlement.SetupSandbox(mgr, c.SandboxSettlement, rt == nil); err != nil {
 			return err
 		}
+	}
+	return nil
+}
+
+// webhookStore is the configured webhook store, else the one in the archive's database;
+// nil when there is neither.
+func (c Config) webhookStore() notify.Store {
+	if c.WebhookStore != nil {
+		return c.WebhookStore
+	}
+	if c.Archive == nil {
+		return nil
+	}
+	if ws, ok := sqlstore.Webhooks(c.Archive); ok {
+		return ws
 	}
 	return nil
 }

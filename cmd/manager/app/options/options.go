@@ -101,6 +101,9 @@ func (o *Options) AddFlags(fs *flag.FlagSet) {
 	})
 	archive.BindDSNFlagVar(fs, &o.ArchiveDSN, o.ArchiveDSN)
 	fs.DurationVar(&c.OrderRetention, "order-retention", c.OrderRetention, "how long a done order stays in the cluster before it moves to the order archive (needs --archive-dsn; 0 or negative: orders stay)")
+	fs.BoolVar(&c.WebhookEgress.AllowLoopbackHTTP, "webhooks-allow-loopback-http", false,
+		"let webhook endpoints be plain http to 127.0.0.1, ::1 or localhost (local development and tests only; production sends https to public addresses)")
+	fs.DurationVar(&c.WebhookEgress.Timeout, "webhooks-timeout", 15*time.Second, "how long one webhook delivery may take before it counts as failed")
 	o.Log.BindFlags(fs)
 }
 

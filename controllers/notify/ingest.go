@@ -1,0 +1,75 @@
+// Package notify runs the outgoing webhooks: it records the events of orders, wallets and
+// NAV prices as their changes are committed (the ingest reconcilers), keeps a finalizer on
+// each WebhookEndpoint so that its deliveries go with it, and delivers every event to every
+// endpoint that subscribed to it (the dispatcher), signed (Standard Webhooks v1), retried on
+// the schedule of internal/notify/egress, and logged attempt by attempt in the store.
+package notify
+
+import (
+	"context"
+	"time"
+
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	ctrl "sigs.k8s.io/controller-runtime"
+	"sigs.k8s.io/controller-runtime/pkg/builder"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+	"sigs.k8s.io/controller-runtime/pkg/controller"
+	"sigs.k8s.io/controller-runtime/pkg/predicate"
+
+	investv1 "github.com/fundshare/fundshare-operator/api/v1alpha1"
+	"github.com/fundshare/fundshare-operator/internal/notify"
+)
+
+// +kubebuilder:rbac:groups=invest.fundshare.io,resources=orders;wallets;navhistories,verbs=get;list;watch
+
+// ingest records the events an object's committed status shows. kind names the object's
+// kind in the recorder's keys; events derives its events.
+type ingest[T client.Object] struct {
+	reader   client.Reader
+	recorder *notify.Recorder
+	kind     string
+	newObj   func() T
+	events   func(T, time.Time) []notify.Event
+}
+
+func (r *ingest[T]) Reconcile(ctx context.Context, req ctrl.Request) (ctrl.Result, error) {
+	key := r.kind + "/" + req.String()
+	obj := r.newObj()
+	if err := r.reader.Get(ctx, req.NamespacedName, obj); err != nil {
+		if apierrors.IsNotFound(err) {
+			r.recorder.Forget(key)
+			return ctrl.Result{}, nil
+		}
+		return ctrl.Result{}, err
+	}
+	// An object deleted and created again under its name has other event ids (they hold
+	// its UID), so what the recorder remembers of the old one hides nothing.
+	if err := r.recorder.Record(ctx, key, r.events(obj, r.recorder.Since())); err != nil {
+		return ctrl.Result{}, err
+	}
+	return ctrl.Result{}, nil
+}
+
+// setupIngest registers the three ingest reconcilers. They only read (the cache) and write
+// the store, so every change of an order wakes them; the workqueue folds rapid changes of
+// one object into one reconcile.
+func setupIngest(mgr ctrl.Manager, rec *notify.Recorder) error {
+	statusChanged := builder.WithPredicates(predicate.ResourceVersionChangedPredicate{})
+	if err := ctrl.NewControllerManagedBy(mgr).Named("webhook-events-orders").
+		For(&investv1.Order{}, statusChanged).
+		WithOptions(controller.Options{MaxConcurrentReconciles: 4}).
+		Complete(&ingest[*investv1.Order]{reader: mgr.GetClient(), recorder: rec, kind: "order",
+			newObj: func() *investv1.Order { return &investv1.Order{} }, events: notify.OrderEvents}); err != nil {
+		return err
+	}
+	if err := ctrl.NewControllerManagedBy(mgr).Named("webhook-events-wallets").
+		For(&investv1.Wallet{}, statusChanged).
+		Complete(&ingest[*investv1.Wallet]{reader: mgr.GetClient(), recorder: rec, kind: "wallet",
+			newObj: func() *investv1.Wallet { return &investv1.Wallet{} }, events: notify.WalletEvents}); err != nil {
+		return err
+	}
+	return ctrl.NewControllerManagedBy(mgr).Named("webhook-events-navs").
+		For(&investv1.NAVHistory{}, statusChanged).
+		Complete(&ingest[*investv1.NAVHistory]{reader: mgr.GetClient(), recorder: rec, kind: "nav",
+			newObj: func() *investv1.NAVHistory { return &investv1.NAVHistory{} }, events: notify.NAVEvents})
+}
