@@ -187,6 +187,15 @@ func (c *conformance) noteResponse(req *http.Request, res *http.Response, body [
 	if res.StatusCode >= 400 {
 		c.errorBodies = append(c.errorBodies, string(body))
 	}
+	if strings.HasPrefix(req.URL.Path, "/v1/webhook-endpoints") && res.StatusCode < 300 {
+		// A webhook endpoint's signing secret, shown at its creation and rotation.
+		var sec struct {
+			Secret string `json:"secret"`
+		}
+		if json.Unmarshal(body, &sec) == nil && sec.Secret != "" {
+			c.noteSecret(c.secrets, sec.Secret)
+		}
+	}
 	if req.URL.Path == "/oauth2/token" && res.StatusCode == http.StatusOK {
 		var tok struct {
 			AccessToken string `json:"access_token"`

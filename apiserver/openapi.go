@@ -565,6 +565,45 @@ func operations() []operation {
 			description: "The newest published NAV price of a share class; 404 `Price not found` before the first one.",
 			responses: errs(these(answer(http.StatusOK, "The newest price.", LatestAssetPrice{}),
 				fail(http.StatusNotFound, "`Share class not found`, or `Price not found` when none is published.")), commonErrors)},
+
+		// Webhooks.
+		{method: http.MethodPost, path: "/v1/webhook-endpoints", id: "createWebhookEndpoint", serve: (*Server).createWebhookEndpoint, summary: "Create a webhook endpoint", tag: "Webhooks", ext: true,
+			description: "An endpoint receives the events it subscribes to (event_types; empty or absent: every type), each a POST signed as Standard Webhooks v1 (headers webhook-id, webhook-timestamp, webhook-signature). url must be https to a public address. " +
+				"The answer carries the signing secret (whsec_...) this once; store it. " + idemDescription,
+			body:      WebhookEndpointCreateRequest{},
+			responses: errs(these(created(WebhookEndpointCreated{})), bodyErrors, commonErrors)},
+		{method: http.MethodGet, path: "/v1/webhook-endpoints", id: "listWebhookEndpoints", serve: (*Server).listWebhookEndpoints, summary: "List webhook endpoints", tag: "Webhooks", ext: true,
+			description: "The calling client's endpoints, oldest first; skip and limit page through them. Secrets are never shown again.",
+			query:       withPaging(),
+			responses:   errs(these(answer(http.StatusOK, "The endpoints, oldest first.", WebhookEndpointList{}), queryError), commonErrors)},
+		{method: http.MethodGet, path: "/v1/webhook-endpoints/{endpoint_id}", id: "getWebhookEndpoint", serve: (*Server).getWebhookEndpoint, summary: "Get a webhook endpoint", tag: "Webhooks", ext: true,
+			description: "One endpoint of the calling client; 404 for an id that does not exist or belongs to another client.",
+			responses:   errs(these(answer(http.StatusOK, "The endpoint.", WebhookEndpoint{}), notFoundError), commonErrors)},
+		{method: http.MethodPatch, path: "/v1/webhook-endpoints/{endpoint_id}", id: "updateWebhookEndpoint", serve: (*Server).updateWebhookEndpoint, summary: "Update a webhook endpoint", tag: "Webhooks", ext: true,
+			description: "Absent or null fields stay unchanged. enabled false stops deliveries (events that occur meanwhile are not sent; replay them); enabled true also ends a disabling by the service (disabled_reason) and its run of failures.",
+			body:        WebhookEndpointUpdateRequest{}, mergePatch: true,
+			responses: errs(these(answer(http.StatusOK, "The updated endpoint.", WebhookEndpoint{}), notFoundError, conflictError), bodyErrors, commonErrors)},
+		{method: http.MethodDelete, path: "/v1/webhook-endpoints/{endpoint_id}", id: "deleteWebhookEndpoint", serve: (*Server).deleteWebhookEndpoint, summary: "Delete a webhook endpoint", tag: "Webhooks", ext: true,
+			description: "Deletes the endpoint, its secret, its pending deliveries and its log.",
+			responses:   errs(these(response{status: http.StatusNoContent, description: "Deleted."}, notFoundError), commonErrors)},
+		{method: http.MethodPost, path: "/v1/webhook-endpoints/{endpoint_id}/rotate-secret", id: "rotateWebhookSecret", serve: (*Server).rotateWebhookSecret, summary: "Rotate a webhook endpoint's secret", tag: "Webhooks", ext: true,
+			description: "A new signing secret, shown this once. For 24 hours every delivery carries two signatures, by the new secret and by the previous one, so a receiver can switch without losing an event.",
+			responses:   errs(these(answer(http.StatusOK, "The new secret.", WebhookSecretRotation{}), notFoundError, conflictError), commonErrors)},
+		{method: http.MethodGet, path: "/v1/webhook-endpoints/{endpoint_id}/attempts", id: "listWebhookAttempts", serve: (*Server).listWebhookAttempts, summary: "Delivery log of a webhook endpoint", tag: "Webhooks", ext: true,
+			description: "Every delivery attempt, newest first: the event, the status code answered (null when none), the latency, the first KiB of the answer, the outcome and, while retrying, the next attempt. Kept 31 days. event_id keeps one event's attempts; cursor (next_cursor of the previous page) and limit page through them.",
+			query: []param{
+				qparam("event_id", "Only the attempts of this event.", strSchema()),
+				qparam("cursor", "Continue after the last attempt of a previous page: its next_cursor.", strSchema()),
+				qparam("limit", "Page size, 1 to 1000.", withDefault(intSchema(1, maxLimit), defaultLimit))},
+			responses: errs(these(answer(http.StatusOK, "The attempts, newest first; next_cursor when more follow.", WebhookAttemptList{}), notFoundError, queryError), commonErrors)},
+		{method: http.MethodPost, path: "/v1/webhook-endpoints/{endpoint_id}/replay", id: "replayWebhookEvents", serve: (*Server).replayWebhookEvents, summary: "Deliver events again", tag: "Webhooks", ext: true,
+			description: "Schedules one event (event_id), or every event of the client that the endpoint subscribes to and that occurred in [from, to), for delivery again now, including events the endpoint never had (it was created later or was not subscribed). Events are kept 31 days. 202 with how many deliveries were scheduled.",
+			body:        WebhookReplayRequest{},
+			responses: errs(these(answer(http.StatusAccepted, "The deliveries scheduled.", WebhookReplay{}),
+				fail(http.StatusNotFound, "`Webhook endpoint not found`, or `Event not found` for an event_id that is not the client's.")), bodyErrors, commonErrors)},
+		{method: http.MethodGet, path: "/v1/webhook-event-types", id: "listWebhookEventTypes", serve: (*Server).listWebhookEventTypes, summary: "List event types", tag: "Webhooks", ext: true,
+			description: "Every event type an endpoint may subscribe to, and when it is sent.",
+			responses:   errs(these(answer(http.StatusOK, "The event types.", WebhookEventTypeList{})), commonErrors)},
 	}
 }
 
@@ -606,6 +645,7 @@ var operationTags = openapi3.Tags{
 	{Name: "Payment method details", Description: "Bank accounts of an account for SEPA transfers."},
 	{Name: "Orders", Description: "Buy and sell orders, their lifecycle and cancellation."},
 	{Name: "Catalogue", Description: "Funds, share classes and NAV prices; the same for every client."},
+	{Name: "Webhooks", Description: "Signed events (Standard Webhooks v1) sent to the client's endpoints, their delivery log and replay."},
 }
 
 // openAPIDocBody stands for the document itself in its own description.

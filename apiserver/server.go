@@ -9,6 +9,9 @@ import (
 	"net/http"
 	"time"
 
+	"github.com/fundshare/fundshare-operator/internal/notify"
+	"github.com/fundshare/fundshare-operator/internal/notify/egress"
+
 	"github.com/go-logr/logr"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
@@ -49,6 +52,11 @@ type Deps struct {
 	// Archive holds the orders that left the cluster (controllers/retention): order reads,
 	// the order list, cancellation answers and portfolios include them. Nil: none.
 	Archive archive.Store
+	// Webhooks is the webhook store (deliveries, attempts, replay); nil: no webhooks, and
+	// the webhook routes answer 503.
+	Webhooks notify.Store
+	// WebhookEgress are the rules of webhook endpoint URLs (as admission applies them).
+	WebhookEgress egress.Options
 }
 
 // Server is the REST facade.

@@ -13,6 +13,10 @@ import (
 	"testing"
 	"time"
 
+	"github.com/fundshare/fundshare-operator/internal/notify"
+
+	"github.com/fundshare/fundshare-operator/internal/notify/egress"
+
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
 	corev1 "k8s.io/api/core/v1"
@@ -99,6 +103,8 @@ func startFacade() {
 		RESTAddr: addr, PublicBaseURL: baseURL, Namespace: operatorNamespace,
 		SigningKeySecret: "fundshare-jwt-signing-key", Webhooks: true, Controllers: true,
 		SandboxSettlement: -1, Archive: orderArchive,
+		// Webhook receivers listen on 127.0.0.1, as in make run.
+		WebhookEgress: egress.Options{AllowLoopbackHTTP: true, Timeout: 5 * time.Second}, WebhookStore: webhookStore(st),
 		// Every request logged at info, so the leak check reads the access log too.
 		RESTAccessLog: true,
 	}))
@@ -163,6 +169,14 @@ func newTenant(prefix string, settings investv1.ApiClientSpec) *tenant {
 		return r.code
 	}).WithTimeout(30 * time.Second).Should(Equal(http.StatusOK))
 	return t
+}
+
+// webhookStore is the webhook store in the archive's database (the switch turns only the
+// archive off).
+func webhookStore(st archive.Store) notify.Store {
+	ws, ok := sqlstore.Webhooks(st)
+	Expect(ok).To(BeTrue())
+	return ws
 }
 
 func (t *tenant) login() response {

@@ -628,3 +628,99 @@ type WalletRecoveryToken struct {
 	// Status is PENDING (not final yet), SUCCEEDED or REVERTED.
 	Status string `json:"status" openapi:"enum=PENDING|SUCCEEDED|REVERTED"`
 }
+
+// WebhookEndpointCreateRequest is the body of POST /v1/webhook-endpoints.
+type WebhookEndpointCreateRequest struct {
+	URL         *string   `json:"url" openapi:"required;maxLength=2048"`
+	EventTypes  *[]string `json:"event_types"`
+	Enabled     *bool     `json:"enabled"`
+	Description *string   `json:"description" openapi:"maxLength=512"`
+}
+
+// WebhookEndpointUpdateRequest is the body of PATCH /v1/webhook-endpoints/{endpoint_id}:
+// absent or null fields stay unchanged.
+type WebhookEndpointUpdateRequest struct {
+	URL         *string   `json:"url" openapi:"maxLength=2048"`
+	EventTypes  *[]string `json:"event_types"`
+	Enabled     *bool     `json:"enabled"`
+	Description *string   `json:"description" openapi:"maxLength=512"`
+}
+
+// WebhookEndpoint is a webhook endpoint as REST shows it. enabled is false when its owner
+// disabled it or the service did (disabled_reason GONE: it answered 410; FAILING_TOO_LONG:
+// every delivery failed for 5 days).
+type WebhookEndpoint struct {
+	ID             string   `json:"id" openapi:"uuid"`
+	URL            string   `json:"url"`
+	EventTypes     []string `json:"event_types"`
+	Enabled        bool     `json:"enabled"`
+	DisabledReason *string  `json:"disabled_reason" openapi:"enum=GONE|FAILING_TOO_LONG"`
+	Description    string   `json:"description"`
+	FailingSince   *string  `json:"failing_since" openapi:"format=date-time"`
+	Created        string   `json:"created" openapi:"format=date-time"`
+}
+
+// WebhookEndpointCreated is the answer of POST /v1/webhook-endpoints: the endpoint and its
+// signing secret, shown this once.
+type WebhookEndpointCreated struct {
+	WebhookEndpoint
+	Secret string `json:"secret" openapi:"pattern=^whsec_"`
+}
+
+// WebhookEndpointList is the answer of GET /v1/webhook-endpoints.
+type WebhookEndpointList struct {
+	Data []WebhookEndpoint `json:"data"`
+}
+
+// WebhookSecretRotation is the answer of POST /v1/webhook-endpoints/{endpoint_id}/rotate-secret:
+// the new secret, shown this once; the previous one still signs until
+// previous_secret_expires_at.
+type WebhookSecretRotation struct {
+	Secret                  string `json:"secret" openapi:"pattern=^whsec_"`
+	PreviousSecretExpiresAt string `json:"previous_secret_expires_at" openapi:"format=date-time"`
+}
+
+// WebhookAttempt is one delivery attempt of the log.
+type WebhookAttempt struct {
+	ID            string  `json:"id"`
+	EventID       string  `json:"event_id"`
+	EventType     string  `json:"event_type"`
+	Attempt       int     `json:"attempt" openapi:"min=1"`
+	Timestamp     string  `json:"timestamp" openapi:"format=date-time"`
+	StatusCode    *int    `json:"status_code"`
+	LatencyMS     int64   `json:"latency_ms" openapi:"min=0"`
+	Error         *string `json:"error"`
+	ResponseBody  string  `json:"response_body"`
+	Outcome       string  `json:"outcome" openapi:"enum=SUCCEEDED|RETRYING|FAILED|DISABLED"`
+	NextAttemptAt *string `json:"next_attempt_at" openapi:"format=date-time"`
+}
+
+// WebhookAttemptList is the answer of GET /v1/webhook-endpoints/{endpoint_id}/attempts.
+type WebhookAttemptList struct {
+	Data       []WebhookAttempt `json:"data"`
+	NextCursor *string          `json:"next_cursor"`
+}
+
+// WebhookReplayRequest is the body of POST /v1/webhook-endpoints/{endpoint_id}/replay:
+// one event, or the events that occurred in [from, to).
+type WebhookReplayRequest struct {
+	EventID *string `json:"event_id"`
+	From    *string `json:"from" openapi:"format=date-time"`
+	To      *string `json:"to" openapi:"format=date-time"`
+}
+
+// WebhookReplay is the answer of a replay: how many deliveries were scheduled.
+type WebhookReplay struct {
+	Scheduled int `json:"scheduled" openapi:"min=0"`
+}
+
+// WebhookEventType is one event type an endpoint may subscribe to.
+type WebhookEventType struct {
+	Type        string `json:"type"`
+	Description string `json:"description"`
+}
+
+// WebhookEventTypeList is the answer of GET /v1/webhook-event-types.
+type WebhookEventTypeList struct {
+	Data []WebhookEventType `json:"data"`
+}
