@@ -49,6 +49,7 @@ func commands() []command {
 		{"ungate", "lift a fund's redemption gate", runUngate},
 		{"wallet", "\"wallet recover\": move a lost wallet's units to another wallet of the account", runWallet},
 		{"dealings", "\"dealings list\": dealings of forward-priced share classes (phase, cut-off, NAV)", runDealings},
+		{"webhooks", "\"webhooks listen\": receive and verify signed webhooks on a local address (development)", runWebhooks},
 		{"version", "print the version", runVersion},
 	}
 }
