@@ -298,6 +298,14 @@ func TestArgoCDHealthOfEveryKindAgreesWithKstatus(t *testing.T) {
 		{name: "delivery batch reverted", obj: batch(ns, isin, addr), want: "Degraded", wantIn: "Reverted", kstatus: kstatus.CurrentStatus, status: func(o client.Object) {
 			o.(*investv1.DeliveryBatch).Status.Phase = investv1.DeliveryBatchReverted
 		}},
+		// WebhookEndpoint: by what the dispatcher wrote.
+		{name: "webhook endpoint delivering", obj: webhookEndpoint(ns), want: "Healthy", wantIn: "delivering"},
+		{name: "webhook endpoint failing", obj: webhookEndpoint(ns), want: "Degraded", wantIn: "failing since", kstatus: kstatus.CurrentStatus,
+			status: func(o client.Object) { o.(*investv1.WebhookEndpoint).Status.FailingSince = &now }},
+		{name: "webhook endpoint disabled after a 410", obj: webhookEndpoint(ns), want: "Degraded", wantIn: "Gone", kstatus: kstatus.CurrentStatus,
+			status: func(o client.Object) {
+				o.(*investv1.WebhookEndpoint).Status.DisabledBy = &investv1.WebhookDisabled{Reason: "Gone", At: now, Message: "answered 410"}
+			}},
 		// Dealing: by its phase (no conditions; kstatus reads every phase Current).
 		{name: "dealing open", obj: dealingOf(isin, "2026-03-10"), want: "Progressing", wantIn: "Open", kstatus: kstatus.CurrentStatus, status: func(o client.Object) {
 			d := o.(*investv1.Dealing)
@@ -423,11 +431,16 @@ func TestTheChartShipsTheHealthCheckForEveryKind(t *testing.T) {
 		}
 	}
 	for _, kind := range []string{"Account", "ApiClient", "CustomOffering", "DeliveryBatch", "Fund", "NAVHistory", "Order",
-		"PaymentMethodDetails", "ShareClass", "Transfer", "Wallet", "WalletRecovery"} {
+		"PaymentMethodDetails", "ShareClass", "Transfer", "Wallet", "WalletRecovery", "WebhookEndpoint"} {
 		if !slices.Contains(keys, "resource.customizations.health.invest.fundshare.io_"+kind) {
 			t.Errorf("no health check for %s; keys: %v", kind, keys)
 		}
 	}
+}
+
+func webhookEndpoint(ns string) *investv1.WebhookEndpoint {
+	return &investv1.WebhookEndpoint{ObjectMeta: metav1.ObjectMeta{Name: uuid.NewString(), Namespace: ns},
+		Spec: investv1.WebhookEndpointSpec{URL: "https://hooks.example.com/in", SecretRef: investv1.LocalSecretReference{Name: "webhook-secret"}}}
 }
 
 func batch(ns, isin, addr string) *investv1.DeliveryBatch {

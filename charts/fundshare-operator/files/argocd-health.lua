@@ -55,6 +55,25 @@ if obj.kind == "Dealing" then
   end
   return hs
 end
+-- A WebhookEndpoint by what the dispatcher wrote (no conditions; kstatus reads it Current):
+-- disabled by the service (it answered 410, or failed for 5 days) or failing now: Degraded.
+if obj.kind == "WebhookEndpoint" then
+  local st = obj.status or {}
+  if st.disabledBy ~= nil then
+    hs.status = "Degraded"
+    hs.message = "disabled by the service (" .. (st.disabledBy.reason or "") .. "): " .. (st.disabledBy.message or "")
+  elseif st.failingSince ~= nil then
+    hs.status = "Degraded"
+    hs.message = "deliveries failing since " .. st.failingSince
+  elseif obj.spec ~= nil and obj.spec.disabled then
+    hs.status = "Healthy"
+    hs.message = "disabled by its owner"
+  else
+    hs.status = "Healthy"
+    hs.message = "delivering"
+  end
+  return hs
+end
 local gen = nil
 if obj.metadata ~= nil then
   gen = obj.metadata.generation
