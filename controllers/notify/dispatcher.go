@@ -190,10 +190,14 @@ func (d *Dispatcher) sync(ctx context.Context) error {
 	d.mu.Lock()
 	defer d.mu.Unlock()
 	keep := map[string]bool{}
+	failing := 0
 	for i := range list.Items {
 		ep := list.Items[i].DeepCopy()
 		if !Active(ep) {
 			continue
+		}
+		if ep.Status.FailingSince != nil {
+			failing++
 		}
 		uid := string(ep.UID)
 		keep[uid] = true
@@ -208,6 +212,7 @@ func (d *Dispatcher) sync(ctx context.Context) error {
 		d.workers[uid] = w
 		go w.run(wctx)
 	}
+	failingEndpoints.Set(float64(failing))
 	for uid, w := range d.workers {
 		if !keep[uid] {
 			w.cancel()
@@ -348,6 +353,10 @@ func (w *worker) deliver(ctx context.Context, dl notify.Delivery) (ok, stop bool
 			a.Outcome = notify.Failed
 		}
 	}
+	attemptsTotal.WithLabelValues(string(a.Outcome)).Inc()
+	if a.Outcome == notify.Succeeded && a.Number == 1 {
+		deliveryLatency.Observe(w.d.now().Sub(dl.Event.OccurredAt).Seconds())
+	}
 	if err := w.d.Store.Attempted(ctx, a); err != nil && !errors.Is(err, notify.ErrNotFound) {
 		// The attempt was made but not recorded: it will be made again (at least once).
 		w.log.Error(err, "record a delivery attempt", "event", dl.Event.ID)
@@ -486,6 +495,7 @@ func (w *worker) disable(_ context.Context, ep *investv1.WebhookEndpoint, reason
 	}) {
 		return
 	}
+	disabledTotal.WithLabelValues(reason).Inc()
 	w.log.Info("webhook endpoint disabled", "reason", reason, "message", message)
 	if w.d.Recorder != nil {
 		e := notify.EndpointDisabledEvent(ep, reason, at)
