@@ -45,6 +45,8 @@ const (
 	secretTTL = 30 * time.Second
 	// responseHead is how much of an answer's body the log keeps.
 	responseHead = 1 << 10
+	// flushTimeout bounds the recording of a round's attempts.
+	flushTimeout = 10 * time.Second
 	// pruneEvery is how often the leader prunes the log.
 	pruneEvery = time.Hour
 	// userAgent names the sender.
@@ -236,6 +238,10 @@ type worker struct {
 	keys     [][]byte
 	keysRead time.Time
 	keysFrom string // the Secret's name the keys were read from
+
+	// made are the attempts of the current round, recorded when it ends (flush); only the
+	// worker's goroutine touches them.
+	made []notify.Attempt
 }
 
 func (w *worker) set(ep *investv1.WebhookEndpoint) {
@@ -279,6 +285,9 @@ func (w *worker) run(ctx context.Context) {
 // round sends what is due of one batch of pending deliveries and returns how long to wait
 // before the next round (0: at once, there is more).
 func (w *worker) round(ctx context.Context) time.Duration {
+	// The round's attempts are recorded together when it ends (one transaction, not one
+	// per request); one made and not recorded (a crash) is made again: at least once.
+	defer w.flush(ctx)
 	pending, err := w.d.Store.Pending(ctx, w.uid, pendingBatch)
 	if err != nil {
 		if ctx.Err() == nil {
@@ -357,11 +366,7 @@ func (w *worker) deliver(ctx context.Context, dl notify.Delivery) (ok, stop bool
 	if a.Outcome == notify.Succeeded && a.Number == 1 {
 		deliveryLatency.Observe(w.d.now().Sub(dl.Event.OccurredAt).Seconds())
 	}
-	if err := w.d.Store.Attempted(ctx, a); err != nil && !errors.Is(err, notify.ErrNotFound) {
-		// The attempt was made but not recorded: it will be made again (at least once).
-		w.log.Error(err, "record a delivery attempt", "event", dl.Event.ID)
-		return false, true
-	}
+	w.made = append(w.made, a)
 	switch a.Outcome {
 	case notify.Succeeded:
 		w.succeeded(ctx, ep, a.At)
@@ -371,6 +376,21 @@ func (w *worker) deliver(ctx context.Context, dl notify.Delivery) (ok, stop bool
 		return false, true
 	}
 	return false, w.failed(ctx, ep, a)
+}
+
+// flush records the attempts made since the last flush. It outlives a stopping worker's
+// context by a few seconds, so that a graceful stop sends nothing twice.
+func (w *worker) flush(ctx context.Context) {
+	if len(w.made) == 0 {
+		return
+	}
+	fctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), flushTimeout)
+	defer cancel()
+	if err := w.d.Store.Attempted(fctx, w.made...); err != nil && !errors.Is(err, notify.ErrNotFound) {
+		// Made but not recorded: they are made again (at least once).
+		w.log.Error(err, "record delivery attempts", "attempts", len(w.made))
+	}
+	w.made = w.made[:0]
 }
 
 // answer is what the worker keeps of a response.

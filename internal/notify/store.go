@@ -28,11 +28,13 @@ type Store interface {
 	// per subject from it).
 	Pending(ctx context.Context, endpointUID string, limit int) ([]Delivery, error)
 
-	// Attempted records attempt a of a delivery and its outcome in one transaction: the
-	// attempt joins the log and the delivery is delivered (a.Outcome Succeeded), given up
-	// (Failed, Disabled), or due again at a.NextAt (Retrying). ErrNotFound when the
-	// delivery does not exist (deleted with its endpoint meanwhile).
-	Attempted(ctx context.Context, a Attempt) error
+	// Attempted records attempts of deliveries and their outcomes, all in one transaction
+	// (the dispatcher records a round of attempts at once): each attempt joins the log and
+	// its delivery is delivered (Outcome Succeeded), given up (Failed, Disabled), or due
+	// again at NextAt (Retrying). An attempt whose delivery does not exist (deleted with its
+	// endpoint meanwhile) is left out, and Attempted then returns ErrNotFound after
+	// recording the others.
+	Attempted(ctx context.Context, attempts ...Attempt) error
 
 	// Attempts pages through the endpoint's attempts, newest first (by time, then attempt
 	// id); eventID, when set, keeps one event's. The page has at most limit attempts and

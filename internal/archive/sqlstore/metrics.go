@@ -112,9 +112,9 @@ func (m *instrumented) Pending(ctx context.Context, endpointUID string, limit in
 	return m.hooks.Pending(ctx, endpointUID, limit)
 }
 
-func (m *instrumented) Attempted(ctx context.Context, a notify.Attempt) (err error) {
+func (m *instrumented) Attempted(ctx context.Context, attempts ...notify.Attempt) (err error) {
 	defer func(start time.Time) { m.observe("webhook_attempted", start, err) }(time.Now())
-	return m.hooks.Attempted(ctx, a)
+	return m.hooks.Attempted(ctx, attempts...)
 }
 
 func (m *instrumented) Attempts(ctx context.Context, endpointUID string, q notify.AttemptQuery) (a []notify.Attempt, next string, err error) {

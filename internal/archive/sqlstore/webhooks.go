@@ -297,52 +297,79 @@ func (s *store) Pending(ctx context.Context, endpointUID string, limit int) ([]n
 // that is more (an Attempted retried after an answer that was lost counts once), and its
 // first failure is the first attempt that did not succeed. A Retrying attempt needs its
 // NextAt.
-func (s *store) Attempted(ctx context.Context, a notify.Attempt) error {
-	switch {
-	case a.EndpointUID == "" || a.EventID == "":
-		return invalid("an attempt needs its endpoint uid and event id")
-	case a.Number < 1:
-		return invalid("attempt number %d is not positive", a.Number)
-	case a.At.IsZero():
-		return invalid("the attempt has no time")
-	case a.Outcome == notify.Retrying && a.NextAt.IsZero():
-		return invalid("a retrying attempt needs the time it is due again")
+func (s *store) Attempted(ctx context.Context, attempts ...notify.Attempt) error {
+	type row struct {
+		a             notify.Attempt
+		state         string
+		next, failure any // NULL: unchanged
 	}
-	state, ok := stateAfter[a.Outcome]
-	if !ok {
-		return invalid("unknown outcome %q", a.Outcome)
+	rows := make([]row, 0, len(attempts))
+	for _, a := range attempts {
+		switch {
+		case a.EndpointUID == "" || a.EventID == "":
+			return invalid("an attempt needs its endpoint uid and event id")
+		case a.Number < 1:
+			return invalid("attempt number %d is not positive", a.Number)
+		case a.At.IsZero():
+			return invalid("the attempt has no time")
+		case a.Outcome == notify.Retrying && a.NextAt.IsZero():
+			return invalid("a retrying attempt needs the time it is due again")
+		}
+		state, ok := stateAfter[a.Outcome]
+		if !ok {
+			return invalid("unknown outcome %q", a.Outcome)
+		}
+		r := row{a: a, state: state}
+		if a.Outcome == notify.Retrying {
+			r.next = unixMs(a.NextAt)
+		}
+		if a.Outcome != notify.Succeeded {
+			r.failure = unixMs(a.At)
+		}
+		rows = append(rows, r)
 	}
-	var next, failure any // NULL: unchanged
-	if a.Outcome == notify.Retrying {
-		next = unixMs(a.NextAt)
+	if len(rows) == 0 {
+		return nil
 	}
-	if a.Outcome != notify.Succeeded {
-		failure = unixMs(a.At)
-	}
-	ctx, cancel := s.op(ctx)
+	ctx, cancel := context.WithTimeout(ctx, time.Duration((len(rows)+recordChunk-1)/recordChunk)*s.opts.OpTimeout)
 	defer cancel()
-	return s.write(ctx, func(tx *sql.Tx) error {
-		res, err := tx.ExecContext(ctx, s.dia.rebind(`UPDATE webhook_deliveries SET state = ?,
-			attempts = CASE WHEN attempts > ? THEN attempts ELSE ? END,
-			next_unix_ms = COALESCE(?, next_unix_ms),
-			first_failure_unix_ms = COALESCE(first_failure_unix_ms, ?)
-			WHERE endpoint_uid = ? AND event_id = ?`),
-			state, a.Number, a.Number, next, failure, a.EndpointUID, a.EventID)
-		if err != nil {
-			return err
+	var missing []string
+	err := s.write(ctx, func(tx *sql.Tx) error {
+		missing = missing[:0]
+		for _, r := range rows {
+			a := r.a
+			res, err := tx.ExecContext(ctx, s.dia.rebind(`UPDATE webhook_deliveries SET state = ?,
+				attempts = CASE WHEN attempts > ? THEN attempts ELSE ? END,
+				next_unix_ms = COALESCE(?, next_unix_ms),
+				first_failure_unix_ms = COALESCE(first_failure_unix_ms, ?)
+				WHERE endpoint_uid = ? AND event_id = ?`),
+				r.state, a.Number, a.Number, r.next, r.failure, a.EndpointUID, a.EventID)
+			if err != nil {
+				return err
+			}
+			if n, err := res.RowsAffected(); err != nil {
+				return err
+			} else if n == 0 {
+				missing = append(missing, a.EventID+" to endpoint "+a.EndpointUID)
+				continue
+			}
+			if _, err = tx.ExecContext(ctx, s.dia.rebind(`INSERT INTO webhook_attempts (endpoint_uid, event_id, event_type, number,
+				at_unix_ms, status_code, latency_us, error, response_head, outcome, next_unix_ms)
+				VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`),
+				a.EndpointUID, a.EventID, string(a.EventType), a.Number, unixMs(a.At), a.StatusCode, a.Latency.Microseconds(),
+				blob(a.Error), blob(a.ResponseHead), string(a.Outcome), r.next); err != nil {
+				return err
+			}
 		}
-		if n, err := res.RowsAffected(); err != nil {
-			return err
-		} else if n == 0 {
-			return fmt.Errorf("%w: no delivery of event %s to endpoint %s", notify.ErrNotFound, a.EventID, a.EndpointUID)
-		}
-		_, err = tx.ExecContext(ctx, s.dia.rebind(`INSERT INTO webhook_attempts (endpoint_uid, event_id, event_type, number,
-			at_unix_ms, status_code, latency_us, error, response_head, outcome, next_unix_ms)
-			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`),
-			a.EndpointUID, a.EventID, string(a.EventType), a.Number, unixMs(a.At), a.StatusCode, a.Latency.Microseconds(),
-			blob(a.Error), blob(a.ResponseHead), string(a.Outcome), next)
-		return err
+		return nil
 	})
+	if err != nil {
+		return err
+	}
+	if len(missing) > 0 {
+		return fmt.Errorf("%w: no delivery of event %s", notify.ErrNotFound, strings.Join(missing, ", "))
+	}
+	return nil
 }
 
 // attemptCursorVersion prefixes every cursor of Attempts (see archive's cursorVersion).

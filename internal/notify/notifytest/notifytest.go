@@ -41,6 +41,7 @@ func Run(t *testing.T, newDatabase NewDatabase) {
 		{"record of many events fans out every one", testRecordMany},
 		{"attempted moves a delivery out of pending", testAttempted},
 		{"attempted of a delivery that does not exist is not found", testAttemptedNotFound},
+		{"attempted records a round of attempts at once, leaving out a missing delivery", testAttemptedRound},
 		{"concurrent records of one event fan out once", testConcurrentRecords},
 		{"concurrent records of events in other orders fan out once", testConcurrentRecordsReordered},
 		{"attempts page newest first with a stable cursor", testAttemptsPaging},
@@ -422,6 +423,29 @@ func testAttemptedNotFound(t *testing.T, s notify.Store, _ Open) {
 		}
 	}
 	expectPending(t, s, "uid-a", e.ID)
+}
+
+func testAttemptedRound(t *testing.T, s notify.Store, _ Open) {
+	e1, e2, e3 := placed("tenant-a", 1), placed("tenant-a", 2), placed("tenant-a", 3)
+	record(t, s, []notify.Event{e1, e2, e3}, endpoint("uid-a", "tenant-a"))
+	err := s.Attempted(ctxOf(t),
+		attempt("uid-a", e1, 1, base, notify.Succeeded),
+		attempt("uid-a", placed("tenant-a", 9), 1, base, notify.Succeeded), // no such delivery
+		attempt("uid-a", e2, 1, base.Add(time.Millisecond), notify.Retrying))
+	if !errors.Is(err, notify.ErrNotFound) {
+		t.Fatalf("a round with a missing delivery: %v, want ErrNotFound", err)
+	}
+	ds := expectPending(t, s, "uid-a", e2.ID, e3.ID)
+	if ds[0].Attempts != 1 || !ds[0].NextAt.Equal(base.Add(time.Millisecond+time.Minute)) {
+		t.Fatalf("the retried delivery: %d attempts, due %s", ds[0].Attempts, ds[0].NextAt)
+	}
+	got, _, err := s.Attempts(ctxOf(t), "uid-a", notify.AttemptQuery{Limit: 10})
+	if err != nil || len(got) != 2 {
+		t.Fatalf("the log holds %d attempts (%v), want the two of existing deliveries", len(got), err)
+	}
+	if err := s.Attempted(ctxOf(t)); err != nil {
+		t.Fatalf("an empty round: %v", err)
+	}
 }
 
 // concurrentRecords has stores × per goroutines record events (each its own order of them)
