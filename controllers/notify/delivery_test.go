@@ -27,6 +27,7 @@ var _ = Describe("Webhook delivery", func() {
 		ids := map[string]bool{}
 		for _, d := range rc.of(o.Name) {
 			Expect(verify(secret, d)).To(Succeed(), "delivery %s verifies with the standard-webhooks library", d.id)
+			Expect(verifySvix(secret, d)).To(Succeed(), "delivery %s verifies with Svix's verifier", d.id)
 			Expect(d.header.Get("Content-Type")).To(Equal("application/json"))
 			Expect(d.payload.Data["version"]).NotTo(BeNil())
 			ids[d.id] = true

@@ -64,8 +64,11 @@ type Dispatcher struct {
 	Live   client.Reader
 	Writer client.Client
 	Store  notify.Store
-	// HTTP sends the requests (egress.NewClient: SSRF-safe, 15 s timeout).
-	HTTP *http.Client
+	// HTTP sends the requests (egress.NewClient: SSRF-safe, 15 s timeout); Egress are its
+	// options, whose URL rule every request is checked against again (an endpoint admitted
+	// under other options, or while admission was off, is refused here).
+	HTTP   *http.Client
+	Egress egress.Options
 	// Recorder records webhook_endpoint.disabled events.
 	Recorder *notify.Recorder
 	Log      logr.Logger
@@ -401,6 +404,9 @@ type answer struct {
 }
 
 func (w *worker) send(ctx context.Context, ep *investv1.WebhookEndpoint, e notify.Event, at time.Time) (*answer, error) {
+	if err := egress.CheckURL(ep.Spec.URL, w.d.Egress); err != nil {
+		return nil, fmt.Errorf("the endpoint's URL is refused: %w", err)
+	}
 	keys, err := w.secret(ctx, ep)
 	if err != nil {
 		return nil, err

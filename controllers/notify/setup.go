@@ -34,7 +34,7 @@ type Config struct {
 func Setup(mgr ctrl.Manager, c Config) (*notify.Recorder, error) {
 	d := &Dispatcher{
 		Cache: mgr.GetCache(), Live: mgr.GetAPIReader(), Writer: mgr.GetClient(), Store: c.Store,
-		HTTP: egress.NewClient(c.Egress), Log: mgr.GetLogger().WithName("webhook-dispatcher"), Now: c.Now,
+		HTTP: egress.NewClient(c.Egress), Egress: c.Egress, Log: mgr.GetLogger().WithName("webhook-dispatcher"), Now: c.Now,
 	}
 	rec := &notify.Recorder{
 		Store:     c.Store,

@@ -59,6 +59,8 @@ type options struct {
 	pipelineTimeout           time.Duration
 	loadWorkers               int
 	strike                    int
+	webhookOrders             int
+	webhookEndpoints          int
 	variants                  []variant
 	out, logPath              string
 	cpuProfile, profilePhase  string
@@ -91,12 +93,14 @@ func main() {
 	flag.IntVar(&o.pipelineConc, "pipeline-clients", 16, "concurrent placements, and writers of the raw write ceiling")
 	flag.DurationVar(&o.pipelineTimeout, "pipeline-timeout", 10*time.Minute, "how long the pipeline may take")
 	flag.IntVar(&o.loadWorkers, "load-workers", 32, "concurrent writers when loading data")
+	flag.IntVar(&o.webhookOrders, "webhook-orders", 1_500, "BUY orders of one tenant placed through the pipeline while its webhook endpoints receive every event (0 skips the webhook measurement)")
+	flag.IntVar(&o.webhookEndpoints, "webhook-endpoints", 10, "webhook endpoints on 127.0.0.1 of that tenant")
 	flag.IntVar(&o.strike, "strike", 10_000, "paid forward orders of one ISIN and dealing date struck at once, last (0 skips it)")
 	flag.StringVar(&variantList, "variants", "", "after the main measurements, restart the manager with each candidate change and measure again: watchlist, nocompact, nostream, compression, workers (comma-separated)")
 	flag.StringVar(&o.out, "out", "bench-results.json", "JSON file of the results")
 	flag.StringVar(&o.logPath, "log", "", "log file of the manager (default: a temporary file, removed unless the run fails)")
 	flag.StringVar(&o.cpuProfile, "cpuprofile", "", "write a CPU profile of the phase -profile to this file")
-	flag.StringVar(&o.profilePhase, "profile", "read", "phase the profiles cover: load, startup, scale, read, pipeline or strike")
+	flag.StringVar(&o.profilePhase, "profile", "read", "phase the profiles cover: load, startup, scale, read, pipeline, webhooks or strike")
 	flag.StringVar(&o.apiserverProfile, "apiserver-cpuprofile", "", "also write kube-apiserver's CPU profile from the start of the phase -profile to this file")
 	flag.IntVar(&o.apiserverSeconds, "apiserver-profile-seconds", 20, "length of the kube-apiserver CPU profile")
 	flag.StringVar(&o.memProfile, "memprofile", "", "write a heap profile after the last manager start (full load, caches synced); samples every 64 KiB allocated, which slows allocation a little")
@@ -306,6 +310,15 @@ func run(ctx context.Context, o options) (err error) {
 			res.PipelineVariants = append(res.PipelineVariants, p)
 		}
 		res.Notes = append(res.Notes, "variant "+v.name+": "+v.description)
+	}
+	if o.webhookOrders > 0 && o.webhookEndpoints > 0 {
+		end := b.profile(ctx, "webhooks")
+		wh, err := b.measureWebhooks(ctx)
+		end()
+		if err != nil {
+			return fmt.Errorf("webhooks: %w", err)
+		}
+		res.Webhooks = &wh
 	}
 	if o.strike > 0 {
 		st, err := b.measureStrike(ctx, o.strike)

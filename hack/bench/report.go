@@ -30,6 +30,8 @@ type results struct {
 	MarginalPerOrder float64 `json:"heap_marginal_bytes_per_order,omitempty"`
 	// Strike is the NAV strike of many paid forward orders (-strike).
 	Strike *strikeResult `json:"strike,omitempty"`
+	// Webhooks is webhook delivery during the pipeline (-webhook-orders).
+	Webhooks *webhookResult `json:"webhooks,omitempty"`
 	// Archive is the -archive-scale run.
 	Archive *archiveScale `json:"archive_scale,omitempty"`
 	Targets []target      `json:"targets"`
@@ -188,6 +190,16 @@ func (r *results) evaluate() {
 			target{strikeWrites, fmt.Sprintf("%.2f", st.WritesPerOrder), "≤ 2", verdict(ok && st.WritesPerOrder <= 2)},
 			target{strikeFigure, fmt.Sprintf("%.2f of raw writes ÷ writes per order", st.Figure), "≥ 0.8", verdict(ok && st.Figure >= 0.8)})
 	}
+	if wh := r.Webhooks; wh != nil && len(wh.Runs) > 0 {
+		base := wh.Runs[0]
+		r.Targets = append(r.Targets, target{webhookLatency, fmt.Sprintf("p99 %.0f ms, %d of %d delivered", base.P99, base.Received, base.Expected),
+			"p99 ≤ 1 s, none missing (10,000 events, 10 endpoints)", verdict(base.Err == "" && base.Missing == 0 && base.P99 <= 1000) + atEvents(base.Events)})
+		for _, run := range wh.Runs[1:] {
+			ratio := run.P99 / base.P99
+			r.Targets = append(r.Targets, target{webhookIsolation + " (" + run.Variant + ")", fmt.Sprintf("others' p99 %.2f× (%.0f ms)", ratio, run.P99),
+				"≤ 1.2×, none missing", verdict(run.Err == "" && run.Missing == 0 && ratio <= 1.2)})
+		}
+	}
 	if a := r.Archive; a != nil {
 		r.Targets = append(r.Targets, a.targets(r.Pipeline)...)
 		return
@@ -277,6 +289,22 @@ func (r *results) printTable(w io.Writer) {
 			fmt.Sprintf("%.2f", st.Figure), tg, res)
 		row(fmt.Sprintf("load %s paid forward orders (create + status, admission off)", thousands(st.Orders)), fmt.Sprintf("%.0f orders/s", st.LoadPS), "", "", "", "")
 	}
+	if wh := r.Webhooks; wh != nil {
+		for i, run := range wh.Runs {
+			ours := fmt.Sprintf("p50 %.0f ms, p99 %.0f ms; %s of %s delivered, %d repeated, %.0f s", run.P50, run.P99,
+				thousands(run.Received), thousands(run.Expected), run.Repeated, run.Seconds)
+			if run.Err != "" {
+				ours += " (" + run.Err + ")"
+			}
+			name := webhookLatency
+			if i > 0 {
+				name = webhookIsolation + " (" + run.Variant + ")"
+			}
+			tg, res := targetOf(name)
+			row(fmt.Sprintf("webhooks, %s: %s order events of %s orders to %d endpoints (change visible → first arrival)", run.Variant,
+				thousands(run.Events), thousands(run.Orders), run.Endpoints), ours, "", "", tg, res)
+		}
+	}
 	if a := r.Archive; a != nil {
 		a.printRows(row, targetOf, r.Pipeline)
 	} else if last, ok := r.lastStart(); ok {
@@ -362,6 +390,20 @@ const (
 	strikeWrites = "NAV strike API writes per order"
 	strikeFigure = "NAV strike against the write ceiling"
 )
+
+// The webhook targets' names.
+const (
+	webhookLatency   = "webhook delivery"
+	webhookIsolation = "webhook isolation"
+)
+
+// atEvents notes the scale when it is not the target's 10,000 events.
+func atEvents(n int) string {
+	if n >= 10_000 {
+		return ""
+	}
+	return fmt.Sprintf(" (at %s events)", thousands(n))
+}
 
 // atOrders notes the scale when it is not the target's 10,000 orders.
 func atOrders(n int) string {
