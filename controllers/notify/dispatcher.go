@@ -45,6 +45,8 @@ const (
 	secretTTL = 30 * time.Second
 	// responseHead is how much of an answer's body the log keeps.
 	responseHead = 1 << 10
+	// coalesce is how long a woken worker waits for more events before its round.
+	coalesce = 25 * time.Millisecond
 	// flushTimeout bounds the recording of a round's attempts.
 	flushTimeout = 10 * time.Second
 	// pruneEvery is how often the leader prunes the log.
@@ -279,6 +281,15 @@ func (w *worker) run(ctx context.Context) {
 			t.Stop()
 			return
 		case <-w.wake:
+			// Woken by new events: let the ones recorded right after join this round, so
+			// that a busy stream costs a few rounds (and attempt writes) a second, not one
+			// per event.
+			t.Stop()
+			select {
+			case <-ctx.Done():
+				return
+			case <-time.After(coalesce):
+			}
 		case <-t.C:
 		}
 		t.Stop()

@@ -13,6 +13,8 @@ import (
 	"sync"
 	"time"
 
+	"github.com/fundshare/fundshare-operator/internal/notify/egress"
+
 	admissionv1 "k8s.io/api/admissionregistration/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"k8s.io/client-go/rest"
@@ -154,6 +156,8 @@ func startOperator(ctx context.Context, base *rest.Config, wio *envtest.WebhookI
 		RESTAddr: restAddr, PublicBaseURL: baseURL, Namespace: operatorNamespace,
 		SigningKeySecret: signingKeySecret, Webhooks: true, Controllers: true,
 		SandboxSettlement: sandboxOf(v), Archive: ac.store, OrderRetention: ac.retention,
+		// The webhook measurement's receivers listen on 127.0.0.1.
+		WebhookEgress: egress.Options{AllowLoopbackHTTP: true},
 	}); err != nil {
 		return nil, err
 	}
