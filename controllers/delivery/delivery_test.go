@@ -118,6 +118,12 @@ var _ = Describe("BUY delivery on the chain", func() {
 				Eventually(func() *investv1.SettlementRecord { return get(o).Status.Settlement.DeliveryInitiated }, timeout, interval).ShouldNot(BeNil())
 				moveTo(o, investv1.StateDeliveryInitiated)
 			}
+			// The agent records the transaction before it broadcasts it: wait until the node's
+			// pool has it, or the block below may be committed without it.
+			Eventually(func() (bool, error) {
+				_, pending, err := w.chain.Client.TransactionByHash(ctx, common.HexToHash(tx.Attempts[0].Hash))
+				return pending, err
+			}, timeout, interval).Should(BeTrue(), "the recorded mint reaches the pool")
 			w.chain.Commit(1) // the broadcast mint is mined
 			Expect(w.chain.Mints(w.chain.Token, addr)).To(HaveLen(1))
 			Consistently(func() *investv1.Order { return get(o) }, time.Second, interval).Should(And(
