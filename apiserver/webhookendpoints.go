@@ -233,19 +233,7 @@ func (s *Server) listWebhookEndpoints(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	items := slices.DeleteFunc(list.Items, func(ep investv1.WebhookEndpoint) bool { return !ep.DeletionTimestamp.IsZero() })
-	slices.SortFunc(items, func(a, b investv1.WebhookEndpoint) int {
-		if c := a.CreationTimestamp.Compare(b.CreationTimestamp.Time); c != 0 {
-			return c
-		}
-		return strings.Compare(a.Name, b.Name)
-	})
-	out := WebhookEndpointList{Data: []WebhookEndpoint{}}
-	if pg.skip < len(items) {
-		items = items[pg.skip:]
-		for i := range items[:min(len(items), pg.limit)] {
-			out.Data = append(out.Data, webhookEndpointView(&items[i]))
-		}
-	}
+	out := WebhookEndpointList{Data: pageViews(items, pg, webhookEndpointView)}
 	writeJSON(w, http.StatusOK, out)
 }
 
