@@ -118,12 +118,7 @@ var _ = Describe("BUY delivery on the chain", func() {
 				Eventually(func() *investv1.SettlementRecord { return get(o).Status.Settlement.DeliveryInitiated }, timeout, interval).ShouldNot(BeNil())
 				moveTo(o, investv1.StateDeliveryInitiated)
 			}
-			// The agent records the transaction before it broadcasts it: wait until the node's
-			// pool has it, or the block below may be committed without it.
-			Eventually(func() (bool, error) {
-				_, pending, err := w.chain.Client.TransactionByHash(ctx, common.HexToHash(tx.Attempts[0].Hash))
-				return pending, err
-			}, timeout, interval).Should(BeTrue(), "the recorded mint reaches the pool")
+			inPool(w, tx.Attempts[0].Hash)
 			w.chain.Commit(1) // the broadcast mint is mined
 			Expect(w.chain.Mints(w.chain.Token, addr)).To(HaveLen(1))
 			Consistently(func() *investv1.Order { return get(o) }, time.Second, interval).Should(And(
@@ -439,6 +434,7 @@ var _ = Describe("BUY delivery on the chain", func() {
 		Expect(tb.GasTipCap().Cmp(ta.GasTipCap())).To(Equal(1))
 		Expect(tb.Data()).To(Equal(ta.Data()))
 
+		inPool(w, b.Hash) // the replacement is recorded before it is broadcast
 		w.chain.Commit(1)
 		Eventually(func() *investv1.SettlementRecord { return get(o).Status.Settlement.DeliveryCompleted }, timeout, interval).ShouldNot(BeNil())
 		cur := get(o)
@@ -466,6 +462,7 @@ var _ = Describe("SELL burn on the chain", func() {
 		Expect(signed.Data()).To(Equal(w.chain.TokenABI.PackBurnWithRef(orderRef(cur, lifecycle.StepTokensBurned), []common.Address{addr}, []*big.Int{big.NewInt(4)})))
 		Expect(cur.Status.Settlement.TokensBurned).To(BeNil())
 
+		inPool(w, tx.Attempts[0].Hash)
 		w.chain.Commit(1)
 		Consistently(func() *investv1.SettlementRecord { return get(sell).Status.Settlement.TokensBurned }, time.Second, interval).
 			Should(BeNil(), "one confirmation of two: the payout waits")

@@ -75,8 +75,10 @@ var _ = Describe("A SELL burns where the units are", func() {
 		w.chain.Commit(1) // the transfer has its confirmations: the plan reads the confirmed block
 
 		sell := w.order(investv1.SideSell, 4, first) // names the first wallet: it is empty now
-		Eventually(func(g Gomega) { recordedTx(g, sell) }, timeout, interval).Should(Succeed())
+		var tx *investv1.ChainTransaction
+		Eventually(func(g Gomega) { tx = recordedTx(g, sell) }, timeout, interval).Should(Succeed())
 		Expect(get(sell).Status.Chain.Burns).To(Equal([]investv1.OrderBurn{{WalletID: investv1.ObjectID(second.Name), Address: secondAddr.Hex(), Units: 4}}))
+		inPool(w, tx.Attempts[0].Hash)
 		w.chain.Commit(2)
 		Eventually(func() *investv1.SettlementRecord { return get(sell).Status.Settlement.TokensBurned }, timeout, interval).ShouldNot(BeNil())
 		Expect(w.chain.Balance(w.chain.Token, secondAddr)).To(Equal(int64(6)))
@@ -139,6 +141,7 @@ var _ = Describe("A SELL burns where the units are", func() {
 		Expect(why).To(ContainSubstring("is in flight"))
 
 		By("mined, one confirmation of two: still in flight")
+		inPool(w, tx.Attempts[0].Hash)
 		w.chain.Commit(1)
 		Consistently(func() lifecycle.CancelRefusal { return lifecycle.CancelRefusalOf(get(sell)) }, 500*time.Millisecond, interval).
 			Should(Equal(lifecycle.RefusalBurnInFlight))

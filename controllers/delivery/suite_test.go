@@ -116,6 +116,17 @@ func get(o *investv1.Order) *investv1.Order {
 	return cur
 }
 
+// inPool waits until the node's pool holds the transaction with this hash. The agent records
+// a transaction before it broadcasts it, so a spec that commits a block as soon as it sees the
+// record may commit it before the broadcast arrived.
+func inPool(w *world, hash string) {
+	GinkgoHelper()
+	Eventually(func() (bool, error) {
+		_, pending, err := w.chain.Client.TransactionByHash(ctx, common.HexToHash(hash))
+		return pending, err
+	}, timeout, interval).Should(BeTrue(), "the recorded transaction %s reaches the node's pool", hash)
+}
+
 func recordedTx(g Gomega, o *investv1.Order) *investv1.ChainTransaction {
 	cur := &investv1.Order{}
 	g.Expect(k8s.Get(ctx, client.ObjectKeyFromObject(o), cur)).To(Succeed())
