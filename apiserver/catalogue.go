@@ -5,6 +5,7 @@ import (
 	"regexp"
 	"sort"
 	"strings"
+	"time"
 
 	"github.com/go-chi/chi/v5"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
@@ -169,4 +170,58 @@ func (s *Server) latestPrice(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	writeJSON(w, http.StatusOK, LatestAssetPrice{AssetPrice: out.Prices[0], ISIN: out.ISIN})
+}
+
+// offeringStatuses are the values of the status filter of GET
+// /v1/assets/{isin}/custom-offerings, in the order the documentation lists them.
+var offeringStatuses = []string{investv1.OfferingActive, investv1.OfferingDeactivated, investv1.OfferingPending, investv1.OfferingExpired}
+
+// GET /v1/assets/{isin}/custom-offerings: the calling tenant's custom offerings for the
+// share class of the ISIN (404 when there is none), oldest first; filter status (computed
+// at the time of the request); skip, limit. Offerings are written with kubectl or GitOps,
+// never by the facade, so the read does not wait for the write tracker.
+func (s *Server) listCustomOfferings(w http.ResponseWriter, r *http.Request) {
+	q := parseQuery(r, append([]string{"status"}, pageParams...)...)
+	status := q.enum("status", offeringStatuses...)
+	p := q.page()
+	if !q.fe.Empty() {
+		writeValidation(w, q.fe)
+		return
+	}
+	c := s.shareClass(w, r)
+	if c == nil {
+		return
+	}
+	var list investv1.CustomOfferingList
+	if err := s.deps.Reader.List(r.Context(), &list, client.InNamespace(tenantOf(r)),
+		client.MatchingFields{index.CustomOfferingISIN: string(c.Spec.ISIN)}); err != nil {
+		s.writeAPIError(w, r, err, nil)
+		return
+	}
+	now := s.deps.Now()
+	items := list.Items[:0]
+	for _, o := range list.Items {
+		if status == "" || o.OfferingStatus(now) == status {
+			items = append(items, o)
+		}
+	}
+	writeJSON(w, http.StatusOK, CustomOfferingList{Data: pageViews(items, p, func(o *investv1.CustomOffering) CustomOffering {
+		return customOfferingView(o, c, now)
+	})})
+}
+
+// customOfferingView is an offering of the share class c as the interface shows it at now.
+func customOfferingView(o *investv1.CustomOffering, c *investv1.ShareClass, now time.Time) CustomOffering {
+	v := CustomOffering{
+		ID: o.Name, ISIN: string(o.Spec.ISIN), ShareClassID: c.Name,
+		CustomSubscriptionFee: o.FeeRateFor(investv1.SideBuy), CustomRedemptionFee: o.FeeRateFor(investv1.SideSell),
+		Status: o.OfferingStatus(now), Notes: optString(o.Spec.Description), Created: created(o),
+	}
+	if t := o.Spec.ValidFrom; t != nil {
+		v.ValidFrom = optString(timestamp(*t))
+	}
+	if t := o.Spec.ValidUntil; t != nil {
+		v.ValidUntil = optString(timestamp(*t))
+	}
+	return v
 }

@@ -565,6 +565,13 @@ func operations() []operation {
 			description: "The newest published NAV price of a share class; 404 `Price not found` before the first one.",
 			responses: errs(these(answer(http.StatusOK, "The newest price.", LatestAssetPrice{}),
 				fail(http.StatusNotFound, "`Share class not found`, or `Price not found` when none is published.")), commonErrors)},
+		{method: http.MethodGet, path: "/v1/assets/{isin}/custom-offerings", id: "listCustomOfferings", serve: (*Server).listCustomOfferings, summary: "List custom offerings of a share class", tag: "Catalogue",
+			description: "The calling client's custom offerings (fee arrangements) for the share class of the ISIN, oldest first. status is computed at the time of the request: " +
+				"deactivated when withdrawn, pending before valid_from, expired from valid_until on, else active; an order may name an active one in custom_offering_id. " +
+				"Offerings are managed as CustomOffering resources (kubectl, GitOps). 404 `Share class not found` for an unknown ISIN.",
+			query: withPaging(
+				qparam("status", "Only offerings with this status now.", enumSchema(offeringStatuses...))),
+			responses: errs(these(answer(http.StatusOK, "The offerings.", CustomOfferingList{}), notFoundError, queryError), commonErrors)},
 
 		// Webhooks.
 		{method: http.MethodPost, path: "/v1/webhook-endpoints", id: "createWebhookEndpoint", serve: (*Server).createWebhookEndpoint, summary: "Create a webhook endpoint", tag: "Webhooks", ext: true,

@@ -311,6 +311,28 @@ type LatestAssetPrice struct {
 	ISIN string `json:"isin"`
 }
 
+// CustomOffering is a tenant's fee arrangement for one share class, as GET
+// /v1/assets/{isin}/custom-offerings lists it. Fees are rates in rate units (100% = 10,000):
+// custom_subscription_fee applies to BUY orders, custom_redemption_fee to SELL orders that
+// name the offering in custom_offering_id while its status is active.
+type CustomOffering struct {
+	ID                    string  `json:"id" openapi:"uuid"`
+	ISIN                  string  `json:"isin"`
+	ShareClassID          string  `json:"share_class_id" openapi:"uuid"`
+	CustomSubscriptionFee int64   `json:"custom_subscription_fee" openapi:"min=0;max=10000"`
+	CustomRedemptionFee   int64   `json:"custom_redemption_fee" openapi:"min=0;max=10000"`
+	Status                string  `json:"status" openapi:"enum=active|deactivated|pending|expired"`
+	Notes                 *string `json:"notes"`
+	ValidFrom             *string `json:"valid_from" openapi:"format=date-time"`
+	ValidUntil            *string `json:"valid_until" openapi:"format=date-time"`
+	Created               string  `json:"created" openapi:"format=date-time"`
+}
+
+// CustomOfferingList is the answer of GET /v1/assets/{isin}/custom-offerings.
+type CustomOfferingList struct {
+	Data []CustomOffering `json:"data"`
+}
+
 // OrderListItem is an order as GET /v1/orders lists it: exactly the spec's fields.
 // value is the gross value (amount_of_units × NAV per share at placement) in micro-units.
 type OrderListItem struct {

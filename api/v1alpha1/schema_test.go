@@ -278,6 +278,14 @@ var _ = Describe("CRD schemas", func() {
 		Entry("an offering fee above 100%", func(ns string) client.Object {
 			return &investv1.CustomOffering{ObjectMeta: objMeta(ns), Spec: investv1.CustomOfferingSpec{ISIN: fixtures.ISIN, FeeRate: 20_000}}
 		}, "spec.feeRate", ""),
+		Entry("an offering's subscription fee rate above 100%", func(ns string) client.Object {
+			rate := int64(10_001)
+			return &investv1.CustomOffering{ObjectMeta: objMeta(ns), Spec: investv1.CustomOfferingSpec{ISIN: fixtures.ISIN, FeeRate: 25, SubscriptionFeeRate: &rate}}
+		}, "spec.subscriptionFeeRate", ""),
+		Entry("an offering's negative redemption fee rate", func(ns string) client.Object {
+			rate := int64(-1)
+			return &investv1.CustomOffering{ObjectMeta: objMeta(ns), Spec: investv1.CustomOfferingSpec{ISIN: fixtures.ISIN, FeeRate: 25, RedemptionFeeRate: &rate}}
+		}, "spec.redemptionFeeRate", ""),
 		Entry("an API client id with a space", func(ns string) client.Object {
 			return fixtures.ApiClient(ns, "demo client", "s")
 		}, "spec.clientID", ""),

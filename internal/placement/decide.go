@@ -167,10 +167,12 @@ func feeRate(in Input, fe *validation.FieldErrors) (int64, investv1.FeeSource) {
 		fe.Add("custom_offering_id", "no custom offering with this id exists")
 	case off.Spec.ISIN != o.Spec.ISIN:
 		fe.Add("custom_offering_id", fmt.Sprintf("the offering is for ISIN %s, not %s", off.Spec.ISIN, o.Spec.ISIN))
-	case off.Spec.ValidFrom != nil && in.Now.Before(off.Spec.ValidFrom.Time), off.Spec.ValidUntil != nil && !in.Now.Before(off.Spec.ValidUntil.Time):
+	case off.OfferingStatus(in.Now) == investv1.OfferingDeactivated:
+		fe.Add("custom_offering_id", "the offering is deactivated")
+	case off.OfferingStatus(in.Now) != investv1.OfferingActive:
 		fe.Add("custom_offering_id", "the offering is not valid now")
 	default:
-		return off.Spec.FeeRate, investv1.FeeSourceOffering
+		return off.FeeRateFor(o.Spec.Side), investv1.FeeSourceOffering
 	}
 	return rate, source
 }

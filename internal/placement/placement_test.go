@@ -340,6 +340,41 @@ func TestTheCustomOfferingMustBeValidNow(t *testing.T) {
 	}
 }
 
+func TestADeactivatedCustomOfferingIsRefusedEvenInsideItsValidity(t *testing.T) {
+	in := placeable()
+	in.Order.Spec.CustomOfferingID = "off1"
+	in.CustomOffering = offering(25, at(-time.Hour), at(time.Hour))
+	in.CustomOffering.Spec.Deactivated = true
+	refusedOn(t, Decide(in), validation.FieldErrors{"custom_offering_id": {"the offering is deactivated"}})
+}
+
+func TestAnOfferingsSideSpecificRateReplacesItsFeeRateForThatSideOnly(t *testing.T) {
+	sub, red := int64(10), int64(0)
+	for _, tc := range []struct {
+		name     string
+		side     investv1.OrderSide
+		sub, red *int64
+		want     int64
+	}{
+		{"a BUY with a subscription rate", investv1.SideBuy, &sub, nil, 10},
+		{"a SELL with a subscription rate only: feeRate", investv1.SideSell, &sub, nil, 25},
+		{"a SELL with a zero redemption rate", investv1.SideSell, nil, &red, 0},
+		{"a BUY with a redemption rate only: feeRate", investv1.SideBuy, nil, &red, 25},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			in := placeable()
+			in.Order.Spec.Side = tc.side
+			in.Order.Spec.CustomOfferingID = "off1"
+			in.CustomOffering = offering(25, nil, nil)
+			in.CustomOffering.Spec.SubscriptionFeeRate, in.CustomOffering.Spec.RedemptionFeeRate = tc.sub, tc.red
+			q := placed(t, Decide(in))
+			if q.FeeRate != tc.want || q.FeeSource != investv1.FeeSourceOffering {
+				t.Fatalf("fee rate %d from %s; want %d from %s", q.FeeRate, q.FeeSource, tc.want, investv1.FeeSourceOffering)
+			}
+		})
+	}
+}
+
 // child is the wallet or the payment method details: the same rules hold for both.
 type childKind struct {
 	field   string
