@@ -11,6 +11,8 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	investv1 "github.com/fundshare/fundshare-operator/api/v1alpha1"
+	"github.com/fundshare/fundshare-operator/internal/archive/pgtest"
+	"github.com/fundshare/fundshare-operator/internal/archive/sqlstore"
 	"github.com/fundshare/fundshare-operator/internal/notify"
 )
 
@@ -155,6 +157,58 @@ var _ = Describe("Webhook delivery", func() {
 		}
 		// At least once: an attempt in flight when the manager stopped may be made again,
 		// with the same webhook-id; no event has two ids.
+		byEvent := map[string]string{}
+		for _, d := range rc.deliveries() {
+			key := fmt.Sprint(d.payload.Data["id"], "/", d.payload.Type, "/", d.payload.Data["version"])
+			if id, ok := byEvent[key]; ok {
+				Expect(d.id).To(Equal(id), "event %s sent under two ids", key)
+			}
+			byEvent[key] = d.id
+		}
+	})
+
+	It("loses no event and sends none under two ids when the webhook database is killed mid-delivery and comes back", func() {
+		By("a manager whose webhook store is a PostgreSQL server")
+		pg := pgtest.Start(GinkgoT())
+		st, err := sqlstore.Open(ctx, pg.NewDatabase(GinkgoT()), sqlstore.Options{OpTimeout: 2 * time.Second})
+		Expect(err).NotTo(HaveOccurred())
+		stopMgr()
+		stopMgr = startManagerOn(st)
+		DeferCleanup(func() {
+			stopMgr()
+			Expect(st.Close()).To(Succeed())
+			stopMgr = startManager()
+		})
+
+		isin := newMarket()
+		a, _, _ := env.NewCustomer(env.NewTenant("hooks-pgkill"))
+		rc := newReceiver()
+		endpoint(a.Namespace, rc)
+		var orders []*investv1.Order
+		for range 3 {
+			orders = append(orders, buy(a, isin, 1))
+		}
+		Eventually(func() int { return len(rc.deliveries()) }).WithTimeout(time.Minute).Should(BeNumerically(">", 0))
+
+		By("kill -9 of the database with deliveries in flight; orders go on moving while it is down")
+		pg.Kill(GinkgoT())
+		for range 2 {
+			orders = append(orders, buy(a, isin, 1))
+		}
+		for _, o := range orders {
+			completed(o)
+		}
+		sentWhileDown := len(rc.deliveries())
+
+		By("the database comes back: every state each order entered arrives, by itself")
+		pg.Restart(GinkgoT())
+		for _, o := range orders {
+			want := historyTypes(completed(o))
+			Eventually(func() []notify.EventType { return rc.typesOf(o.Name) }).WithTimeout(2*time.Minute).Should(Equal(want), "order %s", o.Name)
+		}
+		Expect(len(rc.deliveries())).To(BeNumerically(">", sentWhileDown))
+		// At least once: an attempt whose outcome the dead database never recorded is made
+		// again, under the same webhook-id; no event has two ids.
 		byEvent := map[string]string{}
 		for _, d := range rc.deliveries() {
 			key := fmt.Sprint(d.payload.Data["id"], "/", d.payload.Type, "/", d.payload.Data["version"])

@@ -63,8 +63,14 @@ func TestNotify(t *testing.T) {
 
 func startManager() func() {
 	GinkgoHelper()
+	return startManagerOn(archiveStore)
+}
+
+// startManagerOn starts the manager with st as its archive and webhook store.
+func startManagerOn(st archive.Store) func() {
+	GinkgoHelper()
 	return env.StartManager(env.Config, apptest.Manager(app.Config{
-		Webhooks: true, Controllers: true, SandboxSettlement: 0, Archive: archiveStore,
+		Webhooks: true, Controllers: true, SandboxSettlement: 0, Archive: st,
 		WebhookEgress: egress.Options{AllowLoopbackHTTP: true, Timeout: sendTimeout},
 	})).Stop
 }
