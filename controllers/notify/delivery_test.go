@@ -1,7 +1,6 @@
 package notify_test
 
 import (
-	"fmt"
 	"net/http"
 	"strings"
 	"time"
@@ -157,14 +156,7 @@ var _ = Describe("Webhook delivery", func() {
 		}
 		// At least once: an attempt in flight when the manager stopped may be made again,
 		// with the same webhook-id; no event has two ids.
-		byEvent := map[string]string{}
-		for _, d := range rc.deliveries() {
-			key := fmt.Sprint(d.payload.Data["id"], "/", d.payload.Type, "/", d.payload.Data["version"])
-			if id, ok := byEvent[key]; ok {
-				Expect(d.id).To(Equal(id), "event %s sent under two ids", key)
-			}
-			byEvent[key] = d.id
-		}
+		oneIDPerEvent(rc)
 	})
 
 	It("loses no event and sends none under two ids when the webhook database is killed mid-delivery and comes back", func() {
@@ -209,14 +201,7 @@ var _ = Describe("Webhook delivery", func() {
 		Expect(len(rc.deliveries())).To(BeNumerically(">", sentWhileDown))
 		// At least once: an attempt whose outcome the dead database never recorded is made
 		// again, under the same webhook-id; no event has two ids.
-		byEvent := map[string]string{}
-		for _, d := range rc.deliveries() {
-			key := fmt.Sprint(d.payload.Data["id"], "/", d.payload.Type, "/", d.payload.Data["version"])
-			if id, ok := byEvent[key]; ok {
-				Expect(d.id).To(Equal(id), "event %s sent under two ids", key)
-			}
-			byEvent[key] = d.id
-		}
+		oneIDPerEvent(rc)
 	})
 
 	It("sends an endpoint no event recorded before it existed, except by replay", func() {

@@ -250,3 +250,20 @@ func rotate(ep *investv1.WebhookEndpoint, old string, until time.Time) string {
 	Expect(k8s.Update(ctx, sec)).To(Succeed())
 	return fresh
 }
+
+// oneIDPerEvent checks that rc never got one event under two webhook-ids: an event is its
+// type and its data (an order's id, status and version; a NAV's ISIN and date; ...), and
+// a repeated delivery of it must carry the id of the first.
+func oneIDPerEvent(rc *receiver) {
+	GinkgoHelper()
+	byEvent := map[string]string{}
+	for _, d := range rc.deliveries() {
+		data, err := json.Marshal(d.payload.Data) // map keys sorted: one text per data
+		Expect(err).NotTo(HaveOccurred())
+		key := string(d.payload.Type) + " " + string(data)
+		if id, ok := byEvent[key]; ok {
+			Expect(d.id).To(Equal(id), "event %s sent under two ids", key)
+		}
+		byEvent[key] = d.id
+	}
+}
