@@ -49,6 +49,9 @@ const (
 	coalesce = 25 * time.Millisecond
 	// flushTimeout bounds the recording of a round's attempts.
 	flushTimeout = 10 * time.Second
+	// attemptWindow is how long a round's attempts wait for other workers' to share their
+	// transaction.
+	attemptWindow = 2 * time.Millisecond
 	// pruneEvery is how often the leader prunes the log.
 	pruneEvery = time.Hour
 	// userAgent names the sender.
@@ -77,10 +80,13 @@ type Dispatcher struct {
 	// Now is the clock; nil: time.Now.
 	Now func() time.Time
 
-	mu      sync.Mutex
-	workers map[string]*worker // by endpoint UID
-	ctx     context.Context
-	resync  chan struct{}
+	// attempts records the workers' rounds of attempts: rounds that end together share one
+	// transaction, so ten busy endpoints cost one writer of the store, not ten.
+	attempts notify.Group[notify.Attempt]
+	mu       sync.Mutex
+	workers  map[string]*worker // by endpoint UID
+	ctx      context.Context
+	resync   chan struct{}
 }
 
 // NeedLeaderElection: only the leader delivers.
@@ -98,6 +104,8 @@ func (d *Dispatcher) Start(ctx context.Context) error {
 	d.mu.Lock()
 	d.ctx = ctx
 	d.workers = map[string]*worker{}
+	d.attempts = notify.Group[notify.Attempt]{Window: attemptWindow, Timeout: flushTimeout,
+		Write: func(ctx context.Context, made []notify.Attempt) error { return d.Store.Attempted(ctx, made...) }}
 	if d.resync == nil {
 		d.resync = make(chan struct{}, 1)
 	}
@@ -400,7 +408,7 @@ func (w *worker) flush(ctx context.Context) {
 	}
 	fctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), flushTimeout)
 	defer cancel()
-	if err := w.d.Store.Attempted(fctx, w.made...); err != nil && !errors.Is(err, notify.ErrNotFound) {
+	if err := w.d.attempts.Do(fctx, w.made...); err != nil && !errors.Is(err, notify.ErrNotFound) {
 		// Made but not recorded: they are made again (at least once).
 		w.log.Error(err, "record delivery attempts", "attempts", len(w.made))
 	}
