@@ -24,8 +24,9 @@ import (
 const maxBodyBytes = 1 << 20
 
 // decodeBody reads the request's JSON object into dst, a pointer to one of the request
-// structs of types.go. When the body cannot be used at all (wrong content type 415, too
-// large 413, not a JSON object 400) it answers the request and returns ok false.
+// structs of types.go. When the body cannot be used at all (wrong content type or a
+// charset other than UTF-8 415, too large 413, not a JSON object or a key repeated in an
+// object 400) it answers the request and returns ok false.
 // Field-level problems, unknown fields (each named) and values of the wrong JSON type,
 // are returned for the caller to answer together with its own checks as one 422.
 // refused names fields that exist elsewhere but are not accepted here, with the message
@@ -34,10 +35,17 @@ func decodeBody(w http.ResponseWriter, r *http.Request, dst any, refused map[str
 	if len(mediaTypes) == 0 {
 		mediaTypes = []string{"application/json"}
 	}
-	mt, _, err := mime.ParseMediaType(r.Header.Get("Content-Type"))
+	mt, params, err := mime.ParseMediaType(r.Header.Get("Content-Type"))
 	if err != nil || !contains(mediaTypes, mt) {
 		writeError(w, http.StatusUnsupportedMediaType, msgUnsupportedMedia,
 			"Content-Type must be "+strings.Join(mediaTypes, " or "))
+		return nil, false
+	}
+	// JSON exchanged between systems is UTF-8 (RFC 8259 §8.1); application/json defines no
+	// charset parameter, so one is tolerated only when it says just that.
+	if cs, ok := params["charset"]; ok && !strings.EqualFold(cs, "utf-8") {
+		writeError(w, http.StatusUnsupportedMediaType, msgUnsupportedMedia,
+			fmt.Sprintf("charset %q is not supported: only utf-8 is accepted", clip(cs, maxEchoed)))
 		return nil, false
 	}
 	body, ok := readBody(w, r)
@@ -48,6 +56,17 @@ func decodeBody(w http.ResponseWriter, r *http.Request, dst any, refused map[str
 		writeError(w, http.StatusBadRequest, msgMalformedJSON, "the request body is empty; send a JSON object")
 		return nil, false
 	}
+	// Before the decoding below, which keeps the last of repeated keys without a word.
+	if dups := duplicateKeys(body); !dups.Empty() {
+		writeError(w, http.StatusBadRequest, msgMalformedJSON, dups)
+		return nil, false
+	}
+	return decodeFields(w, body, dst, refused)
+}
+
+// decodeFields is decodeBody's decoding of a body without repeated keys: one JSON object
+// (else it answers 400 and returns ok false), each field into dst.
+func decodeFields(w http.ResponseWriter, body []byte, dst any, refused map[string]string) (fe validation.FieldErrors, ok bool) {
 	var fields map[string]json.RawMessage
 	dec := json.NewDecoder(bytes.NewReader(body))
 	if err := dec.Decode(&fields); err != nil || fields == nil {

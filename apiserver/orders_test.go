@@ -28,10 +28,13 @@ import (
 
 const txHash = "0x" + "ab12cd34ef56ab12cd34ef56ab12cd34ef56ab12cd34ef56ab12cd34ef56ab12"
 
-// The twelve fields of the spec's order list items (and the spec's "value").
+// The twelve fields of the spec's order list items (and the spec's "value"), and the
+// extensions every order answer carries: the wallet and payment method resolved at
+// placement.
 var orderListFields = []string{
 	"id", "side", "market", "status", "amount_of_units", "value", "currency", "isin", "account_id", "created",
 	"settlement_transaction_hash", "payment_transaction_reference", "custom_offering_id",
+	"wallet_id", "payment_method_details_id",
 }
 
 // buyer is a new account of t with a primary wallet, ready to place bearer BUY orders.
@@ -320,7 +323,7 @@ var _ = Describe("Orders: placement (POST /v1/orders)", func() {
 })
 
 var _ = Describe("Orders: reading (GET /v1/orders, GET /v1/orders/{order_id})", func() {
-	It("lists orders with exactly the spec's fields, status PLACED until the controller writes one", func() {
+	It("lists orders with the spec's fields and the resolved wallet and payment method, status PLACED until the controller writes one", func() {
 		account := alpha.buyer()
 		id := alpha.place("BUY", fixtures.ISIN, account, 100)
 		items := alpha.get("/v1/orders?account_id=" + account).data()

@@ -10,7 +10,6 @@ import (
 
 	investv1 "github.com/fundshare/fundshare-operator/api/v1alpha1"
 	"github.com/fundshare/fundshare-operator/internal/holdings"
-	"github.com/fundshare/fundshare-operator/internal/index"
 	"github.com/fundshare/fundshare-operator/internal/lifecycle"
 )
 
@@ -176,6 +175,26 @@ func paymentTransactionReference(o *investv1.Order) *string {
 	return optString(rec.Reference)
 }
 
+// placedWalletID is the order's recipient wallet as placement resolved it (the quote's:
+// the one the client named, else the account's primary, also for an order created with
+// kubectl that names none), else the one its spec names (an order that was never quoted);
+// "" when neither. Unlike the wallet index (index.OrderWalletKey) it stays on terminal
+// and archived orders: it says what the order was placed with, not what it still holds.
+func placedWalletID(o *investv1.Order) string {
+	if q := o.Spec.Quote; q != nil && q.WalletID != "" {
+		return string(q.WalletID)
+	}
+	return string(o.Spec.WalletID)
+}
+
+// placedPaymentMethodID is placedWalletID for the customer's payment method details.
+func placedPaymentMethodID(o *investv1.Order) string {
+	if q := o.Spec.Quote; q != nil && q.PaymentMethodDetailsID != "" {
+		return string(q.PaymentMethodDetailsID)
+	}
+	return string(o.Spec.PaymentMethodDetailsID)
+}
+
 func orderListItemView(o *investv1.Order) OrderListItem {
 	item := OrderListItem{
 		ID: o.Name, Side: string(o.Spec.Side), Market: string(o.Spec.Market), Status: orderStatus(o),
@@ -184,6 +203,8 @@ func orderListItemView(o *investv1.Order) OrderListItem {
 		SettlementTransactionHash:   settlementTransactionHash(o),
 		PaymentTransactionReference: paymentTransactionReference(o),
 		CustomOfferingID:            optString(string(o.Spec.CustomOfferingID)),
+		WalletID:                    optString(placedWalletID(o)),
+		PaymentMethodDetailsID:      optString(placedPaymentMethodID(o)),
 	}
 	if units := lifecycle.Units(o); units > 0 {
 		item.AmountOfUnits = &units
@@ -252,9 +273,8 @@ func orderView(o *investv1.Order) Order {
 	}
 	out := Order{
 		OrderListItem: orderListItemView(o), CreatedAt: created(o), Amount: optInt64(0),
-		FundDetails:    OrderFundDetails{ISIN: string(o.Spec.ISIN)},
-		SettlementType: string(settlement),
-		WalletID:       optString(index.OrderWalletKey(o)), PaymentMethodDetailsID: optString(index.OrderPaymentMethodKey(o)),
+		FundDetails:           OrderFundDetails{ISIN: string(o.Spec.ISIN)},
+		SettlementType:        string(settlement),
 		CancellationRequested: o.Spec.CancellationRequested,
 		History:               make([]OrderHistoryEntry, 0, len(o.Status.History)),
 	}
