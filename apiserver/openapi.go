@@ -251,7 +251,7 @@ func (t openAPITag) apply(s *openapi3.Schema, mode schemaMode) {
 
 // typeDocs describe the component schemas.
 var typeDocs = map[string]string{
-	"ErrorResponse":         "The body of every error: a short message and details, an object mapping field names to messages for validation errors, a string otherwise.",
+	"ErrorResponse":         "The body of every error: a short message and details, an object mapping field names to messages for validation errors and repeated keys, a string otherwise.",
 	"Account":               "A natural person (individual) or a registered company (business).",
 	"Wallet":                "A blockchain wallet registered for an account; orders deliver tokens to it.",
 	"PaymentMethodDetails":  "A bank account for SEPA transfers.",
@@ -261,8 +261,8 @@ var typeDocs = map[string]string{
 	"DealingCutOff":         "A cut-off: orders must arrive strictly before time (HH:MM in the share class's time zone) on the business day business_days_before business days before the dealing date.",
 	"DealingDateView":       "One dealing date (trade date and NAV date) with its cut-off instants and valuation point (RFC 3339, UTC), the expected NAV publication date and the settlement date.",
 	"AssetPrice":            "The NAV per share of a share class on one day, in micro-units (1 EUR = 10,000).",
-	"OrderListItem":         "An order as the list shows it. value is the gross value in micro-units. Orders of forward-priced share classes also carry dealing_date and confirmation (their contract note, null until the strike); amount_of_units is null for a BUY by amount until the strike.",
-	"Order":                 "The full order. Money in micro-units (1 EUR = 10,000), fee rates in rate units (100% = 10,000). A BUY carries its fee in subscription_fee and subscription_fee_amount (redemption_fee fields null), a SELL in redemption_fee and redemption_fee_amount (subscription_fee fields null). payment_details is null for SELL orders. refund is null unless the BUY was cancelled after its payment arrived. A forward-priced share class (dealing.pricing FORWARD) prices its orders at the NAV of their dealing date (the strike): such an order also has dealing_date, cut_off (cancellable until then; a BUY by amount is paid by then) and confirmation (its contract note, null until the strike); until the strike its price is unknown, so subscription_fee_amount, redemption_fee_amount and net_amount are null, and so are amount_of_units (a BUY by amount), amount and gross_value (an order by units). A latest-priced order has none of these three fields.",
+	"OrderListItem":         "An order as the list shows it. value is the gross value in micro-units. wallet_id and payment_method_details_id are the recipient wallet and the customer's bank account as resolved at placement (the ones the order named, else the account's primary ones then, also for an order created with kubectl), else the ones the order named; null only when there is neither; they stay on terminal and archived orders. Orders of forward-priced share classes also carry dealing_date and confirmation (their contract note, null until the strike); amount_of_units is null for a BUY by amount until the strike.",
+	"Order":                 "The full order. Money in micro-units (1 EUR = 10,000), fee rates in rate units (100% = 10,000). A BUY carries its fee in subscription_fee and subscription_fee_amount (redemption_fee fields null), a SELL in redemption_fee and redemption_fee_amount (subscription_fee fields null). payment_details is null for SELL orders. wallet_id and payment_method_details_id are as resolved at placement (see OrderListItem), on terminal and archived orders too. refund is null unless the BUY was cancelled after its payment arrived. A forward-priced share class (dealing.pricing FORWARD) prices its orders at the NAV of their dealing date (the strike): such an order also has dealing_date, cut_off (cancellable until then; a BUY by amount is paid by then) and confirmation (its contract note, null until the strike); until the strike its price is unknown, so subscription_fee_amount, redemption_fee_amount and net_amount are null, and so are amount_of_units (a BUY by amount), amount and gross_value (an order by units). A latest-priced order has none of these three fields.",
 	"OrderConfirmation":     "The contract note of a forward-priced order (ISO 20022 setr.012 fields), fixed at the strike of its dealing date: price is the NAV per unit (micro-units); gross_amount is units × price (an order by units) or the BUY's amount; fee_amount = gross_amount × fee_rate / 10,000 rounded half up; net_amount = gross_amount − fee_amount. A BUY by amount gets units = net_amount ÷ price rounded down to the share class's unit_decimals, units_value = units × price, and residual_amount = net_amount − units_value, refunded under residual_reference once the units are delivered (these three are null for orders by units); residual_refund_status says where that refund stands (PENDING, SENT, COMPLETED; null without a residual), and the order is COMPLETED only once it arrived. settlement_date is the dealing date plus the settlement period in business days. A SELL that the share class's redemption gate filled in part has units = the units filled and requested_units = the units asked; carried_forward names the SELL that deals the rest at the next dealing date (remainder policy CarryForward), null when the rest is not redeemed (Cancel).",
 	"DealingRedemptionGate": "The redemption gate of each dealing date (ELTIF RTS 2024/2759 Art. 5): one dealing date redeems at most threshold_basis_points of the class's outstanding units; SELLs above it are filled pro rata (rounded down to the unit) and the rest is carried forward to the next dealing date as a new SELL (CARRY_FORWARD) or not redeemed (CANCEL).",
 	"DealingAntiDilution":   "A share class's anti-dilution terms: when a dealing date's net flow (money in − money out at the NAV) is above threshold_basis_points of the class's value (outstanding units × NAV), SWING_PRICING deals every order of the date at the NAV moved by factor_basis_points (up on a net inflow, down on a net outflow, rounded half up), LEVY charges the orders of the side that causes the flow factor_basis_points of their gross amount, kept by the fund.",
@@ -273,6 +273,8 @@ var typeDocs = map[string]string{
 	"Portfolio":             "What an account holds per ISIN, from its completed orders and its on-chain transfers between holders (transferred_in_units, transferred_out_units).",
 	"Transfer":              "One side of an on-chain transfer of share tokens between holders: IN (units arrived at the account's wallet) or OUT (units left it). Only the counterparty's address is shown, never another account.",
 	"TokenRequest":          "OAuth 2.0 client credentials grant (RFC 6749 §4.4). client_id and client_secret may instead be sent with HTTP Basic.",
+	"OAuthServerMetadata":   "OAuth 2.0 authorization server metadata (RFC 8414 §2). The endpoints are absolute URLs under the issuer, the public base URL; response_types_supported is empty, as there is no authorization endpoint.",
+	"OpenIDConfiguration":   "OpenID Connect discovery (OpenID Connect Discovery 1.0 §3) of a service that issues access tokens only: the authorization server metadata, with subject_types_supported and id_token_signing_alg_values_supported describing the access tokens, and no authorization_endpoint.",
 }
 
 // Operations.
@@ -378,9 +380,9 @@ var commonErrors = []response{
 
 // Errors of operations with a JSON body.
 var bodyErrors = []response{
-	fail(http.StatusBadRequest, "Malformed JSON: the body is not a JSON object; or `Request rejected`: an admission rule refused the write (one of the operator's, or a policy or webhook the platform adds), details quoting it."),
+	fail(http.StatusBadRequest, "Malformed JSON: the body is not a JSON object, or an object in it repeats a key (details map the key's path to `duplicate key \"<key>\"`); or `Request rejected`: an admission rule refused the write (one of the operator's, or a policy or webhook the platform adds), details quoting it."),
 	fail(http.StatusRequestEntityTooLarge, "Request body too large (over 1 MiB)."),
-	fail(http.StatusUnsupportedMediaType, "Unsupported media type: the body is not application/json."),
+	fail(http.StatusUnsupportedMediaType, "Unsupported media type: the body is not application/json, or names a charset other than utf-8."),
 	fail(http.StatusUnprocessableEntity, "Validation error: details map each field to its messages."),
 }
 
@@ -418,11 +420,11 @@ func operations() []operation {
 			description: "The OpenAPI 3.0 document of every route, built from the code that serves them. Needs no token.",
 			responses:   these(answer(http.StatusOK, "The OpenAPI 3.0 document of the API.", openAPIDocBody{}))},
 		{method: http.MethodPost, path: "/oauth2/token", id: "createAccessToken", summary: "Obtain an access token", tag: "Authentication", public: true,
-			description: "OAuth 2.0 client credentials. scope must be `openid offline`, audience the host name of the base URL.",
+			description: "OAuth 2.0 client credentials, with client_secret_basic or client_secret_post. scope is `openid offline` or left out for that default (RFC 6749 §3.3); the answer always names the granted scope. audience is the host name of the base URL. The access token is a JWT typed `at+jwt` (RFC 9068).",
 			body:        TokenRequest{}, form: true,
 			responses: []response{
 				answer(http.StatusOK, "The access token.", TokenResponse{}, "?Cache-Control"),
-				{status: http.StatusBadRequest, description: "invalid_request, unsupported_grant_type or invalid_scope.", body: OAuthError{}},
+				{status: http.StatusBadRequest, description: "invalid_request (also for a body that is not application/x-www-form-urlencoded in UTF-8), unsupported_grant_type or invalid_scope.", body: OAuthError{}},
 				{status: http.StatusUnauthorized, description: "invalid_client: unknown client, wrong secret or disabled client.", body: OAuthError{}, headers: []string{"?WWW-Authenticate"}},
 				{status: http.StatusRequestEntityTooLarge, description: "invalid_request: the body is too large.", body: OAuthError{}},
 				{status: http.StatusTooManyRequests, description: "invalid_client: too many failed attempts from this address (for this client id, or for any).", body: OAuthError{}, headers: []string{"?Retry-After"}},
@@ -432,6 +434,15 @@ func operations() []operation {
 		{method: http.MethodGet, path: "/.well-known/jwks.json", id: "getJSONWebKeySet", summary: "Token verification keys", tag: "Authentication", public: true, ext: true,
 			description: "The public keys (RFC 7517 JWK Set) that verify the signatures of access tokens; the kid of a token names its key. Needs no token.",
 			responses:   these(answer(http.StatusOK, "The public keys (JWK Set) that verify access tokens.", JSONWebKeySet{}))},
+		{method: http.MethodGet, path: "/.well-known/oauth-authorization-server", id: "getAuthorizationServerMetadata", summary: "OAuth 2.0 authorization server metadata", tag: "Authentication", public: true, ext: true,
+			description: "RFC 8414 metadata of the token flow: issuer (the iss of every token, byte for byte), token_endpoint, jwks_uri, scopes, grant types and client authentication methods. " +
+				"There is no authorization endpoint, so response_types_supported is empty. Cacheable for an hour. Needs no token.",
+			responses: these(answer(http.StatusOK, "The authorization server metadata.", OAuthServerMetadata{}, "Cache-Control"))},
+		{method: http.MethodGet, path: "/.well-known/openid-configuration", id: "getOpenIDConfiguration", summary: "OpenID Connect discovery", tag: "Authentication", public: true, ext: true,
+			description: "The same metadata as an OpenID Connect discovery document, for clients and gateways that find the token verification keys (jwks_uri) this way. " +
+				"The service issues access tokens only, no ID tokens, and has no authorization endpoint: authorization_endpoint is absent, response_types_supported empty, " +
+				"subject_types_supported and id_token_signing_alg_values_supported describe the access tokens (public, ES256). Cacheable for an hour. Needs no token.",
+			responses: these(answer(http.StatusOK, "The OpenID Connect discovery document.", OpenIDConfiguration{}, "Cache-Control"))},
 
 		// Accounts.
 		{method: http.MethodPost, path: "/v1/accounts", id: "createAccount", serve: (*Server).createAccount, summary: "Create an account", tag: "Accounts", ext: true,
@@ -511,11 +522,11 @@ func operations() []operation {
 			description: "Checked and priced at placement from the latest NAV. The status is PLACED until the lifecycle moves the order on. " + idemDescription,
 			body:        OrderCreateRequest{},
 			responses: errs(these(created(Order{}),
-				fail(http.StatusBadRequest, "Malformed JSON; a business rule refused the order: `Insufficient holdings`, `Shares locked` or `Fund not redeemable`, details saying why; or `Request rejected`: an admission rule refused the write (one of the operator's, or a policy or webhook the platform adds), details quoting it."),
+				fail(http.StatusBadRequest, "Malformed JSON (not a JSON object, or a repeated key: details map the key's path to `duplicate key \"<key>\"`); a business rule refused the order: `Insufficient holdings`, `Shares locked` or `Fund not redeemable`, details saying why; or `Request rejected`: an admission rule refused the write (one of the operator's, or a policy or webhook the platform adds), details quoting it."),
 				fail(http.StatusNotFound, "`Account not found` or `Share class not found`, details naming the id or ISIN."),
 				conflictError,
 				fail(http.StatusRequestEntityTooLarge, "Request body too large (over 1 MiB)."),
-				fail(http.StatusUnsupportedMediaType, "Unsupported media type: the body is not application/json."),
+				fail(http.StatusUnsupportedMediaType, "Unsupported media type: the body is not application/json, or names a charset other than utf-8."),
 				fail(http.StatusUnprocessableEntity, "Validation error: details map each field (or the Idempotency-Key header) to its messages.")),
 				commonErrors)},
 		{method: http.MethodGet, path: "/v1/orders", id: "listOrders", serve: (*Server).listOrders, summary: "List orders", tag: "Orders",
@@ -646,7 +657,7 @@ func cancelOperation(path string) operation {
 // meets them; every operation's tag is one of them (a test checks it).
 var operationTags = openapi3.Tags{
 	{Name: "Service", Description: "Health, readiness and this document; no token needed."},
-	{Name: "Authentication", Description: "OAuth 2.0 client credentials: access tokens and the keys that verify them."},
+	{Name: "Authentication", Description: "OAuth 2.0 client credentials: access tokens, the keys that verify them, and the metadata that lets clients discover both."},
 	{Name: "Accounts", Description: "Investors: natural persons and companies, and their holdings."},
 	{Name: "Wallets", Description: "Blockchain wallets registered for an account; orders deliver tokens to them."},
 	{Name: "Payment method details", Description: "Bank accounts of an account for SEPA transfers."},
@@ -673,7 +684,7 @@ var headerDescriptions = map[string]string{
 	"Location":         "The path of the created object.",
 	"WWW-Authenticate": "The authentication challenge (RFC 6750, or Basic on the token endpoint).",
 	"Retry-After":      "Seconds until another login attempt is allowed.",
-	"Cache-Control":    "no-store for tokens.",
+	"Cache-Control":    "no-store for tokens; public, max-age=3600 for the discovery documents.",
 	headerReplayed:     "Present (true) when the answer repeats the outcome of an earlier request with the same Idempotency-Key.",
 }
 
@@ -681,7 +692,7 @@ var headerDescriptions = map[string]string{
 func openAPIDocument(serverURL string) *openapi3.T {
 	g := &schemaSet{schemas: openapi3.Schemas{}}
 	details := openapi3.NewSchemaRef("", &openapi3.Schema{
-		Description: "An object mapping each field (or query parameter, or header) to its messages for validation errors; a string otherwise.",
+		Description: "An object mapping each field (or query parameter, or header; or the path of a repeated key) to its messages for validation errors and repeated keys; a string otherwise.",
 		OneOf: openapi3.SchemaRefs{
 			g.field(reflect.TypeFor[ValidationDetails](), openAPITag{}, responseMode, false),
 			openapi3.NewSchemaRef("", openapi3.NewStringSchema()),
@@ -712,7 +723,7 @@ func openAPIDocument(serverURL string) *openapi3.T {
 					Description: "OAuth 2.0 client credentials; send audience = the host name of the base URL as an extra form field.",
 					Flows: &openapi3.OAuthFlows{ClientCredentials: &openapi3.OAuthFlow{
 						TokenURL: strings.TrimSuffix(serverURL, "/") + "/oauth2/token",
-						Scopes:   openapi3.StringMap{"openid": "required", "offline": "required"},
+						Scopes:   openapi3.StringMap{"openid": "granted to every token (the default scope)", "offline": "granted to every token (the default scope)"},
 					}}}},
 			},
 		},

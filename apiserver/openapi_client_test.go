@@ -32,7 +32,7 @@ func Use(ctx context.Context, base, id, secret string, fund openapi_types.UUID) 
 		return "", err
 	}
 	tok, err := c.CreateAccessTokenWithFormdataBodyWithResponse(ctx, CreateAccessTokenFormdataRequestBody{
-		GrantType: "client_credentials", ClientId: &id, ClientSecret: &secret, Scope: "openid offline", Audience: base,
+		GrantType: "client_credentials", ClientId: &id, ClientSecret: &secret, Audience: base,
 	})
 	if err != nil || tok.JSON200 == nil {
 		return "", fmt.Errorf("token: %v", err)

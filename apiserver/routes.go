@@ -16,8 +16,8 @@ import (
 
 // routes wires every path of the facade: the operations of openapi.go (one table, so that
 // what is served is what is documented, and its query parameters what strictQuery
-// accepts), and the token endpoint and the key set of package auth. Every POST honours an
-// Idempotency-Key header (idempotency.go).
+// accepts), and the token endpoint, the key set and the discovery documents of package
+// auth. Every POST honours an Idempotency-Key header (idempotency.go).
 func (s *Server) routes() http.Handler {
 	r := chi.NewRouter()
 	// HEAD is answered on every GET route as GET without the body (GetHead); strictQuery
@@ -29,6 +29,8 @@ func (s *Server) routes() http.Handler {
 	s.serveOperations(r, "", true)
 	r.Handle("/oauth2/token", auth.NewTokenHandler(s.deps.Clients, s.deps.Issuer, s.deps.Throttle, s.deps.Log.WithName("token")))
 	r.Method(http.MethodGet, "/.well-known/jwks.json", auth.JWKSHandler(s.deps.Issuer.Keys()))
+	r.Method(http.MethodGet, "/.well-known/oauth-authorization-server", auth.AuthorizationServerMetadataHandler(s.deps.Issuer))
+	r.Method(http.MethodGet, "/.well-known/openid-configuration", auth.OpenIDConfigurationHandler(s.deps.Issuer))
 
 	r.Route("/v1", func(r chi.Router) {
 		r.Use(auth.RequireBearer(s.deps.Issuer, s.deps.States), withTenant, strictQuery(false))

@@ -333,8 +333,10 @@ type CustomOfferingList struct {
 	Data []CustomOffering `json:"data"`
 }
 
-// OrderListItem is an order as GET /v1/orders lists it: exactly the spec's fields.
-// value is the gross value (amount_of_units × NAV per share at placement) in micro-units.
+// OrderListItem is an order as GET /v1/orders lists it: the spec's fields, and the
+// extensions wallet_id and payment_method_details_id (and, for forward-priced share
+// classes, dealing_date, confirmation and carried_from). value is the gross value
+// (amount_of_units × NAV per share at placement) in micro-units.
 type OrderListItem struct {
 	ID     string `json:"id" openapi:"uuid"`
 	Side   string `json:"side" openapi:"enum=BUY|SELL"`
@@ -352,6 +354,14 @@ type OrderListItem struct {
 	// PaymentTransactionReference is the customer's payment (BUY) or the payout (SELL).
 	PaymentTransactionReference *string `json:"payment_transaction_reference"`
 	CustomOfferingID            *string `json:"custom_offering_id" openapi:"uuid"`
+	// WalletID (extension) is the recipient wallet as resolved at placement: the one the
+	// order named, else the account's primary wallet then (also for orders created with
+	// kubectl, which name none); else the one the order named, for an order never quoted;
+	// null when there is neither. It stays on terminal and archived orders.
+	WalletID *string `json:"wallet_id" openapi:"uuid"`
+	// PaymentMethodDetailsID (extension) is the customer's bank account resolved at
+	// placement by the same rule.
+	PaymentMethodDetailsID *string `json:"payment_method_details_id" openapi:"uuid"`
 	// DealingDate (forward-priced share classes only; absent otherwise) is the dealing date
 	// the order deals at: it is priced at that date's NAV.
 	DealingDate *string `json:"dealing_date,omitempty" openapi:"format=date"`
@@ -477,23 +487,21 @@ type OrderRefund struct {
 // null). Every field is present, null where the order has no value.
 type Order struct {
 	OrderListItem
-	CreatedAt              string               `json:"created_at" openapi:"format=date-time"`
-	Amount                 *int64               `json:"amount" openapi:"min=0"`
-	FundDetails            OrderFundDetails     `json:"fund_details"`
-	SubscriptionFeeAmount  *int64               `json:"subscription_fee_amount" openapi:"min=0"`
-	SubscriptionFee        *int64               `json:"subscription_fee" openapi:"min=0;max=10000"`
-	RedemptionFeeAmount    *int64               `json:"redemption_fee_amount" openapi:"min=0"`
-	RedemptionFee          *int64               `json:"redemption_fee" openapi:"min=0;max=10000"`
-	FeeSource              *string              `json:"fee_source" openapi:"enum=DEFAULT|OFFERING"`
-	NetAmount              *int64               `json:"net_amount"`
-	GrossValue             *int64               `json:"gross_value" openapi:"min=0"`
-	PaymentDetails         *OrderPaymentDetails `json:"payment_details"`
-	SettlementType         string               `json:"settlement_type" openapi:"enum=bearer|claimable"`
-	WalletID               *string              `json:"wallet_id" openapi:"uuid"`
-	PaymentMethodDetailsID *string              `json:"payment_method_details_id" openapi:"uuid"`
-	CancellationRequested  bool                 `json:"cancellation_requested"`
-	Refund                 *OrderRefund         `json:"refund"`
-	History                []OrderHistoryEntry  `json:"history"`
+	CreatedAt             string               `json:"created_at" openapi:"format=date-time"`
+	Amount                *int64               `json:"amount" openapi:"min=0"`
+	FundDetails           OrderFundDetails     `json:"fund_details"`
+	SubscriptionFeeAmount *int64               `json:"subscription_fee_amount" openapi:"min=0"`
+	SubscriptionFee       *int64               `json:"subscription_fee" openapi:"min=0;max=10000"`
+	RedemptionFeeAmount   *int64               `json:"redemption_fee_amount" openapi:"min=0"`
+	RedemptionFee         *int64               `json:"redemption_fee" openapi:"min=0;max=10000"`
+	FeeSource             *string              `json:"fee_source" openapi:"enum=DEFAULT|OFFERING"`
+	NetAmount             *int64               `json:"net_amount"`
+	GrossValue            *int64               `json:"gross_value" openapi:"min=0"`
+	PaymentDetails        *OrderPaymentDetails `json:"payment_details"`
+	SettlementType        string               `json:"settlement_type" openapi:"enum=bearer|claimable"`
+	CancellationRequested bool                 `json:"cancellation_requested"`
+	Refund                *OrderRefund         `json:"refund"`
+	History               []OrderHistoryEntry  `json:"history"`
 	// CutOff (forward-priced share classes only; absent otherwise) is the cut-off of the
 	// order's dealing date for its side: it can be cancelled until then, and a BUY by
 	// amount is paid by then.
@@ -589,7 +597,7 @@ type OAuthError struct {
 // TokenRequest is the form of POST /oauth2/token.
 type TokenRequest struct {
 	GrantType    *string `json:"grant_type" openapi:"required;enum=client_credentials"`
-	Scope        *string `json:"scope" openapi:"required"`
+	Scope        *string `json:"scope"`
 	Audience     *string `json:"audience" openapi:"required"`
 	ClientID     *string `json:"client_id"`
 	ClientSecret *string `json:"client_secret"`
@@ -609,6 +617,26 @@ type JSONWebKey struct {
 	Kid string `json:"kid"`
 	Use string `json:"use" openapi:"enum=sig"`
 	Alg string `json:"alg" openapi:"enum=ES256"`
+}
+
+// OAuthServerMetadata is the answer of GET /.well-known/oauth-authorization-server
+// (RFC 8414 §2), as package auth writes it.
+type OAuthServerMetadata struct {
+	Issuer                            string   `json:"issuer" openapi:"format=uri"`
+	TokenEndpoint                     string   `json:"token_endpoint" openapi:"format=uri"`
+	JWKSURI                           string   `json:"jwks_uri" openapi:"format=uri"`
+	ScopesSupported                   []string `json:"scopes_supported"`
+	ResponseTypesSupported            []string `json:"response_types_supported"`
+	GrantTypesSupported               []string `json:"grant_types_supported"`
+	TokenEndpointAuthMethodsSupported []string `json:"token_endpoint_auth_methods_supported"`
+}
+
+// OpenIDConfiguration is the answer of GET /.well-known/openid-configuration (OpenID
+// Connect Discovery 1.0 §3): the authorization server metadata and two fields of its own.
+type OpenIDConfiguration struct {
+	OAuthServerMetadata
+	SubjectTypesSupported            []string `json:"subject_types_supported"`
+	IDTokenSigningAlgValuesSupported []string `json:"id_token_signing_alg_values_supported"`
 }
 
 // HealthStatus is the answer of /healthz and /readyz.

@@ -43,12 +43,22 @@ const verifyLeeway = 30 * time.Second
 // decoding.
 const maxTokenLen = 8 << 10
 
+// Values of the typ header (RFC 7515 §4.1.9). Access tokens are issued typed at+jwt, the
+// JWT access token profile's type (RFC 9068 §2.1), so that no other kind of JWT signed
+// with the same keys can pass for one. Verify also accepts application/at+jwt, the same
+// type spelled as a full media type (RFC 9068 §4), and legacyTokenType, see acceptedType.
+const (
+	accessTokenType = "at+jwt"
+	legacyTokenType = "JWT"
+)
+
 // ErrInvalidToken is wrapped by every error Verify returns, so callers can
 // test for it with errors.Is. The jwt/v5 sentinel errors (for example
 // jwt.ErrTokenExpired) are wrapped as well.
 var ErrInvalidToken = errors.New("auth: invalid access token")
 
-// Claims are the claims of a fundshare access token. Tenant is the
+// Claims are the claims of a fundshare access token: those RFC 9068 §2.2 asks of a JWT
+// access token (iss, exp, aud, sub, client_id, iat, jti), nbf, and ours. Tenant is the
 // Kubernetes namespace the client is confined to; handlers must take the
 // tenant from here, never from the request.
 type Claims struct {
@@ -228,6 +238,7 @@ func (i *Issuer) issue(tenant, clientID, credentials, scope string) (token strin
 		Credentials: credentials,
 	}
 	t := jwt.NewWithClaims(jwt.SigningMethodES256, claims)
+	t.Header["typ"] = accessTokenType
 	t.Header["kid"] = i.keys.ActiveKID()
 	signed, err := t.SignedString(i.keys.active)
 	if err != nil {
@@ -240,7 +251,8 @@ func (i *Issuer) issue(tenant, clientID, credentials, scope string) (token strin
 }
 
 // Verify parses token and returns its claims if, and only if, it is an
-// ES256 JWT with typ JWT and no critical header extensions, its kid names a
+// ES256 JWT typed as an access token (typ at+jwt, or JWT as tokens issued before
+// RFC 9068 typing were: see acceptedType) with no critical header extensions, its kid names a
 // key of our KeySet and the signature verifies with that key, iss equals the
 // issuer, aud contains the audience, exp and iat are present, exp/nbf/iat
 // hold (with at most 30 s leeway), and tenant, client_id and sub are
@@ -274,8 +286,8 @@ func (i *Issuer) keyFunc(t *jwt.Token) (any, error) {
 	if t.Method != jwt.SigningMethodES256 {
 		return nil, errors.New("unexpected signing method")
 	}
-	if typ, _ := t.Header["typ"].(string); typ != "JWT" {
-		return nil, errors.New("typ header must be JWT")
+	if typ, _ := t.Header["typ"].(string); !acceptedType(typ) {
+		return nil, errors.New("typ header must be at+jwt")
 	}
 	if _, ok := t.Header["crit"]; ok {
 		return nil, errors.New("critical header extensions are not supported")
@@ -289,6 +301,21 @@ func (i *Issuer) keyFunc(t *jwt.Token) (any, error) {
 		return nil, errors.New("unknown kid")
 	}
 	return pub, nil
+}
+
+// acceptedType reports whether typ, a token's typ header, is one Verify accepts: at+jwt
+// or application/at+jwt, in any letter case (media types compare case-insensitively,
+// RFC 7515 §4.1.9), which is what Issue writes; and exactly JWT, what it wrote before
+// access tokens were typed (RFC 9068).
+//
+// JWT is still accepted for compatibility: a token lives at most one lifetime (an hour by
+// default), but during a rolling upgrade replicas of the previous release go on issuing
+// JWT-typed tokens that the upgraded replicas must take, as they took them before. Our
+// keys sign nothing but access tokens, so the old type cannot be confused with another
+// kind of token. Once no replica of a release before typing is left and one token
+// lifetime has passed, legacyTokenType may be dropped.
+func acceptedType(typ string) bool {
+	return typ == legacyTokenType || strings.EqualFold(typ, accessTokenType) || strings.EqualFold(typ, "application/"+accessTokenType)
 }
 
 // p256HalfOrder is n/2 of P-256; a canonical signature has s ≤ n/2.

@@ -120,7 +120,7 @@ func TestIssueAndVerify(t *testing.T) {
 
 	// Header as specified.
 	header := decodeSegment(t, tok, 0)
-	if header["alg"] != "ES256" || header["typ"] != "JWT" || header["kid"] != ks.ActiveKID() {
+	if header["alg"] != "ES256" || header["typ"] != "at+jwt" || header["kid"] != ks.ActiveKID() {
 		t.Fatalf("header = %v", header)
 	}
 	// Raw claims as specified (aud is an array).
@@ -292,7 +292,12 @@ func TestVerifyRejects(t *testing.T) {
 		{"foreign key own kid", sign(jwt.SigningMethodES256, foreign, map[string]any{"kid": mustKID(t, foreign)}, validClaims()), nil},
 		{"missing kid", sign(jwt.SigningMethodES256, key, map[string]any{"kid": nil}, validClaims()), nil},
 		{"non-string kid", sign(jwt.SigningMethodES256, key, map[string]any{"kid": 7}, validClaims()), nil},
-		{"wrong typ", sign(jwt.SigningMethodES256, key, map[string]any{"typ": "at+jwt"}, validClaims()), nil},
+		{"typ JOSE", sign(jwt.SigningMethodES256, key, map[string]any{"typ": "JOSE"}, validClaims()), nil},
+		{"typ of another JWT kind", sign(jwt.SigningMethodES256, key, map[string]any{"typ": "secevent+jwt"}, validClaims()), nil},
+		{"typ jwt in lower case", sign(jwt.SigningMethodES256, key, map[string]any{"typ": "jwt"}, validClaims()), nil},
+		{"typ at+jwt with parameters", sign(jwt.SigningMethodES256, key, map[string]any{"typ": "at+jwt; charset=utf-8"}, validClaims()), nil},
+		{"no typ", sign(jwt.SigningMethodES256, key, map[string]any{"typ": nil}, validClaims()), nil},
+		{"non-string typ", sign(jwt.SigningMethodES256, key, map[string]any{"typ": 1}, validClaims()), nil},
 		{"crit header", sign(jwt.SigningMethodES256, key, map[string]any{"crit": []string{"exp"}}, validClaims()), nil},
 		{"expired", withClaims(func(c *Claims) {
 			c.IssuedAt = jwt.NewNumericDate(now.Add(-2 * time.Hour))
@@ -392,5 +397,83 @@ func TestVerifyRefusesNonCanonicalHighSSignatures(t *testing.T) {
 		if !errors.Is(err, ErrInvalidToken) || !errors.Is(err, jwt.ErrTokenSignatureInvalid) {
 			t.Fatalf("high-s twin: err = %v, want an invalid signature", err)
 		}
+	}
+}
+
+// Rule (RFC 9068 §2.1): access tokens are issued with the typ header at+jwt.
+func TestAccessTokensAreTypedATJWT(t *testing.T) {
+	ks, _ := newTestKeys(t)
+	iss := newTestIssuer(t, ks, nil)
+	for range 3 {
+		if typ := decodeSegment(t, issued(t, iss, "tenant-acme", "acme"), 0)["typ"]; typ != "at+jwt" {
+			t.Fatalf("typ %#v, want at+jwt", typ)
+		}
+	}
+}
+
+// typedToken is a valid token of iss's key for acme, signed with the typ header typ.
+func typedToken(t *testing.T, iss *Issuer, key *ecdsa.PrivateKey, clock *fakeClock, typ string) string {
+	t.Helper()
+	now := clock.Now()
+	tok := jwt.NewWithClaims(jwt.SigningMethodES256, &Claims{
+		RegisteredClaims: jwt.RegisteredClaims{
+			Issuer: iss.IssuerURL(), Subject: "acme", Audience: jwt.ClaimStrings{iss.Audience()},
+			ExpiresAt: jwt.NewNumericDate(now.Add(time.Hour)), NotBefore: jwt.NewNumericDate(now),
+			IssuedAt: jwt.NewNumericDate(now), ID: uuid.NewString(),
+		},
+		Tenant: "tenant-acme", ClientID: "acme", Scope: "openid offline",
+	})
+	tok.Header["kid"] = iss.Keys().ActiveKID()
+	tok.Header["typ"] = typ
+	return must(CanonicalES256(must(tok.SignedString(key))(t)))(t)
+}
+
+// Rule (RFC 9068 §4, RFC 7515 §4.1.9): verification takes the access token type in either
+// spelling, at+jwt or the media type application/at+jwt, in any letter case.
+func TestVerifyAcceptsTheATJWTTypeInEitherSpelling(t *testing.T) {
+	clock := newFakeClock()
+	ks, key := newTestKeys(t)
+	iss := newTestIssuer(t, ks, clock)
+	for _, typ := range []string{"at+jwt", "AT+JWT", "application/at+jwt", "Application/At+JWT"} {
+		if _, err := iss.Verify(typedToken(t, iss, key, clock, typ)); err != nil {
+			t.Errorf("typ %q refused: %v", typ, err)
+		}
+	}
+}
+
+// Rule: tokens typed JWT, as every token was before the upgrade to RFC 9068 typing, are
+// still accepted (they live at most one lifetime, and replicas of the previous release
+// issue them during a rolling upgrade); any other type is refused (TestVerifyRejects).
+func TestVerifyStillAcceptsTokensTypedJWTFromBeforeTheUpgrade(t *testing.T) {
+	clock := newFakeClock()
+	ks, key := newTestKeys(t)
+	iss := newTestIssuer(t, ks, clock)
+	claims, err := iss.Verify(typedToken(t, iss, key, clock, "JWT"))
+	if err != nil || claims.ClientID != "acme" {
+		t.Fatalf("a JWT-typed token: %v, %+v", err, claims)
+	}
+}
+
+// Rule (RFC 9068 §2.2): an access token carries iss, exp, aud, sub, client_id, iat and
+// jti; sub is the client (client credentials: no resource owner), jti unique, and aud is
+// checked (a token without it or for another audience is refused: TestVerifyRejects).
+func TestAccessTokensCarryTheClaimsOfRFC9068(t *testing.T) {
+	ks, _ := newTestKeys(t)
+	iss := newTestIssuer(t, ks, nil)
+	seen := map[any]bool{}
+	for range 2 {
+		payload := decodeSegment(t, issued(t, iss, "tenant-acme", "acme"), 1)
+		for _, claim := range []string{"iss", "exp", "aud", "sub", "client_id", "iat", "jti"} {
+			if v, ok := payload[claim]; !ok || v == "" || v == nil {
+				t.Errorf("claim %s missing in %v", claim, payload)
+			}
+		}
+		if payload["sub"] != payload["client_id"] || payload["iss"] != iss.IssuerURL() {
+			t.Errorf("sub %v, client_id %v, iss %v", payload["sub"], payload["client_id"], payload["iss"])
+		}
+		if seen[payload["jti"]] {
+			t.Error("jti repeated")
+		}
+		seen[payload["jti"]] = true
 	}
 }

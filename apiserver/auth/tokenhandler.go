@@ -80,11 +80,22 @@ const (
 	maxClientIDLen = 256
 )
 
-// Scopes every token request must ask for; no other scope exists.
+// The scopes there are. Every token is granted all of them: a request names all of them
+// or, to get that default, none (RFC 6749 §3.3); one that names only some is refused
+// (invalid_scope), since the set is granted whole or not at all.
 var requiredScopes = []string{"openid", "offline"}
 
-// grantedScope is the canonical scope string returned and put in tokens.
+// grantedScope is the canonical scope string returned and put in tokens; it is also the
+// default scope of a request without one.
 var grantedScope = strings.Join(requiredScopes, " ")
+
+// grantClientCredentials is the only grant type (RFC 6749 §4.4).
+const grantClientCredentials = "client_credentials"
+
+// tokenEndpointAuthMethods are the ways a client authenticates to the token endpoint, as
+// clientCredentials reads them, by their names in the OAuth registry (RFC 7591 §2):
+// HTTP Basic, and client_id and client_secret in the form body.
+var tokenEndpointAuthMethods = []string{"client_secret_basic", "client_secret_post"}
 
 // oauthError is an RFC 6749 §5.2 error response.
 type oauthError struct {
@@ -122,8 +133,10 @@ type tokenHandler struct {
 // (POST {base_url}/oauth2/token). Clients authenticate with client_id and
 // client_secret in the form body or with HTTP Basic (RFC 6749 §2.3.1,
 // form-urlencoded inside Basic). The request must carry
-// grant_type=client_credentials, a scope containing exactly "openid" and
-// "offline" in any order, and audience equal to issuer.Audience().
+// grant_type=client_credentials and audience equal to issuer.Audience(), and either
+// no scope, to get the default scope "openid offline" (RFC 6749 §3.3), or a scope
+// containing exactly "openid" and "offline" in any order. The answer always names the
+// granted scope.
 //
 // Unknown clients, wrong secrets and disabled clients all get the same 401
 // invalid_client, and unknown ids are verified against a dummy hash so the
@@ -193,9 +206,16 @@ func (h *tokenHandler) serve(w http.ResponseWriter, r *http.Request, source stri
 	if r.URL.RawQuery != "" {
 		return "", badRequest("parameters must be sent in the request body", "query string present")
 	}
-	mediaType, _, err := mime.ParseMediaType(r.Header.Get("Content-Type"))
+	mediaType, params, err := mime.ParseMediaType(r.Header.Get("Content-Type"))
 	if err != nil || mediaType != "application/x-www-form-urlencoded" {
 		return "", badRequest("Content-Type must be application/x-www-form-urlencoded", "wrong content type")
+	}
+	// RFC 6749 §4.4.2 and Appendix B: the parameters are form-encoded in UTF-8, so a body
+	// declared in another charset is refused rather than misread. OAuth answers every
+	// malformed token request with 400 invalid_request (§5.2), never 415. The charset is
+	// logged, not echoed: error_description allows only fixed text (§5.2).
+	if cs, ok := params["charset"]; ok && !strings.EqualFold(cs, "utf-8") {
+		return "", badRequest("the form body must be UTF-8: send charset=utf-8 or no charset", "charset "+strconv.QuoteToASCII(clipCharset(cs)))
 	}
 	tooLarge := &tokenFailure{status: http.StatusRequestEntityTooLarge, code: "invalid_request",
 		desc: "request body too large (at most " + strconv.Itoa(maxTokenRequestBody) + " bytes)", reason: "body too large"}
@@ -225,7 +245,7 @@ func (h *tokenHandler) serve(w http.ResponseWriter, r *http.Request, source stri
 	}
 
 	switch grant := form.Get("grant_type"); grant {
-	case "client_credentials":
+	case grantClientCredentials:
 	case "":
 		return "", badRequest("grant_type is required", "missing grant_type")
 	default:
@@ -244,13 +264,11 @@ func (h *tokenHandler) serve(w http.ResponseWriter, r *http.Request, source stri
 		return "", invalidClient(usedBasic, "client id too long")
 	}
 
-	rawScope := form.Get("scope")
-	if rawScope == "" {
-		return clientID, badRequest("scope is required", "missing scope")
-	}
-	if !validScope(rawScope) {
+	// RFC 6749 §3.3: a request without scope gets the default scope, grantedScope; a
+	// parameter sent without a value counts as omitted (§3.2).
+	if rawScope := form.Get("scope"); rawScope != "" && !validScope(rawScope) {
 		return clientID, &tokenFailure{status: http.StatusBadRequest, code: "invalid_scope",
-			desc: "scope must be exactly \"openid offline\"", reason: "invalid scope"}
+			desc: "scope must be exactly 'openid offline', or left out for that default", reason: "invalid scope"}
 	}
 	aud := form.Get("audience")
 	if aud == "" {
@@ -394,6 +412,14 @@ func knownParam(name string) bool {
 		return true
 	}
 	return false
+}
+
+// clipCharset bounds a client's charset parameter for the log.
+func clipCharset(cs string) string {
+	if len(cs) > 64 {
+		return cs[:64]
+	}
+	return cs
 }
 
 // badRequest is a 400 invalid_request.

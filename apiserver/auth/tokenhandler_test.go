@@ -298,10 +298,10 @@ func TestTokenEndpointErrors(t *testing.T) {
 		{name: "missing grant_type", body: with(func(v url.Values) { v.Del("grant_type") }), status: 400, code: "invalid_request"},
 		{name: "empty grant_type", body: with(func(v url.Values) { v.Set("grant_type", "") }), status: 400, code: "invalid_request"},
 		{name: "password grant", body: with(func(v url.Values) { v.Set("grant_type", "password") }), status: 400, code: "unsupported_grant_type"},
-		{name: "missing scope", body: with(func(v url.Values) { v.Del("scope") }), status: 400, code: "invalid_request"},
 		{name: "scope without offline", body: with(func(v url.Values) { v.Set("scope", "openid") }), status: 400, code: "invalid_scope"},
 		{name: "extra scope", body: with(func(v url.Values) { v.Set("scope", "openid offline admin") }), status: 400, code: "invalid_scope"},
 		{name: "comma-separated scope", body: with(func(v url.Values) { v.Set("scope", "openid,offline") }), status: 400, code: "invalid_scope"},
+		{name: "blank scope", body: with(func(v url.Values) { v.Set("scope", "  ") }), status: 400, code: "invalid_scope"},
 		{name: "missing audience", body: with(func(v url.Values) { v.Del("audience") }), status: 400, code: "invalid_request"},
 		{name: "audience with scheme", body: with(func(v url.Values) { v.Set("audience", testIssuerURL) }), status: 400, code: "invalid_request"},
 		{name: "audience with port", body: with(func(v url.Values) { v.Set("audience", testAudience+":443") }), status: 400, code: "invalid_request"},
@@ -664,4 +664,62 @@ func TestStrangersStartNoVerificationWhileAKnownSourceIsVerified(t *testing.T) {
 		t.Fatalf("a stranger got no slot once the known source was done: %v", err)
 	}
 	release()
+}
+
+// Rule (RFC 6749 §3.3): a token request without scope gets the default scope, every scope
+// there is; a scope parameter without a value counts as omitted (§3.2).
+func TestATokenRequestWithoutScopeGetsTheDefaultScope(t *testing.T) {
+	f := newTokenFixture(t)
+	for name, mut := range map[string]func(url.Values){
+		"no scope":    func(v url.Values) { v.Del("scope") },
+		"empty scope": func(v url.Values) { v.Set("scope", "") },
+	} {
+		t.Run(name, func(t *testing.T) {
+			v := f.form("acme", f.secret)
+			mut(v)
+			r := f.post(t, v, nil)
+			f.checkSuccess(t, r, "tenant-acme", "acme") // scope "openid offline", in the answer and the token
+		})
+	}
+}
+
+// Rule (RFC 6749 §5.2): a scope naming a scope that does not exist, or only part of the
+// scope set (which is granted whole), is refused with 400 invalid_scope in the OAuth
+// error shape, uncacheable, without a token.
+func TestATokenRequestWithAnUnknownScopeGetsInvalidScope(t *testing.T) {
+	f := newTokenFixture(t)
+	for _, scope := range []string{"admin", "openid offline admin", "openid", "offline", "openid,offline", "OPENID OFFLINE"} {
+		t.Run(scope, func(t *testing.T) {
+			v := f.form("acme", f.secret)
+			v.Set("scope", scope)
+			r := f.post(t, v, nil)
+			if r.status != http.StatusBadRequest || r.body["error"] != "invalid_scope" {
+				t.Fatalf("%d %s, want 400 invalid_scope", r.status, r.raw)
+			}
+			desc, _ := r.body["error_description"].(string)
+			if desc == "" || len(r.body) != 2 {
+				t.Fatalf("body %s: want error and error_description only", r.raw)
+			}
+			for _, c := range desc { // RFC 6749 §5.2: %x20-21 / %x23-5B / %x5D-7E
+				if c < 0x20 || c > 0x7e || c == '"' || c == '\\' {
+					t.Fatalf("error_description %q has a character §5.2 excludes", desc)
+				}
+			}
+			checkNoStore(t, r)
+		})
+	}
+}
+
+// Rule (RFC 6749 §5.1): the token response names the granted scope, always: when it
+// differs from the one requested (none, or another spelling) and when it does not.
+func TestTheTokenResponseAlwaysCarriesTheGrantedScope(t *testing.T) {
+	f := newTokenFixture(t)
+	for _, requested := range []string{"", "openid offline", "offline openid", "openid  openid offline"} {
+		v := f.form("acme", f.secret)
+		v.Set("scope", requested)
+		r := f.post(t, v, nil)
+		if r.status != http.StatusOK || r.body["scope"] != grantedScope {
+			t.Errorf("scope %q: %d, granted scope %v, want %q", requested, r.status, r.body["scope"], grantedScope)
+		}
+	}
 }
