@@ -133,15 +133,7 @@ var _ = Describe("Webhook delivery", func() {
 	})
 
 	It("loses no event of orders that move while the manager restarts", func() {
-		isin := newMarket()
-		a, _, _ := env.NewCustomer(env.NewTenant("hooks-restart"))
-		rc := newReceiver()
-		endpoint(a.Namespace, rc)
-		var orders []*investv1.Order
-		for range 3 {
-			orders = append(orders, buy(a, isin, 1))
-		}
-		Eventually(func() int { return len(rc.deliveries()) }).WithTimeout(time.Minute).Should(BeNumerically(">", 0))
+		a, isin, rc, orders := deliveriesUnderWay("hooks-restart")
 		// The manager stops with deliveries in flight and orders moving; a new one takes over
 		// from what the cluster and the store hold.
 		stopMgr()
@@ -149,11 +141,7 @@ var _ = Describe("Webhook delivery", func() {
 		for range 2 {
 			orders = append(orders, buy(a, isin, 1))
 		}
-		for _, o := range orders {
-			done := completed(o)
-			want := historyTypes(done)
-			Eventually(func() []notify.EventType { return rc.typesOf(o.Name) }).WithTimeout(time.Minute).Should(Equal(want), "order %s", o.Name)
-		}
+		everyStateArrives(rc, orders)
 		// At least once: an attempt in flight when the manager stopped may be made again,
 		// with the same webhook-id; no event has two ids.
 		oneIDPerEvent(rc)
@@ -172,15 +160,7 @@ var _ = Describe("Webhook delivery", func() {
 			stopMgr = startManager()
 		})
 
-		isin := newMarket()
-		a, _, _ := env.NewCustomer(env.NewTenant("hooks-pgkill"))
-		rc := newReceiver()
-		endpoint(a.Namespace, rc)
-		var orders []*investv1.Order
-		for range 3 {
-			orders = append(orders, buy(a, isin, 1))
-		}
-		Eventually(func() int { return len(rc.deliveries()) }).WithTimeout(time.Minute).Should(BeNumerically(">", 0))
+		a, isin, rc, orders := deliveriesUnderWay("hooks-pgkill")
 
 		By("kill -9 of the database with deliveries in flight; orders go on moving while it is down")
 		pg.Kill(GinkgoT())
@@ -194,10 +174,7 @@ var _ = Describe("Webhook delivery", func() {
 
 		By("the database comes back: every state each order entered arrives, by itself")
 		pg.Restart(GinkgoT())
-		for _, o := range orders {
-			want := historyTypes(completed(o))
-			Eventually(func() []notify.EventType { return rc.typesOf(o.Name) }).WithTimeout(2*time.Minute).Should(Equal(want), "order %s", o.Name)
-		}
+		everyStateArrives(rc, orders)
 		Expect(len(rc.deliveries())).To(BeNumerically(">", sentWhileDown))
 		// At least once: an attempt whose outcome the dead database never recorded is made
 		// again, under the same webhook-id; no event has two ids.

@@ -267,3 +267,28 @@ func oneIDPerEvent(rc *receiver) {
 		byEvent[key] = d.id
 	}
 }
+
+// deliveriesUnderWay is a customer of a new tenant (prefix) with an endpoint receiving at
+// rc and three BUY orders of a new share class (isin) whose first deliveries arrived.
+func deliveriesUnderWay(prefix string) (a *investv1.Account, isin string, rc *receiver, orders []*investv1.Order) {
+	GinkgoHelper()
+	isin = newMarket()
+	a, _, _ = env.NewCustomer(env.NewTenant(prefix))
+	rc = newReceiver()
+	endpoint(a.Namespace, rc)
+	for range 3 {
+		orders = append(orders, buy(a, isin, 1))
+	}
+	Eventually(func() int { return len(rc.deliveries()) }).WithTimeout(time.Minute).Should(BeNumerically(">", 0))
+	return a, isin, rc, orders
+}
+
+// everyStateArrives waits until rc got, for each order, every state its history shows
+// once it completed, in order.
+func everyStateArrives(rc *receiver, orders []*investv1.Order) {
+	GinkgoHelper()
+	for _, o := range orders {
+		want := historyTypes(completed(o))
+		Eventually(func() []notify.EventType { return rc.typesOf(o.Name) }).WithTimeout(2*time.Minute).Should(Equal(want), "order %s", o.Name)
+	}
+}

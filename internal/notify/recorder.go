@@ -32,10 +32,10 @@ type Recorder struct {
 	// Now is the clock of the window; nil: time.Now.
 	Now func() time.Time
 
-	mu       sync.Mutex
-	seen     map[string]map[string]struct{} // object key -> event ids recorded
-	queue    []*recordRequest               // calls waiting for the next group
-	flushing bool                           // a goroutine writes the queue
+	mu    sync.Mutex
+	seen  map[string]map[string]struct{} // object key -> event ids recorded
+	once  sync.Once
+	group Group[recordItem] // the calls waiting for, or in, a write
 }
 
 // Since is the oldest time of a fact recorded as an event now.
@@ -49,71 +49,28 @@ func (r *Recorder) Since() time.Time {
 
 // Record records the events of the object key (its kind and UID) that it has not recorded
 // yet. The events must be in the order they occurred. Calls that arrive together are
-// recorded in one transaction (group commit): a burst of changes costs a few writes of the
+// recorded in one transaction (a Group): a burst of changes costs a few writes of the
 // store, not one each.
 func (r *Recorder) Record(ctx context.Context, key string, events []Event) error {
 	fresh := r.unseen(key, events)
 	if len(fresh) == 0 {
 		return nil
 	}
-	req := &recordRequest{key: key, events: fresh, done: make(chan error, 1)}
-	r.mu.Lock()
-	r.queue = append(r.queue, req)
-	start := !r.flushing
-	r.flushing = true
-	r.mu.Unlock()
-	if start {
-		go r.flushQueue()
-	}
-	select {
-	case err := <-req.done:
-		return err
-	case <-ctx.Done():
-		return ctx.Err()
-	}
+	r.once.Do(func() { r.group.Write = r.write })
+	return r.group.Do(ctx, recordItem{key: key, events: fresh})
 }
 
-// recordRequest is one Record call waiting for its group's write.
-type recordRequest struct {
+// recordItem is one Record call's events, written with its group.
+type recordItem struct {
 	key    string
 	events []Event
-	done   chan error
-}
-
-const (
-	// groupWindow is how long the first call of a group waits for others to join it.
-	groupWindow = 5 * time.Millisecond
-	// groupTimeout bounds one group's write.
-	groupTimeout = 30 * time.Second
-)
-
-// flushQueue writes the queued calls in groups until the queue is empty.
-func (r *Recorder) flushQueue() {
-	for {
-		time.Sleep(groupWindow)
-		r.mu.Lock()
-		group := r.queue
-		r.queue = nil
-		if len(group) == 0 {
-			r.flushing = false
-			r.mu.Unlock()
-			return
-		}
-		r.mu.Unlock()
-		err := r.write(group)
-		for _, req := range group {
-			req.done <- err
-		}
-	}
 }
 
 // write records a group's events in one Record and remembers them.
-func (r *Recorder) write(group []*recordRequest) error {
-	ctx, cancel := context.WithTimeout(context.Background(), groupTimeout)
-	defer cancel()
+func (r *Recorder) write(ctx context.Context, group []recordItem) error {
 	var events []Event
-	for _, req := range group {
-		events = append(events, req.events...)
+	for _, it := range group {
+		events = append(events, it.events...)
 	}
 	eps, err := r.Endpoints(ctx)
 	if err != nil {
@@ -124,13 +81,13 @@ func (r *Recorder) write(group []*recordRequest) error {
 		return err
 	}
 	r.mu.Lock()
-	for _, req := range group {
-		s := r.seen[req.key]
+	for _, it := range group {
+		s := r.seen[it.key]
 		if s == nil {
-			s = make(map[string]struct{}, len(req.events))
-			r.seen[req.key] = s
+			s = make(map[string]struct{}, len(it.events))
+			r.seen[it.key] = s
 		}
-		for _, e := range req.events {
+		for _, e := range it.events {
 			s[e.ID] = struct{}{}
 		}
 	}
