@@ -25,11 +25,16 @@ const kills = 3
 // start) and it is started again on the same folder. After the last start, by itself:
 // within a minute every order is terminal or moving, then every order is terminal, and
 // for every account the units on chain (balanceOf over its wallets) = its Account
-// status = its portfolio (REST) = its completed BUYs − completed SELLs.
+// status = its portfolio (REST) = its completed BUYs − completed SELLs; and a webhook
+// endpoint made before the workload got every state every order entered, each event under
+// one webhook-id.
 func TestMakeRunHealsAfterThreeKill9OfTheWholeProcessGroup(t *testing.T) {
 	r := startRun(t)
 	api := r.api()
 	accts := []*account{api.newAccount("crash-a"), api.newAccount("crash-b")}
+	// An integrator's webhook endpoint receives every event throughout.
+	hooks := newHookLog(t)
+	api.subscribe(t, r.kubeClient(), hooks)
 
 	ctx, cancel := context.WithCancel(context.Background())
 	w := &workload{api: api, accounts: accts}
@@ -121,6 +126,8 @@ func TestMakeRunHealsAfterThreeKill9OfTheWholeProcessGroup(t *testing.T) {
 			t.Log(last)
 		}
 	}
+	// And the integrator heard of every state every order entered, each event under one id.
+	checkWebhooks(t, c, hooks)
 }
 
 // ---- the workload ----
