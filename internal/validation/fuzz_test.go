@@ -45,7 +45,7 @@ func FuzzValidateIBAN(f *testing.F) {
 		if err != nil {
 			return
 		}
-		if len(n) != ibanLengths[n[:2]] || mod97(n[4:], n[:4]) != 1 {
+		if len(n) != ibanLengths[n[:2]] || Mod97(n[4:], n[:4]) != 1 {
 			t.Fatalf("accepted invalid IBAN %q", n)
 		}
 		for i := 0; i < len(n); i++ {

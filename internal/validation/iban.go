@@ -81,7 +81,7 @@ func ValidateIBAN(s string) error {
 		return errIBANChecksum
 	}
 	// Move the first four characters to the end, then check mod 97 == 1.
-	if mod97(s[4:], s[:4]) != 1 {
+	if Mod97(s[4:], s[:4]) != 1 {
 		return errIBANChecksum
 	}
 	return nil
@@ -109,11 +109,11 @@ func isUpper(c byte) bool { return c >= 'A' && c <= 'Z' }
 
 func isUpperAlnum(c byte) bool { return isDigit(c) || isUpper(c) }
 
-// mod97 returns the ISO 7064 MOD 97-10 remainder of the number obtained by
+// Mod97 returns the ISO 7064 MOD 97-10 remainder of the number obtained by
 // concatenating the parts and replacing every letter by two digits
 // (A=10 ... Z=35). It works digit by digit, so no big integers are needed.
 // All bytes must be 0-9 or A-Z.
-func mod97(parts ...string) int {
+func Mod97(parts ...string) int {
 	rem := 0
 	for _, p := range parts {
 		for i := 0; i < len(p); i++ {

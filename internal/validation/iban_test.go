@@ -84,7 +84,7 @@ func TestValidateIBAN(t *testing.T) {
 
 // makeIBAN builds a valid IBAN for country with the given BBAN.
 func makeIBAN(country, bban string) string {
-	cd := 98 - mod97(bban, country, "00")
+	cd := 98 - Mod97(bban, country, "00")
 	return fmt.Sprintf("%s%02d%s", country, cd, bban)
 }
 
@@ -132,7 +132,7 @@ func TestValidateIBANAliasedCheckDigits(t *testing.T) {
 			t.Fatalf("ValidateIBAN(%s) = %v", iban, err)
 		}
 		bad := iban[:2] + a + iban[4:]
-		if mod97(bad[4:], bad[:4]) != 1 {
+		if Mod97(bad[4:], bad[:4]) != 1 {
 			t.Fatalf("%s is not an alias of %s", bad, iban)
 		}
 		if err := ValidateIBAN(bad); err != errIBANChecksum {

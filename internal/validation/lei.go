@@ -35,7 +35,7 @@ func ValidateLEI(s string) error {
 	if cd := s[18:]; cd == "00" || cd == "01" || cd == "99" {
 		return errLEICheck
 	}
-	if mod97(s) != 1 {
+	if Mod97(s) != 1 {
 		return errLEICheck
 	}
 	return nil
@@ -52,7 +52,7 @@ func LEICheckDigits(first18 string) (string, error) {
 			return "", errLEIChars
 		}
 	}
-	cd := 98 - mod97(first18, "00")
+	cd := 98 - Mod97(first18, "00")
 	if cd < 10 {
 		return "0" + strconv.Itoa(cd), nil
 	}

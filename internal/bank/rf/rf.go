@@ -26,6 +26,8 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+
+	"github.com/fundshare/fundshare-operator/internal/validation"
 )
 
 const (
@@ -60,7 +62,7 @@ func New(payload string) (string, error) {
 		}
 		p[i] = c
 	}
-	check := 98 - mod97(string(p), Prefix+"00")
+	check := 98 - validation.Mod97(string(p), Prefix+"00")
 	return fmt.Sprintf("%s%02d%s", Prefix, check, p), nil
 }
 
@@ -123,7 +125,7 @@ func validCompact(s string) (string, error) {
 	if cd := s[2:4]; cd == "00" || cd == "01" || cd == "99" {
 		return "", invalid("the check digits are out of range (02 to 98)")
 	}
-	if mod97(string(u[4:]), string(u[:4])) != 1 {
+	if validation.Mod97(string(u[4:]), string(u[:4])) != 1 {
 		return "", invalid("the check digits do not match")
 	}
 	return string(u), nil
@@ -151,22 +153,4 @@ func upper(c byte) byte {
 		return c - ('a' - 'A')
 	}
 	return c
-}
-
-// mod97 is the ISO 7064 MOD 97-10 remainder of the number obtained by concatenating
-// the parts, each letter replaced by two digits (A=10 ... Z=35). It works digit by
-// digit, so no big integers are needed. Every byte must be 0-9 or A-Z.
-func mod97(parts ...string) int {
-	rem := 0
-	for _, p := range parts {
-		for i := 0; i < len(p); i++ {
-			c := p[i]
-			if isDigit(c) {
-				rem = (rem*10 + int(c-'0')) % 97
-			} else {
-				rem = (rem*100 + int(c-'A') + 10) % 97
-			}
-		}
-	}
-	return rem
 }
