@@ -280,7 +280,9 @@ var _ = Describe("Retention: done orders leave the cluster for the archive", fun
 		hit, killed := make(chan string), make(chan struct{})
 		var first atomic.Bool
 		setCrash(func(ctx context.Context, o *investv1.Order) error {
-			if !first.CompareAndSwap(false, true) {
+			// Only this spec's orders: an earlier spec's order may still be on its way out,
+			// and holding it instead would hold nothing this spec watches.
+			if o.Namespace != a.Namespace || !first.CompareAndSwap(false, true) {
 				return nil
 			}
 			select {
