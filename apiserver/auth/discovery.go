@@ -16,6 +16,7 @@ package auth
 
 import (
 	"encoding/json"
+	"fmt"
 	"net/http"
 	"slices"
 	"strconv"
@@ -97,7 +98,7 @@ func openIDConfiguration(issuer *Issuer) metadata {
 // issuer, token_endpoint, jwks_uri, the scopes, grant types and client authentication
 // methods the token endpoint takes. See serveDocument for the answer.
 func AuthorizationServerMetadataHandler(issuer *Issuer) http.Handler {
-	return serveDocument(serverMetadata(issuer))
+	return serveDocument(serverMetadata(issuer), metadataCacheControl)
 }
 
 // OpenIDConfigurationHandler serves the same metadata as an OpenID Connect discovery
@@ -106,15 +107,17 @@ func AuthorizationServerMetadataHandler(issuer *Issuer) http.Handler {
 // subject_types_supported and id_token_signing_alg_values_supported and has no
 // authorization_endpoint.
 func OpenIDConfigurationHandler(issuer *Issuer) http.Handler {
-	return serveDocument(openIDConfiguration(issuer))
+	return serveDocument(openIDConfiguration(issuer), metadataCacheControl)
 }
 
-// serveDocument answers GET and HEAD with doc as JSON, public and cacheable; the document
-// is rendered once (the issuer is fixed). Other methods get 405.
-func serveDocument(doc metadata) http.Handler {
+// serveDocument answers GET and HEAD with doc as JSON, public and cacheable as
+// cacheControl says; the document is rendered once (what it says is fixed for the life of
+// the process: the issuer, the keys). Other methods get 405. It serves the discovery
+// documents and the JWK Set.
+func serveDocument(doc any, cacheControl string) http.Handler {
 	body, err := json.Marshal(doc)
 	if err != nil {
-		panic("auth: encoding metadata: " + err.Error())
+		panic(fmt.Sprintf("auth: encoding %T: %v", doc, err))
 	}
 	length := strconv.Itoa(len(body))
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
@@ -125,7 +128,7 @@ func serveDocument(doc metadata) http.Handler {
 		}
 		h := w.Header()
 		h.Set("Content-Type", "application/json")
-		h.Set("Cache-Control", metadataCacheControl)
+		h.Set("Cache-Control", cacheControl)
 		h.Set("Content-Length", length)
 		w.WriteHeader(http.StatusOK)
 		if r.Method == http.MethodGet {

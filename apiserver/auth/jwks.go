@@ -15,7 +15,6 @@
 package auth
 
 import (
-	"encoding/json"
 	"net/http"
 )
 
@@ -49,22 +48,5 @@ func JWKSHandler(keys *KeySet) http.Handler {
 		}
 		doc.Keys = append(doc.Keys, jwk{Kty: "EC", Crv: "P-256", X: x, Y: y, Kid: kid, Use: "sig", Alg: "ES256"})
 	}
-	body, err := json.Marshal(doc)
-	if err != nil {
-		panic("auth: encoding JWKS: " + err.Error())
-	}
-	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if r.Method != http.MethodGet && r.Method != http.MethodHead {
-			w.Header().Set("Allow", "GET, HEAD")
-			http.Error(w, "method not allowed", http.StatusMethodNotAllowed)
-			return
-		}
-		h := w.Header()
-		h.Set("Content-Type", "application/json")
-		h.Set("Cache-Control", "public, max-age=300")
-		w.WriteHeader(http.StatusOK)
-		if r.Method == http.MethodGet {
-			_, _ = w.Write(body)
-		}
-	})
+	return serveDocument(doc, "public, max-age=300")
 }
