@@ -675,6 +675,12 @@ func (r *Reconciler) initiateMembers(ctx context.Context, b *investv1.DeliveryBa
 		if !changed && !initiated {
 			return nil
 		}
+		var moves []*lifecycle.Transition
+		if initiated {
+			if moves, err = r.follow(ctx, o); err != nil {
+				return err
+			}
+		}
 		if err := patch.Status(ctx, r.Client, o, before); err != nil {
 			if apierrors.IsConflict(err) || apierrors.IsNotFound(err) {
 				mu.Lock()
@@ -685,7 +691,7 @@ func (r *Reconciler) initiateMembers(ctx context.Context, b *investv1.DeliveryBa
 			return fmt.Errorf("record the batch on order %s: %w", m.Order, err)
 		}
 		if initiated {
-			r.event(o, corev1.EventTypeNormal, lifecycle.EvidenceReason(lifecycle.StepDeliveryInitiated), "RecordSettlement",
+			r.evidenceEvent(o, lifecycle.StepDeliveryInitiated, before.Status.State, moves,
 				"%s recorded %s evidence in transaction %s (batch %s)", Name, lifecycle.StepDeliveryInitiated, tx.Attempts[0].Hash, b.Name)
 		}
 		return nil
@@ -813,6 +819,13 @@ func (r *Reconciler) finishBatch(ctx context.Context, b *investv1.DeliveryBatch)
 			lifecycle.Record(o, step, r.evidence(hash))
 		}
 		c.Transaction.Receipt = rc.DeepCopy()
+		var moves []*lifecycle.Transition
+		if rc.Status != investv1.ChainReceiptReverted {
+			var err error
+			if moves, err = r.follow(ctx, o); err != nil {
+				return err
+			}
+		}
 		if err := patch.Status(ctx, r.Client, o, before); err != nil {
 			if apierrors.IsConflict(err) || apierrors.IsNotFound(err) {
 				wait()
@@ -824,7 +837,7 @@ func (r *Reconciler) finishBatch(ctx context.Context, b *investv1.DeliveryBatch)
 			r.event(o, corev1.EventTypeWarning, ReasonTransactionReverted, "Track",
 				"batchMint %s (batch %s) reverted in block %d: %s; it is not re-sent", rc.Hash, b.Name, rc.BlockNumber, rc.RevertReason)
 		} else {
-			r.event(o, corev1.EventTypeNormal, lifecycle.EvidenceReason(lifecycle.StepDeliveryCompleted), "RecordSettlement",
+			r.evidenceEvent(o, lifecycle.StepDeliveryCompleted, before.Status.State, moves,
 				"%s recorded %s evidence in transaction %s (batch %s)", Name, lifecycle.StepDeliveryCompleted, hash, b.Name)
 		}
 		return nil

@@ -41,6 +41,7 @@ import (
 	"github.com/fundshare/fundshare-operator/internal/chain/outbox"
 	"github.com/fundshare/fundshare-operator/internal/index"
 	"github.com/fundshare/fundshare-operator/internal/lifecycle"
+	"github.com/fundshare/fundshare-operator/internal/lifecycle/facts"
 	"github.com/fundshare/fundshare-operator/internal/patch"
 	"github.com/fundshare/fundshare-operator/internal/predicates"
 	"github.com/fundshare/fundshare-operator/internal/rules"
@@ -105,6 +106,7 @@ type Reconciler struct {
 // +kubebuilder:rbac:groups=invest.fundshare.io,resources=orders,verbs=get;list;watch
 // +kubebuilder:rbac:groups=invest.fundshare.io,resources=orders/status,verbs=get;update;patch
 // +kubebuilder:rbac:groups=invest.fundshare.io,resources=wallets,verbs=get;list;watch
+// +kubebuilder:rbac:groups=invest.fundshare.io,resources=funds;shareclasses;accounts,verbs=get;list;watch
 // +kubebuilder:rbac:groups=events.k8s.io,resources=events,verbs=create;patch
 
 // Reconcile settles the token step the order waits for.
@@ -366,12 +368,15 @@ func (r *Reconciler) record(ctx context.Context, o *investv1.Order, step lifecyc
 	if receipt != nil {
 		o.Status.Chain.Transaction.Receipt = receipt
 	}
+	moves, err := r.follow(ctx, o)
+	if err != nil {
+		return ctrl.Result{}, err
+	}
 	if err := patch.Status(ctx, r.Client, o, before); err != nil {
 		return patch.Retry(ctx, err, "record "+string(step)+" evidence")
 	}
-	ctrl.LoggerFrom(ctx).Info("recorded settlement evidence", "transactionHash", hash)
-	r.event(o, corev1.EventTypeNormal, lifecycle.EvidenceReason(step), "RecordSettlement",
-		"%s recorded %s evidence in transaction %s", Name, step, hash)
+	ctrl.LoggerFrom(ctx).Info("recorded settlement evidence", "transactionHash", hash, "moves", len(moves), "state", o.Status.State)
+	r.evidenceEvent(o, step, before.Status.State, moves, "%s recorded %s evidence in transaction %s", Name, step, hash)
 	if step == lifecycle.StepDeliveryInitiated {
 		return ctrl.Result{RequeueAfter: r.poll()}, nil
 	}
@@ -734,6 +739,23 @@ func (r *Reconciler) event(o *investv1.Order, typ, reason, action, format string
 	if r.Recorder != nil {
 		r.Recorder.Eventf(o, nil, typ, reason, action, format, args...)
 	}
+}
+
+// follow applies to o, beside the evidence just recorded in it, the moves that evidence
+// unlocks (lifecycle.Follow), so that evidence and moves take one status write.
+func (r *Reconciler) follow(ctx context.Context, o *investv1.Order) ([]*lifecycle.Transition, error) {
+	f, _, err := facts.Gather(ctx, r.Client, o, r.now())
+	if err != nil {
+		return nil, fmt.Errorf("gather the facts order %s's next moves depend on: %w", o.Name, err)
+	}
+	return lifecycle.Follow(o, f, metav1.NewTime(r.now().UTC())), nil
+}
+
+// evidenceEvent emits the one Event of a write that recorded step's evidence (described by
+// format and args) and the moves it unlocked, from state from.
+func (r *Reconciler) evidenceEvent(o *investv1.Order, step lifecycle.Step, from investv1.OrderState, moves []*lifecycle.Transition, format string, args ...any) {
+	kind, reason, note := lifecycle.EvidenceEvent(step, fmt.Sprintf(format, args...), from, moves)
+	r.event(o, kind, reason, "RecordSettlement", "%s", note)
 }
 
 func (r *Reconciler) now() time.Time {

@@ -2,6 +2,7 @@ package order_test
 
 import (
 	"math/rand/v2"
+	"strings"
 	"time"
 
 	. "github.com/onsi/ginkgo/v2"
@@ -138,23 +139,31 @@ var _ = Describe("Order lifecycle", func() {
 	)
 	BeforeEach(func() { ns, m, c = newScene() })
 
-	It("walks a BUY through every state of the spec on settlement evidence, each once, with an Event per transition", func() {
+	It("walks a BUY through every state of the spec on settlement evidence, each once, with one Event per write naming its transitions", func() {
 		o := c.order(investv1.SideBuy, investv1.MarketPrimary, m.isin, 3)
 		Expect(k8s.Create(ctx, o)).To(Succeed())
 		settleBuy(o)
 		Expect(historyStates(o)).To(Equal(lifecycle.Path(investv1.SideBuy)))
 		Expect(lifecycle.ValidHistory(investv1.SideBuy, historyStates(o))).To(Succeed())
-		Eventually(func() int {
+		// The evidence is recorded by the spec, not by an agent, so the order controller
+		// makes every move: PLACED and AWAITING_PAYMENT, PAYMENT_RECEIVED and EXECUTED,
+		// DELIVERY_INITIATED, DELIVERY_COMPLETED and COMPLETED: four writes.
+		var notes []string
+		Eventually(func() []string {
 			var evs eventsv1.EventList
 			Expect(k8s.List(ctx, &evs, client.InNamespace(ns))).To(Succeed())
-			n := 0
+			notes = nil
 			for _, e := range evs.Items {
 				if e.Regarding.Name == o.Name && e.Action == "Transition" {
-					n++
+					notes = append(notes, e.Note)
 				}
 			}
-			return n
-		}).WithTimeout(envtest.Settle).Should(Equal(len(lifecycle.Path(investv1.SideBuy))))
+			return notes
+		}).WithTimeout(envtest.Settle).Should(HaveLen(4))
+		all := strings.Join(notes, "\n")
+		for _, st := range lifecycle.Path(investv1.SideBuy) {
+			Expect(strings.Count(all, "→ "+string(st)+":")).To(Equal(1), "the Events name the move to %s once", st)
+		}
 	})
 
 	It("walks a SELL through PLACED, EXECUTED, PAYMENT_SENT, PAYMENT_COMPLETED and COMPLETED, and the holdings follow", func() {

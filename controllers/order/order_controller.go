@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"slices"
 	"time"
 
 	corev1 "k8s.io/api/core/v1"
@@ -21,11 +20,11 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/reconcile"
 
 	investv1 "github.com/fundshare/fundshare-operator/api/v1alpha1"
-	"github.com/fundshare/fundshare-operator/internal/dealing"
 	"github.com/fundshare/fundshare-operator/internal/holdings"
 	"github.com/fundshare/fundshare-operator/internal/holdings/history"
 	"github.com/fundshare/fundshare-operator/internal/index"
 	"github.com/fundshare/fundshare-operator/internal/lifecycle"
+	"github.com/fundshare/fundshare-operator/internal/lifecycle/facts"
 	"github.com/fundshare/fundshare-operator/internal/patch"
 	"github.com/fundshare/fundshare-operator/internal/predicates"
 )
@@ -69,11 +68,11 @@ func (r *Reconciler) Reconcile(ctx context.Context, req ctrl.Request) (ctrl.Resu
 		// A cancelled order with a refund: report where the refund stands.
 		return r.wait(ctx, o, lifecycle.RefundWait(o), "")
 	}
-	facts, requeueAt, err := r.gather(ctx, o)
+	f, requeueAt, err := facts.Gather(ctx, r.Client, o, r.Now())
 	if err != nil {
 		return ctrl.Result{}, err
 	}
-	if facts.Reservation == lifecycle.ReservationPending && o.Status.State == investv1.StatePlaced && !o.Spec.CancellationRequested {
+	if f.Reservation == lifecycle.ReservationPending && o.Status.State == investv1.StatePlaced && !o.Spec.CancellationRequested {
 		held, message, err := r.reserve(ctx, o)
 		account := klog.KRef(o.Namespace, string(o.Spec.AccountID))
 		switch {
@@ -82,14 +81,14 @@ func (r *Reconciler) Reconcile(ctx context.Context, req ctrl.Request) (ctrl.Resu
 		case err != nil:
 			return ctrl.Result{}, err
 		case held:
-			facts.Reservation = lifecycle.ReservationHeld
+			f.Reservation = lifecycle.ReservationHeld
 		default:
 			ctrl.LoggerFrom(ctx).Info("units not reserved", "account", account, "isin", o.Spec.ISIN, "units", lifecycle.Units(o), "why", message)
-			facts.Reservation, facts.ReservationMessage = lifecycle.ReservationRefused, message
+			f.Reservation, f.ReservationMessage = lifecycle.ReservationRefused, message
 		}
 	}
 
-	m := lifecycle.Decide(o, facts)
+	m := lifecycle.Decide(o, f)
 	if m.Redate != nil {
 		return r.redate(ctx, o, m.Redate, m.Wait)
 	}
@@ -112,75 +111,6 @@ func (r *Reconciler) Reconcile(ctx context.Context, req ctrl.Request) (ctrl.Resu
 	return res, nil
 }
 
-// gather collects the facts outside the order: its share class and fund, the market
-// flags and gate, and whether its units are reserved. requeueAt is when a fact changes by
-// itself (a gate's until-time).
-func (r *Reconciler) gather(ctx context.Context, o *investv1.Order) (lifecycle.Facts, time.Time, error) {
-	now := r.Now()
-	f := lifecycle.Facts{Now: now, Priced: o.Spec.Quote != nil, Reservation: lifecycle.ReservationNotNeeded}
-	var requeueAt time.Time
-	var classes investv1.ShareClassList
-	if err := r.Client.List(ctx, &classes, client.MatchingFields{index.ShareClassISIN: string(o.Spec.ISIN)}); err != nil {
-		return f, requeueAt, err
-	}
-	if len(classes.Items) > 0 {
-		fund := &investv1.Fund{}
-		err := r.Client.Get(ctx, client.ObjectKey{Name: string(classes.Items[0].Spec.FeederFundID)}, fund)
-		switch {
-		case apierrors.IsNotFound(err):
-		case err != nil:
-			return f, requeueAt, err
-		default:
-			requeueAt = lifecycle.FundFacts(&f, fund)
-		}
-	}
-	if len(classes.Items) > 0 && lifecycle.Forward(o) {
-		requeueAt = earliest(requeueAt, forwardFacts(&f, o, &classes.Items[0], now))
-	}
-	if o.Spec.Side == investv1.SideSell {
-		f.Reservation = lifecycle.ReservationPending
-		acct := &investv1.Account{}
-		err := r.Client.Get(ctx, client.ObjectKey{Namespace: o.Namespace, Name: string(o.Spec.AccountID)}, acct)
-		if err != nil && !apierrors.IsNotFound(err) {
-			return f, requeueAt, err
-		}
-		if hasReservation(acct, o.Name) || (o.Status.State != "" && o.Status.State != investv1.StatePlaced) {
-			f.Reservation = lifecycle.ReservationHeld
-		}
-	}
-	return f, requeueAt, nil
-}
-
-// forwardFacts adds the facts of a forward order: its share class's unpaid policy and,
-// for a BUY by amount waiting for its payment past its cut-off under NextDealingDate, the
-// dealing date it moves to (the first whose subscription cut-off is still ahead). It
-// returns when a fact changes by itself: the cut-off of such a BUY still ahead.
-func forwardFacts(f *lifecycle.Facts, o *investv1.Order, sc *investv1.ShareClass, now time.Time) time.Time {
-	terms := sc.Spec.Dealing
-	if terms == nil || o.Spec.Side != investv1.SideBuy || !lifecycle.ByAmount(o) || o.Status.State != investv1.StateAwaitingPayment {
-		return time.Time{}
-	}
-	f.UnpaidPolicy = terms.UnpaidAtCutOff
-	cutOff := lifecycle.CutOff(o)
-	if now.Before(cutOff) {
-		return cutOff
-	}
-	if f.UnpaidPolicy == investv1.UnpaidNextDealingDate {
-		if next, err := dealing.DealingDateFor(terms, investv1.SideBuy, now); err == nil {
-			f.NextDealing = &investv1.OrderDealing{Date: next.Date.String(), CutOff: metav1.NewTime(next.SubscriptionCutOff.UTC())}
-		}
-	}
-	return time.Time{}
-}
-
-// earliest is the earlier of two instants, zero meaning none.
-func earliest(a, b time.Time) time.Time {
-	if a.IsZero() || (!b.IsZero() && b.Before(a)) {
-		return b
-	}
-	return a
-}
-
 // redate moves a forward order to another dealing date (status.dealing) in one status
 // write guarded by the version read, with its conditions and an Event: an unpaid BUY by
 // amount at its cut-off, under its share class's NextDealingDate policy.
@@ -200,10 +130,6 @@ func (r *Reconciler) redate(ctx context.Context, o *investv1.Order, to *investv1
 	return ctrl.Result{RequeueAfter: max(time.Until(to.CutOff.Time), time.Second)}, nil
 }
 
-func hasReservation(acct *investv1.Account, order string) bool {
-	return slices.ContainsFunc(acct.Status.Reservations, func(r investv1.UnitReservation) bool { return string(r.Order) == order })
-}
-
 // reserve claims the sell's units on the account. The account's status is the lock:
 // the write carries the resourceVersion the check was made on, so concurrent sells of one
 // account are serialized by the API server and can never promise more than is owned.
@@ -215,7 +141,7 @@ func (r *Reconciler) reserve(ctx context.Context, o *investv1.Order) (bool, stri
 		}
 		return false, "", err
 	}
-	if hasReservation(acct, o.Name) {
+	if facts.HasReservation(acct, o.Name) {
 		ctrl.LoggerFrom(ctx).V(1).Info("units already reserved", "account", klog.KObj(acct))
 		return true, "", nil
 	}
@@ -247,7 +173,7 @@ func (r *Reconciler) reserve(ctx context.Context, o *investv1.Order) (bool, stri
 
 // transition writes state changes with their history entries in one status write,
 // guarded by the order's resourceVersion (lifecycle.Apply: a refund a step owes is written
-// with it), then emits an Event per state. waiting, when set, is why the order stops after
+// with it), then emits one Event for them (the history has an entry per state). waiting, when set, is why the order stops after
 // the last step; refused, when set, why a cancellation requested is not honoured.
 func (r *Reconciler) transition(ctx context.Context, o *investv1.Order, steps []*lifecycle.Transition, waiting *lifecycle.Wait, refused string) (ctrl.Result, error) {
 	before := o.DeepCopy()
@@ -300,18 +226,9 @@ func (r *Reconciler) transition(ctx context.Context, o *investv1.Order, steps []
 	if newlyRefused {
 		r.Recorder.Eventf(o, nil, corev1.EventTypeWarning, lifecycle.ReasonPastPointOfNoReturn, "Cancel", "%s", refused)
 	}
-	prev := string(from)
-	if prev == "" {
-		prev = "new"
-	}
-	for _, t := range steps {
-		kind := corev1.EventTypeNormal
-		if t.To == investv1.StateCancelled {
-			kind = corev1.EventTypeWarning
-		}
-		r.Recorder.Eventf(o, nil, kind, t.Reason, "Transition", "%s → %s: %s", prev, t.To, t.Message)
-		prev = string(t.To)
-	}
+	// One Event per write, as the write's history entries: the last move's reason, every
+	// move in the note.
+	r.Recorder.Eventf(o, nil, lifecycle.MovesEventType(steps), last.Reason, "Transition", "%s", lifecycle.MovesNote(from, steps))
 	return ctrl.Result{}, nil
 }
 

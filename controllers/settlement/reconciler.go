@@ -6,7 +6,7 @@ import (
 	"fmt"
 	"time"
 
-	corev1 "k8s.io/api/core/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/client-go/tools/events"
 	ctrl "sigs.k8s.io/controller-runtime"
 	"sigs.k8s.io/controller-runtime/pkg/builder"
@@ -14,13 +14,15 @@ import (
 
 	investv1 "github.com/fundshare/fundshare-operator/api/v1alpha1"
 	"github.com/fundshare/fundshare-operator/internal/lifecycle"
+	"github.com/fundshare/fundshare-operator/internal/lifecycle/facts"
 	"github.com/fundshare/fundshare-operator/internal/patch"
 	"github.com/fundshare/fundshare-operator/internal/predicates"
 )
 
-// Reconciler records settlement evidence produced by an Agent on orders that wait for it.
-// It only ever adds evidence fields (a status merge patch with optimistic locking), so it
-// never overwrites the order controller or another agent.
+// Reconciler records settlement evidence produced by an Agent on orders that wait for it,
+// with the moves the evidence unlocks (lifecycle.Follow) in the same status write. It
+// only adds evidence and appends moves (a status merge patch with optimistic locking), so
+// it never overwrites the order controller or another agent.
 type Reconciler struct {
 	// Client reads orders (from the cache) and patches their status.
 	Client client.Client
@@ -43,6 +45,7 @@ type Reconciler struct {
 
 // +kubebuilder:rbac:groups=invest.fundshare.io,resources=orders,verbs=get;list;watch
 // +kubebuilder:rbac:groups=invest.fundshare.io,resources=orders/status,verbs=get;update;patch
+// +kubebuilder:rbac:groups=invest.fundshare.io,resources=funds;shareclasses;accounts,verbs=get;list;watch
 // +kubebuilder:rbac:groups=events.k8s.io,resources=events,verbs=create;patch
 
 // Reconcile settles the one step the order waits for, once its Delay has passed, and
@@ -88,6 +91,14 @@ func (r *Reconciler) Reconcile(ctx context.Context, req ctrl.Request) (ctrl.Resu
 		log.V(1).Info("evidence already recorded")
 		return ctrl.Result{}, nil // NextStep said it was missing; kept defensively
 	}
+	// The moves the evidence unlocks go in the same write (one write and one Event where
+	// the order controller would have needed another of each); the order controller
+	// decides whatever else.
+	f, _, err := facts.Gather(ctx, r.Client, o, r.now())
+	if err != nil {
+		return ctrl.Result{}, fmt.Errorf("gather the facts the order's next moves depend on: %w", err)
+	}
+	moves := lifecycle.Follow(o, f, metav1.NewTime(r.now().UTC()))
 	if err := patch.Status(ctx, r.Client, o, before); err != nil {
 		// Stale: someone wrote the order since we read it (the order controller moved it,
 		// or another agent recorded this step): read it fresh next time.
@@ -95,10 +106,10 @@ func (r *Reconciler) Reconcile(ctx context.Context, req ctrl.Request) (ctrl.Resu
 	}
 
 	log.Info("recorded settlement evidence", "reference", rec.Reference,
-		"transactionHash", rec.TransactionHash, "recordedBy", rec.RecordedBy)
+		"transactionHash", rec.TransactionHash, "recordedBy", rec.RecordedBy, "moves", len(moves), "state", o.Status.State)
 	if r.Recorder != nil {
-		r.Recorder.Eventf(o, nil, corev1.EventTypeNormal, lifecycle.EvidenceReason(step), "RecordSettlement",
-			"%s recorded %s", rec.RecordedBy, describe(step, rec))
+		kind, reason, note := lifecycle.EvidenceEvent(step, rec.RecordedBy+" recorded "+describe(step, rec), before.Status.State, moves)
+		r.Recorder.Eventf(o, nil, kind, reason, "RecordSettlement", "%s", note)
 	}
 	return ctrl.Result{}, nil
 }

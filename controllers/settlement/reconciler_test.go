@@ -61,7 +61,7 @@ func evidenceOf(o *investv1.Order) func(g Gomega) investv1.SettlementEvidence {
 }
 
 var _ = Describe("the sandbox settlement agent in a manager", func() {
-	It("records payment evidence for an order awaiting payment, then delivery evidence once executed", func() {
+	It("records each piece of evidence with the moves it unlocks, in one status write and one Event", func() {
 		o := newOrder(managedNS, investv1.SideBuy)
 		moveTo(o, investv1.StateAwaitingPayment)
 
@@ -74,44 +74,53 @@ var _ = Describe("the sandbox settlement agent in a manager", func() {
 		Expect(ev.PaymentReceived.TransactionHash).To(BeEmpty())
 		Expect(ev.PaymentReceived.RecordedBy).To(Equal("sandbox"))
 		Expect(ev.PaymentReceived.At.IsZero()).To(BeFalse())
+		cur := &investv1.Order{}
+		Expect(k8s.Get(ctx, client.ObjectKeyFromObject(o), cur)).To(Succeed())
+		Expect(cur.Status.State).To(Equal(investv1.StatePaymentReceived), "the move the payment unlocks is in the evidence's write")
+		Expect(lifecycle.HistoryStates(cur.Status.History)).To(Equal([]investv1.OrderState{investv1.StateAwaitingPayment, investv1.StatePaymentReceived}))
+		Expect(meta.FindStatusCondition(cur.Status.Conditions, lifecycle.ConditionWaiting)).NotTo(BeNil(), "the conditions are written with the move")
+		// No fund in this suite has the order's ISIN: what follows is the order controller's
+		// to decide, and the agent leaves it there.
 		Consistently(evidenceOf(o), 2*time.Second, interval).Should(Equal(investv1.SettlementEvidence{
 			PaymentReceived: ev.PaymentReceived,
 		}), "nothing but paymentReceived, and it never changes")
-
-		cur := &investv1.Order{}
 		Expect(k8s.Get(ctx, client.ObjectKeyFromObject(o), cur)).To(Succeed())
-		Expect(cur.Status.State).To(Equal(investv1.StateAwaitingPayment), "the agent never moves the state")
+		Expect(cur.Status.State).To(Equal(investv1.StatePaymentReceived))
 
-		moveTo(o, investv1.StatePaymentReceived, investv1.StateExecuted)
+		moveTo(o, investv1.StateExecuted)
 		Eventually(func(g Gomega) {
-			ev = evidenceOf(o)(g)
-			g.Expect(ev.DeliveryInitiated).NotTo(BeNil())
+			g.Expect(k8s.Get(ctx, client.ObjectKeyFromObject(o), cur)).To(Succeed())
+			g.Expect(cur.Status.State).To(Equal(investv1.StateCompleted))
 		}, timeout, interval).Should(Succeed())
+		ev = cur.Status.Settlement
 		Expect(ev.DeliveryInitiated.TransactionHash).To(MatchRegexp(`^0x[0-9a-f]{64}$`))
 		Expect(ev.DeliveryInitiated.RecordedBy).To(Equal(NoChainTokenName), "the token side is the no-chain sandbox, named as not real")
-		Expect(ev.DeliveryCompleted).To(BeNil(), "held until the order is DELIVERY_INITIATED")
+		Expect(ev.DeliveryCompleted.TransactionHash).To(Equal(ev.DeliveryInitiated.TransactionHash))
 		Expect(ev.PaymentSent).To(BeNil())
 		Expect(ev.PaymentCompleted).To(BeNil())
+		Expect(lifecycle.HistoryStates(cur.Status.History)).To(Equal([]investv1.OrderState{
+			investv1.StateAwaitingPayment, investv1.StatePaymentReceived, investv1.StateExecuted,
+			investv1.StateDeliveryInitiated, investv1.StateDeliveryCompleted, investv1.StateCompleted,
+		}))
 
-		moveTo(o, investv1.StateDeliveryInitiated)
-		Eventually(func(g Gomega) {
-			ev = evidenceOf(o)(g)
-			g.Expect(ev.DeliveryCompleted).NotTo(BeNil())
-		}, timeout, interval).Should(Succeed())
-		Expect(ev.DeliveryCompleted.TransactionHash).To(Equal(ev.DeliveryInitiated.TransactionHash))
-
-		By("emitting an Event per piece of evidence")
+		By("emitting one Event per write, with the reason of its last move and the evidence in its note")
 		Eventually(func(g Gomega) []string {
 			list := &eventsv1.EventList{}
 			g.Expect(k8s.List(ctx, list, client.InNamespace(managedNS))).To(Succeed())
-			var reasons []string
+			var notes []string
 			for _, e := range list.Items {
 				if e.Regarding.Name == o.Name {
-					reasons = append(reasons, e.Reason)
+					notes = append(notes, e.Reason+": "+e.Note)
 				}
 			}
-			return reasons
-		}, timeout, interval).Should(ConsistOf("EvidencePaymentReceived", "EvidenceDeliveryInitiated", "EvidenceDeliveryCompleted"))
+			return notes
+		}, timeout, interval).Should(ConsistOf(
+			HavePrefix(lifecycle.ReasonPaymentReceived+": sandbox recorded PaymentReceived evidence with reference SBX-PAY-"),
+			And(HavePrefix(lifecycle.ReasonDeliveryInitiated+": "+NoChainTokenName+" recorded DeliveryInitiated evidence in transaction 0x"),
+				HaveSuffix("EXECUTED → DELIVERY_INITIATED: token transfer submitted in transaction "+ev.DeliveryInitiated.TransactionHash)),
+			And(HavePrefix(lifecycle.ReasonSettled+": "+NoChainTokenName+" recorded DeliveryCompleted evidence"),
+				ContainSubstring("DELIVERY_INITIATED → DELIVERY_COMPLETED"), HaveSuffix("DELIVERY_COMPLETED → COMPLETED: the order is settled")),
+		))
 	})
 
 	It("settles the refund of a cancelled paid buy once: refundSent, then refundCompleted with the same reference, immutable", func() {
@@ -203,14 +212,17 @@ var _ = Describe("the sandbox settlement agent in a manager", func() {
 		Expect(ev.PaymentSent.Reference).To(MatchRegexp(`^SBX-OUT-[A-Z2-7]{12}$`))
 		Expect(ev.PaymentReceived).To(BeNil())
 		Expect(ev.DeliveryInitiated).To(BeNil())
-		Expect(ev.PaymentCompleted).To(BeNil())
 
-		moveTo(o, investv1.StatePaymentSent)
+		By("moving the SELL with its payout evidence: PAYMENT_SENT with the payout sent, COMPLETED with its arrival")
+		cur := &investv1.Order{}
 		Eventually(func(g Gomega) {
-			ev = evidenceOf(o)(g)
-			g.Expect(ev.PaymentCompleted).NotTo(BeNil())
+			g.Expect(k8s.Get(ctx, client.ObjectKeyFromObject(o), cur)).To(Succeed())
+			g.Expect(cur.Status.State).To(Equal(investv1.StateCompleted))
 		}, timeout, interval).Should(Succeed())
-		Expect(ev.PaymentCompleted.Reference).To(Equal(ev.PaymentSent.Reference))
+		Expect(cur.Status.Settlement.PaymentCompleted.Reference).To(Equal(ev.PaymentSent.Reference))
+		Expect(lifecycle.HistoryStates(cur.Status.History)).To(Equal([]investv1.OrderState{
+			investv1.StatePlaced, investv1.StateExecuted, investv1.StatePaymentSent, investv1.StatePaymentCompleted, investv1.StateCompleted,
+		}))
 	})
 
 	It("records nothing for orders that wait for no evidence or are being cancelled", func() {
@@ -313,8 +325,8 @@ var _ = Describe("Reconcile, called directly outside the manager's namespace", f
 		Expect(k8s.Get(ctx, client.ObjectKeyFromObject(o), cur)).To(Succeed())
 		Expect(cur.Status.Settlement.PaymentReceived).NotTo(BeNil())
 		Expect(meta.IsStatusConditionTrue(cur.Status.Conditions, "Waiting")).To(BeTrue())
-		Expect(cur.Status.State).To(Equal(investv1.StateAwaitingPayment))
-		Expect(cur.Status.History).To(HaveLen(1))
+		Expect(cur.Status.State).To(Equal(investv1.StatePaymentReceived), "with the move the evidence unlocks")
+		Expect(cur.Status.History).To(HaveLen(2))
 	})
 
 	It("does not ask the agent again once the evidence is recorded", func() {

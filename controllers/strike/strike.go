@@ -362,15 +362,8 @@ func (r *Reconciler) price(ctx context.Context, o *investv1.Order, s lifecycle.S
 			money.Format(note.FeeAmount, cur), money.Format(note.NetAmount, cur), note.SettlementDate)
 		return nil
 	}
-	prev := before.Status.State
-	for _, t := range m.Steps {
-		kind := corev1.EventTypeNormal
-		if t.To == investv1.StateCancelled {
-			kind = corev1.EventTypeWarning
-		}
-		r.Recorder.Eventf(o, nil, kind, t.Reason, "Transition", "%s → %s: %s", prev, t.To, t.Message)
-		prev = t.To
-	}
+	last := m.Steps[len(m.Steps)-1]
+	r.Recorder.Eventf(o, nil, lifecycle.MovesEventType(m.Steps), last.Reason, "Transition", "%s", lifecycle.MovesNote(before.Status.State, m.Steps))
 	return nil
 }
 

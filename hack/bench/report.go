@@ -181,7 +181,8 @@ func (r *results) evaluate() {
 		}
 	}
 	if p := r.Pipeline; p != nil {
-		r.Targets = append(r.Targets, target{"order pipeline", fmt.Sprintf("%.2f of raw writes", p.Figure), "≥ 0.6", verdict(p.Figure >= 0.6 && p.Err == "")})
+		r.Targets = append(r.Targets, target{"order pipeline", fmt.Sprintf("%.2f of raw writes", p.Figure), "≥ 0.6", verdict(p.Figure >= 0.6 && p.Err == "")},
+			target{pipelineWrites, fmt.Sprintf("%.1f", p.WritesPerOrder), "≤ 10", verdict(p.WritesPerOrder <= 10 && p.Err == "")})
 	}
 	if st := r.Strike; st != nil {
 		ok := st.Err == ""
@@ -269,6 +270,8 @@ func (r *results) printTable(w io.Writer) {
 	if p := r.Pipeline; p != nil {
 		tg, res := targetOf("order pipeline")
 		pipelineRow(p, tg, res)
+		tg, res = targetOf(pipelineWrites)
+		row("order pipeline: API writes per BUY (placement → COMPLETED, controllers idle)", fmt.Sprintf("%.1f (%s)", p.WritesPerOrder, formatCounts(p.Requests)), "", "", tg, res)
 	}
 	for i := range r.PipelineVariants {
 		pipelineRow(&r.PipelineVariants[i], "", "")
@@ -390,6 +393,11 @@ const (
 	strikeWrites = "NAV strike API writes per order"
 	strikeFigure = "NAV strike against the write ceiling"
 )
+
+// pipelineWrites is issue 23's target for the whole pipeline: the API writes of one BUY
+// from its placement to COMPLETED (the order, its status writes, its Events, the
+// account's holdings).
+const pipelineWrites = "order pipeline API writes per BUY"
 
 // The webhook targets' names.
 const (

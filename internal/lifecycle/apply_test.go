@@ -22,11 +22,20 @@ func TestDecideWritesMovesThatNeedNothingFromOutsideTogether(t *testing.T) {
 	}
 }
 
-func TestDecideWritesAcceptanceAlone(t *testing.T) {
+func TestDecideAcceptsABuyAndIssuesItsPaymentInstructionsInOneWrite(t *testing.T) {
 	o := newOrder(investv1.SideBuy, investv1.MarketPrimary, "")
 	m := Decide(o, openFacts())
+	if len(m.Steps) != 2 || m.Steps[0].To != investv1.StatePlaced || m.Steps[1].To != investv1.StateAwaitingPayment ||
+		m.Wait == nil || m.Wait.Reason != WaitAwaitingPaymentEvidence {
+		t.Fatalf("moves %+v, wait %+v; want PLACED then AWAITING_PAYMENT, waiting for the payment", m.Steps, m.Wait)
+	}
+}
+
+func TestDecideWritesTheAcceptanceOfASellAlone(t *testing.T) {
+	o := newOrder(investv1.SideSell, investv1.MarketPrimary, "")
+	m := Decide(o, openFacts())
 	if len(m.Steps) != 1 || m.Steps[0].To != investv1.StatePlaced || m.Wait != nil {
-		t.Fatalf("moves %+v, wait %+v; want PLACED alone", m.Steps, m.Wait)
+		t.Fatalf("moves %+v, wait %+v; want PLACED alone (the units are reserved before what follows)", m.Steps, m.Wait)
 	}
 }
 

@@ -38,6 +38,7 @@ import (
 	investv1 "github.com/fundshare/fundshare-operator/api/v1alpha1"
 	"github.com/fundshare/fundshare-operator/internal/controlplane"
 	"github.com/fundshare/fundshare-operator/internal/fixtures"
+	"github.com/fundshare/fundshare-operator/internal/index"
 	"github.com/fundshare/fundshare-operator/internal/validation"
 )
 
@@ -84,7 +85,7 @@ type Options struct {
 type ManagerOptions struct {
 	// New builds the manager: app.NewManager for one built as production does (this package
 	// cannot import cmd/manager/app, which imports the controllers whose own tests use it).
-	// Nil: a plain ctrl.NewManager with the project's scheme.
+	// Nil: a plain ctrl.NewManager with the project's scheme and field indexes (index.Register).
 	New func(*rest.Config, ctrl.Options) (ctrl.Manager, error)
 	// Options adjusts the manager's options (cache, leader election) before it is built.
 	Options func(*ctrl.Options)
@@ -398,6 +399,14 @@ func (e *Environment) RunManager(cfg *rest.Config, mo ManagerOptions) (*Manager,
 	m, err := newManager(cfg, opts)
 	if err != nil {
 		return nil, err
+	}
+	if mo.New == nil {
+		// The field indexes every production manager has (app.Setup registers them):
+		// the lifecycle's facts and the controllers' lookups read through them. A
+		// custom New registers its own.
+		if err := index.Register(context.Background(), m.GetFieldIndexer()); err != nil {
+			return nil, err
+		}
 	}
 	if mo.Setup != nil {
 		if err := mo.Setup(m); err != nil {
