@@ -10,7 +10,11 @@ package placement
 
 import (
 	"context"
+	"crypto/sha256"
+	"encoding/binary"
 	"errors"
+	"fmt"
+	"strconv"
 	"strings"
 	"time"
 
@@ -18,6 +22,7 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	investv1 "github.com/fundshare/fundshare-operator/api/v1alpha1"
+	"github.com/fundshare/fundshare-operator/internal/bank/rf"
 	"github.com/fundshare/fundshare-operator/internal/holdings/history"
 	"github.com/fundshare/fundshare-operator/internal/validation"
 )
@@ -101,10 +106,30 @@ func (f fieldsError) Error() string {
 	return strings.Join(parts, ", ")
 }
 
-// PaymentReference is the reference a buyer quotes in the transfer: unique to the order
-// (taken from its UUID), at most 35 characters as SEPA allows.
+// PaymentReference is the reference a buyer quotes in the transfer, as SEPA's structured
+// creditor reference (RmtInf/Strd/CdtrRefInf/Ref): an ISO 11649 RF reference, "RF", two
+// mod-97 check digits and a payload of 20 digits, the first 16 hex digits of the order's
+// UUID written in decimal (zero-padded), 24 characters in all. It is unique to the order
+// as its UUID's first 64 bits are, every mistyped digit or swapped pair of neighbours is
+// caught by the check digits, and the payload has no letters (a letter mistyped for a
+// digit can slip past the check: the reference avoids them). An order name that is not a
+// UUID gives the first 64 bits of its SHA-256 instead.
 func PaymentReference(orderName string) string {
-	return "FS" + strings.ToUpper(strings.ReplaceAll(orderName, "-", ""))[:16]
+	digits := strings.ReplaceAll(orderName, "-", "")
+	var n uint64
+	var err error
+	if len(digits) >= 16 {
+		n, err = strconv.ParseUint(digits[:16], 16, 64)
+	}
+	if len(digits) < 16 || err != nil {
+		sum := sha256.Sum256([]byte(orderName))
+		n = binary.BigEndian.Uint64(sum[:8])
+	}
+	ref, err := rf.New(fmt.Sprintf("%020d", n))
+	if err != nil {
+		panic("placement: 20 digits are an RF payload: " + err.Error()) // cannot happen
+	}
+	return ref
 }
 
 // Place checks the order and prices it at now: Gather reads, Decide decides. A non-nil

@@ -7,9 +7,11 @@ import (
 	"testing"
 	"time"
 
+	"github.com/google/uuid"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
 	investv1 "github.com/fundshare/fundshare-operator/api/v1alpha1"
+	"github.com/fundshare/fundshare-operator/internal/bank/rf"
 	"github.com/fundshare/fundshare-operator/internal/holdings"
 	"github.com/fundshare/fundshare-operator/internal/validation"
 )
@@ -685,7 +687,7 @@ func TestABuyQuotesTheFundsBankAccountAndAPaymentReference(t *testing.T) {
 				}
 				return
 			}
-			want := &investv1.OrderPaymentDetails{AccountHolderName: "Feeder Fund I SCSp", IBAN: "GB82WEST12345698765432", PaymentReference: "FS123E4567E89B42D3"}
+			want := &investv1.OrderPaymentDetails{AccountHolderName: "Feeder Fund I SCSp", IBAN: "GB82WEST12345698765432", PaymentReference: "RF2901314564453825200851"}
 			if !reflect.DeepEqual(q.PaymentDetails, want) {
 				t.Fatalf("payment details %+v, want %+v", q.PaymentDetails, want)
 			}
@@ -693,9 +695,39 @@ func TestABuyQuotesTheFundsBankAccountAndAPaymentReference(t *testing.T) {
 	}
 }
 
-func TestPaymentReferenceIsFSAndTheFirst16HexDigitsOfTheOrder(t *testing.T) {
-	if got := PaymentReference(orderName); got != "FS123E4567E89B42D3" || len(got) > 35 {
-		t.Fatalf("got %q", got)
+func TestPaymentReferenceIsAnRFReferenceOfTheOrdersFirst64BitsInDecimal(t *testing.T) {
+	// 0x123e4567e89b42d3 = 1314564453825200851; check digits 98 − (01314564453825200851 271500 mod 97) = 29,
+	// computed by hand (R = 27, F = 15).
+	got := PaymentReference(orderName)
+	if got != "RF2901314564453825200851" {
+		t.Fatalf("got %q, want RF2901314564453825200851", got)
+	}
+	if err := rf.Valid(got); err != nil || len(got) > rf.MaxLen {
+		t.Fatalf("%q is not a valid RF reference: %v", got, err)
+	}
+}
+
+func TestPaymentReferencesOfDifferentOrdersDiffer(t *testing.T) {
+	seen := map[string]string{}
+	for range 10_000 {
+		id := uuid.NewString()
+		ref := PaymentReference(id)
+		if err := rf.Valid(ref); err != nil {
+			t.Fatalf("order %s: %q: %v", id, ref, err)
+		}
+		if other, dup := seen[ref]; dup {
+			t.Fatalf("orders %s and %s have the reference %s", other, id, ref)
+		}
+		seen[ref] = id
+	}
+}
+
+func TestPaymentReferenceOfANameThatIsNoUUIDIsStillAValidRFReference(t *testing.T) {
+	for _, name := range []string{"sample-order", "x", "zzzzzzzzzzzzzzzzzzzz"} {
+		a, b := PaymentReference(name), PaymentReference(name)
+		if err := rf.Valid(a); err != nil || a != b {
+			t.Fatalf("%q: %q, %q: %v", name, a, b, err)
+		}
 	}
 }
 

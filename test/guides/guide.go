@@ -279,7 +279,7 @@ var (
 	uuidRE  = regexp.MustCompile(`\b[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}\b`)
 	timeRE  = regexp.MustCompile(`\b\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})`)
 	hashRE  = regexp.MustCompile(`\b0x[0-9a-fA-F]{64}\b`)
-	refRE   = regexp.MustCompile(`\b(SBX-[A-Z]+-[A-Z0-9]+|FS[0-9A-F]{16}|RF-[A-Z0-9-]+)\b`)
+	refRE   = regexp.MustCompile(`\b(SBX-[A-Z]+-[A-Z0-9]+|RF[0-9]{22}|RF-[A-Z0-9-]+)\b`)
 	portRE  = regexp.MustCompile(`\b(127\.0\.0\.1|localhost):\d+\b`)
 	ageRE   = regexp.MustCompile(`(^|[ \t])\d+(s|m|h|d)(\d+(s|m|h))?([ \t]|$)`)
 	spaceRE = regexp.MustCompile(`[ \t]+`)

@@ -102,7 +102,7 @@ func TestNormalizeIgnoresIdsTimesAgesHashesReferencesPortsAndSpacing(t *testing.
 		"0D6B3F3C-4A59-4B8E-9A55-2F7F1D2C9E10\t4m26s\n" +
 		"0d6b3f3c-4a59-4b8e-9a55-2f7f1d2c9e10 9e0a2c1b-0000-4000-8000-000000000000\n" +
 		"at 2026-11-22T06:50:52Z and 2026-11-22T06:50:52.123+01:00 see http://127.0.0.1:41234/v1 and https://127.0.0.1:9443\n" +
-		"tx 0x98902e4c9ed3238fcd4071e71c7913fd82af32a5c71dd194faadadfd8644c52f SBX-PAY-FOUX46KPNLLF FS965A4808E05B59F9   \r\n\n")
+		"tx 0x98902e4c9ed3238fcd4071e71c7913fd82af32a5c71dd194faadadfd8644c52f SBX-PAY-FOUX46KPNLLF RF8610834051056554170873   \r\n\n")
 	want := []string{
 		"NAME AGE",
 		"cab9f598-fe78-4c87-aa87-8a1e50d265e3 <age>",
