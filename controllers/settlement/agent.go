@@ -3,8 +3,8 @@
 // Sandbox) and the token side (the delivery of a BUY's tokens, the burn of a SELL's: the
 // chain agent of controllers/delivery when a chain is configured; NoChainTokenSandbox,
 // which is not real, otherwise). An Agent settles the steps of its side and the Reconciler
-// records the evidence on the order, where the order controller advances the lifecycle on
-// it.
+// records the evidence on the order with the moves it unlocks (lifecycle.Follow); the order
+// controller decides the rest.
 package settlement
 
 import (
@@ -25,7 +25,9 @@ type Agent interface {
 	//
 	// Settle must be idempotent per order UID and step: when the Reconciler loses the
 	// race to write the evidence (a conflict) it calls Settle again for the same step, and
-	// a bank or chain integration must then return the first outcome, not pay twice.
+	// a bank or chain integration must then return the first outcome, not pay twice. It
+	// is called for several orders at once (the Reconciler's workers), never for one
+	// order twice at once.
 	Settle(ctx context.Context, o *investv1.Order, step lifecycle.Step) (investv1.SettlementRecord, error)
 }
 

@@ -11,6 +11,7 @@ import (
 	ctrl "sigs.k8s.io/controller-runtime"
 	"sigs.k8s.io/controller-runtime/pkg/builder"
 	"sigs.k8s.io/controller-runtime/pkg/client"
+	"sigs.k8s.io/controller-runtime/pkg/controller"
 
 	investv1 "github.com/fundshare/fundshare-operator/api/v1alpha1"
 	"github.com/fundshare/fundshare-operator/internal/lifecycle"
@@ -41,6 +42,9 @@ type Reconciler struct {
 	Recorder events.EventRecorder
 	// Now is the clock; nil means time.Now.
 	Now func() time.Time
+	// MaxConcurrentReconciles defaults to 4: orders are independent (each write is guarded
+	// by its own order's version), and an Agent must be safe for concurrent use.
+	MaxConcurrentReconciles int
 }
 
 // +kubebuilder:rbac:groups=invest.fundshare.io,resources=orders,verbs=get;list;watch
@@ -128,9 +132,13 @@ func (r *Reconciler) SetupWithManager(mgr ctrl.Manager) error {
 	if r.Recorder == nil {
 		r.Recorder = mgr.GetEventRecorder(name)
 	}
+	if r.MaxConcurrentReconciles == 0 {
+		r.MaxConcurrentReconciles = 4
+	}
 	return ctrl.NewControllerManagedBy(mgr).
 		For(&investv1.Order{}, builder.WithPredicates(predicates.LiveOrders())).
 		Named(name).
+		WithOptions(controller.Options{MaxConcurrentReconciles: r.MaxConcurrentReconciles}).
 		Complete(r)
 }
 
