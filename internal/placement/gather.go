@@ -84,11 +84,15 @@ func Gather(ctx context.Context, r Readers, o *investv1.Order, now time.Time) (I
 	}
 	in.Fund = fund
 
-	h := &investv1.NAVHistory{}
-	if ok, err := present(r.get(ctx, client.ObjectKey{Name: strings.ToLower(string(o.Spec.ISIN))}, h)); err != nil {
-		return in, err
-	} else if ok {
-		in.NAVHistory = h
+	// A forward-priced order is priced at the strike: placement reads no NAV (the history
+	// of a daily-priced class is the largest object it would read).
+	if !Forward(in.ShareClass) {
+		h := &investv1.NAVHistory{}
+		if ok, err := present(r.get(ctx, client.ObjectKey{Name: strings.ToLower(string(o.Spec.ISIN))}, h)); err != nil {
+			return in, err
+		} else if ok {
+			in.NAVHistory = h
+		}
 	}
 
 	if o.Spec.CustomOfferingID != "" {

@@ -89,6 +89,42 @@ func TestGatherReadsEverythingPlacementNeeds(t *testing.T) {
 	}
 }
 
+func TestGatherReadsNoNAVForAForwardPricedOrder(t *testing.T) {
+	o, live, cache := world()
+	o.Spec.AmountOfUnits, o.Spec.Amount = 0, 10_000_000
+	for _, obj := range cache {
+		if sc, ok := obj.(*investv1.ShareClass); ok {
+			sc.Spec.Dealing = &investv1.DealingTerms{Pricing: investv1.PricingForward}
+		}
+	}
+	navRead := false
+	c := fakeReader(t, &interceptor.Funcs{Get: func(ctx context.Context, c client.WithWatch, key client.ObjectKey, obj client.Object, opts ...client.GetOption) error {
+		if _, ok := obj.(*investv1.NAVHistory); ok {
+			navRead = true
+		}
+		return c.Get(ctx, key, obj, opts...)
+	}}, cache...)
+	in, err := Gather(context.Background(), Readers{Cache: c, Live: fakeReader(t, nil, live...)}, o, now)
+	if err != nil || in.ShareClass == nil || in.Fund == nil {
+		t.Fatalf("share class %v, fund %v, err %v", in.ShareClass != nil, in.Fund != nil, err)
+	}
+	if navRead || in.NAVHistory != nil {
+		t.Fatal("a forward-priced order read the NAV history")
+	}
+	// The same order of a latest-priced class reads it.
+	_, live, cache = world()
+	navRead = false
+	c = fakeReader(t, &interceptor.Funcs{Get: func(ctx context.Context, c client.WithWatch, key client.ObjectKey, obj client.Object, opts ...client.GetOption) error {
+		if _, ok := obj.(*investv1.NAVHistory); ok {
+			navRead = true
+		}
+		return c.Get(ctx, key, obj, opts...)
+	}}, cache...)
+	if _, err := Gather(context.Background(), Readers{Cache: c, Live: fakeReader(t, nil, live...)}, o, now); err != nil || !navRead {
+		t.Fatalf("a latest-priced order: NAV read %v, err %v", navRead, err)
+	}
+}
+
 func TestGatherReadsPositionsForSellsOnly(t *testing.T) {
 	o, live, cache := world()
 	in, err := Gather(context.Background(), readers(t, live, cache), o, now)
