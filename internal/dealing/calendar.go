@@ -3,6 +3,7 @@ package dealing
 import (
 	"errors"
 	"fmt"
+	"sync"
 	"time"
 
 	// The manager's image may have no zoneinfo; the calendar must read the same zones in
@@ -80,6 +81,26 @@ func (d Dealing) LastCutOff() time.Time {
 	return d.SubscriptionCutOff
 }
 
+// locations caches the time zones read from the compiled-in database: time.LoadLocation
+// parses the zone's data on every call, which made building a calendar (placement of
+// every forward order, the dealing and strike controllers) cost a tenth of a millisecond.
+// A Location is immutable, so one may be shared; only zones that load are kept, and there
+// are some six hundred names.
+var locations sync.Map // string → *time.Location
+
+// location is time.LoadLocation, cached.
+func location(name string) (*time.Location, error) {
+	if loc, ok := locations.Load(name); ok {
+		return loc.(*time.Location), nil
+	}
+	loc, err := time.LoadLocation(name)
+	if err != nil {
+		return nil, err
+	}
+	locations.Store(name, loc)
+	return loc, nil
+}
+
 // Horizon bounds every search: a calendar that has no dealing date (or business day) for
 // ten years is refused rather than searched for ever.
 const Horizon = 3660 // days
@@ -141,7 +162,7 @@ func New(terms *investv1.DealingTerms) (*Calendar, error) {
 		return nil, errs.ToAggregate()
 	}
 	c := &Calendar{terms: *terms, holidays: map[Date]bool{}, monthOfQuarter: 3}
-	c.loc, _ = time.LoadLocation(terms.TimeZone)
+	c.loc, _ = location(terms.TimeZone)
 	if len(terms.BusinessDays) == 0 {
 		for d := time.Monday; d <= time.Friday; d++ {
 			c.business[d] = true

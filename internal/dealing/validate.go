@@ -2,7 +2,6 @@ package dealing
 
 import (
 	"strconv"
-	"time"
 
 	"k8s.io/apimachinery/pkg/util/validation/field"
 
@@ -24,7 +23,7 @@ func Validate(t *investv1.DealingTerms, path *field.Path) field.ErrorList {
 	}
 	if t.TimeZone == "" {
 		errs = append(errs, field.Required(path.Child("timeZone"), "an IANA time zone name, e.g. Europe/Luxembourg"))
-	} else if _, err := time.LoadLocation(t.TimeZone); err != nil || t.TimeZone == "Local" {
+	} else if _, err := location(t.TimeZone); err != nil || t.TimeZone == "Local" {
 		errs = append(errs, field.Invalid(path.Child("timeZone"), t.TimeZone, "not an IANA time zone name (e.g. Europe/Luxembourg, America/New_York, UTC)"))
 	}
 	weekly := t.Frequency == investv1.DealingWeekly
