@@ -59,6 +59,7 @@ type options struct {
 	pipelineTimeout           time.Duration
 	loadWorkers               int
 	strike                    int
+	placement                 int
 	webhookOrders             int
 	webhookEndpoints          int
 	variants                  []variant
@@ -95,6 +96,7 @@ func main() {
 	flag.IntVar(&o.loadWorkers, "load-workers", 32, "concurrent writers when loading data")
 	flag.IntVar(&o.webhookOrders, "webhook-orders", 1_500, "BUY orders of one tenant placed through the pipeline while its webhook endpoints receive every event (0 skips the webhook measurement)")
 	flag.IntVar(&o.webhookEndpoints, "webhook-endpoints", 10, "webhook endpoints on 127.0.0.1 of that tenant")
+	flag.IntVar(&o.placement, "placement", 500, "orders of each kind (forward-priced by amount, latest-priced by units) placed through REST side by side after the pipeline (0 skips it)")
 	flag.IntVar(&o.strike, "strike", 10_000, "paid forward orders of one ISIN and dealing date struck at once, last (0 skips it)")
 	flag.StringVar(&variantList, "variants", "", "after the main measurements, restart the manager with each candidate change and measure again: watchlist, nocompact, nostream, compression, workers (comma-separated)")
 	flag.StringVar(&o.out, "out", "bench-results.json", "JSON file of the results")
@@ -295,6 +297,14 @@ func run(ctx context.Context, o options) (err error) {
 			return err
 		}
 		res.Pipeline = &p
+	}
+	if o.placement > 0 {
+		pl, err := b.measurePlacement(ctx, o.placement)
+		if err != nil {
+			pl.Err = err.Error()
+			progress("placement: %v", err)
+		}
+		res.Placement = &pl
 	}
 	for _, v := range o.variants {
 		b.stop()

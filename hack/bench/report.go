@@ -30,6 +30,8 @@ type results struct {
 	MarginalPerOrder float64 `json:"heap_marginal_bytes_per_order,omitempty"`
 	// Strike is the NAV strike of many paid forward orders (-strike).
 	Strike *strikeResult `json:"strike,omitempty"`
+	// Placement is forward against latest-priced placement through REST (-placement).
+	Placement *placementResult `json:"placement,omitempty"`
 	// Webhooks is webhook delivery during the pipeline (-webhook-orders).
 	Webhooks *webhookResult `json:"webhooks,omitempty"`
 	// Archive is the -archive-scale run.
@@ -184,6 +186,9 @@ func (r *results) evaluate() {
 		r.Targets = append(r.Targets, target{"order pipeline", fmt.Sprintf("%.2f of raw writes", p.Figure), "≥ 0.6", verdict(p.Figure >= 0.6 && p.Err == "")},
 			target{pipelineWrites, fmt.Sprintf("%.1f", p.WritesPerOrder), "≤ 10", verdict(p.WritesPerOrder <= 10 && p.Err == "")})
 	}
+	if pl := r.Placement; pl != nil {
+		r.Targets = append(r.Targets, target{placementTarget, fmt.Sprintf("%.2f× the latest-priced rate", pl.Ratio), "≥ 1.0×", verdict(pl.Err == "" && pl.Ratio >= 1)})
+	}
 	if st := r.Strike; st != nil {
 		ok := st.Err == ""
 		r.Targets = append(r.Targets,
@@ -275,6 +280,18 @@ func (r *results) printTable(w io.Writer) {
 	}
 	for i := range r.PipelineVariants {
 		pipelineRow(&r.PipelineVariants[i], "", "")
+	}
+	if pl := r.Placement; pl != nil {
+		tg, res := targetOf(placementTarget)
+		side := func(p placementSide) string {
+			return fmt.Sprintf("%.0f orders/s · p50 %.2f ms · p99 %.2f ms (%d orders)", p.PerSec, p.P50, p.P99, p.Orders)
+		}
+		label := fmt.Sprintf("placement through REST, %d clients, %d alternating rounds: forward BUY by amount (no NAV read) vs latest-priced BUY by units", pl.Clients, pl.Rounds)
+		ours := side(pl.Forward)
+		if pl.Err != "" {
+			ours += " (" + pl.Err + ")"
+		}
+		row(label, ours, side(pl.Latest), fmt.Sprintf("%.2f", pl.Ratio), tg, res)
 	}
 	if st := r.Strike; st != nil {
 		ours := fmt.Sprintf("%s orders EXECUTED %.1f s after the NAV (%.0f orders/s)", thousands(st.Executed), st.Seconds, st.OrdersPerSec)
@@ -393,6 +410,10 @@ const (
 	strikeWrites = "NAV strike API writes per order"
 	strikeFigure = "NAV strike against the write ceiling"
 )
+
+// placementTarget is issue 23's: a forward order is placed at least as fast as a
+// latest-priced one.
+const placementTarget = "placement of a forward order against a latest-priced one"
 
 // pipelineWrites is issue 23's target for the whole pipeline: the API writes of one BUY
 // from its placement to COMPLETED (the order, its status writes, its Events, the
