@@ -742,13 +742,9 @@ func (r *Reconciler) event(o *investv1.Order, typ, reason, action, format string
 }
 
 // follow applies to o, beside the evidence just recorded in it, the moves that evidence
-// unlocks (lifecycle.Follow), so that evidence and moves take one status write.
+// unlocks (facts.Follow), so that evidence and moves take one status write.
 func (r *Reconciler) follow(ctx context.Context, o *investv1.Order) ([]*lifecycle.Transition, error) {
-	f, _, err := facts.Gather(ctx, r.Client, o, r.now())
-	if err != nil {
-		return nil, fmt.Errorf("gather the facts order %s's next moves depend on: %w", o.Name, err)
-	}
-	return lifecycle.Follow(o, f, metav1.NewTime(r.now().UTC())), nil
+	return facts.Follow(ctx, r.Client, o, r.now())
 }
 
 // evidenceEvent emits the one Event of a write that recorded step's evidence (described by

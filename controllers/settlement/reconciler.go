@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"time"
 
-	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/client-go/tools/events"
 	ctrl "sigs.k8s.io/controller-runtime"
 	"sigs.k8s.io/controller-runtime/pkg/builder"
@@ -98,11 +97,10 @@ func (r *Reconciler) Reconcile(ctx context.Context, req ctrl.Request) (ctrl.Resu
 	// The moves the evidence unlocks go in the same write (one write and one Event where
 	// the order controller would have needed another of each); the order controller
 	// decides whatever else.
-	f, _, err := facts.Gather(ctx, r.Client, o, r.now())
+	moves, err := facts.Follow(ctx, r.Client, o, r.now())
 	if err != nil {
-		return ctrl.Result{}, fmt.Errorf("gather the facts the order's next moves depend on: %w", err)
+		return ctrl.Result{}, err
 	}
-	moves := lifecycle.Follow(o, f, metav1.NewTime(r.now().UTC()))
 	if err := patch.Status(ctx, r.Client, o, before); err != nil {
 		// Stale: someone wrote the order since we read it (the order controller moved it,
 		// or another agent recorded this step): read it fresh next time.

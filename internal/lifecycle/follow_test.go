@@ -60,19 +60,16 @@ func TestFollowLeavesANewOrderToTheOrderController(t *testing.T) {
 }
 
 func TestFollowNeverCancels(t *testing.T) {
-	// The fund is gone: the order controller decides what becomes of the order.
-	o := newOrder(investv1.SideBuy, investv1.MarketPrimary, investv1.StateAwaitingPayment)
-	o.Status.Settlement.PaymentReceived = record("SBX-PAY-ABCDEF012345", "")
-	f := openFacts()
-	f.FundFound = false
-	moves := Follow(o, f, metav1.NewTime(now))
-	for _, m := range moves {
-		if m.To == investv1.StateCancelled {
-			t.Fatalf("moves %+v: Follow cancelled", moves)
-		}
+	// A forward BUY by amount unpaid at its cut-off under the Cancel policy: Decide cancels
+	// it, but that is the order controller's to write (its Event, its live re-read).
+	o := forwardOrder(investv1.SideBuy, 0, investv1.StateAwaitingPayment)
+	f := forwardFacts(fwdAfter)
+	m := Decide(o, f)
+	if len(m.Steps) == 0 || m.Steps[len(m.Steps)-1].To != investv1.StateCancelled {
+		t.Fatalf("Decide: %+v; the premise is a move to CANCELLED", m.Steps)
 	}
-	if o.Status.State == investv1.StateCancelled {
-		t.Fatal("the order was cancelled")
+	if moves := Follow(o, f, metav1.NewTime(fwdAfter)); moves != nil || o.Status.State != investv1.StateAwaitingPayment || len(o.Status.History) != 0 {
+		t.Fatalf("moves %+v, state %s, history %+v: Follow cancelled", moves, o.Status.State, o.Status.History)
 	}
 }
 

@@ -7,6 +7,7 @@ package facts
 
 import (
 	"context"
+	"fmt"
 	"slices"
 	"time"
 
@@ -78,6 +79,16 @@ func shareClasses(ctx context.Context, c client.Reader, isin investv1.ISIN) (inv
 	}
 	classes.Items = slices.DeleteFunc(classes.Items, func(sc investv1.ShareClass) bool { return sc.Spec.ISIN != isin })
 	return classes, nil
+}
+
+// Follow gathers the facts of o at now and applies to it the moves the evidence just
+// recorded in it unlocks (lifecycle.Follow), for an agent to write with the evidence.
+func Follow(ctx context.Context, c client.Reader, o *investv1.Order, now time.Time) ([]*lifecycle.Transition, error) {
+	f, _, err := Gather(ctx, c, o, now)
+	if err != nil {
+		return nil, fmt.Errorf("gather the facts order %s's next moves depend on: %w", o.Name, err)
+	}
+	return lifecycle.Follow(o, f, metav1.NewTime(now.UTC())), nil
 }
 
 // HasReservation reports whether the account's status lists a unit reservation of order.
