@@ -23,6 +23,7 @@ import (
 	"path/filepath"
 	"time"
 
+	"github.com/fundshare/fundshare-operator/internal/localport"
 	"github.com/fundshare/fundshare-operator/internal/notify/egress"
 
 	"k8s.io/client-go/rest"
@@ -368,13 +369,7 @@ func Rel(p string) string {
 	return p
 }
 
-// freeLoopbackAddr is a 127.0.0.1 address whose port was free a moment ago (the manager
-// binds it next; the metrics server's own ":0" would not say where it listens).
-func freeLoopbackAddr() (string, error) {
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		return "", err
-	}
-	addr := ln.Addr().String()
-	return addr, ln.Close()
-}
+// freeLoopbackAddr is a 127.0.0.1 address whose port was free a moment ago, below the
+// kernel's ephemeral range so that no connection takes it before the manager binds it
+// next (the metrics server's own ":0" would not say where it listens).
+func freeLoopbackAddr() (string, error) { return localport.FreeAddr() }

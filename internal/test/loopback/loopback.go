@@ -1,24 +1,14 @@
 // Package loopback finds free TCP ports on the loopback interface for the servers tests
-// start (a manager's REST facade, a local chain, a devrun stack). Test code only: nothing
-// the production binary links imports it.
-//
-// A port handed out here is bound by the server later, sometimes a minute later (devrun
-// starts a control plane first). A port the kernel picks for "127.0.0.1:0" comes from the
-// ephemeral range (/proc/sys/net/ipv4/ip_local_port_range), from which every outgoing
-// connection and every other test's listener on port 0 draws too, so on a busy machine it
-// was taken by the time the server bound it ("address already in use"). The ports here
-// come from below that range, where the kernel never assigns one by itself: only another
-// explicit bind can take them, and each is checked free when handed out and never handed
-// out twice by one process.
+// start (a manager's REST facade, a local chain, a devrun stack), as internal/localport
+// picks them (below the kernel's ephemeral range), failing the test when none is found.
+// Test code only: nothing the production binary links imports it.
 package loopback
 
 import (
-	"math/rand/v2"
 	"net"
-	"os"
 	"strconv"
-	"strings"
-	"sync"
+
+	"github.com/fundshare/fundshare-operator/internal/localport"
 )
 
 // T is what the functions need of a test: testing.TB or Ginkgo's GinkgoT().
@@ -26,15 +16,6 @@ type T interface {
 	Helper()
 	Fatal(args ...any)
 }
-
-// lowest is the lowest port handed out: above the well-known and most registered
-// service ports a developer's machine may run.
-const lowest = 20000
-
-var (
-	mu     sync.Mutex
-	handed = map[int]bool{}
-)
 
 // FreeAddr is a loopback address (127.0.0.1:port) with a port that was free a moment
 // ago, outside the kernel's ephemeral range; a failure to find one fails t.
@@ -46,51 +27,9 @@ func FreeAddr(t T) string {
 // FreePort is the port of FreeAddr.
 func FreePort(t T) int {
 	t.Helper()
-	mu.Lock()
-	defer mu.Unlock()
-	if hi := ephemeralStart(); hi-lowest >= 1000 {
-		for range 200 {
-			p := lowest + rand.IntN(hi-lowest) //nolint:gosec // a port number, not a secret
-			if handed[p] || !free(p) {
-				continue
-			}
-			handed[p] = true
-			return p
-		}
-	}
-	// No room below the ephemeral range (a machine configured so): let the kernel pick.
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	p, err := localport.Free()
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer func() { _ = ln.Close() }()
-	return ln.Addr().(*net.TCPAddr).Port
-}
-
-// free reports whether port can be bound on 127.0.0.1 now.
-func free(port int) bool {
-	ln, err := net.Listen("tcp", net.JoinHostPort("127.0.0.1", strconv.Itoa(port)))
-	if err != nil {
-		return false
-	}
-	_ = ln.Close()
-	return true
-}
-
-// ephemeralStart is the first port of the kernel's ephemeral range (32768 when it
-// cannot be read, Linux's default).
-func ephemeralStart() int {
-	b, err := os.ReadFile("/proc/sys/net/ipv4/ip_local_port_range")
-	if err != nil {
-		return 32768
-	}
-	fields := strings.Fields(string(b))
-	if len(fields) == 0 {
-		return 32768
-	}
-	n, err := strconv.Atoi(fields[0])
-	if err != nil {
-		return 32768
-	}
-	return n
+	return p
 }

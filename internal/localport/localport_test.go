@@ -1,4 +1,4 @@
-package loopback
+package localport
 
 import (
 	"net"
@@ -12,7 +12,10 @@ func TestPortsComeFromBelowTheEphemeralRangeAndAreNeverHandedOutTwice(t *testing
 	start := ephemeralStart()
 	seen := map[int]bool{}
 	for range 50 {
-		p := FreePort(t)
+		p, err := Free()
+		if err != nil {
+			t.Fatal(err)
+		}
 		if p < lowest || p >= start {
 			t.Fatalf("port %d outside [%d, %d)", p, lowest, start)
 		}
@@ -21,7 +24,10 @@ func TestPortsComeFromBelowTheEphemeralRangeAndAreNeverHandedOutTwice(t *testing
 		}
 		seen[p] = true
 	}
-	addr := FreeAddr(t)
+	addr, err := FreeAddr()
+	if err != nil {
+		t.Fatal(err)
+	}
 	ln, err := net.Listen("tcp", addr)
 	if err != nil {
 		t.Fatalf("the address handed out cannot be bound: %v", err)
