@@ -10,6 +10,7 @@ import (
 
 	investv1 "github.com/fundshare/fundshare-operator/api/v1alpha1"
 	"github.com/fundshare/fundshare-operator/internal/archive"
+	"github.com/fundshare/fundshare-operator/internal/bank/ledger"
 	"github.com/fundshare/fundshare-operator/internal/holdings"
 	"github.com/fundshare/fundshare-operator/internal/metricset"
 	"github.com/fundshare/fundshare-operator/internal/notify"
@@ -20,13 +21,14 @@ var (
 		Name: "fundshare_archive_operation_duration_seconds",
 		Help: "Latency of order archive store calls, by backend and operation (put, put_many, get, list, completed_orders, holdings, ping, " +
 			"and the webhook store's webhook_record, webhook_pending, webhook_attempted, webhook_attempts, webhook_replay, webhook_event, " +
-			"webhook_forget, webhook_prune).",
+			"webhook_forget, webhook_prune, and the bank ledger's bank_ingest, bank_recorded, bank_received, bank_pending, bank_done, " +
+			"bank_rows, bank_files).",
 		Buckets: []float64{.0005, .001, .0025, .005, .01, .025, .05, .1, .25, .5, 1, 2.5, 5, 10},
 	}, []string{"backend", "operation"})
 	opErrors = prometheus.NewCounterVec(prometheus.CounterOpts{
 		Name: "fundshare_archive_operation_errors_total",
-		Help: "Order archive store calls that failed, by backend, operation and error: unavailable, conflict, invalid or " +
-			"internal (a not-found answer of get or webhook_event is not an error).",
+		Help: "Order archive store calls that failed, by backend, operation and error: unavailable, conflict (a bank file or " +
+			"entry recorded already included), invalid or internal (a not-found answer of get or webhook_event is not an error).",
 	}, []string{"backend", "operation", "error"})
 )
 
@@ -37,25 +39,27 @@ func errorKind(err error) string {
 	switch {
 	case err == nil, errors.Is(err, archive.ErrNotFound), errors.Is(err, notify.ErrNotFound):
 		return ""
-	case errors.Is(err, archive.ErrUnavailable), errors.Is(err, notify.ErrUnavailable):
+	case errors.Is(err, archive.ErrUnavailable), errors.Is(err, notify.ErrUnavailable), errors.Is(err, ledger.ErrUnavailable):
 		return "unavailable"
-	case errors.Is(err, archive.ErrConflict):
+	case errors.Is(err, archive.ErrConflict), errors.Is(err, ledger.ErrAlreadyRecorded):
 		return "conflict"
-	case errors.Is(err, archive.ErrInvalid), errors.Is(err, notify.ErrInvalid):
+	case errors.Is(err, archive.ErrInvalid), errors.Is(err, notify.ErrInvalid), errors.Is(err, ledger.ErrInvalid):
 		return "invalid"
 	}
 	return "internal"
 }
 
-// instrumented measures every call of a store, of its archive.Store and its notify.Store.
+// instrumented measures every call of a store, of its archive.Store, its notify.Store and
+// (through measuredLedger) its ledger.Store.
 type instrumented struct {
 	next    archive.Store
 	hooks   notify.Store
+	bank    ledger.Store
 	backend string
 }
 
 func instrument(s *store, backend string) *instrumented {
-	return &instrumented{next: s, hooks: s, backend: backend}
+	return &instrumented{next: s, hooks: s, bank: bankLedger{s: s}, backend: backend}
 }
 
 func (m *instrumented) observe(op string, start time.Time, err error) {
@@ -140,4 +144,43 @@ func (m *instrumented) Forget(ctx context.Context, endpointUID string) (err erro
 func (m *instrumented) Prune(ctx context.Context, before time.Time) (n int, err error) {
 	defer func(start time.Time) { m.observe("webhook_prune", start, err) }(time.Now())
 	return m.hooks.Prune(ctx, before)
+}
+
+// measuredLedger measures every call of a store's ledger.Store. It is not a method set of
+// instrumented, whose Pending is notify.Store's.
+type measuredLedger struct{ m *instrumented }
+
+func (l measuredLedger) Ingest(ctx context.Context, f ledger.File, rows []ledger.Row) (err error) {
+	defer func(start time.Time) { l.m.observe("bank_ingest", start, err) }(time.Now())
+	return l.m.bank.Ingest(ctx, f, rows)
+}
+
+func (l measuredLedger) Recorded(ctx context.Context, entryRefs []string) (r map[string]bool, err error) {
+	defer func(start time.Time) { l.m.observe("bank_recorded", start, err) }(time.Now())
+	return l.m.bank.Recorded(ctx, entryRefs)
+}
+
+func (l measuredLedger) Received(ctx context.Context, orders []ledger.OrderKey) (r map[ledger.OrderKey]int64, err error) {
+	defer func(start time.Time) { l.m.observe("bank_received", start, err) }(time.Now())
+	return l.m.bank.Received(ctx, orders)
+}
+
+func (l measuredLedger) Pending(ctx context.Context, limit int) (rows []ledger.Row, err error) {
+	defer func(start time.Time) { l.m.observe("bank_pending", start, err) }(time.Now())
+	return l.m.bank.Pending(ctx, limit)
+}
+
+func (l measuredLedger) Done(ctx context.Context, ids []int64, at time.Time) (err error) {
+	defer func(start time.Time) { l.m.observe("bank_done", start, err) }(time.Now())
+	return l.m.bank.Done(ctx, ids, at)
+}
+
+func (l measuredLedger) Rows(ctx context.Context, q ledger.Query) (rows []ledger.Row, next string, err error) {
+	defer func(start time.Time) { l.m.observe("bank_rows", start, err) }(time.Now())
+	return l.m.bank.Rows(ctx, q)
+}
+
+func (l measuredLedger) Files(ctx context.Context, limit int, cursor string) (files []ledger.File, next string, err error) {
+	defer func(start time.Time) { l.m.observe("bank_files", start, err) }(time.Now())
+	return l.m.bank.Files(ctx, limit, cursor)
 }
