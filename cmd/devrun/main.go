@@ -99,4 +99,8 @@ Ctrl-C stops everything; the data stays in %s for the next run (make clean-local
 		fmt.Printf("Done orders move to the order archive (%s) %s after they are done (--order-retention);\n"+
 			"REST and `go run ./cmd/fundsharectl orders` still read them (docs/orders.md).\n\n", d.String(), env.OrderRetention)
 	}
+	if env.SandboxBank {
+		fmt.Printf("The sandbox bank pays every waiting BUY with a camt.054 in %s/inbox, which the bank\n"+
+			"ingestion reads like a real bank's; drop your own statements there too (docs/bank.md).\n\n", devenv.Rel(env.BankFolder))
+	}
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"time"
 
 	"k8s.io/client-go/tools/events"
@@ -44,6 +45,9 @@ type Reconciler struct {
 	// MaxConcurrentReconciles defaults to 4: orders are independent (each write is guarded
 	// by its own order's version), and an Agent must be safe for concurrent use.
 	MaxConcurrentReconciles int
+	// Leave are steps of the side another agent settles: the bank's ingestion records
+	// the payments received (controllers/bank) where the sandbox would invent them.
+	Leave []lifecycle.Step
 }
 
 // +kubebuilder:rbac:groups=invest.fundshare.io,resources=orders,verbs=get;list;watch
@@ -64,7 +68,7 @@ func (r *Reconciler) Reconcile(ctx context.Context, req ctrl.Request) (ctrl.Resu
 		return ctrl.Result{}, nil // nothing moves for an order on its way out
 	}
 	step, ok := lifecycle.NextStep(o)
-	if !ok || step.Side() != r.side() {
+	if !ok || step.Side() != r.side() || slices.Contains(r.Leave, step) {
 		return ctrl.Result{}, nil
 	}
 	log = log.WithValues("step", step)

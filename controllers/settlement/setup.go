@@ -12,11 +12,13 @@ import (
 // SetupSandbox registers the sandbox's money side ("settlement-sandbox"), each step after
 // delay, and, when tokens is true (no chain is configured), NoChainTokenSandbox for the
 // token side ("settlement-sandbox-no-chain-not-real"). With a chain configured, the chain
-// agent (controllers/delivery) settles the token side instead.
-func SetupSandbox(mgr ctrl.Manager, delay time.Duration, tokens bool) error {
+// agent (controllers/delivery) settles the token side instead. The money steps of leave
+// are not the sandbox's: with the bank's ingestion on (controllers/bank), payments
+// received come from the bank's statements.
+func SetupSandbox(mgr ctrl.Manager, delay time.Duration, tokens bool, leave ...lifecycle.Step) error {
 	money := &Reconciler{
 		Client: mgr.GetClient(), Agent: &Sandbox{Delay: delay, Now: time.Now, Name: "sandbox"},
-		Delay: delay, Name: "sandbox", Side: lifecycle.MoneySide,
+		Delay: delay, Name: "sandbox", Side: lifecycle.MoneySide, Leave: leave,
 	}
 	if err := money.SetupWithManager(mgr); err != nil {
 		return fmt.Errorf("sandbox settlement agent: %w", err)

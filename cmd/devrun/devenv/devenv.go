@@ -107,6 +107,11 @@ type Env struct {
 	// MetricsURL is where the manager's Prometheus metrics are, e.g.
 	// http://127.0.0.1:41234/metrics.
 	MetricsURL string
+	// BankFolder is the bank connector's folder (<local dir>/bank): drop camt.053 and
+	// camt.054 files into its inbox/ (docs/bank.md). SandboxBank says the sandbox bank
+	// pays waiting BUYs through it (the sandbox settlement is on).
+	BankFolder  string
+	SandboxBank bool
 
 	local   *controlplane.Local
 	chain   *localchain.Chain
@@ -226,6 +231,7 @@ func Start(ctx context.Context, o Options) (_ *Env, err error) {
 		dsn = "sqlite://" + filepath.Join(localDir, "archive.db")
 	}
 	e.ArchiveDSN, e.OrderRetention = dsn, o.OrderRetention
+	e.BankFolder, e.SandboxBank = filepath.Join(localDir, "bank"), o.SandboxSettlementDelay >= 0
 	if e.archive, err = sqlstore.Open(ctx, dsn, sqlstore.Options{}); err != nil {
 		return nil, fmt.Errorf("open the order archive: %w", err)
 	}
@@ -234,6 +240,9 @@ func Start(ctx context.Context, o Options) (_ *Env, err error) {
 		SigningKeySecret: "fundshare-jwt-signing-key", Webhooks: true, Controllers: true,
 		SandboxSettlement: o.SandboxSettlementDelay, Archive: e.archive, OrderRetention: o.OrderRetention,
 		RESTAccessLog: o.RESTAccessLog,
+		// Payments go through the bank's path (docs/bank.md): the sandbox bank pays every
+		// waiting BUY with a camt.054 in <local dir>/bank/inbox, which the ingestion reads.
+		BankFolder: e.BankFolder, BankPollInterval: time.Second, SandboxBank: e.SandboxBank,
 		// Webhook receivers of a local run listen on 127.0.0.1 (docs/webhooks.md).
 		WebhookEgress: egress.Options{AllowLoopbackHTTP: true},
 		Chain:         agent.Options{RPCURL: e.Chain.RPCURL, ChainID: e.Chain.ChainID, SignerSecret: devdata.ChainSignerSecret, Confirmations: 3},

@@ -8,9 +8,11 @@ package app
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"net/http"
 	"net/netip"
+	"os"
 	"time"
 
 	"k8s.io/apimachinery/pkg/types"
@@ -25,6 +27,7 @@ import (
 	"github.com/fundshare/fundshare-operator/apiserver/auth"
 	"github.com/fundshare/fundshare-operator/controllers/account"
 	"github.com/fundshare/fundshare-operator/controllers/apiclient"
+	"github.com/fundshare/fundshare-operator/controllers/bank"
 	"github.com/fundshare/fundshare-operator/controllers/dealing"
 	"github.com/fundshare/fundshare-operator/controllers/delivery"
 	notifyctrl "github.com/fundshare/fundshare-operator/controllers/notify"
@@ -37,9 +40,11 @@ import (
 	"github.com/fundshare/fundshare-operator/controllers/transfer"
 	"github.com/fundshare/fundshare-operator/internal/archive"
 	"github.com/fundshare/fundshare-operator/internal/archive/sqlstore"
+	"github.com/fundshare/fundshare-operator/internal/bank/connector"
 	"github.com/fundshare/fundshare-operator/internal/chain/agent"
 	"github.com/fundshare/fundshare-operator/internal/holdings/history"
 	"github.com/fundshare/fundshare-operator/internal/index"
+	"github.com/fundshare/fundshare-operator/internal/lifecycle"
 	"github.com/fundshare/fundshare-operator/internal/monitoring"
 	"github.com/fundshare/fundshare-operator/internal/notify"
 	"github.com/fundshare/fundshare-operator/internal/notify/egress"
@@ -96,6 +101,17 @@ type Config struct {
 	// OrderRetention is how long a done order stays in the cluster before the retention
 	// controller moves it to Archive; 0 or negative: orders stay.
 	OrderRetention time.Duration
+	// BankFolder runs the bank ingestion (controllers/bank) on the folder connector rooted
+	// there (internal/bank/connector): the statements the bank delivers into its inbox
+	// record the payments of BUYs, and the sandbox settlement agent records none. Empty:
+	// no bank. It needs Archive to be a SQL archive: the bank ledger lives in its database.
+	BankFolder string
+	// BankPollInterval is how often the bank's inbox is looked at; 0: the default.
+	BankPollInterval time.Duration
+	// SandboxBank runs the sandbox bank of the dev run (controllers/bank.SandboxBank): it
+	// pays every waiting BUY after SandboxSettlement with a camt.054 in BankFolder's
+	// inbox, so that payments go through the bank ingestion. Needs BankFolder.
+	SandboxBank bool
 }
 
 // NewManager creates a manager whose cache drops managedFields (nothing here reads them)
@@ -314,12 +330,47 @@ func setupControllers(mgr ctrl.Manager, c Config) error {
 			return fmt.Errorf("wallet recovery controller: %w", err)
 		}
 	}
+	var leave []lifecycle.Step
+	if c.BankFolder != "" {
+		if err := c.setupBank(mgr); err != nil {
+			return err
+		}
+		leave = append(leave, lifecycle.StepPaymentReceived)
+	}
 	if c.SandboxSettlement >= 0 {
-		if err := settlement.SetupSandbox(mgr, c.SandboxSettlement, rt == nil); err != nil {
+		if err := settlement.SetupSandbox(mgr, c.SandboxSettlement, rt == nil, leave...); err != nil {
 			return err
 		}
 	}
 	return nil
+}
+
+// setupBank adds the bank ingestion on the folder at BankFolder, its ledger in the
+// archive's database.
+func (c Config) setupBank(mgr ctrl.Manager) error {
+	if c.Archive == nil {
+		return errors.New("bank ingestion: --bank-folder needs an order archive (--archive-dsn): the bank ledger lives in its database")
+	}
+	ledger, ok := sqlstore.Ledger(c.Archive)
+	if !ok {
+		return errors.New("bank ingestion: the order archive is not a SQL archive, and the bank ledger lives in one")
+	}
+	if err := os.MkdirAll(c.BankFolder, 0o750); err != nil {
+		return fmt.Errorf("bank ingestion: %w", err)
+	}
+	folder, err := connector.OpenFolder(c.BankFolder)
+	if err != nil {
+		return fmt.Errorf("bank ingestion: %w", err)
+	}
+	if err := bank.Setup(mgr, &bank.Ingester{Connector: folder, Ledger: ledger, PollInterval: c.BankPollInterval, Now: c.clock()}); err != nil {
+		return err
+	}
+	if !c.SandboxBank {
+		return nil
+	}
+	return bank.SetupSandbox(mgr, &bank.SandboxBank{
+		Folder: c.BankFolder, Delay: max(c.SandboxSettlement, 0), PollInterval: c.BankPollInterval, Now: c.clock(),
+	})
 }
 
 // webhookStore is the configured webhook store, else the one in the archive's database;

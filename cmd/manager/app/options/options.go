@@ -86,6 +86,9 @@ func (o *Options) AddFlags(fs *flag.FlagSet) {
 	fs.StringVar(&c.Namespace, "namespace", c.Namespace, "namespace of the operator's own Secrets")
 	fs.StringVar(&c.SigningKeySecret, "signing-key-secret", c.SigningKeySecret, "Secret holding the JWT signing key (created when missing)")
 	fs.DurationVar(&c.SandboxSettlement, "sandbox-settlement-delay", c.SandboxSettlement, "run the sandbox settlement agent with this delay per step (negative: off)")
+	fs.StringVar(&c.BankFolder, "bank-folder", c.BankFolder, "folder connector of the fund's bank (inbox/, processed/, rejected/, outbox/): its camt.053/camt.054 files record BUYs' payments (needs --archive-dsn; empty: no bank)")
+	fs.DurationVar(&c.BankPollInterval, "bank-poll-interval", c.BankPollInterval, "how often the bank's inbox is looked at (0: 5s)")
+	fs.BoolVar(&c.SandboxBank, "sandbox-bank", c.SandboxBank, "not real money: pay every waiting BUY after --sandbox-settlement-delay with a camt.054 in --bank-folder's inbox (local runs)")
 	agent.BindFlags(fs, &c.Chain)
 	token.BindFlags(fs, &c.Token)
 	transfer.BindFlags(fs, &c.Transfers)
@@ -126,6 +129,15 @@ func (o *Options) Validate() error {
 		if _, err := archive.ParseDSN(o.ArchiveDSN); err != nil {
 			errs = append(errs, fmt.Errorf("--%s: %w", archive.FlagDSN, err))
 		}
+	}
+	if o.App.BankFolder != "" && o.ArchiveDSN == "" {
+		errs = append(errs, fmt.Errorf("--bank-folder: needs --%s, the SQL database the bank ledger lives in", archive.FlagDSN))
+	}
+	if o.App.SandboxBank && o.App.BankFolder == "" {
+		errs = append(errs, errors.New("--sandbox-bank: needs --bank-folder, the inbox it writes its notifications into"))
+	}
+	if o.App.BankPollInterval < 0 {
+		errs = append(errs, fmt.Errorf("--bank-poll-interval %s: want 0 (the default) or more", o.App.BankPollInterval))
 	}
 	return errors.Join(errs...)
 }

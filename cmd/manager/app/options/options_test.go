@@ -33,6 +33,7 @@ func TestEveryFlagOfTheManagerIsInTheOptionsTypeWithHelp(t *testing.T) {
 		"rest-bind-address", "public-base-url", "namespace", "signing-key-secret", "sandbox-settlement-delay", "rest-trusted-proxies",
 		"chain-rpc-url", "chain-id", "chain-signer-secret", "chain-confirmations", "chain-registry", "ledger-reconcile-interval",
 		"transfer-index-range", "transfer-index-interval", "archive-dsn", "order-retention", "zap-log-level",
+		"bank-folder", "bank-poll-interval", "sandbox-bank",
 	}
 	for _, name := range want {
 		if fs.Lookup(name) == nil {
@@ -96,5 +97,26 @@ func TestInvalidFlagsAreRefusedNamingTheFlag(t *testing.T) {
 	}
 	if err := New().Validate(); err != nil {
 		t.Fatalf("the defaults are refused: %v", err)
+	}
+}
+
+// TestTheBankNeedsTheArchiveAndTheSandboxBankNeedsTheBank: the bank ledger lives in the
+// archive's database, and the sandbox bank writes into the bank folder's inbox.
+func TestTheBankNeedsTheArchiveAndTheSandboxBankNeedsTheBank(t *testing.T) {
+	o := parse(t, "--bank-folder=/var/lib/bank", "--bank-poll-interval=-1s")
+	err := o.Validate()
+	if err == nil || !strings.Contains(err.Error(), "--bank-folder") || !strings.Contains(err.Error(), "--archive-dsn") ||
+		!strings.Contains(err.Error(), "--bank-poll-interval") {
+		t.Fatalf("a bank folder without an archive and a negative poll interval: %v", err)
+	}
+	if err := parse(t, "--sandbox-bank").Validate(); err == nil || !strings.Contains(err.Error(), "--sandbox-bank") {
+		t.Fatalf("the sandbox bank without a bank folder: %v", err)
+	}
+	o = parse(t, "--bank-folder=/var/lib/bank", "--archive-dsn=sqlite://archive.db", "--bank-poll-interval=2s", "--sandbox-bank")
+	if err := o.Validate(); err != nil {
+		t.Fatalf("valid bank options refused: %v", err)
+	}
+	if o.App.BankFolder != "/var/lib/bank" || o.App.BankPollInterval != 2*time.Second || !o.App.SandboxBank {
+		t.Fatalf("bank options after parsing: %+v", o.App)
 	}
 }

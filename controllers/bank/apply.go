@@ -1,0 +1,138 @@
+package bank
+
+import (
+	"context"
+	"fmt"
+
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/types"
+
+	investv1 "github.com/fundshare/fundshare-operator/api/v1alpha1"
+	"github.com/fundshare/fundshare-operator/internal/bank/ledger"
+	"github.com/fundshare/fundshare-operator/internal/bank/reconcile"
+	"github.com/fundshare/fundshare-operator/internal/lifecycle"
+	"github.com/fundshare/fundshare-operator/internal/lifecycle/facts"
+	"github.com/fundshare/fundshare-operator/internal/money"
+	"github.com/fundshare/fundshare-operator/internal/patch"
+)
+
+// Reasons of the Events the ingestion emits on orders, besides the evidence's own.
+const (
+	// ReasonPaymentShort: a payment arrived that leaves part of the amount due unpaid.
+	ReasonPaymentShort = "PaymentShort"
+	// ReasonPaymentExcess: the payments exceed the amount due; the excess is refunded.
+	ReasonPaymentExcess = "PaymentExcess"
+	// ReasonPaymentWrongCurrency: a payment for the order in another currency, held in
+	// suspense and never converted.
+	ReasonPaymentWrongCurrency = "PaymentWrongCurrency"
+	// ReasonPaymentNotWaiting: a payment decided for the order arrived after it stopped
+	// waiting (cancelled meanwhile); it stays in the ledger for an operator.
+	ReasonPaymentNotWaiting = "PaymentForOrderNotWaiting"
+)
+
+// ApplyPending writes on their orders the decisions the ledger holds as pending, oldest
+// first, and marks them done. A decision whose write loses a race (the order changed
+// since the cache read it) stays pending for the next round; so do the rest of the
+// batch's after an error.
+func (g *Ingester) ApplyPending(ctx context.Context) error {
+	for {
+		rows, err := g.Ledger.Pending(ctx, pendingBatch)
+		if err != nil {
+			return fmt.Errorf("read the pending bank decisions: %w", err)
+		}
+		if len(rows) == 0 {
+			return nil
+		}
+		done := make([]int64, 0, len(rows))
+		var firstErr error
+		for _, r := range rows {
+			ok, err := g.apply(ctx, r)
+			if err != nil && firstErr == nil {
+				firstErr = err
+			}
+			if ok {
+				done = append(done, r.ID)
+			}
+		}
+		if len(done) > 0 {
+			if err := g.Ledger.Done(ctx, done, g.now().UTC()); err != nil {
+				return fmt.Errorf("mark bank decisions applied: %w", err)
+			}
+		}
+		if firstErr != nil {
+			return firstErr
+		}
+		if len(done) < len(rows) {
+			return nil // lost races: the next round reads the orders fresh
+		}
+	}
+}
+
+// apply writes one decision on its order; done reports that nothing is left to write
+// (written now or before, or the order is gone).
+func (g *Ingester) apply(ctx context.Context, r ledger.Row) (done bool, err error) {
+	o := &investv1.Order{}
+	if err := g.Client.Get(ctx, types.NamespacedName{Namespace: r.Namespace, Name: r.OrderID}, o); err != nil {
+		if apierrors.IsNotFound(err) {
+			g.Log.WithName("bank-ingest").Info("the order of a bank decision is gone; the decision stays in the ledger",
+				"order", r.Namespace+"/"+r.OrderID, "entry", r.EntryReference, "kind", r.Kind)
+			return true, nil
+		}
+		return false, err
+	}
+	switch reconcile.Kind(r.Kind) {
+	case reconcile.Underpaid:
+		g.event(o, "Warning", ReasonPaymentShort, "received %s of %s due (bank entry %s); %s still to pay",
+			money.Format(r.Received, r.Currency), money.Format(r.Due, r.Currency), r.EntryReference, money.Format(r.Shortfall, r.Currency))
+		return true, nil
+	case reconcile.WrongCurrency:
+		g.event(o, "Warning", ReasonPaymentWrongCurrency, "a payment of %s for the order (bank entry %s) is not in its currency %s: held in suspense, never converted",
+			money.Format(r.Amount, r.Currency), r.EntryReference, o.Spec.Currency)
+		return true, nil
+	case reconcile.Matched, reconcile.Overpaid:
+		return g.recordPayment(ctx, o, r)
+	}
+	return true, nil
+}
+
+// recordPayment records the paymentReceived evidence of a paid order with the moves it
+// unlocks, in one status write, and its Events.
+func (g *Ingester) recordPayment(ctx context.Context, o *investv1.Order, r ledger.Row) (bool, error) {
+	if o.Status.Settlement.PaymentReceived != nil {
+		return true, nil // written before (a crash between the write and Done)
+	}
+	if o.Status.State != investv1.StateAwaitingPayment || !o.DeletionTimestamp.IsZero() {
+		paymentsNotWaitingTotal.Inc()
+		g.event(o, "Warning", ReasonPaymentNotWaiting, "a payment of %s (bank entry %s) arrived for the order after it stopped waiting (state %s): it stays in the bank ledger for an operator to refund",
+			money.Format(r.Amount, r.Currency), r.EntryReference, o.Status.State)
+		return true, nil
+	}
+	before := o.DeepCopy()
+	rec := investv1.SettlementRecord{Reference: r.EntryReference, At: metav1.NewTime(g.now()), RecordedBy: RecordedBy}
+	lifecycle.Record(o, lifecycle.StepPaymentReceived, rec)
+	moves, err := facts.Follow(ctx, g.Client, o, g.now())
+	if err != nil {
+		return false, err
+	}
+	if err := patch.Status(ctx, g.Client, o, before); err != nil {
+		if patch.Stale(err) {
+			return false, nil
+		}
+		return false, fmt.Errorf("record the payment of %s/%s: %w", o.Namespace, o.Name, err)
+	}
+	recorded := fmt.Sprintf("%s recorded paymentReceived evidence: bank entry %s, %s received", RecordedBy, r.EntryReference, money.Format(r.Received, r.Currency))
+	kind, reason, note := lifecycle.EvidenceEvent(lifecycle.StepPaymentReceived, recorded, before.Status.State, moves)
+	g.event(o, kind, reason, "%s", note)
+	if reconcile.Kind(r.Kind) == reconcile.Overpaid {
+		g.event(o, "Warning", ReasonPaymentExcess, "received %s, %s above the %s due (bank entry %s): the excess is to be refunded",
+			money.Format(r.Received, r.Currency), money.Format(r.Excess, r.Currency), money.Format(r.Due, r.Currency), r.EntryReference)
+	}
+	return true, nil
+}
+
+func (g *Ingester) event(o *investv1.Order, kind, reason, format string, args ...any) {
+	if g.Recorder != nil {
+		g.Recorder.Eventf(o, nil, kind, reason, "RecordPayment", format, args...)
+	}
+}

@@ -1,0 +1,237 @@
+package bank_test
+
+import (
+	"time"
+
+	. "github.com/onsi/ginkgo/v2"
+	. "github.com/onsi/gomega"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+
+	investv1 "github.com/fundshare/fundshare-operator/api/v1alpha1"
+	"github.com/fundshare/fundshare-operator/controllers/bank"
+	"github.com/fundshare/fundshare-operator/internal/bank/connector"
+	"github.com/fundshare/fundshare-operator/internal/bank/ledger"
+	"github.com/fundshare/fundshare-operator/internal/bank/reconcile"
+	"github.com/fundshare/fundshare-operator/internal/lifecycle"
+)
+
+var _ = Describe("Bank ingestion", func() {
+	It("records nothing as paid without a bank file: the sandbox leaves the payment to the bank", func() {
+		o := waitingBuy(1)
+		Consistently(func() *investv1.SettlementRecord {
+			return fresh(o).Status.Settlement.PaymentReceived
+		}).WithTimeout(2 * time.Second).WithPolling(200 * time.Millisecond).Should(BeNil())
+		Expect(fresh(o).Status.State).To(Equal(investv1.StateAwaitingPayment))
+	})
+
+	It("pays a waiting BUY from a booked credit quoting its RF reference, with the moves it unlocks in the same write", func() {
+		o := waitingBuy(10)
+		due := bank.AmountDue(o)
+		ref := uniqueRef("BANKREF")
+		name := deliver(camt054(credit(ref, due, "EUR", o.Spec.Quote.PaymentDetails.PaymentReference)))
+		Expect(finished(name)).To(Equal("processed"))
+
+		Eventually(func() *investv1.SettlementRecord { return fresh(o).Status.Settlement.PaymentReceived }).
+			WithTimeout(time.Minute).ShouldNot(BeNil())
+		cur := fresh(o)
+		Expect(cur.Status.Settlement.PaymentReceived.Reference).To(Equal(ref), "the evidence is the bank's reference of the entry")
+		Expect(cur.Status.Settlement.PaymentReceived.RecordedBy).To(Equal(bank.RecordedBy))
+		states := lifecycle.HistoryStates(cur.Status.History)
+		Expect(states).To(ContainElement(investv1.StatePaymentReceived))
+
+		rows := rowsOf(o)
+		Expect(rows).To(HaveLen(1))
+		Expect(rows[0].Kind).To(Equal(string(reconcile.Matched)))
+		Expect(rows[0].Rule).To(Equal(string(reconcile.ByReference)))
+		Expect(rows[0].EntryReference).To(Equal(ref))
+		Expect(rows[0].Amount).To(Equal(due))
+		Eventually(func() bool { return rowsOf(o)[0].Pending }).Should(BeFalse(), "the decision is marked applied once written")
+
+		Eventually(func() investv1.OrderState { return fresh(o).Status.State }).WithTimeout(time.Minute).
+			Should(Equal(investv1.StateCompleted), "the rest of the lifecycle follows")
+	})
+
+	It("changes nothing when the same file is delivered twice", func() {
+		o := waitingBuy(2)
+		ref := uniqueRef("TWICE")
+		data := camt054(credit(ref, bank.AmountDue(o), "EUR", o.Spec.Quote.PaymentDetails.PaymentReference))
+		Expect(finished(deliver(data))).To(Equal("processed"))
+		Eventually(func() *investv1.SettlementRecord { return fresh(o).Status.Settlement.PaymentReceived }).
+			WithTimeout(time.Minute).ShouldNot(BeNil())
+		first := fresh(o).Status.Settlement.PaymentReceived.DeepCopy()
+
+		Expect(finished(deliver(data))).To(Equal("processed"), "a repeat is processed, not refused")
+		Expect(rowsOfEntry(ref)).To(HaveLen(1), "the entry is recorded once")
+		Expect(fresh(o).Status.Settlement.PaymentReceived).To(Equal(first))
+		files, _, err := books.Files(ctx, 10, "")
+		Expect(err).NotTo(HaveOccurred())
+		Expect(files[0].Counts).To(Equal(map[string]int{string(reconcile.Duplicate): 1}), "the repeat is counted as a duplicate")
+	})
+
+	It("refuses a file that does not parse whole, names where, and applies nothing of it", func() {
+		o := waitingBuy(3)
+		ref := uniqueRef("BROKEN")
+		good := camt054(credit(ref, bank.AmountDue(o), "EUR", o.Spec.Quote.PaymentDetails.PaymentReference))
+		broken := good[:len(good)-40] // the end of the document is cut off
+		name := deliver(broken)
+		Expect(finished(name)).To(Equal("rejected"))
+		Expect(reasonOf(name)).NotTo(BeEmpty())
+		Expect(rowsOfEntry(ref)).To(BeEmpty())
+		Consistently(func() *investv1.SettlementRecord { return fresh(o).Status.Settlement.PaymentReceived }).
+			WithTimeout(time.Second).Should(BeNil())
+	})
+
+	It("refuses a file of another namespace than camt's, naming it", func() {
+		name := deliver([]byte(`<?xml version="1.0"?><Document xmlns="urn:example:not-iso"><X/></Document>`))
+		Expect(finished(name)).To(Equal("rejected"))
+		Expect(reasonOf(name)).To(ContainSubstring("urn:example:not-iso"))
+	})
+
+	It("keeps an underpaid BUY waiting and completes it with the second payment", func() {
+		o := waitingBuy(4)
+		due := bank.AmountDue(o)
+		reference := o.Spec.Quote.PaymentDetails.PaymentReference
+		part := due / 4 / 100 * 100 // whole cents
+		first := uniqueRef("PART1-")
+		Expect(finished(deliver(camt054(credit(first, part, "EUR", reference))))).To(Equal("processed"))
+		Eventually(func() []string { return reasons(o) }).WithTimeout(time.Minute).Should(ContainElement(bank.ReasonPaymentShort))
+		Expect(fresh(o).Status.State).To(Equal(investv1.StateAwaitingPayment))
+		Expect(fresh(o).Status.Settlement.PaymentReceived).To(BeNil())
+		rows := rowsOf(o)
+		Expect(rows).To(HaveLen(1))
+		Expect(rows[0].Kind).To(Equal(string(reconcile.Underpaid)))
+		Expect(rows[0].Shortfall).To(Equal(due - part))
+
+		second := uniqueRef("PART2-")
+		Expect(finished(deliver(camt054(credit(second, due-part, "EUR", reference))))).To(Equal("processed"))
+		Eventually(func() *investv1.SettlementRecord { return fresh(o).Status.Settlement.PaymentReceived }).
+			WithTimeout(time.Minute).ShouldNot(BeNil())
+		Expect(fresh(o).Status.Settlement.PaymentReceived.Reference).To(Equal(second), "the payment that completes it")
+		rows = rowsOf(o)
+		Expect(rows).To(HaveLen(2))
+		Expect(rows[1].Kind).To(Equal(string(reconcile.Matched)))
+		Expect(rows[1].Received).To(Equal(due))
+	})
+
+	It("executes an overpaid BUY and reports the excess to refund", func() {
+		o := waitingBuy(5)
+		due := bank.AmountDue(o)
+		ref := uniqueRef("OVER")
+		Expect(finished(deliver(camt054(credit(ref, due+500_000, "EUR", o.Spec.Quote.PaymentDetails.PaymentReference))))).To(Equal("processed"))
+		Eventually(func() *investv1.SettlementRecord { return fresh(o).Status.Settlement.PaymentReceived }).
+			WithTimeout(time.Minute).ShouldNot(BeNil())
+		Eventually(func() []string { return reasons(o) }).WithTimeout(time.Minute).Should(ContainElement(bank.ReasonPaymentExcess))
+		rows := rowsOf(o)
+		Expect(rows).To(HaveLen(1))
+		Expect(rows[0].Kind).To(Equal(string(reconcile.Overpaid)))
+		Expect(rows[0].Excess).To(Equal(int64(500_000)))
+	})
+
+	It("puts a payment quoting a reference no order waits with into suspense, and pays nothing by its amount", func() {
+		o := waitingBuy(6)
+		ref := uniqueRef("UNKNOWN")
+		// A valid RF reference that is not the order's, of exactly the order's amount.
+		Expect(finished(deliver(camt054(credit(ref, bank.AmountDue(o), "EUR", "RF18539007547034"))))).To(Equal("processed"))
+		rows := rowsOfEntry(ref)
+		Expect(rows).To(HaveLen(1))
+		Expect(rows[0].Kind).To(Equal(string(reconcile.Unmatched)))
+		Expect(rows[0].Reason).To(Equal(string(reconcile.ReasonNoWaitingOrder)))
+		Expect(rows[0].OrderID).To(BeEmpty())
+		Expect(rows[0].Pending).To(BeFalse())
+		Consistently(func() *investv1.SettlementRecord { return fresh(o).Status.Settlement.PaymentReceived }).
+			WithTimeout(time.Second).Should(BeNil())
+	})
+
+	It("holds a payment in another currency than the order's in suspense, never converted", func() {
+		o := waitingBuy(7)
+		ref := uniqueRef("USD")
+		Expect(finished(deliver(camt054(credit(ref, bank.AmountDue(o), "USD", o.Spec.Quote.PaymentDetails.PaymentReference))))).To(Equal("processed"))
+		Eventually(func() []string { return reasons(o) }).WithTimeout(time.Minute).Should(ContainElement(bank.ReasonPaymentWrongCurrency))
+		rows := rowsOf(o)
+		Expect(rows).To(HaveLen(1))
+		Expect(rows[0].Kind).To(Equal(string(reconcile.WrongCurrency)))
+		Expect(fresh(o).Status.Settlement.PaymentReceived).To(BeNil())
+		Expect(fresh(o).Status.State).To(Equal(investv1.StateAwaitingPayment))
+	})
+
+	It("ignores an entry that is not booked and decides it when it comes back booked", func() {
+		o := waitingBuy(8)
+		ref := uniqueRef("PDNG")
+		pending := credit(ref, bank.AmountDue(o), "EUR", o.Spec.Quote.PaymentDetails.PaymentReference)
+		pending.Status = "PDNG"
+		pending.BookingDate = time.Time{}
+		Expect(finished(deliver(camt054(pending)))).To(Equal("processed"))
+		Expect(rowsOfEntry(ref)).To(BeEmpty(), "a pending entry moved no money")
+		Expect(fresh(o).Status.Settlement.PaymentReceived).To(BeNil())
+
+		Expect(finished(deliver(camt054(credit(ref, bank.AmountDue(o), "EUR", o.Spec.Quote.PaymentDetails.PaymentReference))))).To(Equal("processed"))
+		Eventually(func() *investv1.SettlementRecord { return fresh(o).Status.Settlement.PaymentReceived }).
+			WithTimeout(time.Minute).ShouldNot(BeNil())
+	})
+
+	It("writes a payment the ledger recorded before a crash when it starts again, once", func() {
+		o := waitingBuy(9)
+		stopMgr()
+		// The ingestion died after recording its decision and before writing it on the
+		// order: the ledger holds it as pending.
+		ref := uniqueRef("CRASH")
+		due := bank.AmountDue(o)
+		Expect(books.Ingest(ctx, ledger.File{ID: "crash-" + ref, Name: "crash.xml", SHA256: "00", IngestedAt: time.Now().UTC(), Counts: map[string]int{"Matched": 1}},
+			[]ledger.Row{{
+				EntryReference: ref, Kind: string(reconcile.Matched), Rule: string(reconcile.ByReference),
+				CreditDebit: "CRDT", Amount: due, Currency: "EUR", Namespace: o.Namespace, OrderID: o.Name,
+				Due: due, Received: due, Pending: true,
+			}})).To(Succeed())
+		stopMgr = startManager()
+		Eventually(func() *investv1.SettlementRecord { return fresh(o).Status.Settlement.PaymentReceived }).
+			WithTimeout(time.Minute).ShouldNot(BeNil())
+		Expect(fresh(o).Status.Settlement.PaymentReceived.Reference).To(Equal(ref))
+		Eventually(func() bool { return rowsOf(o)[0].Pending }).Should(BeFalse())
+	})
+
+	It("offers again a file claimed by a run that died before finishing it, and ingests it once", func() {
+		o := waitingBuy(11)
+		stopMgr()
+		ref := uniqueRef("CLAIMED")
+		name := deliver(camt054(credit(ref, bank.AmountDue(o), "EUR", o.Spec.Quote.PaymentDetails.PaymentReference)))
+		// A consumer claims the file and dies holding it.
+		f, err := connector.OpenFolder(folder)
+		Expect(err).NotTo(HaveOccurred())
+		c, err := f.Claim(ctx)
+		Expect(err).NotTo(HaveOccurred())
+		Expect(c.Name).To(Equal(name))
+		Expect(f.Close()).To(Succeed())
+
+		stopMgr = startManager()
+		Expect(finished(name)).To(Equal("processed"))
+		Eventually(func() *investv1.SettlementRecord { return fresh(o).Status.Settlement.PaymentReceived }).
+			WithTimeout(time.Minute).ShouldNot(BeNil())
+		Expect(rowsOfEntry(ref)).To(HaveLen(1))
+	})
+
+	It("does not pay a BUY cancelled between the decision and its write, and says so on the order", func() {
+		o := waitingBuy(12)
+		// The customer cancels; the order controller cancels the unpaid order.
+		cur := fresh(o)
+		base := cur.DeepCopy()
+		cur.Spec.CancellationRequested = true
+		Expect(k8s.Patch(ctx, cur, client.MergeFrom(base))).To(Succeed())
+		Eventually(func() investv1.OrderState { return fresh(o).Status.State }).WithTimeout(time.Minute).Should(Equal(investv1.StateCancelled))
+
+		// The ingestion decided the payment while the order still waited, recorded the
+		// decision and died before writing it.
+		stopMgr()
+		ref := uniqueRef("LATE")
+		due := bank.AmountDue(o)
+		Expect(books.Ingest(ctx, ledger.File{ID: "late-" + ref, Name: "late.xml", SHA256: "00", IngestedAt: time.Now().UTC(), Counts: map[string]int{"Matched": 1}},
+			[]ledger.Row{{
+				EntryReference: ref, Kind: string(reconcile.Matched), Rule: string(reconcile.ByReference),
+				CreditDebit: "CRDT", Amount: due, Currency: "EUR", Namespace: o.Namespace, OrderID: o.Name,
+				Due: due, Received: due, Pending: true,
+			}})).To(Succeed())
+		stopMgr = startManager()
+		Eventually(func() []string { return reasons(o) }).WithTimeout(time.Minute).Should(ContainElement(bank.ReasonPaymentNotWaiting))
+		Expect(fresh(o).Status.Settlement.PaymentReceived).To(BeNil())
+		Eventually(func() bool { return rowsOf(o)[0].Pending }).Should(BeFalse())
+	})
+})

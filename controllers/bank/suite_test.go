@@ -1,0 +1,227 @@
+package bank_test
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	. "github.com/onsi/ginkgo/v2"
+	. "github.com/onsi/gomega"
+	eventsv1 "k8s.io/api/events/v1"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+
+	investv1 "github.com/fundshare/fundshare-operator/api/v1alpha1"
+	"github.com/fundshare/fundshare-operator/cmd/manager/app"
+	"github.com/fundshare/fundshare-operator/cmd/manager/app/apptest"
+	"github.com/fundshare/fundshare-operator/internal/archive"
+	"github.com/fundshare/fundshare-operator/internal/archive/sqlstore"
+	"github.com/fundshare/fundshare-operator/internal/bank/iso20022"
+	"github.com/fundshare/fundshare-operator/internal/bank/ledger"
+	"github.com/fundshare/fundshare-operator/internal/fixtures"
+	"github.com/fundshare/fundshare-operator/internal/test/envtest"
+)
+
+// The bank suite runs the production manager (admission, the controllers, the sandbox
+// settlement agent with no delay for every step but the payment received, which is the
+// bank's) with a real SQLite archive holding the bank ledger and a real folder connector
+// in a temporary folder. Files are delivered into its inbox as a bank's transfer agent
+// delivers them (written under a temporary name, then renamed), and the ingestion polls
+// it every 100 ms.
+var (
+	env, k8s, ctx = envtest.Suite(envtest.Options{Webhooks: true})
+	archiveStore  archive.Store
+	books         ledger.Store
+	folder        string
+	stopMgr       func()
+	fileSeq       atomic.Int64
+)
+
+const pollInterval = 100 * time.Millisecond
+
+func TestBank(t *testing.T) {
+	env.Run(t, "Bank ingestion suite", func() {
+		dir, err := filepath.Abs(GinkgoT().TempDir())
+		Expect(err).NotTo(HaveOccurred())
+		archiveStore, err = sqlstore.Open(ctx, "sqlite://"+filepath.Join(dir, "archive.db"), sqlstore.Options{OpTimeout: time.Minute})
+		Expect(err).NotTo(HaveOccurred())
+		DeferCleanup(func() { Expect(archiveStore.Close()).To(Succeed()) })
+		var ok bool
+		books, ok = sqlstore.Ledger(archiveStore)
+		Expect(ok).To(BeTrue())
+		folder = filepath.Join(dir, "bank")
+		stopMgr = startManager()
+		DeferCleanup(func() { stopMgr() })
+	})
+}
+
+// startManager starts the production manager with the bank ingestion on.
+func startManager() func() {
+	GinkgoHelper()
+	return env.StartManager(env.Config, apptest.Manager(app.Config{
+		Webhooks: true, Controllers: true, SandboxSettlement: 0, Archive: archiveStore,
+		BankFolder: folder, BankPollInterval: pollInterval,
+	})).Stop
+}
+
+// newMarket is a fund with one share class and a NAV of 100 EUR.
+func newMarket() string {
+	GinkgoHelper()
+	isin := envtest.NewISIN()
+	fund := fixtures.Fund()
+	sc := fixtures.ShareClass(fund.Name, isin)
+	sc.Spec.MinInvestment = 0
+	Expect(k8s.Create(ctx, fund)).To(Succeed())
+	Expect(k8s.Create(ctx, sc)).To(Succeed())
+	Expect(k8s.Create(ctx, fixtures.NAVHistory(isin, "EUR", investv1.NAVPrice{Date: "2026-10-31", NAVPerShare: 1_000_000}))).To(Succeed())
+	return isin
+}
+
+// waitingBuy places a BUY of units in a new tenant and returns it once it waits for its
+// payment, with its quote (amount due, RF reference, the fund's account).
+func waitingBuy(units int64) *investv1.Order {
+	GinkgoHelper()
+	isin := newMarket()
+	a, _, _ := env.NewCustomer(env.NewTenant("bank"))
+	o := fixtures.BuyOrder(a.Namespace, a.Name, isin, units)
+	Expect(k8s.Create(ctx, o)).To(Succeed())
+	Eventually(func() investv1.OrderState {
+		_ = k8s.Get(ctx, client.ObjectKeyFromObject(o), o)
+		return o.Status.State
+	}).WithTimeout(time.Minute).Should(Equal(investv1.StateAwaitingPayment))
+	Expect(o.Spec.Quote).NotTo(BeNil())
+	Expect(o.Spec.Quote.PaymentDetails).NotTo(BeNil())
+	return o
+}
+
+// credit is a booked SEPA credit of amount into the fund's account from the customer of
+// fixtures, quoting reference (empty: none), under the bank reference ref.
+func credit(ref string, amount int64, currency, reference string) iso20022.NotificationEntry {
+	day := time.Now().UTC().Truncate(24 * time.Hour)
+	return iso20022.NotificationEntry{
+		AccountServicerRef: ref, Amount: amount, Currency: currency, CreditDebit: iso20022.Credit,
+		BookingDate: day, ValueDate: day, BankTransactionCode: "PMNT/RCDT/ESCT",
+		Transactions: []iso20022.NotificationTransaction{{
+			Amount: amount, DebtorName: "Erika Mustermann", DebtorIBAN: fixtures.IBAN, CreditorReference: reference,
+		}},
+	}
+}
+
+// camt054 is a camt.054.001.08 crediting the fund's account with entries.
+func camt054(entries ...iso20022.NotificationEntry) []byte {
+	GinkgoHelper()
+	n := fileSeq.Add(1)
+	data, err := iso20022.WriteCamt054(&iso20022.Notification{
+		MessageID: fmt.Sprintf("TEST-%d-%d", time.Now().UnixNano(), n), CreatedAt: time.Now(),
+		ID: fmt.Sprintf("NTF-%d", n), AccountIBAN: fixtures.FundIBAN, Currency: "EUR", Entries: entries,
+	})
+	Expect(err).NotTo(HaveOccurred())
+	return data
+}
+
+// deliver puts data into the inbox as a transfer agent does, and returns the name.
+func deliver(data []byte) string {
+	GinkgoHelper()
+	name := fmt.Sprintf("camt054-test-%d-%d.xml", time.Now().UnixNano(), fileSeq.Add(1))
+	inbox := filepath.Join(folder, "inbox")
+	tmp := filepath.Join(inbox, name+".part")
+	Expect(os.WriteFile(tmp, data, 0o600)).To(Succeed())
+	Expect(os.Rename(tmp, filepath.Join(inbox, name))).To(Succeed())
+	return name
+}
+
+// finished waits until the delivered file is in processed/ or rejected/ and returns
+// which; rejected files are kept with a ".reason" file beside them.
+func finished(name string) string {
+	GinkgoHelper()
+	var where string
+	Eventually(func() string {
+		for _, dir := range []string{"processed", "rejected"} {
+			entries, _ := os.ReadDir(filepath.Join(folder, dir))
+			for _, e := range entries {
+				if strings.HasSuffix(e.Name(), name) {
+					where = dir
+					return where
+				}
+			}
+		}
+		return ""
+	}).WithTimeout(time.Minute).WithPolling(50 * time.Millisecond).ShouldNot(BeEmpty())
+	return where
+}
+
+// reasonOf is the reason the connector kept beside a rejected file.
+func reasonOf(name string) string {
+	GinkgoHelper()
+	entries, err := os.ReadDir(filepath.Join(folder, "rejected"))
+	Expect(err).NotTo(HaveOccurred())
+	for _, e := range entries {
+		if strings.HasSuffix(e.Name(), name+".reason") {
+			data, err := os.ReadFile(filepath.Join(folder, "rejected", e.Name()))
+			Expect(err).NotTo(HaveOccurred())
+			return string(data)
+		}
+	}
+	Fail("no reason kept for " + name)
+	return ""
+}
+
+// rowsOf are the ledger's rows of one order, oldest first.
+func rowsOf(o *investv1.Order) []ledger.Row {
+	GinkgoHelper()
+	rows, _, err := books.Rows(ctx, ledger.Query{Namespace: o.Namespace, OrderID: o.Name, Limit: 1000})
+	Expect(err).NotTo(HaveOccurred())
+	sort.Slice(rows, func(i, j int) bool { return rows[i].ID < rows[j].ID })
+	return rows
+}
+
+// rowsOfEntry are the ledger's rows of one bank reference.
+func rowsOfEntry(ref string) []ledger.Row {
+	GinkgoHelper()
+	var out []ledger.Row
+	cursor := ""
+	for {
+		rows, next, err := books.Rows(ctx, ledger.Query{Limit: 1000, Cursor: cursor})
+		Expect(err).NotTo(HaveOccurred())
+		for _, r := range rows {
+			if r.EntryReference == ref {
+				out = append(out, r)
+			}
+		}
+		if next == "" {
+			return out
+		}
+		cursor = next
+	}
+}
+
+// fresh is o as the API server has it now.
+func fresh(o *investv1.Order) *investv1.Order {
+	GinkgoHelper()
+	cur := &investv1.Order{}
+	Expect(k8s.Get(ctx, client.ObjectKeyFromObject(o), cur)).To(Succeed())
+	return cur
+}
+
+// reasons are the reasons of the Events about o.
+func reasons(o *investv1.Order) []string {
+	GinkgoHelper()
+	var list eventsv1.EventList
+	Expect(k8s.List(ctx, &list, client.InNamespace(o.Namespace))).To(Succeed())
+	var out []string
+	for _, e := range list.Items {
+		if e.Regarding.Name == o.Name {
+			out = append(out, e.Reason)
+		}
+	}
+	return out
+}
+
+// uniqueRef is a bank reference no other spec uses.
+func uniqueRef(prefix string) string {
+	return fmt.Sprintf("%s%d", prefix, time.Now().UnixNano()%1_000_000_000_000+fileSeq.Add(1))
+}
