@@ -3,6 +3,7 @@ package bank
 import (
 	"context"
 	"fmt"
+	"sync"
 
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -32,9 +33,10 @@ const (
 )
 
 // ApplyPending writes on their orders the decisions the ledger holds as pending, oldest
-// first, and marks them done. A decision whose write loses a race (the order changed
-// since the cache read it) stays pending for the next round; so do the rest of the
-// batch's after an error.
+// first, and marks them done. Orders are independent, so applyWorkers write at once; the
+// decisions of one order are written in their order by one worker. A decision whose
+// write loses a race (the order changed since the cache read it) stays pending for the
+// next round; so does one whose write failed.
 func (g *Ingester) ApplyPending(ctx context.Context) error {
 	for {
 		rows, err := g.Ledger.Pending(ctx, pendingBatch)
@@ -44,17 +46,7 @@ func (g *Ingester) ApplyPending(ctx context.Context) error {
 		if len(rows) == 0 {
 			return nil
 		}
-		done := make([]int64, 0, len(rows))
-		var firstErr error
-		for _, r := range rows {
-			ok, err := g.apply(ctx, r)
-			if err != nil && firstErr == nil {
-				firstErr = err
-			}
-			if ok {
-				done = append(done, r.ID)
-			}
-		}
+		done, firstErr := g.applyAll(ctx, rows)
 		if len(done) > 0 {
 			if err := g.Ledger.Done(ctx, done, g.now().UTC()); err != nil {
 				return fmt.Errorf("mark bank decisions applied: %w", err)
@@ -67,6 +59,59 @@ func (g *Ingester) ApplyPending(ctx context.Context) error {
 			return nil // lost races: the next round reads the orders fresh
 		}
 	}
+}
+
+// applyWorkers is how many orders ApplyPending writes at once.
+const applyWorkers = 8
+
+// applyAll applies rows, grouped by order, on applyWorkers goroutines, and returns the
+// IDs of the rows done and the first error.
+func (g *Ingester) applyAll(ctx context.Context, rows []ledger.Row) ([]int64, error) {
+	var groups [][]ledger.Row
+	index := map[ledger.OrderKey]int{}
+	for _, r := range rows {
+		k := ledger.OrderKey{Namespace: r.Namespace, OrderID: r.OrderID}
+		i, ok := index[k]
+		if !ok {
+			i = len(groups)
+			index[k] = i
+			groups = append(groups, nil)
+		}
+		groups[i] = append(groups[i], r)
+	}
+	var (
+		mu       sync.Mutex
+		done     = make([]int64, 0, len(rows))
+		firstErr error
+		next     = make(chan []ledger.Row)
+		wg       sync.WaitGroup
+	)
+	for range min(applyWorkers, len(groups)) {
+		wg.Go(func() {
+			for group := range next {
+				for _, r := range group {
+					ok, err := g.apply(ctx, r)
+					mu.Lock()
+					if err != nil && firstErr == nil {
+						firstErr = err
+					}
+					if ok {
+						done = append(done, r.ID)
+					}
+					mu.Unlock()
+					if !ok {
+						break // the order's later decisions wait for this one
+					}
+				}
+			}
+		})
+	}
+	for _, group := range groups {
+		next <- group
+	}
+	close(next)
+	wg.Wait()
+	return done, firstErr
 }
 
 // apply writes one decision on its order; done reports that nothing is left to write

@@ -326,6 +326,7 @@ func TestTheChartInstallsOnTheControlPlaneWithEveryToggleOn(t *testing.T) {
 			"--chain-tokens":         "IE000FSHD018=0x9fE46736679d2D9a65F0992F2272dE9f3c7fa6e0,LU000FSHA019=0xe7f1725E7734CE288F8367e1Bb143E90bb3F0512",
 			"--transfer-index-range": "500", "--archive-dsn": "$(ARCHIVE_DSN)", "--order-retention": "720h",
 			"--rest-trusted-proxies": "10.42.0.0/16,10.43.0.0/16",
+			"--bank-folder":          "/var/lib/fundshare/bank", "--bank-poll-interval": "10s",
 		} {
 			if got := flagValue(c.Args, flagName); got != want {
 				t.Errorf("%s = %q, want %q", flagName, got, want)
@@ -402,6 +403,34 @@ func TestTheChartPassesOnlyFlagsTheManagerDefines(t *testing.T) {
 
 // TestAnArgumentTheManagerDoesNotDefineFailsTheFlagCheck shows the check above fails a
 // chart that passes an unknown flag (here through extraArgs).
+// TestTheBanksFolderIsItsClaimMountedAndNeedsTheArchive: the bank folder is the
+// PersistentVolumeClaim mounted where --bank-folder says, and the chart refuses a bank
+// without the archive (its ledger's database) or without a claim.
+func TestTheBanksFolderIsItsClaimMountedAndNeedsTheArchive(t *testing.T) {
+	d := deployment(t, render(t, "fundshare-bank", "-f", allOn))
+	mounted := false
+	for _, m := range d.Spec.Template.Spec.Containers[0].VolumeMounts {
+		if m.MountPath == "/var/lib/fundshare/bank" {
+			for _, v := range d.Spec.Template.Spec.Volumes {
+				if v.Name == m.Name && v.PersistentVolumeClaim != nil && v.PersistentVolumeClaim.ClaimName == "fundshare-bank" && !m.ReadOnly {
+					mounted = true
+				}
+			}
+		}
+	}
+	if !mounted {
+		t.Fatalf("the claim fundshare-bank is not mounted writable at /var/lib/fundshare/bank: %+v", d.Spec.Template.Spec.Volumes)
+	}
+	if _, err := helm(t, "template", release, chart, "--set", "bank.folder=/bank", "--set", "bank.existingClaim=c"); err == nil ||
+		!strings.Contains(err.Error(), "bank.folder needs the archive") {
+		t.Fatalf("a bank without the archive: %v", err)
+	}
+	if _, err := helm(t, "template", release, chart, "--set", "bank.folder=/bank", "--set", "archive.dsnSecret.name=a"); err == nil ||
+		!strings.Contains(err.Error(), "bank.existingClaim is required") {
+		t.Fatalf("a bank without a claim: %v", err)
+	}
+}
+
 func TestAnArgumentTheManagerDoesNotDefineFailsTheFlagCheck(t *testing.T) {
 	d := deployment(t, render(t, "fundshare-system", "--set", "extraArgs[0]=--no-such-flag=1"))
 	err := parseManagerArgs(d)
