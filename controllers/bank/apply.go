@@ -36,7 +36,8 @@ const (
 // first, and marks them done. Orders are independent, so applyWorkers write at once; the
 // decisions of one order are written in their order by one worker. A decision whose
 // write loses a race (the order changed since the cache read it) stays pending for the
-// next round; so does one whose write failed.
+// next round; so does one whose write failed (logged and counted, never returned: the
+// inbox goes on). It returns an error only when the ledger does not answer.
 func (g *Ingester) ApplyPending(ctx context.Context) error {
 	for {
 		rows, err := g.Ledger.Pending(ctx, pendingBatch)
@@ -53,7 +54,12 @@ func (g *Ingester) ApplyPending(ctx context.Context) error {
 			}
 		}
 		if firstErr != nil {
-			return firstErr
+			// An order that cannot be written now (the API server refused or did not
+			// answer) keeps its decision pending; it must not hold up the inbox.
+			applyErrorsTotal.Inc()
+			g.Log.WithName("bank-ingest").Error(firstErr, "could not write bank decisions on their orders; they stay pending and are tried again next round",
+				"pending", len(rows)-len(done))
+			return nil
 		}
 		if len(done) < len(rows) {
 			return nil // lost races: the next round reads the orders fresh

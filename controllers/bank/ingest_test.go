@@ -1,6 +1,7 @@
 package bank_test
 
 import (
+	"strings"
 	"time"
 
 	. "github.com/onsi/ginkgo/v2"
@@ -187,6 +188,31 @@ var _ = Describe("Bank ingestion", func() {
 			WithTimeout(time.Minute).ShouldNot(BeNil())
 		Expect(fresh(o).Status.Settlement.PaymentReceived.Reference).To(Equal(ref))
 		Eventually(func() bool { return rowsOf(o)[0].Pending }).Should(BeFalse())
+	})
+
+	It("goes on reading the inbox while a decision cannot be written on its order, which stays pending", func() {
+		stuck := waitingBuy(13)
+		// A decision the API server refuses to write (a reference longer than the order's
+		// schema allows): the ledger keeps it pending.
+		long := uniqueRef("STUCK") + strings.Repeat("X", 150)
+		due := bank.AmountDue(stuck)
+		Expect(books.Ingest(ctx, ledger.File{ID: "stuck-" + long[:20], Name: "stuck.xml", SHA256: "00", IngestedAt: time.Now().UTC(), Counts: map[string]int{"Matched": 1}},
+			[]ledger.Row{{
+				EntryReference: long, Kind: string(reconcile.Matched), Rule: string(reconcile.ByReference),
+				CreditDebit: "CRDT", Amount: due, Currency: "EUR", Namespace: stuck.Namespace, OrderID: stuck.Name,
+				Due: due, Received: due, Pending: true,
+			}})).To(Succeed())
+
+		o := waitingBuy(14)
+		ref := uniqueRef("AFTERSTUCK")
+		Expect(finished(deliver(camt054(credit(ref, bank.AmountDue(o), "EUR", o.Spec.Quote.PaymentDetails.PaymentReference))))).To(Equal("processed"))
+		Eventually(func() *investv1.SettlementRecord { return fresh(o).Status.Settlement.PaymentReceived }).
+			WithTimeout(time.Minute).ShouldNot(BeNil())
+		Expect(rowsOf(stuck)[0].Pending).To(BeTrue(), "the refused decision stays pending")
+		Expect(fresh(stuck).Status.Settlement.PaymentReceived).To(BeNil())
+		// Leave no pending row behind for the other specs: the operator's remedy is to
+		// write it off (here: mark it done).
+		Expect(books.Done(ctx, []int64{rowsOf(stuck)[0].ID}, time.Now().UTC())).To(Succeed())
 	})
 
 	It("offers again a file claimed by a run that died before finishing it, and ingests it once", func() {
