@@ -33,7 +33,7 @@ const (
 )
 
 // ApplyPending writes on their orders the decisions the ledger holds as pending, oldest
-// first, and marks them done. Orders are independent, so applyWorkers write at once; the
+// first, and marks them done. Orders are independent, so ApplyWorkers write at once; the
 // decisions of one order are written in their order by one worker. A decision whose
 // write loses a race (the order changed since the cache read it) stays pending for the
 // next round; so does one whose write failed (logged and counted, never returned: the
@@ -67,10 +67,11 @@ func (g *Ingester) ApplyPending(ctx context.Context) error {
 	}
 }
 
-// applyWorkers is how many orders ApplyPending writes at once.
-const applyWorkers = 8
+// DefaultApplyWorkers is how many orders ApplyPending writes at once when
+// Ingester.ApplyWorkers is zero.
+const DefaultApplyWorkers = 16
 
-// applyAll applies rows, grouped by order, on applyWorkers goroutines, and returns the
+// applyAll applies rows, grouped by order, on ApplyWorkers goroutines, and returns the
 // IDs of the rows done and the first error.
 func (g *Ingester) applyAll(ctx context.Context, rows []ledger.Row) ([]int64, error) {
 	var groups [][]ledger.Row
@@ -92,7 +93,11 @@ func (g *Ingester) applyAll(ctx context.Context, rows []ledger.Row) ([]int64, er
 		next     = make(chan []ledger.Row)
 		wg       sync.WaitGroup
 	)
-	for range min(applyWorkers, len(groups)) {
+	workers := g.ApplyWorkers
+	if workers <= 0 {
+		workers = DefaultApplyWorkers
+	}
+	for range min(workers, len(groups)) {
 		wg.Go(func() {
 			for group := range next {
 				for _, r := range group {

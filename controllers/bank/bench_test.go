@@ -1,6 +1,7 @@
 package bank_test
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"os"
@@ -44,19 +45,26 @@ func BenchmarkStatementPaysWaitingOrders(b *testing.B) {
 			b.Fatalf("BANK_BENCH_ORDERS=%q: want a positive number", v)
 		}
 	}
+	workers := 0
+	if v := os.Getenv("BANK_BENCH_WORKERS"); v != "" {
+		var err error
+		if workers, err = strconv.Atoi(v); err != nil || workers < 1 {
+			b.Fatalf("BANK_BENCH_WORKERS=%q: want a positive number", v)
+		}
+	}
 	e, err := envtest.New(envtest.Options{})
 	if err != nil {
 		b.Fatal(err)
 	}
 	defer func() { _ = e.Close() }()
-	b.Run(fmt.Sprintf("orders=%d", n), func(b *testing.B) {
+	b.Run(fmt.Sprintf("orders=%d/workers=%d", n, cmp.Or(workers, bank.DefaultApplyWorkers)), func(b *testing.B) {
 		for i := 0; i < b.N; i++ {
-			payOnce(b, context.Background(), e, n)
+			payOnce(b, context.Background(), e, n, workers)
 		}
 	})
 }
 
-func payOnce(b *testing.B, ctx context.Context, e *envtest.Environment, n int) {
+func payOnce(b *testing.B, ctx context.Context, e *envtest.Environment, n, workers int) {
 	b.Helper()
 	b.StopTimer()
 	k := e.Client
@@ -161,7 +169,7 @@ func payOnce(b *testing.B, ctx context.Context, e *envtest.Environment, n int) {
 			if err := (&ordercontroller.Reconciler{Client: mgr.GetClient(), Live: mgr.GetAPIReader(), Recorder: mgr.GetEventRecorder("order-controller"), Now: time.Now}).SetupWithManager(mgr); err != nil {
 				return err
 			}
-			return bank.Setup(mgr, &bank.Ingester{Connector: conn, Ledger: books, PollInterval: 100 * time.Millisecond})
+			return bank.Setup(mgr, &bank.Ingester{Connector: conn, Ledger: books, PollInterval: 100 * time.Millisecond, ApplyWorkers: workers})
 		},
 		SkipNameValidation: true,
 	})

@@ -58,6 +58,9 @@ type Ingester struct {
 	Now func() time.Time
 	// Log is the logger; the zero logger discards.
 	Log logr.Logger
+	// ApplyWorkers is how many orders the decisions are written on at once; zero means
+	// DefaultApplyWorkers.
+	ApplyWorkers int
 }
 
 // NeedLeaderElection makes the ingester run on the leader only: one consumer of the

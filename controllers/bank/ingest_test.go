@@ -69,6 +69,32 @@ var _ = Describe("Bank ingestion", func() {
 		Expect(files[0].Counts).To(Equal(map[string]int{string(reconcile.Duplicate): 1}), "the repeat is counted as a duplicate")
 	})
 
+	It("takes the day's camt.053 (.001.02) repeating a camt.054's booking for a duplicate, and pays from a camt.053 alone", func() {
+		notified := waitingBuy(15)
+		ref := uniqueRef("DAY")
+		Expect(finished(deliver(camt054(credit(ref, bank.AmountDue(notified), "EUR", notified.Spec.Quote.PaymentDetails.PaymentReference))))).To(Equal("processed"))
+		Eventually(func() *investv1.SettlementRecord { return fresh(notified).Status.Settlement.PaymentReceived }).
+			WithTimeout(time.Minute).ShouldNot(BeNil())
+
+		// The evening statement books the same entry again, and one the day's
+		// notifications did not carry.
+		onlyInStatement := waitingBuy(16)
+		late := uniqueRef("EOD")
+		name := deliver(camt053v02(
+			statementEntry{ref: ref, amount: bank.AmountDue(notified), reference: notified.Spec.Quote.PaymentDetails.PaymentReference},
+			statementEntry{ref: late, amount: bank.AmountDue(onlyInStatement), reference: onlyInStatement.Spec.Quote.PaymentDetails.PaymentReference},
+		))
+		Expect(finished(name)).To(Equal("processed"))
+		Expect(rowsOfEntry(ref)).To(HaveLen(1), "the notified booking is recorded once")
+		Eventually(func() *investv1.SettlementRecord { return fresh(onlyInStatement).Status.Settlement.PaymentReceived }).
+			WithTimeout(time.Minute).ShouldNot(BeNil())
+		Expect(fresh(onlyInStatement).Status.Settlement.PaymentReceived.Reference).To(Equal(late))
+		files, _, err := books.Files(ctx, 1, "")
+		Expect(err).NotTo(HaveOccurred())
+		Expect(files[0].MessageType).To(Equal("camt.053.001.02"))
+		Expect(files[0].Counts).To(Equal(map[string]int{string(reconcile.Duplicate): 1, string(reconcile.Matched): 1}))
+	})
+
 	It("refuses a file that does not parse whole, names where, and applies nothing of it", func() {
 		o := waitingBuy(3)
 		ref := uniqueRef("BROKEN")

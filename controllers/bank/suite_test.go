@@ -225,3 +225,52 @@ func reasons(o *investv1.Order) []string {
 func uniqueRef(prefix string) string {
 	return fmt.Sprintf("%s%d", prefix, time.Now().UnixNano()%1_000_000_000_000+fileSeq.Add(1))
 }
+
+// statementEntry is a booked credit of a camt053v02 statement.
+type statementEntry struct {
+	ref       string
+	amount    int64
+	reference string
+}
+
+// camt053v02 is an end-of-day camt.053.001.02 statement of the fund's account, as many
+// banks still send them, booking a SEPA credit per entry.
+func camt053v02(entries ...statementEntry) []byte {
+	GinkgoHelper()
+	n := fileSeq.Add(1)
+	day := time.Now().UTC().Format(time.DateOnly)
+	var b strings.Builder
+	fmt.Fprintf(&b, `<?xml version="1.0" encoding="UTF-8"?>
+<Document xmlns="urn:iso:std:iso:20022:tech:xsd:camt.053.001.02">
+  <BkToCstmrStmt>
+    <GrpHdr><MsgId>EOD-%d</MsgId><CreDtTm>%s</CreDtTm></GrpHdr>
+    <Stmt>
+      <Id>EOD-%d</Id>
+      <CreDtTm>%s</CreDtTm>
+      <Acct><Id><IBAN>%s</IBAN></Id><Ccy>EUR</Ccy></Acct>
+      <Bal><Tp><CdOrPrtry><Cd>OPBD</Cd></CdOrPrtry></Tp><Amt Ccy="EUR">0.00</Amt><CdtDbtInd>CRDT</CdtDbtInd><Dt><Dt>%s</Dt></Dt></Bal>
+`, n, time.Now().UTC().Format(time.RFC3339), n, time.Now().UTC().Format(time.RFC3339), fixtures.FundIBAN, day)
+	for _, e := range entries {
+		amount := iso20022Amount(e.amount)
+		fmt.Fprintf(&b, `      <Ntry>
+        <Amt Ccy="EUR">%s</Amt><CdtDbtInd>CRDT</CdtDbtInd><Sts>BOOK</Sts>
+        <BookgDt><Dt>%s</Dt></BookgDt><ValDt><Dt>%s</Dt></ValDt>
+        <AcctSvcrRef>%s</AcctSvcrRef>
+        <BkTxCd><Domn><Cd>PMNT</Cd><Fmly><Cd>RCDT</Cd><SubFmlyCd>ESCT</SubFmlyCd></Fmly></Domn></BkTxCd>
+        <NtryDtls><TxDtls>
+          <Refs><EndToEndId>NOTPROVIDED</EndToEndId></Refs>
+          <AmtDtls><TxAmt><Amt Ccy="EUR">%s</Amt></TxAmt></AmtDtls>
+          <RltdPties><Dbtr><Nm>Erika Mustermann</Nm></Dbtr><DbtrAcct><Id><IBAN>%s</IBAN></Id></DbtrAcct></RltdPties>
+          <RmtInf><Strd><CdtrRefInf><Tp><CdOrPrtry><Cd>SCOR</Cd></CdOrPrtry><Issr>ISO</Issr></Tp><Ref>%s</Ref></CdtrRefInf></Strd></RmtInf>
+        </TxDtls></NtryDtls>
+      </Ntry>
+`, amount, day, day, e.ref, amount, fixtures.IBAN, e.reference)
+	}
+	b.WriteString("    </Stmt>\n  </BkToCstmrStmt>\n</Document>\n")
+	return []byte(b.String())
+}
+
+// iso20022Amount is an amount in money units as a camt amount (two decimals).
+func iso20022Amount(units int64) string {
+	return fmt.Sprintf("%d.%02d", units/10_000, units%10_000/100)
+}
