@@ -61,6 +61,10 @@ type Ingester struct {
 	// ApplyWorkers is how many orders the decisions are written on at once; zero means
 	// DefaultApplyWorkers.
 	ApplyWorkers int
+
+	// held is a claimed file whose ingestion failed, tried again first. Only the
+	// ingester's one goroutine (Start) touches it.
+	held *connector.Claim
 }
 
 // NeedLeaderElection makes the ingester run on the leader only: one consumer of the
@@ -92,22 +96,29 @@ func (g *Ingester) Start(ctx context.Context) error {
 
 // Round applies what is pending, then ingests every file waiting in the inbox and applies
 // its decisions. It returns the first error that stopped it; the files not reached wait
-// for the next round.
+// for the next round, and a file whose ingestion failed (the ledger did not answer) is
+// held and ingested first in the next round, before any other file is claimed.
 func (g *Ingester) Round(ctx context.Context) error {
 	if err := g.ApplyPending(ctx); err != nil {
 		return err
 	}
 	for {
-		c, err := g.Connector.Claim(ctx)
-		if errors.Is(err, connector.ErrInboxEmpty) {
-			return nil
+		c := g.held
+		if c == nil {
+			claimed, err := g.Connector.Claim(ctx)
+			if errors.Is(err, connector.ErrInboxEmpty) {
+				return nil
+			}
+			if err != nil {
+				return fmt.Errorf("claim an inbound file: %w", err)
+			}
+			c = &claimed
 		}
-		if err != nil {
-			return fmt.Errorf("claim an inbound file: %w", err)
-		}
-		if err := g.ingest(ctx, c); err != nil {
+		if err := g.ingest(ctx, *c); err != nil {
+			g.held = c
 			return err
 		}
+		g.held = nil
 		if err := g.ApplyPending(ctx); err != nil {
 			return err
 		}
@@ -115,8 +126,9 @@ func (g *Ingester) Round(ctx context.Context) error {
 }
 
 // ingest decides one claimed file and records it; a file that does not parse is
-// rejected. An error leaves the claim held: Recover offers it again at the next start,
-// and the ledger makes the second ingestion change nothing that the first recorded.
+// rejected. An error leaves the claim held: Round tries it again first (and after a
+// crash, Recover offers it again at the next start); the ledger makes the second
+// ingestion change nothing that the first recorded.
 func (g *Ingester) ingest(ctx context.Context, c connector.Claim) error {
 	log := g.Log.WithName("bank-ingest").WithValues("file", c.Name)
 	statements, err := iso20022.ParseStatements(c.Data)
@@ -172,6 +184,11 @@ func (g *Ingester) ingest(ctx context.Context, c connector.Claim) error {
 		return fmt.Errorf("record %s in the bank ledger: %w", c.Name, err)
 	}
 	if err := g.Connector.Processed(ctx, c); err != nil {
+		if errors.Is(err, connector.ErrNotClaimed) {
+			// Finished or offered again by someone else meanwhile: not ours to hold.
+			log.Info("the file was no longer claimed when it was to be finished", "error", err.Error())
+			return nil
+		}
 		return fmt.Errorf("finish %s: %w", c.Name, err)
 	}
 	filesTotal.WithLabelValues("processed").Inc()

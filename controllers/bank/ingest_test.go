@@ -1,6 +1,9 @@
 package bank_test
 
 import (
+	"fmt"
+	"os"
+	"path/filepath"
 	"strings"
 	"time"
 
@@ -10,6 +13,8 @@ import (
 
 	investv1 "github.com/fundshare/fundshare-operator/api/v1alpha1"
 	"github.com/fundshare/fundshare-operator/controllers/bank"
+	"github.com/fundshare/fundshare-operator/internal/archive/pgtest"
+	"github.com/fundshare/fundshare-operator/internal/archive/sqlstore"
 	"github.com/fundshare/fundshare-operator/internal/bank/connector"
 	"github.com/fundshare/fundshare-operator/internal/bank/ledger"
 	"github.com/fundshare/fundshare-operator/internal/bank/reconcile"
@@ -239,6 +244,91 @@ var _ = Describe("Bank ingestion", func() {
 		// Leave no pending row behind for the other specs: the operator's remedy is to
 		// write it off (here: mark it done).
 		Expect(books.Done(ctx, []int64{rowsOf(stuck)[0].ID}, time.Now().UTC())).To(Succeed())
+	})
+
+	It("records a payment that came while the ledger's database was killed once it is back, without a restart, once", func() {
+		By("a manager whose archive, and so whose ledger, is a PostgreSQL server")
+		pg := pgtest.Start(GinkgoT())
+		st, err := sqlstore.Open(ctx, pg.NewDatabase(GinkgoT()), sqlstore.Options{OpTimeout: 2 * time.Second})
+		Expect(err).NotTo(HaveOccurred())
+		pgBooks, ok := sqlstore.Ledger(st)
+		Expect(ok).To(BeTrue())
+		o := waitingBuy(17)
+		stopMgr()
+		stopMgr = startManagerOn(st)
+		DeferCleanup(func() {
+			stopMgr()
+			Expect(st.Close()).To(Succeed())
+			stopMgr = startManager()
+		})
+
+		By("kill -9 of the database, then the bank's notification")
+		pg.Kill(GinkgoT())
+		ref := uniqueRef("PGDOWN")
+		name := deliver(camt054(credit(ref, bank.AmountDue(o), "EUR", o.Spec.Quote.PaymentDetails.PaymentReference)))
+		Consistently(func() string {
+			entries, _ := os.ReadDir(filepath.Join(folder, "processed"))
+			for _, e := range entries {
+				if strings.HasSuffix(e.Name(), name) {
+					return e.Name()
+				}
+			}
+			return ""
+		}).WithTimeout(3*time.Second).Should(BeEmpty(), "nothing is finished while the ledger cannot record it")
+		Expect(fresh(o).Status.Settlement.PaymentReceived).To(BeNil())
+
+		By("the database comes back: the held file is ingested, the order paid")
+		pg.Restart(GinkgoT())
+		Expect(finished(name)).To(Equal("processed"))
+		Eventually(func() *investv1.SettlementRecord { return fresh(o).Status.Settlement.PaymentReceived }).
+			WithTimeout(time.Minute).ShouldNot(BeNil())
+		rows, _, err := pgBooks.Rows(ctx, ledger.Query{Namespace: o.Namespace, OrderID: o.Name})
+		Expect(err).NotTo(HaveOccurred())
+		Expect(rows).To(HaveLen(1))
+		Expect(rows[0].EntryReference).To(Equal(ref))
+	})
+
+	It("ingests a file whose recording failed first in the next round, before claiming another, once", func() {
+		o := waitingBuy(18)
+		other := waitingBuy(19)
+		dir := GinkgoT().TempDir()
+		conn, err := connector.OpenFolder(dir)
+		Expect(err).NotTo(HaveOccurred())
+		DeferCleanup(conn.Close)
+		flaky := &failingLedger{Store: books}
+		flaky.failIngests.Store(1)
+		g := &bank.Ingester{Connector: conn, Ledger: flaky, Client: mgr.GetClient(), Log: GinkgoLogr}
+		ref, otherRef := uniqueRef("HELD"), uniqueRef("NEXT")
+		first := camt054(credit(ref, bank.AmountDue(o), "EUR", o.Spec.Quote.PaymentDetails.PaymentReference))
+		second := camt054(credit(otherRef, bank.AmountDue(other), "EUR", other.Spec.Quote.PaymentDetails.PaymentReference))
+		for i, data := range [][]byte{first, second} {
+			name := filepath.Join(dir, "inbox", fmt.Sprintf("n%d.xml", i))
+			Expect(os.WriteFile(name+".part", data, 0o600)).To(Succeed())
+			Expect(os.Rename(name+".part", name)).To(Succeed())
+			// Oldest first: the first file is claimed first.
+			Expect(os.Chtimes(name, time.Now().Add(time.Duration(i-10)*time.Minute), time.Now().Add(time.Duration(i-10)*time.Minute))).To(Succeed())
+		}
+
+		Expect(g.Round(ctx)).To(MatchError(ledger.ErrUnavailable), "the ledger did not record the first file")
+		Expect(rowsOfEntry(ref)).To(BeEmpty())
+		Expect(os.ReadDir(filepath.Join(dir, "inbox"))).To(HaveLen(1), "the second file was not claimed")
+
+		Expect(g.Round(ctx)).To(Succeed())
+		processedNames := func() []string {
+			entries, err := os.ReadDir(filepath.Join(dir, "processed"))
+			Expect(err).NotTo(HaveOccurred())
+			var names []string
+			for _, e := range entries {
+				names = append(names, e.Name())
+			}
+			return names
+		}
+		Expect(processedNames()).To(HaveLen(2))
+		Expect(os.ReadDir(filepath.Join(dir, "claimed"))).To(BeEmpty())
+		Expect(rowsOfEntry(ref)).To(HaveLen(1))
+		Expect(rowsOfEntry(otherRef)).To(HaveLen(1))
+		Eventually(func() *investv1.SettlementRecord { return fresh(o).Status.Settlement.PaymentReceived }).
+			WithTimeout(time.Minute).ShouldNot(BeNil())
 	})
 
 	It("offers again a file claimed by a run that died before finishing it, and ingests it once", func() {

@@ -1,6 +1,7 @@
 package bank_test
 
 import (
+	"context"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -38,6 +39,7 @@ var (
 	books         ledger.Store
 	folder        string
 	stopMgr       func()
+	mgr           *envtest.Manager
 	fileSeq       atomic.Int64
 )
 
@@ -62,10 +64,17 @@ func TestBank(t *testing.T) {
 // startManager starts the production manager with the bank ingestion on.
 func startManager() func() {
 	GinkgoHelper()
-	return env.StartManager(env.Config, apptest.Manager(app.Config{
-		Webhooks: true, Controllers: true, SandboxSettlement: 0, Archive: archiveStore,
+	return startManagerOn(archiveStore)
+}
+
+// startManagerOn starts it with st as its archive, and so its bank ledger.
+func startManagerOn(st archive.Store) func() {
+	GinkgoHelper()
+	mgr = env.StartManager(env.Config, apptest.Manager(app.Config{
+		Webhooks: true, Controllers: true, SandboxSettlement: 0, Archive: st,
 		BankFolder: folder, BankPollInterval: pollInterval,
-	})).Stop
+	}))
+	return mgr.Stop
 }
 
 // newMarket is a fund with one share class and a NAV of 100 EUR.
@@ -273,4 +282,18 @@ func camt053v02(entries ...statementEntry) []byte {
 // iso20022Amount is an amount in money units as a camt amount (two decimals).
 func iso20022Amount(units int64) string {
 	return fmt.Sprintf("%d.%02d", units/10_000, units%10_000/100)
+}
+
+// failingLedger is the suite's real ledger whose first failIngests Ingests fail as a
+// database that does not answer would.
+type failingLedger struct {
+	ledger.Store
+	failIngests atomic.Int64
+}
+
+func (l *failingLedger) Ingest(ctx context.Context, f ledger.File, rows []ledger.Row) error {
+	if l.failIngests.Add(-1) >= 0 {
+		return fmt.Errorf("%w: injected", ledger.ErrUnavailable)
+	}
+	return l.Store.Ingest(ctx, f, rows)
 }
