@@ -115,7 +115,7 @@ func runBank(p *Program, args []string) error {
 	defer func() { _ = st.Close() }()
 	l, ok := sqlstore.Ledger(st)
 	if !ok {
-		return fmt.Errorf("%s: the archive %s holds no bank ledger", path, *dsn)
+		return fmt.Errorf("%s: the archive %s holds no bank ledger", path, archive.RedactURL(*dsn))
 	}
 
 	var next string
