@@ -16,6 +16,7 @@ import (
 	"github.com/fundshare/fundshare-operator/internal/archive/pgtest"
 	"github.com/fundshare/fundshare-operator/internal/archive/sqlstore"
 	"github.com/fundshare/fundshare-operator/internal/bank/connector"
+	"github.com/fundshare/fundshare-operator/internal/bank/iso20022"
 	"github.com/fundshare/fundshare-operator/internal/bank/ledger"
 	"github.com/fundshare/fundshare-operator/internal/bank/reconcile"
 	"github.com/fundshare/fundshare-operator/internal/lifecycle"
@@ -117,6 +118,44 @@ var _ = Describe("Bank ingestion", func() {
 		name := deliver([]byte(`<?xml version="1.0"?><Document xmlns="urn:example:not-iso"><X/></Document>`))
 		Expect(finished(name)).To(Equal("rejected"))
 		Expect(reasonOf(name)).To(ContainSubstring("urn:example:not-iso"))
+	})
+
+	It("refuses a file with an amount of more than two decimals whole, naming where", func() {
+		o := waitingBuy(20)
+		ref := uniqueRef("DECIMALS")
+		good := string(camt054(credit(ref, bank.AmountDue(o), "EUR", o.Spec.Quote.PaymentDetails.PaymentReference)))
+		amount := iso20022Amount(bank.AmountDue(o))
+		Expect(strings.Count(good, ">"+amount+"<")).To(Equal(2), "the entry's and the transaction's amount")
+		bad := strings.Replace(good, ">"+amount+"<", ">"+amount+"1<", 1)
+		name := deliver([]byte(bad))
+		Expect(finished(name)).To(Equal("rejected"))
+		Expect(reasonOf(name)).To(And(ContainSubstring("Ntry[1]/Amt"), ContainSubstring("at most 2 are allowed")))
+		Expect(rowsOfEntry(ref)).To(BeEmpty())
+		Expect(fresh(o).Status.Settlement.PaymentReceived).To(BeNil())
+	})
+
+	It("puts a later debit returning a customer's payment into suspense for an operator, and leaves the paid order paid", func() {
+		o := waitingBuy(21)
+		due := bank.AmountDue(o)
+		ref := uniqueRef("PAID")
+		Expect(finished(deliver(camt054(credit(ref, due, "EUR", o.Spec.Quote.PaymentDetails.PaymentReference))))).To(Equal("processed"))
+		Eventually(func() *investv1.SettlementRecord { return fresh(o).Status.Settlement.PaymentReceived }).
+			WithTimeout(time.Minute).ShouldNot(BeNil())
+
+		// The payer's bank recalls the transfer: the fund's account is debited, reversing
+		// the credit.
+		back := uniqueRef("RECALL")
+		debit := credit(back, due, "EUR", "")
+		debit.CreditDebit = iso20022.Debit
+		debit.Reversal = true
+		debit.BankTransactionCode = "PMNT/RCDT/RRTN"
+		Expect(finished(deliver(camt054(debit)))).To(Equal("processed"))
+		rows := rowsOfEntry(back)
+		Expect(rows).To(HaveLen(1))
+		Expect(rows[0].Kind).To(Equal(string(reconcile.Unmatched)))
+		Expect(rows[0].Reason).To(Equal(string(reconcile.ReasonDebitReversal)))
+		Expect(rows[0].Pending).To(BeFalse())
+		Expect(fresh(o).Status.Settlement.PaymentReceived.Reference).To(Equal(ref), "evidence is never taken back by a machine")
 	})
 
 	It("keeps an underpaid BUY waiting and completes it with the second payment", func() {
