@@ -246,13 +246,7 @@ var _ = Describe("Bank ingestion", func() {
 		// The ingestion died after recording its decision and before writing it on the
 		// order: the ledger holds it as pending.
 		ref := uniqueRef("CRASH")
-		due := bank.AmountDue(o)
-		Expect(books.Ingest(ctx, ledger.File{ID: "crash-" + ref, Name: "crash.xml", SHA256: "00", IngestedAt: time.Now().UTC(), Counts: map[string]int{"Matched": 1}},
-			[]ledger.Row{{
-				EntryReference: ref, Kind: string(reconcile.Matched), Rule: string(reconcile.ByReference),
-				CreditDebit: "CRDT", Amount: due, Currency: "EUR", Namespace: o.Namespace, OrderID: o.Name,
-				Due: due, Received: due, Pending: true,
-			}})).To(Succeed())
+		recordPendingPayment(o, ref)
 		stopMgr = startManager()
 		Eventually(func() *investv1.SettlementRecord { return fresh(o).Status.Settlement.PaymentReceived }).
 			WithTimeout(time.Minute).ShouldNot(BeNil())
@@ -265,13 +259,7 @@ var _ = Describe("Bank ingestion", func() {
 		// A decision the API server refuses to write (a reference longer than the order's
 		// schema allows): the ledger keeps it pending.
 		long := uniqueRef("STUCK") + strings.Repeat("X", 150)
-		due := bank.AmountDue(stuck)
-		Expect(books.Ingest(ctx, ledger.File{ID: "stuck-" + long[:20], Name: "stuck.xml", SHA256: "00", IngestedAt: time.Now().UTC(), Counts: map[string]int{"Matched": 1}},
-			[]ledger.Row{{
-				EntryReference: long, Kind: string(reconcile.Matched), Rule: string(reconcile.ByReference),
-				CreditDebit: "CRDT", Amount: due, Currency: "EUR", Namespace: stuck.Namespace, OrderID: stuck.Name,
-				Due: due, Received: due, Pending: true,
-			}})).To(Succeed())
+		recordPendingPayment(stuck, long)
 
 		o := waitingBuy(14)
 		ref := uniqueRef("AFTERSTUCK")
@@ -403,13 +391,7 @@ var _ = Describe("Bank ingestion", func() {
 		// decision and died before writing it.
 		stopMgr()
 		ref := uniqueRef("LATE")
-		due := bank.AmountDue(o)
-		Expect(books.Ingest(ctx, ledger.File{ID: "late-" + ref, Name: "late.xml", SHA256: "00", IngestedAt: time.Now().UTC(), Counts: map[string]int{"Matched": 1}},
-			[]ledger.Row{{
-				EntryReference: ref, Kind: string(reconcile.Matched), Rule: string(reconcile.ByReference),
-				CreditDebit: "CRDT", Amount: due, Currency: "EUR", Namespace: o.Namespace, OrderID: o.Name,
-				Due: due, Received: due, Pending: true,
-			}})).To(Succeed())
+		recordPendingPayment(o, ref)
 		stopMgr = startManager()
 		Eventually(func() []string { return reasons(o) }).WithTimeout(time.Minute).Should(ContainElement(bank.ReasonPaymentNotWaiting))
 		Expect(fresh(o).Status.Settlement.PaymentReceived).To(BeNil())
