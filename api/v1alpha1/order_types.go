@@ -456,6 +456,47 @@ type OrderRefund struct {
 	Reference string `json:"reference"`
 }
 
+// OrderPayout is a bank transfer of an order's money that did not reach the customer.
+type OrderPayout struct {
+	// Purpose is Payout (a SELL's proceeds), Refund or Residual.
+	// +kubebuilder:validation:Enum=Payout;Refund;Residual
+	Purpose string `json:"purpose"`
+	// EndToEndID is the transfer's end-to-end id (the order id).
+	// +kubebuilder:validation:MaxLength=35
+	EndToEndID string `json:"endToEndID"`
+	// MessageID is the pain.001 file that carried it.
+	// +kubebuilder:validation:MaxLength=35
+	// +optional
+	MessageID string `json:"messageID,omitempty"`
+	// Amount is what was to be sent, in money units (1 EUR = 10,000), whole cents.
+	// +kubebuilder:validation:Minimum=0
+	Amount int64 `json:"amount"`
+	// Outcome is Rejected (the bank refused the transfer: pain.002 RJCT) or Returned (it
+	// was booked and came back: a credit naming it in a camt statement).
+	// +kubebuilder:validation:Enum=Rejected;Returned
+	Outcome string `json:"outcome"`
+	// Code is the bank's ISO reason code (such as AC04, closed account), when it gave one.
+	// +kubebuilder:validation:MaxLength=35
+	// +optional
+	Code string `json:"code,omitempty"`
+	// Reason is the bank's reason as it gave it.
+	// +kubebuilder:validation:MaxLength=512
+	// +optional
+	Reason string `json:"reason,omitempty"`
+	// At is when the bank reported it.
+	At metav1.Time `json:"at"`
+}
+
+// The purposes and outcomes of an OrderPayout.
+const (
+	PurposePayout   = "Payout"
+	PurposeRefund   = "Refund"
+	PurposeResidual = "Residual"
+
+	PayoutRejected = "Rejected"
+	PayoutReturned = "Returned"
+)
+
 // RefundState is where a refund stands, derived from the evidence.
 type RefundState string
 
@@ -528,6 +569,14 @@ type OrderStatus struct {
 	// refundSent and refundCompleted.
 	// +optional
 	Refund *OrderRefund `json:"refund,omitempty"`
+
+	// Payout is the bank transfer of the order's money (a SELL's proceeds, a refund, a
+	// residual) that the bank refused or sent back: written by the bank ingestion when a
+	// pain.002 rejects the transfer or a camt statement books its return. The order
+	// stalls (Stalled=True, reason PayoutRejected or PayoutReturned) and nothing is sent
+	// again by itself: an operator decides (docs/bank.md).
+	// +optional
+	Payout *OrderPayout `json:"payout,omitempty"`
 
 	// Dealing (forward pricing) is the dealing date the order deals at when it is no
 	// longer the one of its quote: an unpaid BUY by amount that the share class's policy

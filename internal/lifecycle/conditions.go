@@ -33,6 +33,7 @@ const (
 var stalledReasons = map[string]bool{
 	WaitInvalidState: true, WaitShareClassNotFound: true,
 	WaitTokenTransactionRefused: true, WaitTokenTransactionReverted: true, WaitTokenTransactionNonceTaken: true,
+	WaitPayoutRejected: true, WaitPayoutReturned: true,
 }
 
 // StateReason is a state in CamelCase, e.g. AwaitingPayment for AWAITING_PAYMENT;
@@ -75,6 +76,9 @@ func statusSummary(o *investv1.Order, waiting *Wait) conditions.Summary {
 	switch {
 	case state == investv1.StateCompleted:
 		return conditions.Summary{State: conditions.Current, Reason: ReasonCompleted, Message: "the order is COMPLETED"}
+	case state == investv1.StateCancelled && RefundOutstanding(o) && waiting != nil && stalledReasons[waiting.Reason]:
+		return conditions.Summary{State: conditions.Failed, Reason: waiting.Reason, Message: truncate(waiting.Message + "; an operator must look at the order"),
+			ReadyReason: ReasonRefundPending, ReadyMessage: truncate("the order is CANCELLED; its refund " + o.Status.Refund.Reference + " is " + string(RefundStateOf(o)))}
 	case state == investv1.StateCancelled && RefundOutstanding(o):
 		msg := "the order is CANCELLED; its refund " + o.Status.Refund.Reference + " is " + string(RefundStateOf(o))
 		return conditions.Summary{State: conditions.InProgress, Reason: ReasonRefundPending, Message: truncate(msg)}
@@ -130,6 +134,9 @@ func SetConditions(o *investv1.Order, waiting *Wait, moved *Transition, refused 
 // residualWait is the wait of a delivered BUY for its residual refund to be sent, then to
 // arrive.
 func residualWait(o *investv1.Order) *Wait {
+	if w := PayoutProblem(o, investv1.PurposeResidual); w != nil {
+		return w
+	}
 	n := o.Status.Strike
 	amount := money.Format(n.Residual, string(o.Spec.Currency))
 	msg := fmt.Sprintf("waiting for the residual %s to be refunded with reference %s", amount, n.ResidualReference)
@@ -144,9 +151,37 @@ func RefundWait(o *investv1.Order) *Wait {
 	if !RefundOutstanding(o) {
 		return nil
 	}
+	if w := PayoutProblem(o, investv1.PurposeRefund); w != nil {
+		return w
+	}
 	msg := "waiting for the refund " + o.Status.Refund.Reference + " to be sent"
 	if o.Status.Settlement.RefundSent != nil {
 		msg = "waiting for the refund " + o.Status.Refund.Reference + " to arrive"
 	}
 	return &Wait{Reason: WaitAwaitingRefundEvidence, Message: msg}
+}
+
+// PayoutProblem is the Stalled wait of an order whose transfer of purpose (status.payout)
+// the bank refused or sent back; nil when there is none. Nothing is sent again by itself:
+// an operator decides.
+func PayoutProblem(o *investv1.Order, purpose string) *Wait {
+	p := o.Status.Payout
+	if p == nil || p.Purpose != purpose {
+		return nil
+	}
+	what := map[string]string{investv1.PurposePayout: "payout", investv1.PurposeRefund: "refund", investv1.PurposeResidual: "residual refund"}[purpose]
+	why := p.Reason
+	if p.Code != "" {
+		why = strings.TrimSuffix(p.Code+" "+why, " ")
+	}
+	if why == "" {
+		why = "no reason given"
+	}
+	amount := money.Format(p.Amount, string(o.Spec.Currency))
+	if p.Outcome == investv1.PayoutReturned {
+		return &Wait{Reason: WaitPayoutReturned, Message: truncate(fmt.Sprintf(
+			"the %s of %s (end-to-end id %s) was sent back by the bank: %s; nothing is sent again", what, amount, p.EndToEndID, why))}
+	}
+	return &Wait{Reason: WaitPayoutRejected, Message: truncate(fmt.Sprintf(
+		"the bank refused the %s of %s (end-to-end id %s, file %s): %s; nothing is sent again", what, amount, p.EndToEndID, p.MessageID, why))}
 }

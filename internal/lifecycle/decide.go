@@ -286,12 +286,18 @@ func nextSell(o *investv1.Order, f Facts) Decision {
 			if ev.TokensBurned == nil && o.Status.Chain != nil {
 				return wait(WaitAwaitingBurnEvidence, "waiting for the units sold to be burned")
 			}
+			if w := PayoutProblem(o, investv1.PurposePayout); w != nil {
+				return Decision{Wait: w}
+			}
 			return wait(WaitAwaitingPayoutEvidence, "waiting for the payout to be sent")
 		}
 		return move(investv1.StatePaymentSent, ReasonPaymentSent,
 			"payout sent with reference "+quoted(ev.PaymentSent.Reference))
 	case investv1.StatePaymentSent:
 		if ev.PaymentCompleted == nil {
+			if w := PayoutProblem(o, investv1.PurposePayout); w != nil {
+				return Decision{Wait: w}
+			}
 			return wait(WaitAwaitingPayoutEvidence, "waiting for the payout to arrive")
 		}
 		msg := "payout arrived"

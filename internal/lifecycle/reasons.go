@@ -109,6 +109,13 @@ const (
 	// mined by a transaction not recorded here (the agent key was used elsewhere). Nothing
 	// is re-sent. Stalled: a person must find out who signed with the key.
 	WaitTokenTransactionNonceTaken = "TokenTransactionNonceTaken"
+	// WaitPayoutRejected: the bank refused the transfer of the order's money (a pain.002
+	// rejection: a closed account, a wrong IBAN, …; status.payout). Nothing is sent again
+	// by itself. Stalled: an operator decides.
+	WaitPayoutRejected = "PayoutRejected"
+	// WaitPayoutReturned: the transfer of the order's money was booked and came back (a
+	// return credit in a camt statement; status.payout). Stalled: an operator decides.
+	WaitPayoutReturned = "PayoutReturned"
 	// WaitAwaitingBurnEvidence: a sell waits for its units to be burned before the payout.
 	WaitAwaitingBurnEvidence = "AwaitingBurnEvidence"
 	// WaitAwaitingRefundEvidence: a cancelled buy waits for refundSent or refundCompleted.

@@ -46,6 +46,12 @@ const (
 	TokenSide Side = "Token"
 )
 
+// MoneySteps are the steps of the money side.
+func MoneySteps() []Step {
+	return []Step{StepPaymentReceived, StepPaymentSent, StepPaymentCompleted, StepRefundSent, StepRefundCompleted,
+		StepResidualRefundSent, StepResidualRefundCompleted}
+}
+
 // Side says which side settles the step.
 func (s Step) Side() Side {
 	switch s {
