@@ -203,22 +203,10 @@ func (b bankLedger) Ingest(ctx context.Context, f ledger.File, rows []ledger.Row
 	if err := checkIngest(f, rows); err != nil {
 		return err
 	}
-	counts := f.Counts
-	if counts == nil {
-		counts = map[string]int{}
-	}
-	countsJSON, err := json.Marshal(counts)
-	if err != nil {
-		return err
-	}
-	ingested := f.IngestedAt
-	if ingested.IsZero() {
-		ingested = s.opts.Now()
-	}
 	chunks := 1 + (len(rows)+ledgerChunk-1)/ledgerChunk
 	ctx, cancel := context.WithTimeout(ctx, time.Duration(chunks)*s.opts.OpTimeout)
 	defer cancel()
-	err = s.writeLedger(ctx, func(tx *sql.Tx) error {
+	err := s.writeLedger(ctx, func(tx *sql.Tx) error {
 		res, err := tx.ExecContext(ctx, `UPDATE bank_ingest_lock SET ingests = ingests + 1 WHERE id = 1`)
 		if err != nil {
 			return err
@@ -228,16 +216,8 @@ func (b bankLedger) Ingest(ctx context.Context, f ledger.File, rows []ledger.Row
 		} else if n != 1 {
 			return errors.New("the row of bank_ingest_lock is missing")
 		}
-		res, err = tx.ExecContext(ctx, s.dia.rebind(`INSERT INTO bank_files (id, name, sha256, message_type, message_id,
-			delivered_unix_ms, ingested_unix_ms, counts) VALUES (?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (id) DO NOTHING`),
-			f.ID, f.Name, f.SHA256, f.MessageType, f.MessageID, nullMs(f.DeliveredAt), unixMs(ingested), string(countsJSON))
-		if err != nil {
+		if err := s.recordFile(ctx, tx, f); err != nil {
 			return err
-		}
-		if n, err := res.RowsAffected(); err != nil {
-			return err
-		} else if n == 0 {
-			return fmt.Errorf("%w: file %s was ingested before", ledger.ErrAlreadyRecorded, f.ID)
 		}
 		if k, found, err := s.firstRecorded(ctx, tx, rows); err != nil {
 			return err
@@ -259,6 +239,37 @@ func (b bankLedger) Ingest(ctx context.Context, f ledger.File, rows []ledger.Row
 		return alreadyRecorded(k)
 	}
 	return fmt.Errorf("an entry of file %s was recorded by another ingestion (%w): %w", f.ID, race.err, &ledger.EntryRecordedError{})
+}
+
+// recordFile inserts the file f into bank_files with ON CONFLICT (id) DO NOTHING:
+// ErrAlreadyRecorded when nothing was inserted. A file without IngestedAt is recorded at
+// the store's time, one without Counts with none. It is how Ingest records its file and
+// Payouts.Report its status report.
+func (s *store) recordFile(ctx context.Context, tx *sql.Tx, f ledger.File) error {
+	counts := f.Counts
+	if counts == nil {
+		counts = map[string]int{}
+	}
+	countsJSON, err := json.Marshal(counts)
+	if err != nil {
+		return err
+	}
+	ingested := f.IngestedAt
+	if ingested.IsZero() {
+		ingested = s.opts.Now()
+	}
+	res, err := tx.ExecContext(ctx, s.dia.rebind(`INSERT INTO bank_files (id, name, sha256, message_type, message_id,
+		delivered_unix_ms, ingested_unix_ms, counts) VALUES (?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (id) DO NOTHING`),
+		f.ID, f.Name, f.SHA256, f.MessageType, f.MessageID, nullMs(f.DeliveredAt), unixMs(ingested), string(countsJSON))
+	if err != nil {
+		return err
+	}
+	if n, err := res.RowsAffected(); err != nil {
+		return err
+	} else if n == 0 {
+		return fmt.Errorf("%w: file %s was ingested before", ledger.ErrAlreadyRecorded, f.ID)
+	}
+	return nil
 }
 
 // alreadyRecorded is Ingest's refusal naming the recorded entry (ledger.EntryRecordedError,

@@ -58,6 +58,28 @@ func TestPostgresLedgerConformance(t *testing.T) {
 	ledgertest.Run(t, func(t *testing.T) ledgertest.Open { return ledgerOpener(pg.NewDatabase(t)) })
 }
 
+// booksOpener opens the books (ledger and payouts) on dsn, as the payouts suite's
+// replicas; a minute per call, as the ledger's conformance runs.
+func booksOpener(dsn string) ledgertest.OpenBooks {
+	return func(t *testing.T) ledgertest.Books {
+		s, l := openLedger(t, dsn, Options{OpTimeout: time.Minute})
+		p, ok := Payouts(s)
+		if !ok {
+			t.Fatal("the store Open returned has no payouts book")
+		}
+		return ledgertest.Books{Ledger: l, Payouts: p}
+	}
+}
+
+func TestSQLitePayoutsConformance(t *testing.T) {
+	ledgertest.RunPayouts(t, func(t *testing.T) ledgertest.OpenBooks { return booksOpener(sqliteLedgerDSN(t)) })
+}
+
+func TestPostgresPayoutsConformance(t *testing.T) {
+	pg := pgtest.Start(t)
+	ledgertest.RunPayouts(t, func(t *testing.T) ledgertest.OpenBooks { return booksOpener(pg.NewDatabase(t)) })
+}
+
 // otherStore is an archive.Store of another implementation.
 type otherStore struct{ archive.Store }
 

@@ -21,8 +21,10 @@ var (
 		Name: "fundshare_archive_operation_duration_seconds",
 		Help: "Latency of order archive store calls, by backend and operation (put, put_many, get, list, completed_orders, holdings, ping, " +
 			"and the webhook store's webhook_record, webhook_pending, webhook_attempted, webhook_attempts, webhook_replay, webhook_event, " +
-			"webhook_forget, webhook_prune, and the bank ledger's bank_ingest, bank_recorded, bank_received, bank_pending, bank_done, " +
-			"bank_rows, bank_files).",
+			"webhook_forget, webhook_prune, the bank ledger's bank_ingest, bank_recorded, bank_received, bank_pending, bank_done, " +
+			"bank_rows, bank_files, and the payouts book's bank_payouts_instruct, bank_payouts_unfiled, bank_payouts_add_file, " +
+			"bank_payouts_unreleased, bank_payouts_mark_released, bank_payouts_report, bank_payouts_released, bank_payouts_pending, " +
+			"bank_payouts_done, bank_payouts_list).",
 		Buckets: []float64{.0005, .001, .0025, .005, .01, .025, .05, .1, .25, .5, 1, 2.5, 5, 10},
 	}, []string{"backend", "operation"})
 	opErrors = prometheus.NewCounterVec(prometheus.CounterOpts{
@@ -50,16 +52,17 @@ func errorKind(err error) string {
 }
 
 // instrumented measures every call of a store, of its archive.Store, its notify.Store and
-// (through measuredLedger) its ledger.Store.
+// (through measuredLedger and measuredPayouts) its ledger.Store and ledger.Payouts.
 type instrumented struct {
 	next    archive.Store
 	hooks   notify.Store
 	bank    ledger.Store
+	payouts ledger.Payouts
 	backend string
 }
 
 func instrument(s *store, backend string) *instrumented {
-	return &instrumented{next: s, hooks: s, bank: bankLedger{s: s}, backend: backend}
+	return &instrumented{next: s, hooks: s, bank: bankLedger{s: s}, payouts: bankPayouts{s: s}, backend: backend}
 }
 
 func (m *instrumented) observe(op string, start time.Time, err error) {
@@ -183,4 +186,57 @@ func (l measuredLedger) Rows(ctx context.Context, q ledger.Query) (rows []ledger
 func (l measuredLedger) Files(ctx context.Context, limit int, cursor string) (files []ledger.File, next string, err error) {
 	defer func(start time.Time) { l.m.observe("bank_files", start, err) }(time.Now())
 	return l.m.bank.Files(ctx, limit, cursor)
+}
+
+// measuredPayouts measures every call of a store's ledger.Payouts.
+type measuredPayouts struct{ m *instrumented }
+
+func (p measuredPayouts) Instruct(ctx context.Context, ps []ledger.Payout) (n int, err error) {
+	defer func(start time.Time) { p.m.observe("bank_payouts_instruct", start, err) }(time.Now())
+	return p.m.payouts.Instruct(ctx, ps)
+}
+
+func (p measuredPayouts) Unfiled(ctx context.Context, limit int) (ps []ledger.Payout, err error) {
+	defer func(start time.Time) { p.m.observe("bank_payouts_unfiled", start, err) }(time.Now())
+	return p.m.payouts.Unfiled(ctx, limit)
+}
+
+func (p measuredPayouts) AddFile(ctx context.Context, f ledger.OutFile, ids []int64) (err error) {
+	defer func(start time.Time) { p.m.observe("bank_payouts_add_file", start, err) }(time.Now())
+	return p.m.payouts.AddFile(ctx, f, ids)
+}
+
+func (p measuredPayouts) Unreleased(ctx context.Context) (files []ledger.OutFile, err error) {
+	defer func(start time.Time) { p.m.observe("bank_payouts_unreleased", start, err) }(time.Now())
+	return p.m.payouts.Unreleased(ctx)
+}
+
+func (p measuredPayouts) MarkReleased(ctx context.Context, messageID string, at time.Time) (err error) {
+	defer func(start time.Time) { p.m.observe("bank_payouts_mark_released", start, err) }(time.Now())
+	return p.m.payouts.MarkReleased(ctx, messageID, at)
+}
+
+func (p measuredPayouts) Report(ctx context.Context, f ledger.File, statuses []ledger.PayoutStatus) (n int, err error) {
+	defer func(start time.Time) { p.m.observe("bank_payouts_report", start, err) }(time.Now())
+	return p.m.payouts.Report(ctx, f, statuses)
+}
+
+func (p measuredPayouts) Released(ctx context.Context, since time.Time) (ps []ledger.Payout, err error) {
+	defer func(start time.Time) { p.m.observe("bank_payouts_released", start, err) }(time.Now())
+	return p.m.payouts.Released(ctx, since)
+}
+
+func (p measuredPayouts) PendingPayouts(ctx context.Context, limit int) (ps []ledger.Payout, err error) {
+	defer func(start time.Time) { p.m.observe("bank_payouts_pending", start, err) }(time.Now())
+	return p.m.payouts.PendingPayouts(ctx, limit)
+}
+
+func (p measuredPayouts) PayoutsDone(ctx context.Context, ids []int64, at time.Time) (err error) {
+	defer func(start time.Time) { p.m.observe("bank_payouts_done", start, err) }(time.Now())
+	return p.m.payouts.PayoutsDone(ctx, ids, at)
+}
+
+func (p measuredPayouts) ListPayouts(ctx context.Context, q ledger.PayoutQuery) (ps []ledger.Payout, next string, err error) {
+	defer func(start time.Time) { p.m.observe("bank_payouts_list", start, err) }(time.Now())
+	return p.m.payouts.ListPayouts(ctx, q)
 }

@@ -13,6 +13,7 @@ import (
 	"github.com/fundshare/fundshare-operator/internal/archive"
 	"github.com/fundshare/fundshare-operator/internal/archive/archivetest"
 	"github.com/fundshare/fundshare-operator/internal/archive/pgtest"
+	"github.com/fundshare/fundshare-operator/internal/bank/ledger"
 )
 
 // planFilters are the List requests whose plans are checked: no filter, each filter of
@@ -236,5 +237,196 @@ func TestSQLiteReadsACombinedFilterThroughItsMostSelectiveIndexWithoutStatistics
 	}
 	if !strings.Contains(plan.String(), "USING INDEX archived_orders_account ") {
 		t.Fatalf("the page of an account, an ISIN and a side is not read through the account's index:\n%s", plan.String())
+	}
+}
+
+// payoutPlans returns the plan text of every query of the payouts book whose plan is
+// checked, by name, with explain (EXPLAIN QUERY PLAN, EXPLAIN).
+func payoutPlans(t *testing.T, s archive.Store, explain string) map[string]string {
+	t.Helper()
+	st := s.(*instrumented).next.(*store)
+	out := map[string]string{}
+	run := func(name, query string, args []any) {
+		rows, err := st.db.QueryContext(context.Background(), st.dia.rebind(explain+" "+query), args...)
+		if err != nil {
+			t.Fatalf("explain %s: %v", name, err)
+		}
+		defer func() { _ = rows.Close() }()
+		cols, _ := rows.Columns()
+		var lines []string
+		for rows.Next() {
+			vals := make([]any, len(cols))
+			ptrs := make([]any, len(cols))
+			for i := range vals {
+				ptrs[i] = &vals[i]
+			}
+			if err := rows.Scan(ptrs...); err != nil {
+				t.Fatal(err)
+			}
+			lines = append(lines, fmt.Sprint(vals[len(vals)-1]))
+		}
+		out[name] = strings.Join(lines, "\n")
+	}
+	cursor := encodePayoutCursor(500)
+	for _, q := range []ledger.PayoutQuery{
+		{}, {Statuses: []string{ledger.StatusRejected}}, {Namespace: "tenant-b"}, {Namespace: "tenant-a", OrderID: "order-0007"},
+		{FileMessageID: "F03"}, {Namespace: "tenant-b", Statuses: []string{ledger.StatusRejected}},
+	} {
+		for _, cur := range []string{"", cursor} {
+			q.Limit, q.Cursor = 100, cur
+			query, args, _, err := payoutsQuery(q)
+			if err != nil {
+				t.Fatal(err)
+			}
+			run(fmt.Sprintf("ListPayouts %+v", q), query, args)
+		}
+	}
+	run("Unfiled", unfiledQuery, []any{100})
+	run("PendingPayouts", pendingPayoutsQuery, []any{100})
+	run("Unreleased", unreleasedQuery, nil)
+	run("Report", reportQuery(2), []any{"F01", "E00001", "Accepted", "ACCP", "", 1, "F01", "E00002", "Rejected", "RJCT", "x", 2})
+	run("Instruct's keys", recordedKeysQuery(2), []any{"tenant-a", "order-0001", "Payout", "tenant-a", "order-0002", "Payout"})
+	run("Instruct's end-to-end ids", endToEndQuery(2), []any{"E00001", "E00002"})
+	q, args := releasedQuery(time.Unix(1_760_000_000, 0))
+	run("Released", q, args)
+	return out
+}
+
+// seedPayouts records n instructions of two tenants (each order of tenant-a has two
+// purposes), files all but the last 50 in files of 100, releases all files but the last,
+// has the bank accept every tenth and reject every fiftieth, and records a debit for
+// every other released one and a return for every hundredth.
+func seedPayouts(t *testing.T, s archive.Store, n int) {
+	t.Helper()
+	ctx := context.Background()
+	p, _ := Payouts(s)
+	l, _ := Ledger(s)
+	var ps []ledger.Payout
+	for i := range n {
+		in := anInstruction(fmt.Sprintf("order-%04d", i/2))
+		in.EndToEndID = fmt.Sprintf("E%05d", i)
+		if i%2 == 1 {
+			in.Purpose = ledger.PurposeRefund
+		}
+		if i%5 == 0 {
+			in.Namespace = "tenant-b"
+		}
+		ps = append(ps, in)
+	}
+	if _, err := p.Instruct(ctx, ps); err != nil {
+		t.Fatal(err)
+	}
+	unfiled, err := p.Unfiled(ctx, maxUnfiledLimit)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var sts []ledger.PayoutStatus
+	var rows []ledger.Row
+	for f := 0; (f+1)*100 <= len(unfiled)-50; f++ {
+		part := unfiled[f*100 : (f+1)*100]
+		ids := make([]int64, 0, len(part))
+		for _, in := range part {
+			ids = append(ids, in.ID)
+		}
+		msgID := fmt.Sprintf("F%02d", f)
+		if err := p.AddFile(ctx, ledger.OutFile{MessageID: msgID, Name: msgID + ".xml", DebtorIBAN: part[0].DebtorIBAN,
+			ExecutionDate: part[0].ExecutionDate, Data: []byte(msgID)}, ids); err != nil {
+			t.Fatal(err)
+		}
+		if (f+2)*100 > len(unfiled)-50 {
+			continue // the last file stays unreleased
+		}
+		if err := p.MarkReleased(ctx, msgID, time.Unix(1_760_000_000, 0)); err != nil {
+			t.Fatal(err)
+		}
+		for i, in := range part {
+			switch {
+			case i%50 == 0:
+				sts = append(sts, ledger.PayoutStatus{OriginalMessageID: msgID, EndToEndID: in.EndToEndID, Status: ledger.StatusRejected})
+			case i%10 == 0:
+				sts = append(sts, ledger.PayoutStatus{OriginalMessageID: msgID, EndToEndID: in.EndToEndID, Status: ledger.StatusAccepted})
+			}
+			kind := ""
+			switch {
+			case i%100 == 1:
+				kind = "Returned"
+			case i%2 == 1:
+				kind = "PaidOut"
+			}
+			if kind != "" {
+				rows = append(rows, ledger.Row{EntryReference: "D-" + in.EndToEndID, Kind: kind, CreditDebit: "DBIT", Amount: in.Amount,
+					Currency: "EUR", Namespace: in.Namespace, OrderID: in.OrderID})
+			}
+		}
+	}
+	if _, err := p.Report(ctx, ledger.File{ID: "pain002"}, sts); err != nil {
+		t.Fatal(err)
+	}
+	if err := l.Ingest(ctx, ledger.File{ID: "camt"}, rows); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// sqlitePayoutIndexes are the indexes SQLite (without statistics) must read each payouts
+// query through; the ListPayouts of no filter reads the table in id order.
+var sqlitePayoutIndexes = map[string]string{
+	"Unfiled":                   "SEARCH p USING INDEX bank_payouts_file (file_message_id=?)",
+	"PendingPayouts":            "SCAN p USING INDEX bank_payouts_pending",
+	"Unreleased":                "SCAN bank_out_files USING INDEX bank_out_files_unreleased",
+	"Report":                    "SEARCH p USING INDEX sqlite_autoindex_bank_payouts_2 (end_to_end_id=?)",
+	"Instruct's keys":           "SEARCH p USING COVERING INDEX sqlite_autoindex_bank_payouts_1 (namespace=? AND order_id=? AND purpose=?)",
+	"Instruct's end-to-end ids": "SEARCH p USING INDEX sqlite_autoindex_bank_payouts_2 (end_to_end_id=?)",
+	"Released":                  "SEARCH r USING INDEX bank_rows_order (namespace=? AND order_id=?)",
+}
+
+func TestSQLitePayoutsQueriesReadThroughTheirIndexes(t *testing.T) {
+	s, err := Open(context.Background(), "sqlite://"+filepath.Join(t.TempDir(), "archive.db"), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer func() { _ = s.Close() }()
+	// No ANALYZE, as in an embedded archive: the plans do not depend on the data.
+	for name, plan := range payoutPlans(t, s, "EXPLAIN QUERY PLAN") {
+		want, listed := sqlitePayoutIndexes[name]
+		switch {
+		case strings.Contains(plan, "TEMP B-TREE"):
+			t.Errorf("%s sorts:\n%s", name, plan)
+		case name == "Released":
+			// It reads every instruction in a file, in id order, and each one's rows
+			// through its order's index (3 subqueries), never those of a kind.
+			if strings.Count(plan, want) != 3 || strings.Contains(plan, "bank_rows_kind") {
+				t.Errorf("Released does not read the rows of each instruction's order through bank_rows_order:\n%s", plan)
+			}
+		case listed && !strings.Contains(plan, want):
+			t.Errorf("%s does not read through %q:\n%s", name, want, plan)
+		case !listed && name != "ListPayouts {Statuses:[] Namespace: OrderID: FileMessageID: Limit:100 Cursor:}" &&
+			!strings.Contains(plan, "SEARCH p USING "):
+			t.Errorf("%s does not search an index of the instructions:\n%s", name, plan)
+		}
+	}
+}
+
+func TestPostgresPayoutsQueriesReadThroughTheirIndexes(t *testing.T) {
+	pg := pgtest.Start(t)
+	s, err := Open(context.Background(), pg.NewDatabase(t), Options{OpTimeout: time.Minute})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer func() { _ = s.Close() }()
+	seedPayouts(t, s, 4000)
+	if _, err := s.(*instrumented).next.(*store).db.Exec(`ANALYZE bank_payouts, bank_out_files, bank_rows, bank_files`); err != nil {
+		t.Fatal(err)
+	}
+	// The server chooses by its statistics: it may sort a page of a few rows, or scan
+	// the few files (Unreleased); it must not scan the instructions, but for Released,
+	// which reads every instruction in a file.
+	for name, plan := range payoutPlans(t, s, "EXPLAIN") {
+		if name == "Released" || name == "Unreleased" {
+			t.Logf("%s:\n%s", name, plan)
+			continue
+		}
+		if !strings.Contains(plan, "Index") || strings.Contains(plan, "Seq Scan on bank_payouts") {
+			t.Errorf("%s scans the instructions:\n%s", name, plan)
+		}
 	}
 }
