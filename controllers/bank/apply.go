@@ -3,7 +3,9 @@ package bank
 import (
 	"context"
 	"fmt"
+	"strings"
 	"sync"
+	"time"
 
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -148,6 +150,25 @@ func (g *Ingester) apply(ctx context.Context, r ledger.Row) (done bool, err erro
 		return true, nil
 	case reconcile.Matched, reconcile.Overpaid:
 		return g.recordPayment(ctx, o, r)
+	case reconcile.PaidOut:
+		if g.Payer == nil {
+			return true, nil
+		}
+		sent, completed := payoutSteps(purposeOfDebit(o))
+		// The debit proves the transfer was sent too, should its acceptance not have
+		// been reported (a bank that sends no pain.002 for instant transfers).
+		return g.Payer.recordEvidence(ctx, o, time.Time{}, []lifecycle.Step{sent, completed}, r.EntryReference,
+			fmt.Sprintf("the bank booked the debit of %s (bank entry %s)", money.Format(r.Amount, r.Currency), r.EntryReference))
+	case reconcile.Returned:
+		if g.Payer == nil {
+			return true, nil
+		}
+		return g.Payer.recordProblem(ctx, o, investv1.OrderPayout{
+			Purpose: string(purposeOfDebit(o)), EndToEndID: r.EndToEndID, Amount: r.Due,
+			Outcome: investv1.PayoutReturned, Code: strings.TrimPrefix(r.ReturnReason, "Prtry:"),
+			Reason: fmt.Sprintf("%s came back (bank entry %s)", money.Format(r.Amount, r.Currency), r.EntryReference),
+			At:     metav1.NewTime(g.now().UTC().Truncate(time.Second)),
+		})
 	}
 	return true, nil
 }

@@ -61,6 +61,9 @@ type Ingester struct {
 	// ApplyWorkers is how many orders the decisions are written on at once; zero means
 	// DefaultApplyWorkers.
 	ApplyWorkers int
+	// Payer sends the money orders owe (pain.001 out, pain.002 and debits in); nil
+	// leaves the transfers to another agent and refuses pain.002 reports.
+	Payer *Payer
 
 	// held is a claimed file whose ingestion failed, tried again first. Only the
 	// ingester's one goroutine (Start) touches it.
@@ -102,6 +105,13 @@ func (g *Ingester) Round(ctx context.Context) error {
 	if err := g.ApplyPending(ctx); err != nil {
 		return err
 	}
+	if g.Payer != nil {
+		if err := g.Payer.Round(ctx); err != nil {
+			// The bank's answers still come in: a payout step that failed is tried again
+			// next round, and nothing in the inbox depends on it.
+			g.Log.WithName("bank-payout").Error(err, "payout round failed; trying again at the next poll")
+		}
+	}
 	for {
 		c := g.held
 		if c == nil {
@@ -131,6 +141,9 @@ func (g *Ingester) Round(ctx context.Context) error {
 // ingestion change nothing that the first recorded.
 func (g *Ingester) ingest(ctx context.Context, c connector.Claim) error {
 	log := g.Log.WithName("bank-ingest").WithValues("file", c.Name)
+	if mt, derr := iso20022.Detect(c.Data); derr == nil && mt == iso20022.Pain002V10 {
+		return g.ingestReport(ctx, c)
+	}
 	statements, err := iso20022.ParseStatements(c.Data)
 	if err != nil {
 		filesTotal.WithLabelValues("rejected").Inc()
@@ -197,6 +210,64 @@ func (g *Ingester) ingest(ctx context.Context, c connector.Claim) error {
 	return nil
 }
 
+// ingestReport records a pain.002 status report (Payer.report) and finishes its file; a
+// report that does not parse is rejected whole.
+func (g *Ingester) ingestReport(ctx context.Context, c connector.Claim) error {
+	log := g.Log.WithName("bank-ingest").WithValues("file", c.Name)
+	reject := func(reason string) error {
+		filesTotal.WithLabelValues("rejected").Inc()
+		log.Info("refused an inbound bank file; nothing of it is applied", "reason", reason)
+		if rerr := g.Connector.Rejected(ctx, c, reason); rerr != nil {
+			return fmt.Errorf("reject %s: %w", c.Name, rerr)
+		}
+		return nil
+	}
+	if g.Payer == nil {
+		return reject("a pain.002 status report, but no payouts are sent through this bank connection")
+	}
+	sum := sha256.Sum256(c.Data)
+	file := ledger.File{
+		ID: c.ID, Name: c.Name, SHA256: hex.EncodeToString(sum[:]),
+		DeliveredAt: c.DeliveredAt.UTC(), IngestedAt: g.now().UTC(), Counts: map[string]int{},
+	}
+	_, err := g.Payer.report(ctx, file, c.Data)
+	var invalid *invalidFileError
+	switch {
+	case errors.As(err, &invalid):
+		return reject(invalid.Error())
+	case errors.Is(err, ledger.ErrAlreadyRecorded):
+		log.Info("the report was recorded before; finishing it")
+	case err != nil:
+		return fmt.Errorf("record %s in the bank ledger: %w", c.Name, err)
+	}
+	if err := g.Connector.Processed(ctx, c); err != nil {
+		if errors.Is(err, connector.ErrNotClaimed) {
+			log.Info("the file was no longer claimed when it was to be finished", "error", err.Error())
+			return nil
+		}
+		return fmt.Errorf("finish %s: %w", c.Name, err)
+	}
+	filesTotal.WithLabelValues("processed").Inc()
+	return nil
+}
+
+// released are the payouts the fund released and the bank may debit or return, for
+// reconcile; none without a Payer.
+func (g *Ingester) released(ctx context.Context) ([]reconcile.Payout, error) {
+	if g.Payer == nil {
+		return nil, nil
+	}
+	ps, err := g.Payer.Payouts.Released(ctx, g.now().Add(-g.Payer.debitWindow()))
+	if err != nil {
+		return nil, fmt.Errorf("read the released payouts: %w", err)
+	}
+	out := make([]reconcile.Payout, len(ps))
+	for i, p := range ps {
+		out[i] = reconcile.Payout{OrderID: p.OrderID, EndToEndID: p.EndToEndID, Namespace: p.Namespace, Amount: p.Amount, Currency: p.Currency, Debited: p.Debited}
+	}
+	return out, nil
+}
+
 // entryConflict tells Ingest's refusal of an entry (another ingestion recorded it) from
 // its refusal of the file (ingested before): only the first names an entry.
 func entryConflict(err error) bool {
@@ -217,6 +288,10 @@ func (g *Ingester) decide(ctx context.Context, statements []iso20022.Statement, 
 	clear(file.Counts)
 	var rows []ledger.Row
 	applied := map[string]bool{}
+	payouts, err := g.released(ctx)
+	if err != nil {
+		return nil, err
+	}
 	for _, st := range statements {
 		refs := make([]string, 0, len(st.Entries))
 		for _, e := range st.Entries {
@@ -233,7 +308,7 @@ func (g *Ingester) decide(ctx context.Context, statements []iso20022.Statement, 
 		if err != nil {
 			return nil, err
 		}
-		outcomes, err := reconcile.Decide(reconcile.Input{Entries: st.Entries, Orders: orders, Applied: applied})
+		outcomes, err := reconcile.Decide(reconcile.Input{Entries: st.Entries, Orders: orders, Payouts: payouts, Applied: applied})
 		if err != nil {
 			if errors.Is(err, reconcile.ErrInvalidInput) {
 				return nil, &invalidFileError{err: fmt.Errorf("statement %s of account %s: %w", st.ID, maskIBAN(st.AccountIBAN), err)}
@@ -273,7 +348,7 @@ func row(fileID string, e iso20022.Entry, o reconcile.Outcome) ledger.Row {
 		r.EndToEndID, r.DebtorName, r.DebtorIBAN = t.EndToEndID, t.DebtorName, t.DebtorIBAN
 	}
 	switch o.Kind {
-	case reconcile.Matched, reconcile.Overpaid, reconcile.Underpaid, reconcile.WrongCurrency:
+	case reconcile.Matched, reconcile.Overpaid, reconcile.Underpaid, reconcile.WrongCurrency, reconcile.PaidOut, reconcile.Returned:
 		r.Pending = o.OrderID != ""
 	}
 	return r

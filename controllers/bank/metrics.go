@@ -25,6 +25,26 @@ var (
 	})
 )
 
+var (
+	payoutsInstructedTotal = prometheus.NewCounter(prometheus.CounterOpts{
+		Name: "fundshare_bank_payouts_instructed_total",
+		Help: "Transfers of orders' money (payouts, refunds, residuals) recorded for a pain.001 file.",
+	})
+	outFilesTotal = prometheus.NewCounter(prometheus.CounterOpts{
+		Name: "fundshare_bank_payout_files_released_total",
+		Help: "pain.001 files released to the bank (a file released again after a crash counts again).",
+	})
+	payoutsRejectedTotal = prometheus.NewCounter(prometheus.CounterOpts{
+		Name: "fundshare_bank_payouts_rejected_total",
+		Help: "Transfers the bank refused (pain.002 RJCT): each order stalls until an operator decides.",
+	})
+	payoutsReturnedTotal = prometheus.NewCounter(prometheus.CounterOpts{
+		Name: "fundshare_bank_payouts_returned_total",
+		Help: "Transfers booked and sent back (a return credit naming them): each order stalls until an operator decides.",
+	})
+)
+
 func init() {
-	metricset.MustRegister(filesTotal, transactionsTotal, applyErrorsTotal, paymentsNotWaitingTotal)
+	metricset.MustRegister(filesTotal, transactionsTotal, applyErrorsTotal, paymentsNotWaitingTotal,
+		payoutsInstructedTotal, outFilesTotal, payoutsRejectedTotal, payoutsReturnedTotal)
 }

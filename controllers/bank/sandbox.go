@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"sort"
+	"strings"
 	"sync"
 	"time"
 
@@ -16,6 +17,7 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	investv1 "github.com/fundshare/fundshare-operator/api/v1alpha1"
+	"github.com/fundshare/fundshare-operator/internal/bank/iso20022"
 	"github.com/fundshare/fundshare-operator/internal/bank/sandboxbank"
 	"github.com/fundshare/fundshare-operator/internal/index"
 	"github.com/fundshare/fundshare-operator/internal/lifecycle"
@@ -46,10 +48,14 @@ type SandboxBank struct {
 	Now func() time.Time
 	// Log is the logger.
 	Log logr.Logger
+	// RejectIBANs are creditor accounts the sandbox bank refuses transfers to (pain.002
+	// RJCT, AC04 closed account), to show what a rejected payout does.
+	RejectIBANs []string
 
-	mu   sync.Mutex
-	paid map[types.UID]bool
-	seq  uint64
+	mu       sync.Mutex
+	paid     map[types.UID]bool
+	answered map[string]bool
+	seq      uint64
 }
 
 // NeedLeaderElection makes the sandbox bank run on the leader only.
@@ -66,6 +72,9 @@ func (b *SandboxBank) Start(ctx context.Context) error {
 	for {
 		if _, err := b.Pay(ctx); err != nil && ctx.Err() == nil {
 			b.Log.WithName("sandbox-bank").Error(err, "the sandbox bank could not notify payments; trying again")
+		}
+		if _, err := b.Answer(ctx); err != nil && ctx.Err() == nil {
+			b.Log.WithName("sandbox-bank").Error(err, "the sandbox bank could not answer the fund's transfer files; trying again")
 		}
 		select {
 		case <-ctx.Done():
@@ -141,6 +150,81 @@ func (b *SandboxBank) Pay(ctx context.Context) (int, error) {
 	return paid, nil
 }
 
+// Answer answers every pain.001 in the outbox released at least Delay ago and not
+// answered yet by this process: a pain.002 that accepts its transfers (but those to
+// RejectIBANs) and a camt.054 of their debits, into the inbox. It returns how many files
+// it answered. After a restart it answers the files again with the same entries (see
+// sandboxbank.Answer), which the ingestion takes for duplicates.
+func (b *SandboxBank) Answer(ctx context.Context) (int, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if b.answered == nil {
+		b.answered = map[string]bool{}
+	}
+	outbox := filepath.Join(b.Folder, "outbox")
+	entries, err := os.ReadDir(outbox)
+	if errors.Is(err, os.ErrNotExist) {
+		return 0, nil
+	}
+	if err != nil {
+		return 0, fmt.Errorf("sandbox bank: read the outbox: %w", err)
+	}
+	reject := map[string]bool{}
+	for _, iban := range b.RejectIBANs {
+		reject[validation.NormalizeIBAN(iban)] = true
+	}
+	now := b.now()
+	answered := 0
+	for _, e := range entries {
+		name := e.Name()
+		if b.answered[name] || e.IsDir() || !strings.HasPrefix(name, "pain001-") || !strings.HasSuffix(name, ".xml") {
+			continue
+		}
+		if err := ctx.Err(); err != nil {
+			return answered, err
+		}
+		info, err := e.Info()
+		if err != nil || now.Sub(info.ModTime()) < b.Delay {
+			continue
+		}
+		data, err := os.ReadFile(filepath.Join(outbox, name))
+		if err != nil {
+			return answered, fmt.Errorf("sandbox bank: %w", err)
+		}
+		batches, err := iso20022.ParsePain001(data)
+		if err != nil {
+			b.answered[name] = true
+			b.Log.WithName("sandbox-bank").Info("the sandbox bank ignores a file of the outbox it cannot read", "file", name, "error", err.Error())
+			continue
+		}
+		for _, batch := range batches {
+			b.seq++
+			reportName, report, notifName, notif, err := sandboxbank.Answer(batch, func(t iso20022.Transfer) string {
+				if reject[validation.NormalizeIBAN(t.CreditorIBAN)] {
+					return "AC04"
+				}
+				return ""
+			}, now, b.seq)
+			if err != nil {
+				return answered, fmt.Errorf("sandbox bank: %w", err)
+			}
+			inbox := filepath.Join(b.Folder, "inbox")
+			if err := deliver(inbox, reportName, report); err != nil {
+				return answered, err
+			}
+			if notifName != "" {
+				if err := deliver(inbox, notifName, notif); err != nil {
+					return answered, err
+				}
+			}
+		}
+		b.answered[name] = true
+		answered++
+		b.Log.WithName("sandbox-bank").Info("answered a pain.001 with a pain.002 and the debits", "file", name)
+	}
+	return answered, nil
+}
+
 // payer is the holder and IBAN of the customer's bank account the order names, else the
 // sandbox's own payer.
 func (b *SandboxBank) payer(ctx context.Context, o *investv1.Order) (name, iban string, err error) {
@@ -176,25 +260,34 @@ func (b *SandboxBank) now() time.Time {
 }
 
 // deliver puts a file into the inbox as a bank's transfer agent does: written under a
-// temporary name the connector does not offer, synced, then renamed.
+// temporary name the connector does not offer, synced, then renamed. name must be one
+// path element; the inbox is opened as an os.Root, so nothing is written outside it.
 func deliver(inbox, name string, data []byte) error {
+	if name == "" || name != filepath.Base(name) || strings.HasPrefix(name, ".") {
+		return fmt.Errorf("deliver %q: not a plain file name", name)
+	}
 	if err := os.MkdirAll(inbox, 0o750); err != nil {
 		return err
 	}
-	f, err := os.CreateTemp(inbox, "."+name+".*.tmp")
+	root, err := os.OpenRoot(inbox)
 	if err != nil {
 		return err
 	}
-	tmp := f.Name()
+	defer func() { _ = root.Close() }()
+	tmp := "." + name + ".tmp"
+	f, err := root.OpenFile(tmp, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, 0o600)
+	if err != nil {
+		return fmt.Errorf("write %s: %w", name, err)
+	}
 	_, werr := f.Write(data)
 	serr := f.Sync()
 	cerr := f.Close()
 	if err := errors.Join(werr, serr, cerr); err != nil {
-		_ = os.Remove(tmp)
+		_ = root.Remove(tmp)
 		return fmt.Errorf("write %s: %w", name, err)
 	}
-	if err := os.Rename(tmp, filepath.Join(inbox, name)); err != nil {
-		_ = os.Remove(tmp)
+	if err := root.Rename(tmp, name); err != nil {
+		_ = root.Remove(tmp)
 		return fmt.Errorf("deliver %s: %w", name, err)
 	}
 	return nil

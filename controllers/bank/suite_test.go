@@ -22,6 +22,7 @@ import (
 	"github.com/fundshare/fundshare-operator/controllers/bank"
 	"github.com/fundshare/fundshare-operator/internal/archive"
 	"github.com/fundshare/fundshare-operator/internal/archive/sqlstore"
+	"github.com/fundshare/fundshare-operator/internal/bank/connector"
 	"github.com/fundshare/fundshare-operator/internal/bank/iso20022"
 	"github.com/fundshare/fundshare-operator/internal/bank/ledger"
 	"github.com/fundshare/fundshare-operator/internal/bank/reconcile"
@@ -43,6 +44,8 @@ var (
 	stopMgr       func()
 	mgr           *envtest.Manager
 	fileSeq       atomic.Int64
+	// channel is the folder connector the manager uses, which specs make fail a step.
+	channel *flakyConnector
 )
 
 const pollInterval = 100 * time.Millisecond
@@ -58,6 +61,11 @@ func TestBank(t *testing.T) {
 		books, ok = sqlstore.Ledger(archiveStore)
 		Expect(ok).To(BeTrue())
 		folder = filepath.Join(dir, "bank")
+		Expect(os.MkdirAll(folder, 0o750)).To(Succeed())
+		f, err := connector.OpenFolder(folder)
+		Expect(err).NotTo(HaveOccurred())
+		DeferCleanup(func() { Expect(f.Close()).To(Succeed()) })
+		channel = &flakyConnector{Connector: f}
 		stopMgr = startManager()
 		DeferCleanup(func() { stopMgr() })
 	})
@@ -74,7 +82,7 @@ func startManagerOn(st archive.Store) func() {
 	GinkgoHelper()
 	mgr = env.StartManager(env.Config, apptest.Manager(app.Config{
 		Webhooks: true, Controllers: true, SandboxSettlement: 0, Archive: st,
-		BankFolder: folder, BankPollInterval: pollInterval,
+		BankFolder: folder, BankPollInterval: pollInterval, BankConnector: channel,
 	}))
 	return mgr.Stop
 }
@@ -313,4 +321,23 @@ func recordPendingPayment(o *investv1.Order, ref string) {
 			CreditDebit: "CRDT", Amount: due, Currency: "EUR", Namespace: o.Namespace, OrderID: o.Name,
 			Due: due, Received: due, Pending: true,
 		}})).To(Succeed())
+}
+
+// flakyConnector is the suite's folder connector; a spec makes its Release fail as a
+// process killed at that step would: before the file is written (failBefore), or after
+// it is written and before the caller learns so (failAfter).
+type flakyConnector struct {
+	connector.Connector
+	failBefore, failAfter atomic.Bool
+}
+
+func (c *flakyConnector) Release(ctx context.Context, name string, data []byte) (bool, error) {
+	if c.failBefore.Load() {
+		return false, fmt.Errorf("injected: killed before releasing %s", name)
+	}
+	again, err := c.Connector.Release(ctx, name, data)
+	if err == nil && c.failAfter.Load() {
+		return false, fmt.Errorf("injected: killed after releasing %s", name)
+	}
+	return again, err
 }

@@ -103,14 +103,23 @@ type Config struct {
 	OrderRetention time.Duration
 	// BankFolder runs the bank ingestion (controllers/bank) on the folder connector rooted
 	// there (internal/bank/connector): the statements the bank delivers into its inbox
-	// record the payments of BUYs, and the sandbox settlement agent records none. Empty:
-	// no bank. It needs Archive to be a SQL archive: the bank ledger lives in its database.
+	// record the payments of BUYs, payouts and refunds leave as pain.001 files in its
+	// outbox (their pain.002 reports and debits coming back through the inbox), and the
+	// sandbox settlement agent settles no money step. Empty: no bank. It needs Archive to
+	// be a SQL archive: the bank ledger lives in its database.
 	BankFolder string
+	// BankInstant asks the bank for SEPA Instant Credit Transfers in the pain.001 files.
+	BankInstant bool
+	// BankConnector, when set, is the bank channel in place of the folder at BankFolder
+	// (which the sandbox bank still uses): tests wrap the folder to fail a step.
+	BankConnector connector.Connector
 	// BankPollInterval is how often the bank's inbox is looked at; 0: the default.
 	BankPollInterval time.Duration
 	// SandboxBank runs the sandbox bank of the dev run (controllers/bank.SandboxBank): it
 	// pays every waiting BUY after SandboxSettlement with a camt.054 in BankFolder's
-	// inbox, so that payments go through the bank ingestion. Needs BankFolder.
+	// inbox, and answers every pain.001 in its outbox with a pain.002 and the camt.054 of
+	// the debits, so that money goes through the bank ingestion both ways. Needs
+	// BankFolder.
 	SandboxBank bool
 }
 
@@ -335,7 +344,9 @@ func setupControllers(mgr ctrl.Manager, c Config) error {
 		if err := c.setupBank(mgr); err != nil {
 			return err
 		}
-		leave = append(leave, lifecycle.StepPaymentReceived)
+		// The bank settles every money step: payments come from its statements, payouts
+		// and refunds go out in its pain.001 files.
+		leave = append(leave, lifecycle.MoneySteps()...)
 	}
 	if c.SandboxSettlement >= 0 {
 		if err := settlement.SetupSandbox(mgr, c.SandboxSettlement, rt == nil, leave...); err != nil {
@@ -358,11 +369,18 @@ func (c Config) setupBank(mgr ctrl.Manager) error {
 	if err := os.MkdirAll(c.BankFolder, 0o750); err != nil {
 		return fmt.Errorf("bank ingestion: %w", err)
 	}
-	folder, err := connector.OpenFolder(c.BankFolder)
-	if err != nil {
-		return fmt.Errorf("bank ingestion: %w", err)
+	folder := c.BankConnector
+	if folder == nil {
+		f, err := connector.OpenFolder(c.BankFolder)
+		if err != nil {
+			return fmt.Errorf("bank ingestion: %w", err)
+		}
+		folder = f
 	}
-	if err := bank.Setup(mgr, &bank.Ingester{Connector: folder, Ledger: ledger, PollInterval: c.BankPollInterval, Now: c.clock()}); err != nil {
+	payouts, _ := sqlstore.Payouts(c.Archive)
+	payer := &bank.Payer{Payouts: payouts, Connector: folder, Client: mgr.GetClient(), Recorder: mgr.GetEventRecorder("bank-payout"),
+		Instant: c.BankInstant, Now: c.clock(), Log: mgr.GetLogger()}
+	if err := bank.Setup(mgr, &bank.Ingester{Connector: folder, Ledger: ledger, Payer: payer, PollInterval: c.BankPollInterval, Now: c.clock()}); err != nil {
 		return err
 	}
 	if !c.SandboxBank {

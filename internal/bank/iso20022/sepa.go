@@ -4,6 +4,8 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/google/uuid"
+
 	"github.com/fundshare/fundshare-operator/internal/bank/rf"
 	"github.com/fundshare/fundshare-operator/internal/validation"
 )
@@ -138,4 +140,17 @@ func validTransferAmount(units int64) error {
 		return detail(ErrAmount, "the amount has more than %d decimals", MaxDecimals)
 	}
 	return nil
+}
+
+// CompactID is an id as an ISO 20022 identifier of at most MaxIDLen characters (an
+// EndToEndId): the id itself when it fits, the 32 hexadecimal digits of a UUID's simple
+// form for a UUID in its 36-character form (order ids are), "" otherwise.
+func CompactID(id string) string {
+	if utf8.RuneCountInString(id) <= MaxIDLen {
+		return id
+	}
+	if _, err := uuid.Parse(id); err == nil && len(id) == 36 {
+		return strings.ReplaceAll(id, "-", "")
+	}
+	return ""
 }

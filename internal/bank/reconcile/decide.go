@@ -170,10 +170,14 @@ func newBook(in Input) (*book, error) {
 		if err := validatePayout(i, p); err != nil {
 			return nil, err
 		}
-		if _, dup := b.payouts[p.OrderID]; dup {
-			return nil, invalid("payout %q is listed twice", p.OrderID)
+		e2e := p.EndToEndID
+		if e2e == "" {
+			e2e = p.OrderID
 		}
-		b.payouts[p.OrderID] = &payoutState{payout: p, debited: p.Debited}
+		if _, dup := b.payouts[e2e]; dup {
+			return nil, invalid("payout %q is listed twice", e2e)
+		}
+		b.payouts[e2e] = &payoutState{payout: p, debited: p.Debited}
 	}
 	return b, nil
 }

@@ -475,6 +475,10 @@ func TestTheDebitOfAPayoutIsPaidOut(t *testing.T) {
 		{"a debit that reverses a credit is unmatched", nil, payouts,
 			[]iso20022.Entry{reversal}, nil,
 			[]brief{{Kind: Unmatched, Reason: ReasonDebitReversal}}},
+		{"a payout whose end-to-end id is not its order id is named by the end-to-end id", nil,
+			[]Payout{{OrderID: "5f0c3c7e-2d9b-4f43-9a55-0d3c1b7a9e21", EndToEndID: "5f0c3c7e2d9b4f439a550d3c1b7a9e21", Amount: eur(7), Currency: "EUR"}},
+			[]iso20022.Entry{entry(iso20022.Debit, debit("5f0c3c7e2d9b4f439a550d3c1b7a9e21", eur(7), "EUR")), entry(iso20022.Debit, debit("5f0c3c7e-2d9b-4f43-9a55-0d3c1b7a9e21", eur(7), "EUR"))}, nil,
+			[]brief{named("5f0c3c7e-2d9b-4f43-9a55-0d3c1b7a9e21", PaidOut, ""), {Kind: Unmatched, Reason: ReasonNotAPayout}}},
 	})
 }
 

@@ -39,8 +39,12 @@ type Order struct {
 // Payout is a payout (SELL) or refund (BUY) the fund released in a pain.001, whose
 // EndToEndId is the order id. List those released and not yet returned.
 type Payout struct {
-	// OrderID is the order paid out, the transfer's EndToEndId.
+	// OrderID is the order paid out, the transfer's EndToEndId unless EndToEndID says
+	// otherwise.
 	OrderID string
+	// EndToEndID is the transfer's EndToEndId when it is not OrderID (an order id too
+	// long for the element's 35 characters, such as a UUID written without hyphens).
+	EndToEndID string
 	// Namespace is the order's namespace.
 	Namespace string
 	// Amount is the amount transferred, in money units; more than zero.

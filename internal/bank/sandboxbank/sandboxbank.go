@@ -11,11 +11,7 @@ import (
 	"errors"
 	"fmt"
 	"strconv"
-	"strings"
 	"time"
-	"unicode/utf8"
-
-	"github.com/google/uuid"
 
 	"github.com/fundshare/fundshare-operator/internal/bank/iso20022"
 	"github.com/fundshare/fundshare-operator/internal/bank/rf"
@@ -163,11 +159,97 @@ func EntryReference(namespace, orderID string) string {
 // 32 hex digits; otherwise NOTPROVIDED, the SEPA placeholder of a payer who gave none
 // (the ingestion matches credits by RF reference, not by EndToEndId).
 func EndToEndID(orderID string) string {
-	if utf8.RuneCountInString(orderID) <= iso20022.MaxIDLen {
-		return orderID
-	}
-	if _, err := uuid.Parse(orderID); err == nil && len(orderID) == 36 {
-		return strings.ReplaceAll(orderID, "-", "")
+	if id := iso20022.CompactID(orderID); id != "" {
+		return id
 	}
 	return "NOTPROVIDED"
+}
+
+// payoutRefPrefix starts the sandbox's entry references of the debits of payouts.
+const payoutRefPrefix = "SBX-OUT-"
+
+// Answer is what the sandbox bank sends back for a pain.001 the fund released: a
+// pain.002.001.10 status report that accepts every transfer (ACCP) except those reject
+// names a reason code for (RJCT with that code), and a camt.054.001.08 that debits the
+// fund's account with one booked entry per accepted transfer (PMNT/ICDT/ESCT, the
+// transfer's EndToEndId, the creditor), booked and valued on now's UTC day; no
+// notification when nothing was accepted (notifName empty). Entry references are
+// "SBX-OUT-" and 26 base32 characters of a SHA-256 of the file's message id and the
+// EndToEndId, so answering the same file again gives the same entries, which the
+// ingestion takes for duplicates. reject may be nil. Names are pain002-/camt054- and the
+// UTC time and seq, as Notification's; errors wrap ErrInvalid.
+func Answer(b iso20022.Batch, reject func(iso20022.Transfer) string, now time.Time, seq uint64) (reportName string, report []byte, notifName string, notif []byte, err error) {
+	if seq > MaxSeq {
+		return "", nil, "", nil, fmt.Errorf("%w: seq %d is above %d", ErrInvalid, seq, MaxSeq)
+	}
+	if len(b.Transfers) == 0 {
+		return "", nil, "", nil, fmt.Errorf("%w: the pain.001 %s has no transfers", ErrInvalid, b.MessageID)
+	}
+	stamp := now.UTC().Format(timestampLayout) + "-" + strconv.FormatUint(seq, 10)
+	y, m, d := now.UTC().Date()
+	day := time.Date(y, m, d, 0, 0, 0, 0, time.UTC)
+	pmtInf := b.PaymentInfoID
+	if pmtInf == "" {
+		pmtInf = b.MessageID
+	}
+	status := iso20022.PaymentStatus{OriginalPaymentInfoID: pmtInf}
+	n := &iso20022.Notification{
+		MessageID: msgIDPrefix + "-" + stamp, CreatedAt: now, ID: msgIDPrefix + "-" + stamp,
+		AccountIBAN: b.DebtorIBAN, Currency: "EUR",
+	}
+	for _, t := range b.Transfers {
+		if code := rejectCode(reject, t); code != "" {
+			status.Transactions = append(status.Transactions, iso20022.TransactionStatus{
+				OriginalEndToEndID: t.EndToEndID, Status: "RJCT",
+				Reasons: []iso20022.StatusReason{{Code: code, AdditionalInfo: []string{"rejected by the sandbox bank"}}},
+			})
+			continue
+		}
+		status.Transactions = append(status.Transactions, iso20022.TransactionStatus{OriginalEndToEndID: t.EndToEndID, Status: "ACCP"})
+		n.Entries = append(n.Entries, iso20022.NotificationEntry{
+			EntryRef: strconv.Itoa(len(n.Entries) + 1), AccountServicerRef: PayoutEntryReference(b.MessageID, t.EndToEndID),
+			Amount: t.Amount, Currency: t.Currency, CreditDebit: iso20022.Debit, Status: iso20022.StatusBooked,
+			BookingDate: day, ValueDate: day, BankTransactionCode: "PMNT/ICDT/ESCT",
+			Transactions: []iso20022.NotificationTransaction{{
+				EndToEndID: t.EndToEndID, Amount: t.Amount, Currency: t.Currency,
+				CreditorName: t.CreditorName, CreditorIBAN: t.CreditorIBAN, Unstructured: unstructured(t.RemittanceInfo),
+			}},
+		})
+	}
+	r := &iso20022.StatusReport{
+		MessageID: msgIDPrefix + "-" + stamp, CreatedAt: now, OriginalMessageID: b.MessageID,
+		Payments: []iso20022.PaymentStatus{status},
+	}
+	if report, err = iso20022.WritePain002(r); err != nil {
+		return "", nil, "", nil, fmt.Errorf("%w: %w", ErrInvalid, err)
+	}
+	reportName = "pain002-" + stamp + ".xml"
+	if len(n.Entries) == 0 {
+		return reportName, report, "", nil, nil
+	}
+	if notif, err = iso20022.WriteCamt054(n); err != nil {
+		return "", nil, "", nil, fmt.Errorf("%w: %w", ErrInvalid, err)
+	}
+	return reportName, report, "camt054-" + stamp + ".xml", notif, nil
+}
+
+func rejectCode(reject func(iso20022.Transfer) string, t iso20022.Transfer) string {
+	if reject == nil {
+		return ""
+	}
+	return reject(t)
+}
+
+func unstructured(s string) []string {
+	if s == "" {
+		return nil
+	}
+	return []string{s}
+}
+
+// PayoutEntryReference is the bank reference of the sandbox's debit of a transfer: the
+// same file and EndToEndId always give the same reference.
+func PayoutEntryReference(messageID, endToEndID string) string {
+	sum := sha256.Sum256(fmt.Appendf(nil, "%s payout\x00%d:%s%d:%s", entryRefDomain, len(messageID), messageID, len(endToEndID), endToEndID))
+	return payoutRefPrefix + base32.StdEncoding.WithPadding(base32.NoPadding).EncodeToString(sum[:17])[:26]
 }

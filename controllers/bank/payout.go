@@ -1,0 +1,683 @@
+package bank
+
+import (
+	"context"
+	"crypto/rand"
+	"crypto/sha256"
+	"encoding/base32"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"sort"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/go-logr/logr"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/types"
+	"k8s.io/client-go/tools/events"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+
+	investv1 "github.com/fundshare/fundshare-operator/api/v1alpha1"
+	"github.com/fundshare/fundshare-operator/internal/bank/connector"
+	"github.com/fundshare/fundshare-operator/internal/bank/iso20022"
+	"github.com/fundshare/fundshare-operator/internal/bank/ledger"
+	"github.com/fundshare/fundshare-operator/internal/index"
+	"github.com/fundshare/fundshare-operator/internal/lifecycle"
+	"github.com/fundshare/fundshare-operator/internal/lifecycle/facts"
+	"github.com/fundshare/fundshare-operator/internal/money"
+	"github.com/fundshare/fundshare-operator/internal/patch"
+	"github.com/fundshare/fundshare-operator/internal/validation"
+)
+
+// Reasons of the Events of payouts.
+const (
+	// ReasonPayoutInstructed: the transfer of the order's money was recorded for the
+	// next pain.001 file.
+	ReasonPayoutInstructed = "PayoutInstructed"
+	// ReasonPayoutRejected: the bank refused the transfer (pain.002 RJCT).
+	ReasonPayoutRejected = "PayoutRejected"
+	// ReasonPayoutReturned: the transfer was booked and came back.
+	ReasonPayoutReturned = "PayoutReturned"
+	// ReasonPayoutNotPossible: the order's money cannot be sent by SEPA credit transfer
+	// (not in euro, no payment method, no fund account): it waits for an operator.
+	ReasonPayoutNotPossible = "PayoutNotPossible"
+)
+
+// DefaultDebitWindow is how long after a payout's debit was booked a second debit naming
+// it is still recognised as one (and sent to suspense as a possible double payment).
+const DefaultDebitWindow = 35 * 24 * time.Hour
+
+// maxTransfersPerFile bounds a pain.001 file: banks take files of tens of thousands of
+// transfers; 10,000 keeps a file some 6 MB.
+const maxTransfersPerFile = 10_000
+
+// NoTransferReference is the reference recorded as the evidence of a residual or refund
+// below one cent: there is nothing a bank can transfer, so nothing is sent.
+const NoTransferReference = "NO-TRANSFER-BELOW-ONE-CENT"
+
+// Payer sends the money orders owe their customers through the bank: SELL proceeds
+// (paymentSent, paymentCompleted), refunds of cancelled BUYs (refundSent,
+// refundCompleted) and the residuals of forward BUYs by amount. Each round it
+//
+//  1. writes on their orders what the bank reported (ledger.Payouts.PendingPayouts):
+//     accepted → the sent evidence; rejected → status.payout, and the order stalls;
+//  2. records an instruction for every order whose next step is a transfer (ledger
+//     Instruct: keyed by order and purpose, so never twice);
+//  3. collects the instructions in no file into pain.001.001.09 files, one per fund
+//     account and execution date, recorded with their bytes before they leave;
+//  4. releases the recorded files through the connector, under their message id: after
+//     a crash the same bytes go under the same name, which the connector and the bank
+//     take for the same file.
+//
+// The bank's answers come back through the inbox: the Ingester reads pain.002 reports
+// (Payer.report) and the camt debits of the payouts (reconcile's PaidOut), which record
+// the completed evidence. The Payer runs inside the Ingester's rounds, on the leader.
+type Payer struct {
+	// Payouts is the book of instructions and outbound files.
+	Payouts ledger.Payouts
+	// Connector releases the files.
+	Connector connector.Connector
+	// Client reads orders, funds and payment methods (the cache) and writes order status.
+	Client client.Client
+	// Recorder emits the payouts' Events on their orders.
+	Recorder events.EventRecorder
+	// Instant asks for SEPA Instant Credit Transfers.
+	Instant bool
+	// DebitWindow is how long a booked debit of a payout is remembered; zero means
+	// DefaultDebitWindow.
+	DebitWindow time.Duration
+	// Now is the clock; nil means time.Now.
+	Now func() time.Time
+	// Log is the logger.
+	Log logr.Logger
+
+	mu sync.Mutex
+	// instructed are the orders (UID and purpose) instructed by this process, which
+	// Instruct need not be asked about again; warned those a PayoutNotPossible Event was
+	// emitted for.
+	instructed, warned map[string]bool
+}
+
+// Round writes what the bank reported, instructs, files and releases. It returns the
+// first error that stopped it: a step it did not reach waits for the next round.
+func (p *Payer) Round(ctx context.Context) error {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if err := p.applyPending(ctx); err != nil {
+		return err
+	}
+	if err := p.instruct(ctx); err != nil {
+		return err
+	}
+	if err := p.file(ctx); err != nil {
+		return err
+	}
+	return p.release(ctx)
+}
+
+// payoutStep is the step of purpose's transfer being sent, and of it arriving.
+func payoutSteps(purpose ledger.Purpose) (sent, completed lifecycle.Step) {
+	switch purpose {
+	case ledger.PurposeRefund:
+		return lifecycle.StepRefundSent, lifecycle.StepRefundCompleted
+	case ledger.PurposeResidual:
+		return lifecycle.StepResidualRefundSent, lifecycle.StepResidualRefundCompleted
+	}
+	return lifecycle.StepPaymentSent, lifecycle.StepPaymentCompleted
+}
+
+// purposeOf is the purpose of the transfer the order's next step is, false when its next
+// step is none.
+func purposeOf(o *investv1.Order) (ledger.Purpose, bool) {
+	step, ok := lifecycle.NextStep(o)
+	if !ok {
+		return "", false
+	}
+	switch step {
+	case lifecycle.StepPaymentSent:
+		return ledger.PurposePayout, true
+	case lifecycle.StepRefundSent:
+		return ledger.PurposeRefund, true
+	case lifecycle.StepResidualRefundSent:
+		return ledger.PurposeResidual, true
+	}
+	return "", false
+}
+
+// purposeOfDebit is the purpose of the order's transfer that a booked debit or return
+// names: its refund, its residual, or a SELL's proceeds.
+func purposeOfDebit(o *investv1.Order) ledger.Purpose {
+	switch {
+	case o.Status.Refund != nil:
+		return ledger.PurposeRefund
+	case o.Spec.Side == investv1.SideSell:
+		return ledger.PurposePayout
+	}
+	return ledger.PurposeResidual
+}
+
+// instruct records an instruction for every order whose next step is a transfer.
+func (p *Payer) instruct(ctx context.Context) error {
+	if p.instructed == nil {
+		p.instructed, p.warned = map[string]bool{}, map[string]bool{}
+	}
+	var batch []ledger.Payout
+	var orders []*investv1.Order
+	for _, state := range []investv1.OrderState{investv1.StateExecuted, investv1.StateCancelled, investv1.StateDeliveryCompleted} {
+		var list investv1.OrderList
+		if err := p.Client.List(ctx, &list, client.MatchingFields{index.OrderState: string(state)}); err != nil {
+			return fmt.Errorf("list the %s orders: %w", state, err)
+		}
+		for i := range list.Items {
+			o := &list.Items[i]
+			purpose, ok := purposeOf(o)
+			if !ok || !o.DeletionTimestamp.IsZero() || o.Status.Payout != nil || p.instructed[key(o, purpose)] {
+				continue
+			}
+			ins, err := p.instruction(ctx, o, purpose)
+			var np *notPossibleError
+			switch {
+			case errors.As(err, &np):
+				if !p.warned[key(o, purpose)] {
+					p.warned[key(o, purpose)] = true
+					p.event(o, "Warning", ReasonPayoutNotPossible, "%s", np.Error())
+				}
+				continue
+			case err != nil:
+				return err
+			}
+			if ins.Amount == 0 {
+				if err := p.nothingToSend(ctx, o, purpose); err != nil {
+					return err
+				}
+				continue
+			}
+			batch = append(batch, ins)
+			orders = append(orders, o)
+		}
+	}
+	if len(batch) == 0 {
+		return nil
+	}
+	n, err := p.Payouts.Instruct(ctx, batch)
+	if err != nil {
+		return fmt.Errorf("record %d payout instructions: %w", len(batch), err)
+	}
+	for i, o := range orders {
+		p.instructed[key(o, batch[i].Purpose)] = true
+	}
+	if n > 0 {
+		payoutsInstructedTotal.Add(float64(n))
+		p.Log.WithName("bank-payout").Info("recorded payout instructions", "new", n, "asked", len(batch))
+	}
+	return nil
+}
+
+func key(o *investv1.Order, purpose ledger.Purpose) string {
+	return string(o.UID) + "/" + string(purpose)
+}
+
+// notPossibleError says an order's money cannot be sent by SEPA credit transfer.
+type notPossibleError struct{ msg string }
+
+func (e *notPossibleError) Error() string { return e.msg }
+
+// instruction is the transfer the order owes for purpose, with Amount 0 when what it
+// owes is below one cent.
+func (p *Payer) instruction(ctx context.Context, o *investv1.Order, purpose ledger.Purpose) (ledger.Payout, error) {
+	var amount int64
+	currency := string(o.Spec.Currency)
+	pmdID, remittance := o.Spec.PaymentMethodDetailsID, ""
+	if q := o.Spec.Quote; q != nil && q.PaymentMethodDetailsID != "" {
+		pmdID = q.PaymentMethodDetailsID
+	}
+	switch purpose {
+	case ledger.PurposePayout:
+		if s := o.Status.Strike; s != nil {
+			amount = s.NetAmount
+		} else if q := o.Spec.Quote; q != nil {
+			amount = q.NetAmount
+		}
+		remittance = fmt.Sprintf("Redemption of %d units of %s, order %s", o.Spec.AmountOfUnits, o.Spec.ISIN, o.Name)
+		if s := o.Status.Strike; s != nil && s.Units > 0 {
+			remittance = fmt.Sprintf("Redemption of %d units of %s, order %s", s.Units, o.Spec.ISIN, o.Name)
+		}
+	case ledger.PurposeRefund:
+		r := o.Status.Refund
+		amount, currency = r.Amount, string(r.Currency)
+		if r.PaymentMethodDetailsID != "" {
+			pmdID = r.PaymentMethodDetailsID
+		}
+		remittance = "Refund " + r.Reference + " of order " + o.Name
+	case ledger.PurposeResidual:
+		amount = o.Status.Strike.Residual
+		remittance = "Residual " + o.Status.Strike.ResidualReference + " of order " + o.Name
+	}
+	amount -= amount % unitsPerCent // what a bank can send: whole cents, never more than owed
+	ins := ledger.Payout{
+		Namespace: o.Namespace, OrderID: o.Name, Purpose: purpose, EndToEndID: EndToEndID(o.Name),
+		Amount: amount, Currency: currency, RemittanceInfo: truncateRunes(remittance, 140),
+		ExecutionDate: day(p.now()), InstructedAt: p.now().UTC(),
+	}
+	if amount == 0 {
+		return ins, nil
+	}
+	cannot := func(format string, args ...any) error {
+		return &notPossibleError{msg: fmt.Sprintf("the %s of %s cannot be sent by SEPA credit transfer: %s; it waits for an operator",
+			strings.ToLower(string(purpose)), money.Format(amount, currency), fmt.Sprintf(format, args...))}
+	}
+	if currency != "EUR" {
+		return ins, cannot("SEPA transfers are in euro, the order is in %s", currency)
+	}
+	if ins.EndToEndID == "" {
+		return ins, cannot("the order id %q does not fit an end-to-end id (at most %d characters, or a UUID)", o.Name, iso20022.MaxIDLen)
+	}
+	if pmdID == "" {
+		return ins, cannot("the order names no payment method details of its customer")
+	}
+	var pmd investv1.PaymentMethodDetails
+	if err := p.Client.Get(ctx, types.NamespacedName{Namespace: o.Namespace, Name: string(pmdID)}, &pmd); err != nil {
+		if apierrors.IsNotFound(err) {
+			return ins, cannot("its payment method details %s are gone", pmdID)
+		}
+		return ins, fmt.Errorf("read the payment method of %s/%s: %w", o.Namespace, o.Name, err)
+	}
+	ins.CreditorName, ins.CreditorIBAN = truncateRunes(pmd.Spec.AccountHolderName, 70), validation.NormalizeIBAN(pmd.Spec.IBAN)
+	if err := validation.ValidateIBAN(ins.CreditorIBAN); err != nil {
+		return ins, cannot("the IBAN of its payment method details %s is not valid: %v", pmdID, err)
+	}
+	name, iban, err := p.fundAccount(ctx, o)
+	if err != nil {
+		return ins, err
+	}
+	ins.DebtorName, ins.DebtorIBAN = truncateRunes(name, 70), iban
+	return ins, nil
+}
+
+// fundAccount is the fund's bank account the money leaves: the fund's payment details,
+// else (a fund changed since) those the order's quote named.
+func (p *Payer) fundAccount(ctx context.Context, o *investv1.Order) (name, iban string, err error) {
+	q := o.Spec.Quote
+	if q != nil && q.FundDetails.FundID != "" {
+		var fund investv1.Fund
+		err := p.Client.Get(ctx, types.NamespacedName{Name: string(q.FundDetails.FundID)}, &fund)
+		switch {
+		case err == nil && fund.Spec.PaymentDetails != nil:
+			return fund.Spec.PaymentDetails.AccountHolderName, validation.NormalizeIBAN(fund.Spec.PaymentDetails.IBAN), nil
+		case err != nil && !apierrors.IsNotFound(err):
+			return "", "", fmt.Errorf("read the fund of %s/%s: %w", o.Namespace, o.Name, err)
+		}
+	}
+	if q != nil && q.PaymentDetails != nil {
+		return q.PaymentDetails.AccountHolderName, validation.NormalizeIBAN(q.PaymentDetails.IBAN), nil
+	}
+	return "", "", &notPossibleError{msg: "the fund has no bank account (spec.paymentDetails) to pay from; the transfer waits for an operator"}
+}
+
+// nothingToSend records the sent and completed evidence of a transfer below one cent:
+// no bank can send it, and nothing is owed that a bank could pay.
+func (p *Payer) nothingToSend(ctx context.Context, o *investv1.Order, purpose ledger.Purpose) error {
+	sent, completed := payoutSteps(purpose)
+	before := o.DeepCopy()
+	rec := investv1.SettlementRecord{Reference: NoTransferReference, At: metav1.NewTime(p.now().UTC().Truncate(time.Second)), RecordedBy: RecordedBy}
+	lifecycle.Record(o, sent, rec)
+	lifecycle.Record(o, completed, rec)
+	if err := patch.Status(ctx, p.Client, o, before); err != nil {
+		if patch.Stale(err) {
+			return nil
+		}
+		return fmt.Errorf("record that nothing is sent for %s/%s: %w", o.Namespace, o.Name, err)
+	}
+	p.event(o, "Normal", ReasonPayoutInstructed, "the %s is below one cent: nothing is sent (reference %s)", strings.ToLower(string(purpose)), NoTransferReference)
+	return nil
+}
+
+// file collects the instructions in no file into pain.001 files, one per fund account
+// and execution date (at most maxTransfersPerFile transfers each), and records each file
+// with its instructions before it is released.
+func (p *Payer) file(ctx context.Context) error {
+	for {
+		unfiled, err := p.Payouts.Unfiled(ctx, maxTransfersPerFile)
+		if err != nil {
+			return fmt.Errorf("read the unfiled payout instructions: %w", err)
+		}
+		if len(unfiled) == 0 {
+			return nil
+		}
+		type group struct {
+			iban string
+			date time.Time
+		}
+		groups := map[group][]ledger.Payout{}
+		for _, ins := range unfiled {
+			g := group{ins.DebtorIBAN, ins.ExecutionDate.UTC()}
+			groups[g] = append(groups[g], ins)
+		}
+		keys := make([]group, 0, len(groups))
+		for g := range groups {
+			keys = append(keys, g)
+		}
+		sort.Slice(keys, func(i, j int) bool {
+			return keys[i].iban < keys[j].iban || keys[i].iban == keys[j].iban && keys[i].date.Before(keys[j].date)
+		})
+		for _, g := range keys {
+			if err := p.fileOne(ctx, groups[g]); err != nil {
+				return err
+			}
+		}
+		if len(unfiled) < maxTransfersPerFile {
+			return nil
+		}
+	}
+}
+
+// fileOne writes and records one pain.001 of instructions of one account and date.
+func (p *Payer) fileOne(ctx context.Context, ins []ledger.Payout) error {
+	now := p.now().UTC()
+	msgID, err := messageID(now)
+	if err != nil {
+		return err
+	}
+	b := &iso20022.Batch{
+		MessageID: msgID, CreatedAt: now, DebtorName: ins[0].DebtorName, DebtorIBAN: ins[0].DebtorIBAN,
+		RequestedExecutionDate: ins[0].ExecutionDate, Instant: p.Instant,
+	}
+	ids := make([]int64, len(ins))
+	for i, in := range ins {
+		ids[i] = in.ID
+		b.Transfers = append(b.Transfers, iso20022.Transfer{
+			EndToEndID: in.EndToEndID, Amount: in.Amount, Currency: in.Currency,
+			CreditorName: in.CreditorName, CreditorIBAN: in.CreditorIBAN, RemittanceInfo: in.RemittanceInfo,
+		})
+	}
+	data, err := iso20022.WritePain001(b)
+	if err != nil {
+		return fmt.Errorf("write the pain.001 of %d transfers: %w", len(ins), err)
+	}
+	sum := sha256.Sum256(data)
+	f := ledger.OutFile{
+		MessageID: msgID, Name: "pain001-" + msgID + ".xml", DebtorIBAN: b.DebtorIBAN, ExecutionDate: b.RequestedExecutionDate,
+		CreatedAt: now, SHA256: hex.EncodeToString(sum[:]), Transfers: len(ins), Data: data,
+	}
+	if err := p.Payouts.AddFile(ctx, f, ids); err != nil {
+		if errors.Is(err, ledger.ErrAlreadyRecorded) {
+			return nil // another replica filed them a moment ago; the next round reads afresh
+		}
+		return fmt.Errorf("record the pain.001 %s: %w", msgID, err)
+	}
+	p.Log.WithName("bank-payout").Info("recorded a pain.001 file", "messageID", msgID, "transfers", len(ins),
+		"total", money.Format(total(ins), ins[0].Currency))
+	return nil
+}
+
+// EndToEndID is the end-to-end id of the transfers of an order (iso20022.CompactID of
+// its id: a UUID's 32 hexadecimal digits); "" for an id that fits no end-to-end id.
+func EndToEndID(orderID string) string { return iso20022.CompactID(orderID) }
+
+func total(ins []ledger.Payout) int64 {
+	var t int64
+	for _, in := range ins {
+		t += in.Amount
+	}
+	return t
+}
+
+// messageID is FS, the time to the second, and 10 random base32 characters: 27
+// characters, unique per file.
+func messageID(now time.Time) (string, error) {
+	var b [8]byte
+	if _, err := rand.Read(b[:]); err != nil {
+		return "", err
+	}
+	return "FS" + now.Format("20060102150405") + "-" + base32.StdEncoding.EncodeToString(b[:])[:10], nil
+}
+
+// release hands the recorded files to the connector and records their release.
+func (p *Payer) release(ctx context.Context) error {
+	files, err := p.Payouts.Unreleased(ctx)
+	if err != nil {
+		return fmt.Errorf("read the unreleased pain.001 files: %w", err)
+	}
+	for _, f := range files {
+		again, err := p.Connector.Release(ctx, f.Name, f.Data)
+		if err != nil {
+			return fmt.Errorf("release %s: %w", f.Name, err)
+		}
+		if err := p.Payouts.MarkReleased(ctx, f.MessageID, p.now().UTC()); err != nil {
+			return fmt.Errorf("record the release of %s: %w", f.Name, err)
+		}
+		outFilesTotal.Inc()
+		p.Log.WithName("bank-payout").Info("released a pain.001 file to the bank", "file", f.Name, "transfers", f.Transfers,
+			"releasedBefore", again)
+	}
+	return nil
+}
+
+// applyPending writes on their orders the statuses the bank reported.
+func (p *Payer) applyPending(ctx context.Context) error {
+	for {
+		pending, err := p.Payouts.PendingPayouts(ctx, pendingBatch)
+		if err != nil {
+			return fmt.Errorf("read the pending payout statuses: %w", err)
+		}
+		if len(pending) == 0 {
+			return nil
+		}
+		var done []int64
+		var firstErr error
+		for _, ins := range pending {
+			ok, err := p.applyStatus(ctx, ins)
+			if err != nil && firstErr == nil {
+				firstErr = err
+			}
+			if ok {
+				done = append(done, ins.ID)
+			}
+		}
+		if len(done) > 0 {
+			if err := p.Payouts.PayoutsDone(ctx, done, p.now().UTC()); err != nil {
+				return fmt.Errorf("mark payout statuses applied: %w", err)
+			}
+		}
+		if firstErr != nil {
+			applyErrorsTotal.Inc()
+			p.Log.WithName("bank-payout").Error(firstErr, "could not write payout statuses on their orders; they stay pending", "pending", len(pending)-len(done))
+			return nil
+		}
+		if len(done) < len(pending) {
+			return nil
+		}
+	}
+}
+
+// applyStatus writes one reported status on its order: Accepted records the sent
+// evidence with the moves it unlocks; Rejected records status.payout (the order stalls).
+func (p *Payer) applyStatus(ctx context.Context, ins ledger.Payout) (bool, error) {
+	o := &investv1.Order{}
+	if err := p.Client.Get(ctx, types.NamespacedName{Namespace: ins.Namespace, Name: ins.OrderID}, o); err != nil {
+		if apierrors.IsNotFound(err) {
+			p.Log.WithName("bank-payout").Info("the order of a payout status is gone; the status stays in the ledger", "order", ins.Namespace+"/"+ins.OrderID)
+			return true, nil
+		}
+		return false, err
+	}
+	switch ins.Status {
+	case ledger.StatusAccepted:
+		sent, _ := payoutSteps(ins.Purpose)
+		return p.recordEvidence(ctx, o, ins.StatusAt, []lifecycle.Step{sent}, ins.FileMessageID+"/"+ins.EndToEndID,
+			fmt.Sprintf("the bank accepted the transfer of %s (%s)", money.Format(ins.Amount, ins.Currency), ins.BankStatus))
+	case ledger.StatusRejected:
+		return p.recordProblem(ctx, o, investv1.OrderPayout{
+			Purpose: string(ins.Purpose), EndToEndID: ins.EndToEndID, MessageID: ins.FileMessageID, Amount: ins.Amount,
+			Outcome: investv1.PayoutRejected, Code: reasonCode(ins.Reason), Reason: truncateRunes(reasonText(ins.Reason), 512),
+			At: metav1.NewTime(ins.StatusAt.UTC().Truncate(time.Second)),
+		})
+	}
+	return true, nil
+}
+
+// recordEvidence records the steps' evidence (those not recorded yet) with the moves they
+// unlock, in one status write, and the Event.
+func (p *Payer) recordEvidence(ctx context.Context, o *investv1.Order, at time.Time, steps []lifecycle.Step, reference, what string) (bool, error) {
+	if at.IsZero() {
+		at = p.now()
+	}
+	before := o.DeepCopy()
+	rec := investv1.SettlementRecord{Reference: reference, At: metav1.NewTime(at.UTC().Truncate(time.Second)), RecordedBy: RecordedBy}
+	var recorded []lifecycle.Step
+	for _, s := range steps {
+		if lifecycle.Record(o, s, rec) {
+			recorded = append(recorded, s)
+		}
+	}
+	if len(recorded) == 0 {
+		return true, nil // written before
+	}
+	moves, err := facts.Follow(ctx, p.Client, o, p.now())
+	if err != nil {
+		return false, err
+	}
+	if err := patch.Status(ctx, p.Client, o, before); err != nil {
+		if patch.Stale(err) {
+			return false, nil
+		}
+		return false, fmt.Errorf("record %v of %s/%s: %w", recorded, o.Namespace, o.Name, err)
+	}
+	last := recorded[len(recorded)-1]
+	note := fmt.Sprintf("%s recorded %s evidence with reference %s: %s", RecordedBy, last, reference, what)
+	kind, reason, msg := lifecycle.EvidenceEvent(last, note, before.Status.State, moves)
+	p.event(o, kind, reason, "%s", msg)
+	return true, nil
+}
+
+// recordProblem records a refused or returned transfer on the order (status.payout): the
+// order stalls until an operator decides.
+func (p *Payer) recordProblem(ctx context.Context, o *investv1.Order, problem investv1.OrderPayout) (bool, error) {
+	if cur := o.Status.Payout; cur != nil && cur.Purpose == problem.Purpose && cur.Outcome == problem.Outcome {
+		return true, nil // written before
+	}
+	before := o.DeepCopy()
+	o.Status.Payout = &problem
+	if err := patch.Status(ctx, p.Client, o, before); err != nil {
+		if patch.Stale(err) {
+			return false, nil
+		}
+		return false, fmt.Errorf("record the %s payout of %s/%s: %w", strings.ToLower(problem.Outcome), o.Namespace, o.Name, err)
+	}
+	reason := ReasonPayoutRejected
+	if problem.Outcome == investv1.PayoutReturned {
+		reason = ReasonPayoutReturned
+		payoutsReturnedTotal.Inc()
+	} else {
+		payoutsRejectedTotal.Inc()
+	}
+	w := lifecycle.PayoutProblem(o, problem.Purpose)
+	p.event(o, "Warning", reason, "%s", w.Message)
+	return true, nil
+}
+
+// reasonCode is the ISO code of a reported reason "CODE: text" ("" when it has none);
+// reasonText the rest.
+func reasonCode(r string) string {
+	code, _, ok := strings.Cut(r, ":")
+	if !ok || code == "" || len(code) > 35 || strings.ContainsAny(code, " ") {
+		return ""
+	}
+	return code
+}
+
+func reasonText(r string) string {
+	if code := reasonCode(r); code != "" {
+		return strings.TrimSpace(strings.TrimPrefix(r, code+":"))
+	}
+	return r
+}
+
+// report records a pain.002 status report: the statuses with an effect (accepted,
+// rejected) on the instructions of the original file, applied on their orders by the next
+// applyPending. It returns the number of transfer statuses the report gave.
+func (p *Payer) report(ctx context.Context, file ledger.File, data []byte) (int, error) {
+	r, err := iso20022.ParsePain002(data)
+	if err != nil {
+		return 0, &invalidFileError{err: err}
+	}
+	file.MessageType, file.MessageID = string(iso20022.Pain002V10), r.MessageID
+	var statuses []ledger.PayoutStatus
+	txs := r.Transactions()
+	for _, t := range txs {
+		status := ""
+		switch t.Status {
+		case "ACCP", "ACTC", "ACSP", "ACSC", "ACWC", "ACCC":
+			status = ledger.StatusAccepted
+		case "RJCT":
+			status = ledger.StatusRejected
+		default:
+			file.Counts["Status"+t.Status]++
+			continue
+		}
+		file.Counts[status]++
+		statuses = append(statuses, ledger.PayoutStatus{
+			OriginalMessageID: r.OriginalMessageID, EndToEndID: t.OriginalEndToEndID,
+			Status: status, BankStatus: t.Status, Reason: describeReasons(t.Reasons), At: r.CreatedAt.UTC(),
+		})
+	}
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	n, err := p.Payouts.Report(ctx, file, statuses)
+	if err != nil {
+		return 0, err
+	}
+	p.Log.WithName("bank-payout").Info("recorded a payment status report", "originalMessageID", r.OriginalMessageID,
+		"statuses", len(txs), "changed", n)
+	return len(txs), nil
+}
+
+// describeReasons is "CODE: text" of the first reason (codes of the others appended).
+func describeReasons(rs []iso20022.StatusReason) string {
+	var parts []string
+	for _, r := range rs {
+		s := strings.TrimPrefix(r.Code, "Prtry:")
+		if len(r.AdditionalInfo) > 0 {
+			s += ": " + strings.Join(r.AdditionalInfo, " ")
+		}
+		parts = append(parts, s)
+	}
+	return truncateRunes(strings.Join(parts, "; "), 512)
+}
+
+func (p *Payer) event(o *investv1.Order, kind, reason, format string, args ...any) {
+	if p.Recorder != nil {
+		p.Recorder.Eventf(o, nil, kind, reason, "Payout", format, args...)
+	}
+}
+
+func (p *Payer) now() time.Time {
+	if p.Now != nil {
+		return p.Now()
+	}
+	return time.Now()
+}
+
+func (p *Payer) debitWindow() time.Duration {
+	if p.DebitWindow > 0 {
+		return p.DebitWindow
+	}
+	return DefaultDebitWindow
+}
+
+// day is t's UTC date at midnight.
+func day(t time.Time) time.Time {
+	y, m, d := t.UTC().Date()
+	return time.Date(y, m, d, 0, 0, 0, 0, time.UTC)
+}
+
+func truncateRunes(s string, n int) string {
+	r := []rune(s)
+	if len(r) <= n {
+		return s
+	}
+	return string(r[:n])
+}
