@@ -20,14 +20,15 @@ import (
 const bankHelp = `Usage:
   PROG bank files   --archive-dsn DSN [-o table|json|yaml] [--limit N] [--cursor C]
   PROG bank entries --archive-dsn DSN [-o table|json|yaml] [--kind K]... [-n NS [--order ID]] [--file ID] [--limit N] [--cursor C]
+  PROG bank payouts --archive-dsn DSN [-o table|json|yaml] [--status S]... [-n NS [--order ID]] [--file MSGID] [--limit N] [--cursor C]
 
-Reads the bank ledger: every bank file (camt.054, camt.053) the operator ingested, and the
-outcome decided for every transaction of its booked entries (see docs/bank.md). "files"
-prints the files, newest first, with how many transactions had each outcome; "entries"
-prints the ledger's rows, newest first, only those of the kinds given by --kind (repeated,
-or separated by commas), of one tenant (-n), of one order (-n and --order) or of one file
-(--file, the ID "files" prints). Both print on stderr the --cursor of the next page when
-there is one.
+Reads the bank ledger: every bank file (camt.054, camt.053, pain.002) the operator
+ingested, the outcome decided for every transaction of its booked entries, and the payout
+instructions of the money the fund sends (see docs/bank.md). "files" prints the files,
+newest first, with how many transactions had each outcome; "entries" prints the ledger's
+rows, newest first, only those of the kinds given by --kind (repeated, or separated by
+commas), of one tenant (-n), of one order (-n and --order) or of one file (--file, the ID
+"files" prints). All three print on stderr the --cursor of the next page when there is one.
 
 The kinds of entries:
   Matched        a payment that brings its order's received total to the amount due
@@ -42,10 +43,28 @@ but have no entries. What is in suspense, for an operator to assign or refund:
 
   PROG bank entries --kind Unmatched,WrongCurrency
 
+"payouts" prints the instructions to send money, newest first: a SELL's proceeds (Payout),
+a cancelled BUY's payment (Refund), the part of a forward BUY by amount that bought no unit
+(Residual). Each shows its order, amount, the creditor's IBAN masked (only its last four
+characters, in every output format), the pain.001 file that carries it (FILE, its message
+id: what --file takes; "-" while in none), when that file was released, and what the bank
+reported (pain.002): STATUS, the bank's code and its reason. It prints only those of the
+statuses given by --status (repeated, or separated by commas), of one tenant (-n), of one
+order (-n and --order) or of one file (--file) when they are given.
+
+The statuses of an instruction:
+  Instructed  recorded, filed or waiting for a file; the bank reported nothing yet
+  Accepted    the bank accepted the transfer (ACCP, ACSC, ...)
+  Rejected    the bank refused it (RJCT, REASON says why); final. Rejected payouts are the
+              operator's: the order stalls until an operator decides (see docs/bank.md)
+What an operator has to look at:
+
+  PROG bank payouts --status Rejected
+
 The ledger is opened read-only, in the order archive's database: nothing is written, and a
 SQLite file that does not exist is an error, never a new empty archive. The ledger is the
-fund's, across tenants: without -n, "entries" lists every tenant's (-n does not default to
-the kubeconfig context's namespace; the cluster is not contacted).
+fund's, across tenants: without -n, "entries" and "payouts" list every tenant's (-n does
+not default to the kubeconfig context's namespace; the cluster is not contacted).
 `
 
 // bankKinds are the kinds of the ledger's rows, as --kind takes them.
@@ -55,12 +74,15 @@ var bankKinds = []string{
 	string(reconcile.PaidOut),
 }
 
+// payoutStatuses are the statuses of payout instructions, as --status takes them.
+var payoutStatuses = []string{ledger.StatusInstructed, ledger.StatusAccepted, ledger.StatusRejected}
+
 // bankLimit is the largest page the ledger serves.
 const bankLimit = 1000
 
-// runBank runs "bank files|entries".
+// runBank runs "bank files|entries|payouts".
 func runBank(p *Program, args []string) error {
-	verb, err := p.verb("bank", bankHelp, args, "files", "entries")
+	verb, err := p.verb("bank", bankHelp, args, "files", "entries", "payouts")
 	if err != nil {
 		return err
 	}
@@ -71,13 +93,23 @@ func runBank(p *Program, args []string) error {
 	f.AddGoFlagSet(gofs)
 	var o output
 	o.bind(f, "table")
+	// q holds the flags of every verb; "payouts" takes its filters into a PayoutQuery.
 	var q ledger.Query
-	if verb == "entries" {
+	var statuses []string
+	var fileMessageID string
+	switch verb {
+	case "entries":
 		f.StringSliceVar(&q.Kinds, "kind", nil, "only entries of this kind (repeat it, or separate kinds by commas): "+
 			strings.Join(bankKinds, ", "))
 		f.StringVarP(&q.Namespace, "namespace", "n", "", "only this tenant's entries (default: every tenant's)")
 		f.StringVar(&q.OrderID, "order", "", "only this order's entries (needs -n)")
 		f.StringVar(&q.FileID, "file", "", "only this file's entries (its ID, as \"bank files\" prints it)")
+	case "payouts":
+		f.StringSliceVar(&statuses, "status", nil, "only instructions of this status (repeat it, or separate statuses by commas): "+
+			strings.Join(payoutStatuses, ", "))
+		f.StringVarP(&q.Namespace, "namespace", "n", "", "only this tenant's instructions (default: every tenant's)")
+		f.StringVar(&q.OrderID, "order", "", "only this order's instructions (needs -n)")
+		f.StringVar(&fileMessageID, "file", "", "only this pain.001 file's instructions (its message id, as FILE prints it)")
 	}
 	f.IntVar(&q.Limit, "limit", 100, fmt.Sprintf("at most this many %s (1 to %d)", verb, bankLimit))
 	f.StringVar(&q.Cursor, "cursor", "", "continue after a previous page (the cursor it printed)")
@@ -99,7 +131,10 @@ func runBank(p *Program, args []string) error {
 	if q.OrderID != "" && q.Namespace == "" {
 		return usageErrorf("%s: --order needs -n, the order's namespace", path)
 	}
-	if q.Kinds, err = parseKinds(q.Kinds); err != nil {
+	if q.Kinds, err = parseChoices("kind", "a kind of the bank ledger", bankKinds, q.Kinds); err != nil {
+		return usageErrorf("%s: %v", path, err)
+	}
+	if statuses, err = parseChoices("status", "a status of a payout instruction", payoutStatuses, statuses); err != nil {
 		return usageErrorf("%s: %v", path, err)
 	}
 
@@ -119,15 +154,26 @@ func runBank(p *Program, args []string) error {
 	}
 
 	var next string
-	if verb == "files" {
+	switch verb {
+	case "files":
 		var files []ledger.File
 		if files, next, err = l.Files(ctx, q.Limit, q.Cursor); err == nil {
 			err = printFiles(p, &o, files)
 		}
-	} else {
+	case "entries":
 		var rows []ledger.Row
 		if rows, next, err = l.Rows(ctx, q); err == nil {
 			err = printEntries(p, &o, rows)
+		}
+	default:
+		book, ok := sqlstore.Payouts(st)
+		if !ok {
+			return fmt.Errorf("%s: the archive %s holds no payout instructions", path, archive.RedactURL(*dsn))
+		}
+		var payouts []ledger.Payout
+		if payouts, next, err = book.ListPayouts(ctx, ledger.PayoutQuery{Statuses: statuses, Namespace: q.Namespace,
+			OrderID: q.OrderID, FileMessageID: fileMessageID, Limit: q.Limit, Cursor: q.Cursor}); err == nil {
+			err = printPayouts(p, &o, payouts)
 		}
 	}
 	switch {
@@ -142,17 +188,18 @@ func runBank(p *Program, args []string) error {
 	return nil
 }
 
-// parseKinds returns the kinds as the ledger spells them (matched case-insensitively),
-// each once, or an error naming the known ones.
-func parseKinds(given []string) ([]string, error) {
+// parseChoices returns the values given to --name as known spells them (matched
+// case-insensitively), each once, or an error naming the known ones; what says what a
+// value is ("a kind of the bank ledger").
+func parseChoices(name, what string, known, given []string) ([]string, error) {
 	var out []string
 	for _, g := range given {
-		i := slices.IndexFunc(bankKinds, func(k string) bool { return strings.EqualFold(k, strings.TrimSpace(g)) })
+		i := slices.IndexFunc(known, func(k string) bool { return strings.EqualFold(k, strings.TrimSpace(g)) })
 		if i < 0 {
-			return nil, fmt.Errorf("--kind %q: not a kind of the bank ledger (one of %s)", g, strings.Join(bankKinds, ", "))
+			return nil, fmt.Errorf("--%s %q: not %s (one of %s)", name, g, what, strings.Join(known, ", "))
 		}
-		if !slices.Contains(out, bankKinds[i]) {
-			out = append(out, bankKinds[i])
+		if !slices.Contains(out, known[i]) {
+			out = append(out, known[i])
 		}
 	}
 	return out, nil
@@ -236,6 +283,58 @@ func toBankEntry(r ledger.Row) bankEntry {
 	}
 }
 
+// bankPayout is a ledger.Payout as -o json|yaml prints it: the amount in money units (1
+// EUR = 10,000) and formatted, times RFC 3339 in UTC, empty fields left out. IBANs are
+// printed masked (only their last four characters): the creditor's is a customer's
+// personal data.
+type bankPayout struct {
+	ID                 int64  `json:"id"`
+	Namespace          string `json:"namespace"`
+	OrderID            string `json:"orderId"`
+	Purpose            string `json:"purpose"`
+	EndToEndID         string `json:"endToEndId"`
+	Amount             int64  `json:"amount"`
+	Currency           string `json:"currency"`
+	AmountFormatted    string `json:"amountFormatted"`
+	CreditorName       string `json:"creditorName,omitempty"`
+	CreditorIBANMasked string `json:"creditorIbanMasked"`
+	RemittanceInfo     string `json:"remittanceInfo,omitempty"`
+	DebtorName         string `json:"debtorName,omitempty"`
+	DebtorIBANMasked   string `json:"debtorIbanMasked,omitempty"`
+	ExecutionDate      string `json:"executionDate,omitempty"`
+	InstructedAt       string `json:"instructedAt,omitempty"`
+	FileMessageID      string `json:"fileMessageId,omitempty"`
+	ReleasedAt         string `json:"releasedAt,omitempty"`
+	Status             string `json:"status"`
+	BankStatus         string `json:"bankStatus,omitempty"`
+	Reason             string `json:"reason,omitempty"`
+	StatusAt           string `json:"statusAt,omitempty"`
+	Pending            bool   `json:"pending"`
+	AppliedAt          string `json:"appliedAt,omitempty"`
+}
+
+func toBankPayout(p ledger.Payout) bankPayout {
+	return bankPayout{
+		ID: p.ID, Namespace: p.Namespace, OrderID: p.OrderID, Purpose: string(p.Purpose), EndToEndID: p.EndToEndID,
+		Amount: p.Amount, Currency: p.Currency, AmountFormatted: money.Format(p.Amount, p.Currency),
+		CreditorName: p.CreditorName, CreditorIBANMasked: maskIBAN(p.CreditorIBAN), RemittanceInfo: p.RemittanceInfo,
+		DebtorName: p.DebtorName, DebtorIBANMasked: maskIBAN(p.DebtorIBAN),
+		ExecutionDate: timeText(p.ExecutionDate), InstructedAt: timeText(p.InstructedAt),
+		FileMessageID: p.FileMessageID, ReleasedAt: timeText(p.ReleasedAt),
+		Status: p.Status, BankStatus: p.BankStatus, Reason: p.Reason, StatusAt: timeText(p.StatusAt),
+		Pending: p.Pending, AppliedAt: timeText(p.AppliedAt),
+	}
+}
+
+// maskIBAN hides all of an IBAN but its last four characters (all of one that short).
+func maskIBAN(iban string) string {
+	r := []rune(iban)
+	if len(r) <= 4 {
+		return strings.Repeat("*", len(r))
+	}
+	return strings.Repeat("*", len(r)-4) + string(r[len(r)-4:])
+}
+
 // printFiles prints the files as a table or as {"items": [...]}.
 func printFiles(p *Program, o *output, files []ledger.File) error {
 	if o.format != "table" {
@@ -295,6 +394,30 @@ func printEntries(p *Program, o *output, rows []ledger.Row) error {
 			dash(r.CreditDebit), dash(r.EntryReference), order, pending, dash(r.CreditorReference)}, "\t"))
 	}
 	return table(p.Stdout, "ID\tKIND\tREASON\tAMOUNT\tDIRECTION\tENTRY\tORDER\tPENDING\tCREDITOR REF", lines)
+}
+
+// printPayouts prints the instructions as a table or as {"items": [...]}.
+func printPayouts(p *Program, o *output, payouts []ledger.Payout) error {
+	if o.format != "table" {
+		items := make([]bankPayout, 0, len(payouts))
+		for _, in := range payouts {
+			items = append(items, toBankPayout(in))
+		}
+		return o.encode(p.Stdout, struct {
+			Items []bankPayout `json:"items"`
+		}{items})
+	}
+	lines := make([]string, 0, len(payouts))
+	for _, in := range payouts {
+		released := "-"
+		if !in.ReleasedAt.IsZero() {
+			released = in.ReleasedAt.UTC().Format(time.RFC3339)
+		}
+		lines = append(lines, strings.Join([]string{fmt.Sprint(in.ID), in.Namespace + "/" + in.OrderID, string(in.Purpose),
+			money.Format(in.Amount, in.Currency), dash(maskIBAN(in.CreditorIBAN)), dash(in.FileMessageID), released,
+			dash(in.Status), dash(in.BankStatus), dash(in.Reason)}, "\t"))
+	}
+	return table(p.Stdout, "ID\tORDER\tPURPOSE\tAMOUNT\tCREDITOR IBAN\tFILE\tRELEASED\tSTATUS\tBANK STATUS\tREASON", lines)
 }
 
 // dash is s, or "-" for an empty cell.

@@ -16,6 +16,7 @@ import (
 	"github.com/fundshare/fundshare-operator/internal/archive/sqlstore"
 	"github.com/fundshare/fundshare-operator/internal/bank/ledger"
 	"github.com/fundshare/fundshare-operator/internal/bank/reconcile"
+	"github.com/fundshare/fundshare-operator/internal/money"
 )
 
 func bankRun(args ...string) (string, string, int) {
@@ -284,6 +285,16 @@ func TestBankUsageErrorsExitTwo(t *testing.T) {
 		{[]string{"files", "--archive-dsn", dsn, "--kind", "Matched"}, "unknown flag"},
 		{[]string{"entries", "--archive-dsn", dsn, "extra"}, "unexpected arguments"},
 		{[]string{"entries", "--archive-dsn", "mysql://x"}, "archive DSN"},
+		{[]string{"payouts"}, "--archive-dsn is required"},
+		{[]string{"payouts", "--archive-dsn", dsn, "--order", "o-s1"}, "--order needs -n"},
+		{[]string{"payouts", "--archive-dsn", dsn, "--status", "Paid"}, "Instructed, Accepted, Rejected"},
+		{[]string{"payouts", "--archive-dsn", dsn, "--status", "Rejected,"}, `"": not a status of a payout instruction`},
+		{[]string{"payouts", "--archive-dsn", dsn, "--kind", "Matched"}, "unknown flag"},
+		{[]string{"entries", "--archive-dsn", dsn, "--status", "Rejected"}, "unknown flag"},
+		{[]string{"payouts", "--archive-dsn", dsn, "-o", "wide"}, "one of table, json, yaml"},
+		{[]string{"payouts", "--archive-dsn", dsn, "--limit", "1001"}, "between 1 and 1000"},
+		{[]string{"payouts", "--archive-dsn", dsn, "--cursor", "not-a-cursor"}, "cursor"},
+		{[]string{"payouts", "--archive-dsn", dsn, "extra"}, "unexpected arguments"},
 	} {
 		stdout, stderr, code := bankRun(c.args...)
 		if code != 2 || stdout != "" || !strings.HasPrefix(stderr, "fundsharectl: ") || !strings.Contains(stderr, c.says) ||
@@ -314,7 +325,7 @@ func TestBankUnknownKindIsAUsageErrorNamingTheKnownKinds(t *testing.T) {
 }
 
 func TestBankWithoutArchiveDSNIsAUsageError(t *testing.T) {
-	for _, verb := range []string{"files", "entries"} {
+	for _, verb := range []string{"files", "entries", "payouts"} {
 		stdout, stderr, code := bankRun(verb, "-o", "json")
 		if code != 2 || stdout != "" || !strings.Contains(stderr, "--archive-dsn is required") {
 			t.Errorf("bank %s: code %d, stdout %q, stderr %q", verb, code, stdout, stderr)
@@ -325,7 +336,7 @@ func TestBankWithoutArchiveDSNIsAUsageError(t *testing.T) {
 func TestBankOnAMissingSqlitePathIsAnErrorAndCreatesNothing(t *testing.T) {
 	dir := t.TempDir()
 	mistyped := filepath.Join(dir, "archiv.db")
-	for _, verb := range []string{"files", "entries"} {
+	for _, verb := range []string{"files", "entries", "payouts"} {
 		stdout, stderr, code := bankRun(verb, "--archive-dsn", "sqlite://"+mistyped)
 		if code != 1 || stdout != "" || !strings.Contains(stderr, mistyped) || strings.Count(stderr, "\n") != 1 {
 			t.Errorf("bank %s on a missing file: code %d, stdout %q, stderr %q; want 1 and one line naming the path", verb, code, stdout, stderr)
@@ -503,7 +514,8 @@ func TestBankJSONAndYAMLRoundTripTheFields(t *testing.T) {
 }
 
 func TestBankHelpSaysTheLedgerIsReadOnlyAndWhatTheKindsMean(t *testing.T) {
-	for _, args := range [][]string{{"bank", "--help"}, {"bank", "-h"}, {"help", "bank"}, {"bank", "files", "--help"}, {"bank", "entries", "-h"}} {
+	for _, args := range [][]string{{"bank", "--help"}, {"bank", "-h"}, {"help", "bank"}, {"bank", "files", "--help"}, {"bank", "entries", "-h"},
+		{"bank", "payouts", "--help"}} {
 		stdout, stderr, code := plugin(args...)
 		if code != 0 || stderr != "" || !strings.Contains(stdout, "kubectl fundshare bank entries --kind Unmatched,WrongCurrency") ||
 			!strings.Contains(stdout, "opened read-only") {
@@ -520,5 +532,366 @@ func TestBankHelpSaysTheLedgerIsReadOnlyAndWhatTheKindsMean(t *testing.T) {
 	}
 	if stdout, _, _ := plugin("--help"); !strings.Contains(stdout, "\n  bank ") {
 		t.Errorf("the usage does not list bank:\n%s", stdout)
+	}
+}
+
+func TestBankHelpSaysWhatPayoutsAndTheirStatusesAre(t *testing.T) {
+	for _, args := range [][]string{{"bank", "--help"}, {"help", "bank"}, {"bank", "payouts", "-h"}} {
+		stdout, stderr, code := plugin(args...)
+		if code != 0 || stderr != "" {
+			t.Fatalf("%q: code %d, stderr %q", args, code, stderr)
+		}
+		for _, s := range []string{
+			"kubectl fundshare bank payouts --archive-dsn DSN [-o table|json|yaml] [--status S]... [-n NS [--order ID]] [--file MSGID]",
+			"kubectl fundshare bank payouts --status Rejected", "the order stalls", "docs/bank.md", "masked",
+		} {
+			if !strings.Contains(stdout, s) {
+				t.Errorf("%q does not say %q:\n%s", args, s, stdout)
+			}
+		}
+		for _, st := range []string{"Instructed", "Accepted", "Rejected"} {
+			if !strings.Contains(stdout, "\n  "+st+" ") {
+				t.Errorf("%q: no line for %s", args, st)
+			}
+		}
+	}
+	stdout, _, _ := plugin("bank", "payouts", "--help")
+	for _, s := range []string{"--status strings", "-n, --namespace", "--order", "--file", "--limit", "--cursor", "--archive-dsn"} {
+		if !strings.Contains(stdout, s) {
+			t.Errorf("payouts --help lacks %s:\n%s", s, stdout)
+		}
+	}
+}
+
+// The IBANs of the seeded payouts: the customers' (personal data, never printed in full)
+// and the fund's.
+const (
+	ibanNL   = "NL91ABNA0417164300"
+	ibanDE   = "DE89370400440532013000"
+	ibanGB   = "GB29NWBK60161331926819"
+	ibanFund = "LU280019400644750000"
+)
+
+// seedPayouts records five payout instructions in a new SQLite archive, opened read-write
+// and closed again, and returns its DSN and the instructions as recorded, by ID:
+//
+//	1 acme/o-s1 Payout   10499.2900 EUR to ibanNL, file MSG-1 (released), Accepted
+//	2 acme/o-b2 Refund     500.0000 EUR to ibanDE, file MSG-1 (released), Instructed
+//	3 beta/o-s3 Payout     210.0000 EUR to ibanGB, file MSG-1 (released), Rejected
+//	4 acme/o-b4 Residual     1.2300 EUR to ibanNL, file MSG-2 (not released), Instructed
+//	5 beta/o-s5 Payout      75.0000 EUR to ibanDE, in no file, Instructed
+func seedPayouts(t *testing.T) (string, map[int64]ledger.Payout) {
+	t.Helper()
+	dsn := "sqlite://" + filepath.Join(t.TempDir(), "archive.db")
+	ctx := context.Background()
+	st, err := sqlstore.Open(ctx, dsn, sqlstore.Options{OpTimeout: time.Minute})
+	if err != nil {
+		t.Fatal(err)
+	}
+	book, ok := sqlstore.Payouts(st)
+	if !ok {
+		t.Fatal("the SQLite archive has no payouts book")
+	}
+	day := time.Date(2026, 11, 30, 0, 0, 0, 0, time.UTC)
+	in := func(i int, ns, order string, purpose ledger.Purpose, amount int64, iban string) ledger.Payout {
+		return ledger.Payout{Namespace: ns, OrderID: order, Purpose: purpose, EndToEndID: order, Amount: amount, Currency: "EUR",
+			CreditorName: "Customer " + order, CreditorIBAN: iban, RemittanceInfo: string(purpose) + " of order " + order,
+			DebtorName: "Global Feeder I", DebtorIBAN: ibanFund, ExecutionDate: day,
+			InstructedAt: bankBase.Add(time.Duration(i) * time.Minute)}
+	}
+	if n, err := book.Instruct(ctx, []ledger.Payout{
+		in(1, "acme", "o-s1", ledger.PurposePayout, 104_992_900, ibanNL),
+		in(2, "acme", "o-b2", ledger.PurposeRefund, 5_000_000, ibanDE),
+		in(3, "beta", "o-s3", ledger.PurposePayout, 2_100_000, ibanGB),
+		in(4, "acme", "o-b4", ledger.PurposeResidual, 12_300, ibanNL),
+		in(5, "beta", "o-s5", ledger.PurposePayout, 750_000, ibanDE),
+	}); err != nil || n != 5 {
+		t.Fatalf("Instruct: %d, %v", n, err)
+	}
+	file := func(msgID string, created time.Time) ledger.OutFile {
+		return ledger.OutFile{MessageID: msgID, Name: "pain001-" + msgID + ".xml", DebtorIBAN: ibanFund, ExecutionDate: day,
+			CreatedAt: created, Data: []byte("<Document><MsgId>" + msgID + "</MsgId></Document>")}
+	}
+	if err := book.AddFile(ctx, file("MSG-1", bankBase.Add(10*time.Minute)), []int64{1, 2, 3}); err != nil {
+		t.Fatal(err)
+	}
+	if err := book.AddFile(ctx, file("MSG-2", bankBase.Add(20*time.Minute)), []int64{4}); err != nil {
+		t.Fatal(err)
+	}
+	if err := book.MarkReleased(ctx, "MSG-1", bankBase.Add(time.Hour)); err != nil {
+		t.Fatal(err)
+	}
+	reported := bankBase.Add(3 * time.Hour)
+	if n, err := book.Report(ctx, ledger.File{ID: "20261127T130000.000Z-DDDDDDDD-pain002-1.xml", Name: "pain002-1.xml",
+		SHA256: strings.Repeat("d", 64), MessageType: "pain.002.001.10", MessageID: "MYBANK-RPT-1", IngestedAt: reported,
+		Counts: map[string]int{"Accepted": 1, "Rejected": 1}}, []ledger.PayoutStatus{
+		{OriginalMessageID: "MSG-1", EndToEndID: "o-s1", Status: ledger.StatusAccepted, BankStatus: "ACCP", At: reported},
+		{OriginalMessageID: "MSG-1", EndToEndID: "o-s3", Status: ledger.StatusRejected, BankStatus: "RJCT",
+			Reason: "AC04: account closed", At: reported},
+	}); err != nil || n != 2 {
+		t.Fatalf("Report: %d, %v", n, err)
+	}
+	all, next, err := book.ListPayouts(ctx, ledger.PayoutQuery{Limit: 1000})
+	if err != nil || next != "" || len(all) != 5 {
+		t.Fatalf("ListPayouts: %d instructions, next %q, %v", len(all), next, err)
+	}
+	recorded := map[int64]ledger.Payout{}
+	for _, p := range all {
+		recorded[p.ID] = p
+	}
+	if err := st.Close(); err != nil {
+		t.Fatal(err)
+	}
+	return dsn, recorded
+}
+
+// payoutsIDs runs "bank payouts" with args and returns the IDs it printed.
+func payoutsIDs(t *testing.T, args ...string) []string {
+	t.Helper()
+	out, errOut, code := bankRun(append([]string{"payouts"}, args...)...)
+	if code != 0 || errOut != "" {
+		t.Fatalf("bank payouts %q: code %d, stderr %q", args, code, errOut)
+	}
+	return tableIDs(t, out)
+}
+
+func TestBankPayoutsListsInstructionsNewestFirstWithTheirFileAndStatus(t *testing.T) {
+	dsn, _ := seedPayouts(t)
+	out, errOut, code := bankRun("payouts", "--archive-dsn", dsn)
+	if code != 0 || errOut != "" {
+		t.Fatalf("code %d, stderr %q", code, errOut)
+	}
+	lines := strings.Split(strings.TrimRight(out, "\n"), "\n")
+	want := [][]string{
+		{"ID", "ORDER", "PURPOSE", "AMOUNT", "CREDITOR", "IBAN", "FILE", "RELEASED", "STATUS", "BANK", "STATUS", "REASON"},
+		{"5", "beta/o-s5", "Payout", "75.0000", "EUR", "******************3000", "-", "-", "Instructed", "-", "-"},
+		{"4", "acme/o-b4", "Residual", "1.2300", "EUR", "**************4300", "MSG-2", "-", "Instructed", "-", "-"},
+		{"3", "beta/o-s3", "Payout", "210.0000", "EUR", "******************6819", "MSG-1", "2026-11-27T11:00:00Z", "Rejected", "RJCT", "AC04:", "account", "closed"},
+		{"2", "acme/o-b2", "Refund", "500.0000", "EUR", "******************3000", "MSG-1", "2026-11-27T11:00:00Z", "Instructed", "-", "-"},
+		{"1", "acme/o-s1", "Payout", "10499.2900", "EUR", "**************4300", "MSG-1", "2026-11-27T11:00:00Z", "Accepted", "ACCP", "-"},
+	}
+	if len(lines) != len(want) {
+		t.Fatalf("want %d lines:\n%s", len(want), out)
+	}
+	for i, w := range want {
+		if got := strings.Fields(lines[i]); !reflect.DeepEqual(got, w) {
+			t.Errorf("line %d: %q, want %q", i, got, w)
+		}
+	}
+	// The columns are aligned: every cell of a column starts where its header does.
+	for _, col := range []struct{ header, cell string }{{"FILE", "MSG-2"}, {"STATUS", "Instructed"}, {"REASON", "-"}} {
+		at := strings.Index(lines[0], col.header)
+		if at < 0 || (!strings.HasPrefix(lines[2][at:], col.cell+" ") && lines[2][at:] != col.cell) {
+			t.Errorf("the %s column is not aligned:\n%s", col.header, out)
+		}
+	}
+}
+
+func TestBankPayoutsFilterByStatusAndOrder(t *testing.T) {
+	dsn, _ := seedPayouts(t)
+	for _, c := range []struct {
+		args []string
+		want []string
+	}{
+		{[]string{"--status", "Rejected"}, []string{"3"}},
+		// Comma-separated, repeated, or in another case, the same.
+		{[]string{"--status", "Accepted,Rejected"}, []string{"3", "1"}},
+		{[]string{"--status", "Accepted", "--status", "Rejected"}, []string{"3", "1"}},
+		{[]string{"--status", "rejected,ACCEPTED,Rejected"}, []string{"3", "1"}},
+		{[]string{"--status", "instructed"}, []string{"5", "4", "2"}},
+		{[]string{"-n", "acme"}, []string{"4", "2", "1"}},
+		{[]string{"--namespace", "beta", "--status", "Instructed"}, []string{"5"}},
+		{[]string{"-n", "acme", "--order", "o-s1"}, []string{"1"}},
+		{[]string{"-n", "acme", "--order", "o-s1", "--status", "Rejected"}, []string{}},
+		// An order is named within its namespace.
+		{[]string{"-n", "beta", "--order", "o-s1"}, []string{}},
+		{[]string{"--file", "MSG-1"}, []string{"3", "2", "1"}},
+		{[]string{"--file", "MSG-1", "--status", "Instructed"}, []string{"2"}},
+		{[]string{"--file", "MSG-2"}, []string{"4"}},
+		{[]string{"--file", "MSG-3"}, []string{}},
+	} {
+		if got := payoutsIDs(t, append([]string{"--archive-dsn", dsn}, c.args...)...); !reflect.DeepEqual(got, c.want) {
+			t.Errorf("%q: %q, want %q", c.args, got, c.want)
+		}
+	}
+}
+
+func TestBankPayoutsNeverPrintsAFullIBAN(t *testing.T) {
+	dsn, _ := seedPayouts(t)
+	for _, args := range [][]string{{}, {"-o", "json"}, {"-o", "yaml"}, {"--status", "Rejected", "-o", "json"},
+		{"-n", "acme", "--order", "o-s1", "-o", "yaml"}, {"--limit", "1"}} {
+		out, errOut, code := bankRun(append([]string{"payouts", "--archive-dsn", dsn}, args...)...)
+		if code != 0 {
+			t.Fatalf("%q: code %d, stderr %q", args, code, errOut)
+		}
+		for _, iban := range []string{ibanNL, ibanDE, ibanGB, ibanFund} {
+			// Neither the IBAN nor any part of it but the last four characters.
+			if strings.Contains(out+errOut, iban[:len(iban)-4]) || strings.Contains(out+errOut, iban[:8]) {
+				t.Errorf("%q prints the IBAN %s:\n%s%s", args, iban, out, errOut)
+			}
+		}
+		if !strings.Contains(out, "**************4300") && !strings.Contains(out, "******************3000") &&
+			!strings.Contains(out, "******************6819") {
+			t.Errorf("%q prints no masked IBAN:\n%s", args, out)
+		}
+	}
+	out, _, _ := bankRun("payouts", "--archive-dsn", dsn, "-o", "json", "-n", "acme", "--order", "o-s1")
+	if !strings.Contains(out, `"creditorIbanMasked": "**************4300"`) || strings.Contains(out, `"creditorIban"`) {
+		t.Errorf("-o json does not print the creditor's IBAN masked under creditorIbanMasked:\n%s", out)
+	}
+	for in, want := range map[string]string{ibanDE: "******************3000", ibanNL: "**************4300", "NL91": "****", "": ""} {
+		if got := maskIBAN(in); got != want {
+			t.Errorf("maskIBAN(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
+
+func TestBankPayoutsJSONAndYAMLCarryTheFields(t *testing.T) {
+	dsn, recorded := seedPayouts(t)
+	unmarshal := map[string]func([]byte, any) error{
+		"json": json.Unmarshal,
+		"yaml": func(b []byte, v any) error { return yaml.UnmarshalStrict(b, v) },
+	}
+	at := func(s string) time.Time {
+		if s == "" {
+			return time.Time{}
+		}
+		v, err := time.Parse(time.RFC3339Nano, s)
+		if err != nil || !strings.HasSuffix(s, "Z") {
+			t.Fatalf("time %q is not RFC 3339 in UTC (%v)", s, err)
+		}
+		return v
+	}
+	for _, format := range []string{"json", "yaml"} {
+		out, errOut, code := bankRun("payouts", "--archive-dsn", dsn, "-o", format)
+		if code != 0 || errOut != "" {
+			t.Fatalf("payouts -o %s: code %d, stderr %q", format, code, errOut)
+		}
+		var payouts struct {
+			Items []bankPayout `json:"items"`
+		}
+		if err := unmarshal[format]([]byte(out), &payouts); err != nil {
+			t.Fatalf("payouts -o %s: %v\n%s", format, err, out)
+		}
+		if len(payouts.Items) != len(recorded) {
+			t.Fatalf("payouts -o %s: %d items, want %d", format, len(payouts.Items), len(recorded))
+		}
+		for i, e := range payouts.Items {
+			want, ok := recorded[int64(len(recorded)-i)]
+			if !ok || e.ID != want.ID {
+				t.Fatalf("payouts -o %s: item %d has ID %d, not newest first", format, i, e.ID)
+			}
+			got := ledger.Payout{ID: e.ID, Namespace: e.Namespace, OrderID: e.OrderID, Purpose: ledger.Purpose(e.Purpose),
+				EndToEndID: e.EndToEndID, Amount: e.Amount, Currency: e.Currency, CreditorName: e.CreditorName,
+				RemittanceInfo: e.RemittanceInfo, DebtorName: e.DebtorName, ExecutionDate: at(e.ExecutionDate),
+				InstructedAt: at(e.InstructedAt), FileMessageID: e.FileMessageID, ReleasedAt: at(e.ReleasedAt),
+				Status: e.Status, BankStatus: e.BankStatus, Reason: e.Reason, StatusAt: at(e.StatusAt), Pending: e.Pending,
+				AppliedAt: at(e.AppliedAt)}
+			wantIBAN := strings.Repeat("*", len(want.CreditorIBAN)-4) + want.CreditorIBAN[len(want.CreditorIBAN)-4:]
+			wantFund := strings.Repeat("*", len(want.DebtorIBAN)-4) + want.DebtorIBAN[len(want.DebtorIBAN)-4:]
+			want.CreditorIBAN, want.DebtorIBAN = "", ""
+			if !reflect.DeepEqual(got, want) {
+				t.Errorf("payouts -o %s, item %d:\n got %+v\nwant %+v", format, i, got, want)
+			}
+			if e.CreditorIBANMasked != wantIBAN || e.DebtorIBANMasked != wantFund {
+				t.Errorf("payouts -o %s, item %d: IBANs %q and %q, want %q and %q", format, i, e.CreditorIBANMasked,
+					e.DebtorIBANMasked, wantIBAN, wantFund)
+			}
+			if wantFormatted := money.Format(want.Amount, want.Currency); e.AmountFormatted != wantFormatted {
+				t.Errorf("payouts -o %s, item %d: amountFormatted %q, want %q", format, i, e.AmountFormatted, wantFormatted)
+			}
+		}
+	}
+
+	// The names are lower camel case; amounts are integers, times RFC 3339 in UTC.
+	out, _, _ := bankRun("payouts", "--archive-dsn", dsn, "-o", "json", "--status", "Rejected")
+	for _, s := range []string{`"id": 3`, `"namespace": "beta"`, `"orderId": "o-s3"`, `"purpose": "Payout"`,
+		`"endToEndId": "o-s3"`, `"amount": 2100000`, `"currency": "EUR"`, `"amountFormatted": "210.0000 EUR"`,
+		`"creditorIbanMasked": "******************6819"`, `"executionDate": "2026-11-30T00:00:00Z"`,
+		`"instructedAt": "2026-11-27T10:03:00Z"`, `"fileMessageId": "MSG-1"`, `"releasedAt": "2026-11-27T11:00:00Z"`,
+		`"status": "Rejected"`, `"bankStatus": "RJCT"`, `"reason": "AC04: account closed"`,
+		`"statusAt": "2026-11-27T13:00:00Z"`, `"pending": true`} {
+		if !strings.Contains(out, s) {
+			t.Errorf("-o json has no %s:\n%s", s, out)
+		}
+	}
+	// Empty fields are left out: an instruction in no file, with no status reported.
+	out, _, _ = bankRun("payouts", "--archive-dsn", dsn, "-o", "json", "-n", "beta", "--order", "o-s5")
+	for _, s := range []string{`"fileMessageId"`, `"releasedAt"`, `"bankStatus"`, `"reason"`, `"statusAt"`, `"appliedAt"`} {
+		if strings.Contains(out, s) {
+			t.Errorf("-o json of an unfiled instruction has %s:\n%s", s, out)
+		}
+	}
+	// An empty page is an empty list, not null.
+	if out, _, code := bankRun("payouts", "--archive-dsn", dsn, "-o", "json", "-n", "other"); code != 0 ||
+		strings.Join(strings.Fields(out), "") != `{"items":[]}` {
+		t.Errorf("an empty page: code %d, %q", code, out)
+	}
+}
+
+func TestBankPayoutsPageWithTheCursorOnStderr(t *testing.T) {
+	dsn, _ := seedPayouts(t)
+	var pages [][]string
+	cursor := ""
+	for range 5 {
+		args := []string{"payouts", "--archive-dsn", dsn, "--limit", "2"}
+		if cursor != "" {
+			args = append(args, "--cursor", cursor)
+		}
+		out, errOut, code := bankRun(args...)
+		if code != 0 {
+			t.Fatalf("page %d: code %d, stderr %q", len(pages), code, errOut)
+		}
+		pages = append(pages, tableIDs(t, out))
+		if cursor = nextCursor(t, errOut); cursor == "" {
+			break
+		}
+	}
+	if want := [][]string{{"5", "4"}, {"3", "2"}, {"1"}}; !reflect.DeepEqual(pages, want) {
+		t.Errorf("payouts pages %q, want %q", pages, want)
+	}
+}
+
+func TestBankPayoutsUnknownStatusIsAUsageErrorNamingTheKnownStatuses(t *testing.T) {
+	// Refused before the archive is opened: it need not exist.
+	_, stderr, code := bankRun("payouts", "--archive-dsn", "sqlite://"+filepath.Join(t.TempDir(), "archive.db"),
+		"--status", "Accepted,Paid")
+	if code != 2 || !strings.Contains(stderr, `--status "Paid": not a status of a payout instruction`) ||
+		strings.Count(stderr, "\n") != 1 {
+		t.Fatalf("code %d, stderr %q", code, stderr)
+	}
+	for _, s := range []string{"Instructed", "Accepted", "Rejected"} {
+		if !strings.Contains(stderr, s) {
+			t.Errorf("the error does not name %s: %q", s, stderr)
+		}
+	}
+}
+
+func TestBankPayoutsReadsWithoutWriting(t *testing.T) {
+	dsn, _ := seedPayouts(t)
+	path := strings.TrimPrefix(dsn, "sqlite://")
+	// A file the reader cannot write (unless root): opening it for writing would fail.
+	if err := os.Chmod(path, 0o400); err != nil {
+		t.Fatal(err)
+	}
+	before, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, args := range [][]string{{}, {"--status", "Rejected"}, {"-n", "acme", "-o", "yaml"}, {"--file", "MSG-1", "-o", "json"}} {
+		if _, errOut, code := bankRun(append([]string{"payouts", "--archive-dsn", dsn}, args...)...); code != 0 {
+			t.Fatalf("bank payouts %q of a read-only file: code %d, %s", args, code, errOut)
+		}
+	}
+	if after, err := os.ReadFile(path); err != nil || !bytes.Equal(after, before) {
+		t.Errorf("reading changed the database file (%v)", err)
+	}
+	if fi, err := os.Stat(path + "-wal"); err == nil && fi.Size() > 0 {
+		t.Errorf("reading wrote %d bytes to the write-ahead log", fi.Size())
+	}
+	// The reported statuses' effects are still pending: reading applies nothing.
+	out, _, _ := bankRun("payouts", "--archive-dsn", dsn, "--status", "Accepted,Rejected", "-o", "json")
+	if strings.Count(out, `"pending": true`) != 2 {
+		t.Errorf("the reported instructions are no longer pending:\n%s", out)
 	}
 }

@@ -45,7 +45,8 @@ func commands() []command {
 		{"orders", "read archived orders (moved out of the cluster by the retention controller):\n" +
 			"              \"orders get\" one, \"orders list\" a tenant's, newest first", runOrders},
 		{"bank", "read the bank ledger: \"bank files\" the ingested bank files, \"bank entries\"\n" +
-			"              each transaction's outcome (matched, underpaid, ..., suspense)", runBank},
+			"              each transaction's outcome (matched, underpaid, ..., suspense),\n" +
+			"              \"bank payouts\" the transfers the fund sends and their status", runBank},
 		{"nav", "\"nav publish\": append a NAV price to a share class's NAVHistory", runNAV},
 		{"gate", "close a fund's redemption gate: sell orders wait in REDEMPTION_GATED", runGate},
 		{"ungate", "lift a fund's redemption gate", runUngate},
