@@ -285,4 +285,5 @@ bench: controlplane manifests ## Performance harness (not part of make test): re
 	go test -count=1 -run '^$$' -bench 'TransfersIndexed' -benchtime 1x -v ./controllers/transfer/
 	go test -count=1 -run '^$$' -bench 'BooksHealedAfterA100BlockRollback' -benchtime 1x -v ./controllers/delivery/
 	go test -count=1 -run '^$$' -bench 'StatementPaysWaitingOrders' -benchtime 1x -timeout 30m -v ./controllers/bank/
+	go test -count=1 -run '^$$' -bench 'PayoutFile10000' -benchtime 3x -v ./controllers/bank/
 	go test -count=1 -run '^$$' -bench '10000' -benchtime 3x -v ./internal/bank/iso20022/ ./internal/bank/reconcile/ ./internal/archive/sqlstore/

@@ -112,6 +112,19 @@ func (p *Payer) Round(ctx context.Context) error {
 	if err := p.instruct(ctx); err != nil {
 		return err
 	}
+	return p.fileAndRelease(ctx)
+}
+
+// FileAndRelease collects the recorded instructions in no file into pain.001 files,
+// records them, and releases every recorded file not released yet: steps 3 and 4 of a
+// Round, for a caller that records instructions itself (a benchmark).
+func (p *Payer) FileAndRelease(ctx context.Context) error {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.fileAndRelease(ctx)
+}
+
+func (p *Payer) fileAndRelease(ctx context.Context) error {
 	if err := p.file(ctx); err != nil {
 		return err
 	}
