@@ -332,6 +332,9 @@ func TestTheChartInstallsOnTheControlPlaneWithEveryToggleOn(t *testing.T) {
 				t.Errorf("%s = %q, want %q", flagName, got, want)
 			}
 		}
+		if !slices.Contains(c.Args, "--bank-instant") {
+			t.Errorf("bank.instant does not reach the manager as --bank-instant: %v", c.Args)
+		}
 		for _, name := range []string{"ARCHIVE_DSN", "CHAIN_RPC_URL"} {
 			e := env(c)[name]
 			if e.ValueFrom == nil || e.ValueFrom.SecretKeyRef == nil || e.Value != "" {
