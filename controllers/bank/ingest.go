@@ -102,15 +102,16 @@ func (g *Ingester) Start(ctx context.Context) error {
 // for the next round, and a file whose ingestion failed (the ledger did not answer) is
 // held and ingested first in the next round, before any other file is claimed.
 func (g *Ingester) Round(ctx context.Context) error {
-	if err := g.ApplyPending(ctx); err != nil {
-		return err
-	}
 	if g.Payer != nil {
+		// First, so that a transfer's acceptance (pain.002) is written before its debit
+		// when a crash left both pending. The bank's answers still come in when it fails:
+		// a payout step that failed is tried again next round.
 		if err := g.Payer.Round(ctx); err != nil {
-			// The bank's answers still come in: a payout step that failed is tried again
-			// next round, and nothing in the inbox depends on it.
 			g.Log.WithName("bank-payout").Error(err, "payout round failed; trying again at the next poll")
 		}
+	}
+	if err := g.ApplyPending(ctx); err != nil {
+		return err
 	}
 	for {
 		c := g.held

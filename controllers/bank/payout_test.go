@@ -148,6 +148,36 @@ var _ = Describe("Bank payouts", func() {
 		Expect(data).To(Equal(recorded.Data), "the bytes recorded before the kill")
 	})
 
+	It("writes a bank status and a debit the ledger recorded before a kill on the order when the manager starts again, once", func() {
+		sell := executedSell(2)
+		_, b, t := releasedTransferOf(sell)
+		stopMgr() // killed after recording what the bank said, before writing it on the order
+		n, err := payouts().Report(ctx, ledger.File{ID: uniqueRef("killed-report-"), Name: "pain002-killed.xml", SHA256: "00",
+			IngestedAt: time.Now().UTC(), Counts: map[string]int{ledger.StatusAccepted: 1}},
+			[]ledger.PayoutStatus{{OriginalMessageID: b.MessageID, EndToEndID: t.EndToEndID, Status: ledger.StatusAccepted, BankStatus: "ACSC", At: time.Now().UTC()}})
+		Expect(err).NotTo(HaveOccurred())
+		Expect(n).To(Equal(1))
+		ref := uniqueRef("KILLEDDEBIT")
+		Expect(books.Ingest(ctx, ledger.File{ID: "killed-" + ref, Name: "camt054-killed.xml", SHA256: "00", IngestedAt: time.Now().UTC(),
+			Counts: map[string]int{string(reconcile.PaidOut): 1}},
+			[]ledger.Row{{
+				EntryReference: ref, Kind: string(reconcile.PaidOut), Rule: string(reconcile.ByEndToEndID), CreditDebit: "DBIT",
+				Amount: t.Amount, Currency: "EUR", EndToEndID: t.EndToEndID, Namespace: sell.Namespace, OrderID: sell.Name,
+				Due: t.Amount, Pending: true,
+			}})).To(Succeed())
+		Expect(fresh(sell).Status.Settlement.PaymentSent).To(BeNil())
+
+		stopMgr = startManager()
+		Eventually(func() investv1.OrderState { return fresh(sell).Status.State }).WithTimeout(time.Minute).
+			Should(Equal(investv1.StateCompleted))
+		cur := fresh(sell)
+		Expect(cur.Status.Settlement.PaymentSent.Reference).To(Equal(b.MessageID+"/"+t.EndToEndID), "the acceptance, written first")
+		Expect(cur.Status.Settlement.PaymentCompleted.Reference).To(Equal(ref))
+		Expect(lifecycle.HistoryStates(cur.Status.History)).To(Equal(lifecycle.Path(investv1.SideSell)), "each state once")
+		Eventually(func() bool { return instructionOf(sell).Pending }).Should(BeFalse())
+		Expect(releasedFilesWith(sell.Name)).To(HaveLen(1))
+	})
+
 	It("does not release a file twice when the process was killed after writing it and before recording so", func() {
 		channel.failAfter.Store(true)
 		sell := executedSell(1)
