@@ -386,6 +386,9 @@ func Setup(mgr ctrl.Manager, g *Ingester) error {
 	if g.Log.GetSink() == nil {
 		g.Log = mgr.GetLogger()
 	}
+	if g.Payer != nil && g.Payer.Ledger == nil {
+		g.Payer.Ledger = g.Ledger
+	}
 	return mgr.Add(g)
 }
 

@@ -8,6 +8,7 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -24,6 +25,7 @@ import (
 	"github.com/fundshare/fundshare-operator/internal/bank/connector"
 	"github.com/fundshare/fundshare-operator/internal/bank/iso20022"
 	"github.com/fundshare/fundshare-operator/internal/bank/ledger"
+	"github.com/fundshare/fundshare-operator/internal/bank/reconcile"
 	"github.com/fundshare/fundshare-operator/internal/index"
 	"github.com/fundshare/fundshare-operator/internal/lifecycle"
 	"github.com/fundshare/fundshare-operator/internal/lifecycle/facts"
@@ -78,6 +80,9 @@ const NoTransferReference = "NO-TRANSFER-BELOW-ONE-CENT"
 type Payer struct {
 	// Payouts is the book of instructions and outbound files.
 	Payouts ledger.Payouts
+	// Ledger is the bank ledger: the account a customer paid from, where a payout has no
+	// payment method details to go to. Setup fills it with the Ingester's.
+	Ledger ledger.Store
 	// Connector releases the files.
 	Connector connector.Connector
 	// Client reads orders, funds and payment methods (the cache) and writes order status.
@@ -288,26 +293,96 @@ func (p *Payer) instruction(ctx context.Context, o *investv1.Order, purpose ledg
 	if ins.EndToEndID == "" {
 		return ins, cannot("the order id %q does not fit an end-to-end id (at most %d characters, or a UUID)", o.Name, iso20022.MaxIDLen)
 	}
-	if pmdID == "" {
-		return ins, cannot("the order names no payment method details of its customer")
+	creditorName, creditorIBAN, err := p.creditor(ctx, o, purpose, pmdID)
+	if err != nil {
+		return ins, err
 	}
-	var pmd investv1.PaymentMethodDetails
-	if err := p.Client.Get(ctx, types.NamespacedName{Namespace: o.Namespace, Name: string(pmdID)}, &pmd); err != nil {
-		if apierrors.IsNotFound(err) {
-			return ins, cannot("its payment method details %s are gone", pmdID)
-		}
-		return ins, fmt.Errorf("read the payment method of %s/%s: %w", o.Namespace, o.Name, err)
+	if creditorIBAN == "" {
+		return ins, cannot("the customer has no bank account to pay to: no payment method details on the order or the account, and no payment received from one")
 	}
-	ins.CreditorName, ins.CreditorIBAN = truncateRunes(pmd.Spec.AccountHolderName, 70), validation.NormalizeIBAN(pmd.Spec.IBAN)
-	if err := validation.ValidateIBAN(ins.CreditorIBAN); err != nil {
-		return ins, cannot("the IBAN of its payment method details %s is not valid: %v", pmdID, err)
-	}
+	ins.CreditorName, ins.CreditorIBAN = truncateRunes(creditorName, 70), creditorIBAN
 	name, iban, err := p.fundAccount(ctx, o)
 	if err != nil {
 		return ins, err
 	}
 	ins.DebtorName, ins.DebtorIBAN = truncateRunes(name, 70), iban
 	return ins, nil
+}
+
+// creditor is the customer's bank account the money goes to, in this order: the payment
+// method details the order names (the refund's, else the quote's, else the spec's); the
+// account's primary payment method details now; the account the customer paid from (the
+// payer of this order's payment, for a refund or a residual; of the account's latest paid
+// BUY, for a SELL), as the bank ledger recorded it. "" when there is none.
+func (p *Payer) creditor(ctx context.Context, o *investv1.Order, purpose ledger.Purpose, pmdID investv1.ObjectID) (name, iban string, err error) {
+	ids := []investv1.ObjectID{pmdID}
+	var acct investv1.Account
+	if err := p.Client.Get(ctx, types.NamespacedName{Namespace: o.Namespace, Name: string(o.Spec.AccountID)}, &acct); err == nil {
+		ids = append(ids, investv1.ObjectID(acct.Spec.PrimaryPaymentMethodDetails))
+	} else if !apierrors.IsNotFound(err) {
+		return "", "", fmt.Errorf("read the account of %s/%s: %w", o.Namespace, o.Name, err)
+	}
+	for _, id := range ids {
+		if id == "" {
+			continue
+		}
+		var pmd investv1.PaymentMethodDetails
+		err := p.Client.Get(ctx, types.NamespacedName{Namespace: o.Namespace, Name: string(id)}, &pmd)
+		if apierrors.IsNotFound(err) {
+			continue
+		}
+		if err != nil {
+			return "", "", fmt.Errorf("read the payment method of %s/%s: %w", o.Namespace, o.Name, err)
+		}
+		if iban := validation.NormalizeIBAN(pmd.Spec.IBAN); validation.ValidateIBAN(iban) == nil {
+			return pmd.Spec.AccountHolderName, iban, nil
+		}
+	}
+	if p.Ledger == nil {
+		return "", "", nil
+	}
+	paid := []string{o.Name}
+	if purpose == ledger.PurposePayout {
+		if paid, err = p.paidBuys(ctx, o); err != nil {
+			return "", "", err
+		}
+	}
+	for _, id := range paid {
+		rows, _, err := p.Ledger.Rows(ctx, ledger.Query{Namespace: o.Namespace, OrderID: id, Limit: 20,
+			Kinds: []string{string(reconcile.Matched), string(reconcile.Overpaid), string(reconcile.Underpaid)}})
+		if err != nil {
+			return "", "", fmt.Errorf("read the payments of %s/%s: %w", o.Namespace, id, err)
+		}
+		for _, r := range rows {
+			if iban := validation.NormalizeIBAN(r.DebtorIBAN); validation.ValidateIBAN(iban) == nil {
+				name := r.DebtorName
+				if name == "" {
+					name = "NOTPROVIDED"
+				}
+				return name, iban, nil
+			}
+		}
+	}
+	return "", "", nil
+}
+
+// paidBuys are the account's BUYs with a payment received, newest first.
+func (p *Payer) paidBuys(ctx context.Context, o *investv1.Order) ([]string, error) {
+	var list investv1.OrderList
+	if err := p.Client.List(ctx, &list, client.InNamespace(o.Namespace), client.MatchingFields{index.OrderAccount: string(o.Spec.AccountID)}); err != nil {
+		return nil, fmt.Errorf("list the orders of account %s/%s: %w", o.Namespace, o.Spec.AccountID, err)
+	}
+	buys := slices.DeleteFunc(list.Items, func(b investv1.Order) bool {
+		return b.Spec.Side != investv1.SideBuy || b.Status.Settlement.PaymentReceived == nil
+	})
+	slices.SortFunc(buys, func(a, b investv1.Order) int {
+		return b.Status.Settlement.PaymentReceived.At.Compare(a.Status.Settlement.PaymentReceived.At.Time)
+	})
+	ids := make([]string, len(buys))
+	for i := range buys {
+		ids[i] = buys[i].Name
+	}
+	return ids, nil
 }
 
 // fundAccount is the fund's bank account the money leaves: the fund's payment details,

@@ -57,6 +57,33 @@ var _ = Describe("Bank payouts", func() {
 		Expect(releasedFilesWith(sell.Name)).To(HaveLen(1), "paid once")
 	})
 
+	It("pays a SELL of a customer without payment method details to the account the customer paid from", func() {
+		isin := newMarket()
+		ns := env.NewTenant("bank")
+		a := fixtures.IndividualAccount(ns)
+		Expect(k8s.Create(ctx, a)).To(Succeed())
+		w := fixtures.Wallet(ns, a.Name, fixtures.Address)
+		Expect(k8s.Create(ctx, w)).To(Succeed())
+		patch := client.MergeFrom(a.DeepCopy())
+		a.Spec.PrimaryWallet = w.Name
+		Expect(k8s.Patch(ctx, a, patch)).To(Succeed())
+		buy := fixtures.BuyOrder(ns, a.Name, isin, 3)
+		Eventually(func() error { return k8s.Create(ctx, buy.DeepCopy()) }).WithTimeout(time.Minute).Should(Succeed())
+		Eventually(func() investv1.OrderState { return fresh(buy).Status.State }).WithTimeout(time.Minute).Should(Equal(investv1.StateAwaitingPayment))
+		buy = fresh(buy)
+		paid := credit(uniqueRef("FROM"), bank.AmountDue(buy), "EUR", buy.Spec.Quote.PaymentDetails.PaymentReference)
+		paid.Transactions[0].DebtorName, paid.Transactions[0].DebtorIBAN = "Jan Payer", "NL91ABNA0417164300"
+		Expect(finished(deliver(camt054(paid)))).To(Equal("processed"))
+		Eventually(func() investv1.OrderState { return fresh(buy).Status.State }).WithTimeout(time.Minute).Should(Equal(investv1.StateCompleted))
+
+		sell := fixtures.BuyOrder(ns, a.Name, isin, 2)
+		sell.Spec.Side = investv1.SideSell
+		Eventually(func() error { return k8s.Create(ctx, sell.DeepCopy()) }).WithTimeout(time.Minute).Should(Succeed())
+		_, _, t := releasedTransferOf(sell)
+		Expect(t.CreditorIBAN).To(Equal("NL91ABNA0417164300"), "back to the account the money came from")
+		Expect(t.CreditorName).To(Equal("Jan Payer"))
+	})
+
 	It("stalls a SELL whose payout the bank rejects, with the bank's reason, and sends nothing again", func() {
 		sell := executedSell(2)
 		_, b, t := releasedTransferOf(sell)
