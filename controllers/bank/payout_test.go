@@ -110,6 +110,18 @@ var _ = Describe("Bank payouts", func() {
 		Expect(finished(deliver(pain002(b, t.EndToEndID, "ACCP", "")))).To(Equal("processed"))
 		Consistently(func() *investv1.SettlementRecord { return fresh(sell).Status.Settlement.PaymentSent }).
 			WithTimeout(time.Second).Should(BeNil())
+
+		// The operator's decision: the money is paid by hand to the corrected account and
+		// the evidence recorded by hand; the order completes and nothing else is sent.
+		cur := fresh(sell)
+		patch := client.MergeFrom(cur.DeepCopy())
+		at := metav1.NewTime(time.Now().UTC().Truncate(time.Second))
+		cur.Status.Settlement.PaymentSent = &investv1.SettlementRecord{Reference: "OPS-MANUAL-1", At: at, RecordedBy: "ops"}
+		cur.Status.Settlement.PaymentCompleted = &investv1.SettlementRecord{Reference: "OPS-MANUAL-1", At: at, RecordedBy: "ops"}
+		Expect(k8s.Status().Patch(ctx, cur, patch)).To(Succeed())
+		Eventually(func() investv1.OrderState { return fresh(sell).Status.State }).WithTimeout(time.Minute).
+			Should(Equal(investv1.StateCompleted))
+		Expect(releasedFilesWith(sell.Name)).To(HaveLen(1))
 	})
 
 	It("refunds a BUY cancelled after its payment through a pain.001, and the cancelled order is done when the debit is booked", func() {
