@@ -117,25 +117,38 @@ func ingest(t *testing.T, s ledger.Store, f ledger.File, rows ...ledger.Row) {
 // page (when not nil), and returns them with every page checked against the limit.
 func pageRows(t *testing.T, s ledger.Store, q ledger.Query, between func()) []ledger.Row {
 	t.Helper()
-	var all []ledger.Row
+	return pageAll(t, "Rows", q.Limit, func(cursor string) ([]ledger.Row, string, error) {
+		q.Cursor = cursor
+		return s.Rows(ctxOf(t), q)
+	}, between)
+}
+
+// pageAll pages through what list (a listing method called name) returns from the first
+// page on, with pages of limit (0: 100), calling between each page (when not nil), with
+// every page checked against the limit.
+func pageAll[T any](t *testing.T, name string, limit int, list func(cursor string) ([]T, string, error), between func()) []T {
+	t.Helper()
+	limit = orDefault(limit, 100)
+	var all []T
+	cursor := ""
 	for range 100_000 {
-		page, next, err := s.Rows(ctxOf(t), q)
+		page, next, err := list(cursor)
 		if err != nil {
-			t.Fatalf("Rows(%+v): %v", q, err)
+			t.Fatalf("%s (cursor %q): %v", name, cursor, err)
 		}
-		if limit := orDefault(q.Limit, 100); len(page) > limit || (next != "" && len(page) != limit) {
-			t.Fatalf("a page of limit %d has %d rows (next %q)", limit, len(page), next)
+		if len(page) > limit || (next != "" && len(page) != limit) {
+			t.Fatalf("%s: a page of limit %d has %d items (next %q)", name, limit, len(page), next)
 		}
 		all = append(all, page...)
 		if next == "" {
 			return all
 		}
-		q.Cursor = next
+		cursor = next
 		if between != nil {
 			between()
 		}
 	}
-	t.Fatal("the pages of Rows never end")
+	t.Fatalf("the pages of %s never end", name)
 	return nil
 }
 

@@ -116,26 +116,10 @@ func instruct(t *testing.T, p ledger.Payouts, ps ...ledger.Payout) int {
 // between each page (when not nil), with every page checked against the limit.
 func pagePayouts(t *testing.T, p ledger.Payouts, q ledger.PayoutQuery, between func()) []ledger.Payout {
 	t.Helper()
-	var all []ledger.Payout
-	for range 100_000 {
-		page, next, err := p.ListPayouts(ctxOf(t), q)
-		if err != nil {
-			t.Fatalf("ListPayouts(%+v): %v", q, err)
-		}
-		if limit := orDefault(q.Limit, 100); len(page) > limit || (next != "" && len(page) != limit) {
-			t.Fatalf("a page of limit %d has %d instructions (next %q)", limit, len(page), next)
-		}
-		all = append(all, page...)
-		if next == "" {
-			return all
-		}
-		q.Cursor = next
-		if between != nil {
-			between()
-		}
-	}
-	t.Fatal("the pages of ListPayouts never end")
-	return nil
+	return pageAll(t, "ListPayouts", q.Limit, func(cursor string) ([]ledger.Payout, string, error) {
+		q.Cursor = cursor
+		return p.ListPayouts(ctxOf(t), q)
+	}, between)
 }
 
 // allPayouts is every instruction q's filters select, newest first.
