@@ -22,11 +22,13 @@ import (
 )
 
 // The bank ledger (ledger.Store) lives in the archive's database, in the tables of
-// migration 00005: bank_files, bank_rows and bank_ingest_lock. Every call is bounded by
-// Options.OpTimeout (Ingest by one per ledgerChunk rows and one for the file, Recorded
-// and Received by one per query of ledgerChunk keys, Done by one per ledgerChunk ids),
-// every write is one transaction, and SQLite's writes queue for the store's writer slot
-// as Put's do. Lookups of many keys join a VALUES list of them (see valuesOf).
+// migration 00005 (bank_rows as 00007 left it): bank_files, bank_rows and
+// bank_ingest_lock. A row of no file (an assignment's, see decisions.go) has file_id
+// NULL, read back as FileID "". Every call is bounded by Options.OpTimeout (Ingest by one
+// per ledgerChunk rows and one for the file, Recorded and Received by one per query of
+// ledgerChunk keys, Done by one per ledgerChunk ids), every write is one transaction, and
+// SQLite's writes queue for the store's writer slot as Put's do. Lookups of many keys
+// join a VALUES list of them (see valuesOf).
 
 // Ledger returns the bank ledger kept in the database of s, an archive Open or OpenDSN
 // returned, measured like its archive calls (operations bank_*); false for any other
@@ -140,7 +142,9 @@ type entryKey struct {
 	txn int
 }
 
-// checkIngest applies Ingest's rules to its input.
+// checkIngest applies Ingest's rules to its input. The entry references of decisions
+// (ledger.DecisionEntryReference) and the Decision of a row are Decide's: a file has
+// neither, so that an ingested entry never takes the key of an assignment's row.
 func checkIngest(f ledger.File, rows []ledger.Row) error {
 	if f.ID == "" {
 		return invalidLedger("the file has no id")
@@ -150,16 +154,13 @@ func checkIngest(f ledger.File, rows []ledger.Row) error {
 		switch {
 		case r.FileID != "" && r.FileID != f.ID:
 			return invalidLedger("row %d names file %q, not the file %q it is ingested with", i, r.FileID, f.ID)
-		case r.EntryReference == "":
-			return invalidLedger("row %d has no entry reference", i)
-		case r.Transaction < 0:
-			return invalidLedger("row %d has the negative transaction index %d", i, r.Transaction)
-		case r.Kind == "":
-			return invalidLedger("row %d has no kind", i)
-		case r.Pending && r.OrderID == "":
-			return invalidLedger("row %d is pending but names no order", i)
-		case r.Pending && !r.AppliedAt.IsZero():
-			return invalidLedger("row %d is pending but was applied at %s", i, r.AppliedAt)
+		case strings.HasPrefix(r.EntryReference, decisionPrefix):
+			return invalidLedger("row %d has the entry reference %q of a decision's row (Decide records those)", i, r.EntryReference)
+		case r.Decision != "":
+			return invalidLedger("row %d names the decision %q (Decide records those)", i, r.Decision)
+		}
+		if fault := rowFault(r); fault != "" {
+			return invalidLedger("row %d %s", i, fault)
 		}
 		k := entryKey{r.EntryReference, r.Transaction}
 		if j, ok := seen[k]; ok {
@@ -168,6 +169,30 @@ func checkIngest(f ledger.File, rows []ledger.Row) error {
 		seen[k] = i
 	}
 	return nil
+}
+
+// decisionPrefix begins the entry reference of every row a decision records, and no
+// other's (ledger.DecisionEntryReference).
+var decisionPrefix = ledger.DecisionEntryReference("")
+
+// rowFault says how r breaks a rule every row of bank_rows follows, Ingest's and
+// Decide's ("has no kind"); "" when it breaks none.
+func rowFault(r ledger.Row) string {
+	switch {
+	case r.EntryReference == "":
+		return "has no entry reference"
+	case r.Transaction < 0:
+		return fmt.Sprintf("has the negative transaction index %d", r.Transaction)
+	case r.Kind == "":
+		return "has no kind"
+	case r.Pending && r.OrderID == "" && r.EndToEndID == "":
+		// A debit or return of a transfer that pays no order (a refund from suspense) is
+		// pending for its decision, which its end-to-end id names.
+		return "is pending but names no order and no end-to-end id"
+	case r.Pending && !r.AppliedAt.IsZero():
+		return fmt.Sprintf("is pending but was applied at %s", r.AppliedAt)
+	}
+	return ""
 }
 
 // entryRace is the error of an insert of rows whose key another transaction recorded
@@ -207,14 +232,8 @@ func (b bankLedger) Ingest(ctx context.Context, f ledger.File, rows []ledger.Row
 	ctx, cancel := context.WithTimeout(ctx, time.Duration(chunks)*s.opts.OpTimeout)
 	defer cancel()
 	err := s.writeLedger(ctx, func(tx *sql.Tx) error {
-		res, err := tx.ExecContext(ctx, `UPDATE bank_ingest_lock SET ingests = ingests + 1 WHERE id = 1`)
-		if err != nil {
+		if err := lockIngests(ctx, tx); err != nil {
 			return err
-		}
-		if n, err := res.RowsAffected(); err != nil {
-			return err
-		} else if n != 1 {
-			return errors.New("the row of bank_ingest_lock is missing")
 		}
 		if err := s.recordFile(ctx, tx, f); err != nil {
 			return err
@@ -239,6 +258,21 @@ func (b bankLedger) Ingest(ctx context.Context, f ledger.File, rows []ledger.Row
 		return alreadyRecorded(k)
 	}
 	return fmt.Errorf("an entry of file %s was recorded by another ingestion (%w): %w", f.ID, race.err, &ledger.EntryRecordedError{})
+}
+
+// lockIngests updates the row of bank_ingest_lock: the transaction's writes of rows
+// (Ingest's, Decide's) run alone until it ends.
+func lockIngests(ctx context.Context, tx *sql.Tx) error {
+	res, err := tx.ExecContext(ctx, `UPDATE bank_ingest_lock SET ingests = ingests + 1 WHERE id = 1`)
+	if err != nil {
+		return err
+	}
+	if n, err := res.RowsAffected(); err != nil {
+		return err
+	} else if n != 1 {
+		return errors.New("the row of bank_ingest_lock is missing")
+	}
+	return nil
 }
 
 // recordFile inserts the file f into bank_files with ON CONFLICT (id) DO NOTHING:
@@ -331,24 +365,31 @@ func (s *store) firstRecorded(ctx context.Context, q querier, rows []ledger.Row)
 	return entryKey{}, false, nil
 }
 
-// bankRowColumns are the columns of bank_rows an Ingest writes, in the order of
-// bankRowArgs; bankRowValues how many.
+// bankRowColumns are the columns of bank_rows an Ingest or a Decide writes, in the order
+// of bankRowArgs; bankRowValues how many.
 const (
 	bankRowColumns = `file_id, entry_reference, txn, kind, rule, reason, credit_debit, amount, currency,
 		booking_unix_ms, value_unix_ms, creditor_reference, reference_valid, end_to_end_id, debtor_name, debtor_iban,
-		namespace, order_id, due, received_before, received, shortfall, excess, return_reason, pending, applied_unix_ms`
-	bankRowValues = 26
+		namespace, order_id, due, received_before, received, shortfall, excess, return_reason, pending, applied_unix_ms,
+		decision`
+	bankRowValues = 27
 )
 
+// bankRowArgs appends the values of r, in the file fileID ("": in none, NULL).
 func bankRowArgs(args []any, fileID string, r ledger.Row) []any {
-	return append(args, fileID, r.EntryReference, r.Transaction, r.Kind, r.Rule, r.Reason, r.CreditDebit, r.Amount,
+	var file any
+	if fileID != "" {
+		file = fileID
+	}
+	return append(args, file, r.EntryReference, r.Transaction, r.Kind, r.Rule, r.Reason, r.CreditDebit, r.Amount,
 		r.Currency, nullMs(r.BookingDate), nullMs(r.ValueDate), r.CreditorReference, r.ReferenceValid, r.EndToEndID,
 		r.DebtorName, r.DebtorIBAN, r.Namespace, r.OrderID, r.Due, r.ReceivedBefore, r.Received, r.Shortfall, r.Excess,
-		r.ReturnReason, r.Pending, nullMs(r.AppliedAt))
+		r.ReturnReason, r.Pending, nullMs(r.AppliedAt), r.Decision)
 }
 
-// insertRows inserts the rows of a file a chunk at a time (rowsPerInsert), each INSERT's
-// rows getting increasing ids in their order. A unique violation is an entryRace.
+// insertRows inserts the rows of a file (fileID "": of none, a decision's) a chunk at a
+// time (rowsPerInsert), each INSERT's rows getting increasing ids in their order. A
+// unique violation is an entryRace.
 func (s *store) insertRows(ctx context.Context, tx *sql.Tx, fileID string, rows []ledger.Row) error {
 	for part := range slices.Chunk(rows, s.rowsPerInsert()) {
 		args := make([]any, 0, bankRowValues*len(part))
@@ -461,13 +502,15 @@ const bankRowSelect = `id, ` + bankRowColumns
 
 func scanRow(sc scanner) (ledger.Row, error) {
 	var r ledger.Row
+	var file sql.NullString
 	var booking, value, applied sql.NullInt64
-	if err := sc.Scan(&r.ID, &r.FileID, &r.EntryReference, &r.Transaction, &r.Kind, &r.Rule, &r.Reason, &r.CreditDebit,
+	if err := sc.Scan(&r.ID, &file, &r.EntryReference, &r.Transaction, &r.Kind, &r.Rule, &r.Reason, &r.CreditDebit,
 		&r.Amount, &r.Currency, &booking, &value, &r.CreditorReference, &r.ReferenceValid, &r.EndToEndID, &r.DebtorName,
 		&r.DebtorIBAN, &r.Namespace, &r.OrderID, &r.Due, &r.ReceivedBefore, &r.Received, &r.Shortfall, &r.Excess,
-		&r.ReturnReason, &r.Pending, &applied); err != nil {
+		&r.ReturnReason, &r.Pending, &applied, &r.Decision); err != nil {
 		return ledger.Row{}, err
 	}
+	r.FileID = file.String
 	r.BookingDate, r.ValueDate, r.AppliedAt = fromNullMs(booking), fromNullMs(value), fromNullMs(applied)
 	return r, nil
 }
@@ -586,11 +629,16 @@ func pageLimit(limit int) (int, error) {
 	return limit, nil
 }
 
+// openRows is the condition of Query.Open: the key of the partial index bank_rows_open
+// and its condition as the index states it (SQLite reads through a partial index only
+// for a query that has its condition's very terms).
+const openRows = `decision = '' AND kind IN ('` + string(reconcile.Unmatched) + `', '` + string(reconcile.WrongCurrency) + `')`
+
 // rowsQuery is the query of a page of Rows: the filters, the keyset condition after the
 // cursor, newest first, one row more than the page to know whether another follows. It
 // reads through the index of its most selective filter: bank_rows_order for one order,
-// bank_rows_file for one file, bank_rows_namespace for one tenant, bank_rows_kind for
-// kinds, the primary key otherwise.
+// bank_rows_file for one file, bank_rows_namespace for one tenant, bank_rows_open for the
+// open suspense rows, bank_rows_kind for kinds, the primary key otherwise.
 func rowsQuery(q ledger.Query) (query string, args []any, limit int, err error) {
 	if limit, err = pageLimit(q.Limit); err != nil {
 		return "", nil, 0, err
@@ -610,6 +658,9 @@ func rowsQuery(q ledger.Query) (query string, args []any, limit int, err error) 
 			where = append(where, f.col+` = ?`)
 			args = append(args, f.val)
 		}
+	}
+	if q.Open {
+		where = append(where, openRows)
 	}
 	if q.Cursor != "" {
 		id, err := decodeRowCursor(q.Cursor)

@@ -58,8 +58,8 @@ func TestPostgresLedgerConformance(t *testing.T) {
 	ledgertest.Run(t, func(t *testing.T) ledgertest.Open { return ledgerOpener(pg.NewDatabase(t)) })
 }
 
-// booksOpener opens the books (ledger and payouts) on dsn, as the payouts suite's
-// replicas; a minute per call, as the ledger's conformance runs.
+// booksOpener opens the books (ledger, payouts and decisions) on dsn, as the payouts and
+// decisions suites' replicas; a minute per call, as the ledger's conformance runs.
 func booksOpener(dsn string) ledgertest.OpenBooks {
 	return func(t *testing.T) ledgertest.Books {
 		s, l := openLedger(t, dsn, Options{OpTimeout: time.Minute})
@@ -67,7 +67,11 @@ func booksOpener(dsn string) ledgertest.OpenBooks {
 		if !ok {
 			t.Fatal("the store Open returned has no payouts book")
 		}
-		return ledgertest.Books{Ledger: l, Payouts: p}
+		d, ok := Decisions(s)
+		if !ok {
+			t.Fatal("the store Open returned has no decisions book")
+		}
+		return ledgertest.Books{Ledger: l, Payouts: p, Decisions: d}
 	}
 }
 
@@ -78,6 +82,15 @@ func TestSQLitePayoutsConformance(t *testing.T) {
 func TestPostgresPayoutsConformance(t *testing.T) {
 	pg := pgtest.Start(t)
 	ledgertest.RunPayouts(t, func(t *testing.T) ledgertest.OpenBooks { return booksOpener(pg.NewDatabase(t)) })
+}
+
+func TestSQLiteDecisionsConformance(t *testing.T) {
+	ledgertest.RunDecisions(t, func(t *testing.T) ledgertest.OpenBooks { return booksOpener(sqliteLedgerDSN(t)) })
+}
+
+func TestPostgresDecisionsConformance(t *testing.T) {
+	pg := pgtest.Start(t)
+	ledgertest.RunDecisions(t, func(t *testing.T) ledgertest.OpenBooks { return booksOpener(pg.NewDatabase(t)) })
 }
 
 // otherStore is an archive.Store of another implementation.

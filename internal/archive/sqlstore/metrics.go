@@ -24,7 +24,8 @@ var (
 			"webhook_forget, webhook_prune, the bank ledger's bank_ingest, bank_recorded, bank_received, bank_pending, bank_done, " +
 			"bank_rows, bank_files, and the payouts book's bank_payouts_instruct, bank_payouts_unfiled, bank_payouts_add_file, " +
 			"bank_payouts_unreleased, bank_payouts_mark_released, bank_payouts_report, bank_payouts_released, bank_payouts_pending, " +
-			"bank_payouts_done, bank_payouts_list).",
+			"bank_payouts_done, bank_payouts_list, and the decisions book's bank_decisions_decide, bank_decisions_decision, " +
+			"bank_decisions_row).",
 		Buckets: []float64{.0005, .001, .0025, .005, .01, .025, .05, .1, .25, .5, 1, 2.5, 5, 10},
 	}, []string{"backend", "operation"})
 	opErrors = prometheus.NewCounterVec(prometheus.CounterOpts{
@@ -52,17 +53,20 @@ func errorKind(err error) string {
 }
 
 // instrumented measures every call of a store, of its archive.Store, its notify.Store and
-// (through measuredLedger and measuredPayouts) its ledger.Store and ledger.Payouts.
+// (through measuredLedger, measuredPayouts and measuredDecisions) its ledger.Store,
+// ledger.Payouts and ledger.Decisions.
 type instrumented struct {
-	next    archive.Store
-	hooks   notify.Store
-	bank    ledger.Store
-	payouts ledger.Payouts
-	backend string
+	next      archive.Store
+	hooks     notify.Store
+	bank      ledger.Store
+	payouts   ledger.Payouts
+	decisions ledger.Decisions
+	backend   string
 }
 
 func instrument(s *store, backend string) *instrumented {
-	return &instrumented{next: s, hooks: s, bank: bankLedger{s: s}, payouts: bankPayouts{s: s}, backend: backend}
+	return &instrumented{next: s, hooks: s, bank: bankLedger{s: s}, payouts: bankPayouts{s: s}, decisions: bankDecisions{s: s},
+		backend: backend}
 }
 
 func (m *instrumented) observe(op string, start time.Time, err error) {
@@ -239,4 +243,23 @@ func (p measuredPayouts) PayoutsDone(ctx context.Context, ids []int64, at time.T
 func (p measuredPayouts) ListPayouts(ctx context.Context, q ledger.PayoutQuery) (ps []ledger.Payout, next string, err error) {
 	defer func(start time.Time) { p.m.observe("bank_payouts_list", start, err) }(time.Now())
 	return p.m.payouts.ListPayouts(ctx, q)
+}
+
+// measuredDecisions measures every call of a store's ledger.Decisions. A decision or row
+// not found is no error, as archive's not found is not.
+type measuredDecisions struct{ m *instrumented }
+
+func (d measuredDecisions) Decide(ctx context.Context, dec ledger.Decision, row *ledger.Row, payout *ledger.Payout) (err error) {
+	defer func(start time.Time) { d.m.observe("bank_decisions_decide", start, err) }(time.Now())
+	return d.m.decisions.Decide(ctx, dec, row, payout)
+}
+
+func (d measuredDecisions) Decision(ctx context.Context, name string) (dec ledger.Decision, found bool, err error) {
+	defer func(start time.Time) { d.m.observe("bank_decisions_decision", start, err) }(time.Now())
+	return d.m.decisions.Decision(ctx, name)
+}
+
+func (d measuredDecisions) Row(ctx context.Context, entryReference string, transaction int) (r ledger.Row, found bool, err error) {
+	defer func(start time.Time) { d.m.observe("bank_decisions_row", start, err) }(time.Now())
+	return d.m.decisions.Row(ctx, entryReference, transaction)
 }

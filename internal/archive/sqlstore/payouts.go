@@ -20,16 +20,18 @@ import (
 )
 
 // The payouts book (ledger.Payouts) lives beside the bank ledger, in the tables of
-// migration 00006: bank_payouts (the instructions), bank_out_files (the pain.001 files
-// with their bytes) and bank_payout_lock; a status report (pain.002) is a file of
-// bank_files, recorded as Ingest records its file. The ledger's rules hold: every call is
-// bounded by Options.OpTimeout (Instruct, AddFile, Report and PayoutsDone by one per
-// ledgerChunk instructions, ids or statuses and one more), every write is one
-// transaction, SQLite's writes queue for the store's writer slot, and errors are
-// classified by ledgerErr. Instruct, AddFile, Report and PayoutsDone update the row of
-// bank_payout_lock first, so they run one at a time (see migration 00006). Times are
-// Unix milliseconds; an execution date is the text YYYY-MM-DD of the time's calendar
-// date (in its own location, as a pain.001 writes it), read back as UTC midnight.
+// migration 00006 (bank_payouts as 00007 left it): bank_payouts (the instructions),
+// bank_out_files (the pain.001 files with their bytes) and bank_payout_lock; a status
+// report (pain.002) is a file of bank_files, recorded as Ingest records its file. An
+// instruction's key is (namespace, order, purpose, source), and a suspense refund's
+// namespace and order are empty. The ledger's rules hold: every call is bounded by
+// Options.OpTimeout (Instruct, AddFile, Report and PayoutsDone by one per ledgerChunk
+// instructions, ids or statuses and one more), every write is one transaction, SQLite's
+// writes queue for the store's writer slot, and errors are classified by ledgerErr.
+// Instruct, AddFile, Report and PayoutsDone update the row of bank_payout_lock first, so
+// they run one at a time (see migration 00006). Times are Unix milliseconds; an execution
+// date is the text YYYY-MM-DD of the time's calendar date (in its own location, as a
+// pain.001 writes it), read back as UTC midnight.
 
 // Payouts returns the payouts book kept in the database of s, an archive Open or OpenDSN
 // returned, measured like its archive calls (operations bank_payouts_*); false for any
@@ -62,8 +64,10 @@ const (
 	payoutCursorVersion = "p1"
 )
 
-// The kinds of the ledger's rows Released reads, as arguments.
-var (
+// The kinds of the ledger's rows Released reads, as the partial indexes bank_rows_paid_out
+// and bank_rows_returned state them: literals of its query (SQLite reads through a partial
+// index only for a query that has its condition's very terms, not a parameter).
+const (
 	kindPaidOut  = string(reconcile.PaidOut)
 	kindReturned = string(reconcile.Returned)
 )
@@ -90,25 +94,49 @@ func lockPayouts(ctx context.Context, tx *sql.Tx) error {
 type payoutKey struct {
 	namespace, orderID string
 	purpose            ledger.Purpose
+	source             string
 }
 
-func keyOf(p ledger.Payout) payoutKey { return payoutKey{p.Namespace, p.OrderID, p.Purpose} }
+func keyOf(p ledger.Payout) payoutKey { return payoutKey{p.Namespace, p.OrderID, p.Purpose, p.Source} }
 
-func (k payoutKey) String() string { return k.namespace + "/" + k.orderID + "/" + string(k.purpose) }
+func (k payoutKey) String() string {
+	s := k.namespace + "/" + k.orderID + "/" + string(k.purpose)
+	if k.source != "" {
+		s += " of " + k.source
+	}
+	return s
+}
+
+// sourced says, of each purpose Instruct knows, whether its instructions have a Source:
+// those an order can owe more than once (one per row or decision they pay back) have
+// one, the others none, so that the key (namespace, order, purpose, source) still
+// records those once an order.
+var sourced = map[ledger.Purpose]bool{
+	ledger.PurposePayout: false, ledger.PurposeRefund: false, ledger.PurposeResidual: false,
+	ledger.PurposeExcess: true, ledger.PurposeReturn: true, ledger.PurposeSuspenseRefund: true,
+}
 
 // checkInstruction applies Instruct's rules to instruction i: its fields are given, and
-// what the other methods set (its file, status and their times) is not.
+// what the other methods set (its file, status and their times) is not. Only a suspense
+// refund may name no order.
 func checkInstruction(i int, p ledger.Payout) error {
 	bad := func(format string, args ...any) error {
-		return invalidLedger("instruction %d (%s/%s): %s", i, p.Namespace, p.OrderID, fmt.Sprintf(format, args...))
+		return invalidLedger("instruction %d (%s/%s %s): %s", i, p.Namespace, p.OrderID, p.Purpose, fmt.Sprintf(format, args...))
 	}
+	withSource, known := sourced[p.Purpose]
+	orderless := p.Purpose == ledger.PurposeSuspenseRefund && p.Namespace == "" && p.OrderID == ""
 	switch {
-	case p.Namespace == "":
+	case !known:
+		return bad("the purpose %q is none of %s, %s, %s, %s, %s and %s", p.Purpose, ledger.PurposePayout, ledger.PurposeRefund,
+			ledger.PurposeResidual, ledger.PurposeExcess, ledger.PurposeReturn, ledger.PurposeSuspenseRefund)
+	case p.Namespace == "" && !orderless:
 		return bad("no namespace")
-	case p.OrderID == "":
+	case p.OrderID == "" && !orderless:
 		return bad("no order id")
-	case p.Purpose != ledger.PurposePayout && p.Purpose != ledger.PurposeRefund && p.Purpose != ledger.PurposeResidual:
-		return bad("the purpose %q is none of %s, %s and %s", p.Purpose, ledger.PurposePayout, ledger.PurposeRefund, ledger.PurposeResidual)
+	case withSource && p.Source == "":
+		return bad("no source (what of the order it pays back)")
+	case !withSource && p.Source != "":
+		return bad("the source %q (the purpose is paid once an order)", p.Source)
 	case p.EndToEndID == "":
 		return bad("no end-to-end id")
 	case p.Amount <= 0:
@@ -125,7 +153,8 @@ func checkInstruction(i int, p ledger.Payout) error {
 		return bad("the remittance information has more than %d characters", maxRemittanceInfo)
 	case p.FileMessageID != "" || !p.ReleasedAt.IsZero():
 		return bad("it names a file (AddFile puts instructions in files)")
-	case (p.Status != "" && p.Status != ledger.StatusInstructed) || p.BankStatus != "" || p.Reason != "" || !p.StatusAt.IsZero():
+	case (p.Status != "" && p.Status != ledger.StatusInstructed) || p.BankStatus != "" || p.Reason != "" || !p.StatusAt.IsZero() ||
+		p.VoPResult != "" || p.VoPName != "":
 		return bad("it has a status (Report sets them)")
 	case p.Pending || !p.AppliedAt.IsZero():
 		return bad("it has a status's effect to write (Report sets it)")
@@ -136,15 +165,15 @@ func checkInstruction(i int, p ledger.Payout) error {
 // payoutColumns are the columns of bank_payouts an Instruct writes, in the order of
 // payoutArgs; payoutValues how many.
 const (
-	payoutColumns = `namespace, order_id, purpose, end_to_end_id, amount, currency, creditor_name, creditor_iban,
+	payoutColumns = `namespace, order_id, purpose, source, end_to_end_id, amount, currency, creditor_name, creditor_iban,
 		remittance_info, debtor_name, debtor_iban, execution_date, instructed_unix_ms, status, bank_status, reason, pending`
-	payoutValues = 17
+	payoutValues = 18
 )
 
 func payoutArgs(args []any, p ledger.Payout, instructed time.Time) []any {
-	return append(args, p.Namespace, p.OrderID, string(p.Purpose), p.EndToEndID, p.Amount, p.Currency, p.CreditorName,
-		p.CreditorIBAN, p.RemittanceInfo, p.DebtorName, p.DebtorIBAN, dateOf(p.ExecutionDate), unixMs(instructed),
-		ledger.StatusInstructed, "", "", false)
+	return append(args, p.Namespace, p.OrderID, string(p.Purpose), p.Source, p.EndToEndID, p.Amount, p.Currency,
+		p.CreditorName, p.CreditorIBAN, p.RemittanceInfo, p.DebtorName, p.DebtorIBAN, dateOf(p.ExecutionDate),
+		unixMs(instructed), ledger.StatusInstructed, "", "", false)
 }
 
 // Instruct implements ledger.Payouts, in one transaction: the row of bank_payout_lock is
@@ -157,76 +186,92 @@ func payoutArgs(args []any, p ledger.Payout, instructed time.Time) []any {
 // end-to-end id it took is ErrInvalid.
 func (b bankPayouts) Instruct(ctx context.Context, ps []ledger.Payout) (int, error) {
 	s := b.s
-	// The instructions to record: the first of each key; end-to-end ids held by one key.
+	fresh, err := freshInstructions(ps)
+	if err != nil || len(fresh) == 0 {
+		return 0, err
+	}
+	chunks := 1 + (len(fresh)+ledgerChunk-1)/ledgerChunk
+	ctx, cancel := context.WithTimeout(ctx, time.Duration(chunks)*s.opts.OpTimeout)
+	defer cancel()
+	var n int
+	err = s.writeLedger(ctx, func(tx *sql.Tx) error {
+		if err := lockPayouts(ctx, tx); err != nil {
+			return err
+		}
+		var err error
+		n, err = s.instruct(ctx, tx, fresh)
+		return err
+	})
+	if err != nil {
+		return 0, err
+	}
+	return n, nil
+}
+
+// freshInstructions applies Instruct's rules to ps and returns the instructions to
+// record: the first of each key. One end-to-end id of two keys is ErrInvalid.
+func freshInstructions(ps []ledger.Payout) ([]ledger.Payout, error) {
 	var fresh []ledger.Payout
 	seen := make(map[payoutKey]bool, len(ps))
 	holders := make(map[string]payoutKey, len(ps))
 	for i, p := range ps {
 		if err := checkInstruction(i, p); err != nil {
-			return 0, err
+			return nil, err
 		}
 		k := keyOf(p)
 		if seen[k] {
 			continue
 		}
 		if other, ok := holders[p.EndToEndID]; ok {
-			return 0, invalidLedger("instructions %s and %s have the same end-to-end id %q", other, k, p.EndToEndID)
+			return nil, invalidLedger("instructions %s and %s have the same end-to-end id %q", other, k, p.EndToEndID)
 		}
 		seen[k], holders[p.EndToEndID] = true, k
 		fresh = append(fresh, p)
 	}
-	if len(fresh) == 0 {
-		return 0, nil
-	}
+	return fresh, nil
+}
+
+// instruct records the instructions fresh (as freshInstructions returns them) in tx,
+// which holds the row of bank_payout_lock, and returns how many it recorded: it is
+// Instruct's transaction, and Decide's for a refund's instruction. Those of a recorded
+// key are left out; one whose end-to-end id a recorded instruction holds is ErrInvalid.
+func (s *store) instruct(ctx context.Context, tx *sql.Tx, fresh []ledger.Payout) (int, error) {
 	instructed := s.opts.Now()
-	chunks := 1 + (len(fresh)+ledgerChunk-1)/ledgerChunk
-	ctx, cancel := context.WithTimeout(ctx, time.Duration(chunks)*s.opts.OpTimeout)
-	defer cancel()
-	var n int
-	err := s.writeLedger(ctx, func(tx *sql.Tx) error {
-		n = 0
-		if err := lockPayouts(ctx, tx); err != nil {
-			return err
-		}
-		recorded, err := s.recordedKeys(ctx, tx, fresh)
-		if err != nil {
-			return err
-		}
-		todo := slices.DeleteFunc(slices.Clone(fresh), func(p ledger.Payout) bool { return recorded[keyOf(p)] })
-		if err := s.checkEndToEnd(ctx, tx, todo); err != nil {
-			return err
-		}
-		for part := range slices.Chunk(todo, s.rowsPerInsert()) {
-			args := make([]any, 0, payoutValues*len(part))
-			for _, p := range part {
-				at := p.InstructedAt
-				if at.IsZero() {
-					at = instructed
-				}
-				args = payoutArgs(args, p, at)
-			}
-			res, err := tx.ExecContext(ctx, s.dia.rebind(insertPayoutsQuery(len(part))), args...)
-			if err != nil {
-				return err
-			}
-			inserted, err := res.RowsAffected()
-			if err != nil {
-				return err
-			}
-			n += int(inserted)
-			if int(inserted) < len(part) {
-				// A writer that did not take the lock recorded some meanwhile (committed:
-				// a conflict waits for it). Those of a recorded key are left out; one
-				// whose end-to-end id another key took is refused.
-				if err := s.checkRaced(ctx, tx, part); err != nil {
-					return err
-				}
-			}
-		}
-		return nil
-	})
+	recorded, err := s.recordedKeys(ctx, tx, fresh)
 	if err != nil {
 		return 0, err
+	}
+	todo := slices.DeleteFunc(slices.Clone(fresh), func(p ledger.Payout) bool { return recorded[keyOf(p)] })
+	if err := s.checkEndToEnd(ctx, tx, todo); err != nil {
+		return 0, err
+	}
+	n := 0
+	for part := range slices.Chunk(todo, s.rowsPerInsert()) {
+		args := make([]any, 0, payoutValues*len(part))
+		for _, p := range part {
+			at := p.InstructedAt
+			if at.IsZero() {
+				at = instructed
+			}
+			args = payoutArgs(args, p, at)
+		}
+		res, err := tx.ExecContext(ctx, s.dia.rebind(insertPayoutsQuery(len(part))), args...)
+		if err != nil {
+			return 0, err
+		}
+		inserted, err := res.RowsAffected()
+		if err != nil {
+			return 0, err
+		}
+		n += int(inserted)
+		if int(inserted) < len(part) {
+			// A writer that did not take the lock recorded some meanwhile (committed: a
+			// conflict waits for it). Those of a recorded key are left out; one whose
+			// end-to-end id another key took is refused.
+			if err := s.checkRaced(ctx, tx, part); err != nil {
+				return 0, err
+			}
+		}
 	}
 	return n, nil
 }
@@ -243,14 +288,14 @@ func insertPayoutsQuery(n int) string {
 func (s *store) recordedKeys(ctx context.Context, q querier, ps []ledger.Payout) (map[payoutKey]bool, error) {
 	out := map[payoutKey]bool{}
 	for part := range slices.Chunk(ps, ledgerChunk) {
-		args := make([]any, 0, 3*len(part))
+		args := make([]any, 0, 4*len(part))
 		for _, p := range part {
-			args = append(args, p.Namespace, p.OrderID, string(p.Purpose))
+			args = append(args, p.Namespace, p.OrderID, string(p.Purpose), p.Source)
 		}
 		err := queryEach(ctx, q, s.dia.rebind(recordedKeysQuery(len(part))), args, func(rows *sql.Rows) error {
 			var k payoutKey
 			var purpose string
-			if err := rows.Scan(&k.namespace, &k.orderID, &purpose); err != nil {
+			if err := rows.Scan(&k.namespace, &k.orderID, &purpose, &k.source); err != nil {
 				return err
 			}
 			k.purpose = ledger.Purpose(purpose)
@@ -264,17 +309,18 @@ func (s *store) recordedKeys(ctx context.Context, q querier, ps []ledger.Payout)
 	return out, nil
 }
 
-// recordedKeysQuery is the lookup of n keys (namespace, order id, purpose), through the
-// unique index bank_payouts_key.
+// recordedKeysQuery is the lookup of n keys (namespace, order id, purpose, source),
+// through the unique index bank_payouts_key.
 func recordedKeysQuery(n int) string {
-	return `SELECT p.namespace, p.order_id, p.purpose FROM ` + valuesOf(n, 3) + `
-		JOIN bank_payouts p ON p.namespace = k.column1 AND p.order_id = k.column2 AND p.purpose = k.column3`
+	return `SELECT p.namespace, p.order_id, p.purpose, p.source FROM ` + valuesOf(n, 4) + `
+		JOIN bank_payouts p ON p.namespace = k.column1 AND p.order_id = k.column2 AND p.purpose = k.column3
+		AND p.source = k.column4`
 }
 
 // endToEndQuery is the lookup of n end-to-end ids, through the unique index
 // bank_payouts_end_to_end.
 func endToEndQuery(n int) string {
-	return `SELECT p.end_to_end_id, p.namespace, p.order_id, p.purpose FROM ` + valuesOf(n, 1) + `
+	return `SELECT p.end_to_end_id, p.namespace, p.order_id, p.purpose, p.source FROM ` + valuesOf(n, 1) + `
 		JOIN bank_payouts p ON p.end_to_end_id = k.column1`
 }
 
@@ -292,7 +338,7 @@ func (s *store) checkEndToEnd(ctx context.Context, q querier, ps []ledger.Payout
 			var e2e string
 			var k payoutKey
 			var purpose string
-			if err := rows.Scan(&e2e, &k.namespace, &k.orderID, &purpose); err != nil {
+			if err := rows.Scan(&e2e, &k.namespace, &k.orderID, &purpose, &k.source); err != nil {
 				return err
 			}
 			k.purpose = ledger.Purpose(purpose)
@@ -346,10 +392,10 @@ func queryEach(ctx context.Context, q querier, query string, args []any, scan fu
 // payoutSelect is the columns scanPayout reads, of bank_payouts p and the bank_out_files
 // f of its file; payoutFrom joins them.
 const (
-	payoutSelect = `p.id, p.namespace, p.order_id, p.purpose, p.end_to_end_id, p.amount, p.currency, p.creditor_name,
-		p.creditor_iban, p.remittance_info, p.debtor_name, p.debtor_iban, p.execution_date, p.instructed_unix_ms,
-		p.file_message_id, f.released_unix_ms, p.status, p.bank_status, p.reason, p.status_unix_ms, p.pending,
-		p.applied_unix_ms`
+	payoutSelect = `p.id, p.namespace, p.order_id, p.purpose, p.source, p.end_to_end_id, p.amount, p.currency,
+		p.creditor_name, p.creditor_iban, p.remittance_info, p.debtor_name, p.debtor_iban, p.execution_date,
+		p.instructed_unix_ms, p.file_message_id, f.released_unix_ms, p.status, p.bank_status, p.reason, p.status_unix_ms,
+		p.vop_result, p.vop_name, p.pending, p.applied_unix_ms`
 	payoutFrom = ` FROM bank_payouts p LEFT JOIN bank_out_files f ON f.message_id = p.file_message_id`
 )
 
@@ -359,9 +405,10 @@ func scanPayout(sc scanner, more ...any) (ledger.Payout, error) {
 	var instructed int64
 	var file sql.NullString
 	var released, statusAt, applied sql.NullInt64
-	if err := sc.Scan(append([]any{&p.ID, &p.Namespace, &p.OrderID, &purpose, &p.EndToEndID, &p.Amount, &p.Currency,
-		&p.CreditorName, &p.CreditorIBAN, &p.RemittanceInfo, &p.DebtorName, &p.DebtorIBAN, &date, &instructed, &file,
-		&released, &p.Status, &p.BankStatus, &p.Reason, &statusAt, &p.Pending, &applied}, more...)...); err != nil {
+	if err := sc.Scan(append([]any{&p.ID, &p.Namespace, &p.OrderID, &purpose, &p.Source, &p.EndToEndID, &p.Amount,
+		&p.Currency, &p.CreditorName, &p.CreditorIBAN, &p.RemittanceInfo, &p.DebtorName, &p.DebtorIBAN, &date, &instructed,
+		&file, &released, &p.Status, &p.BankStatus, &p.Reason, &statusAt, &p.VoPResult, &p.VoPName, &p.Pending, &applied},
+		more...)...); err != nil {
 		return ledger.Payout{}, err
 	}
 	day, err := time.Parse(time.DateOnly, date)
@@ -590,17 +637,28 @@ func (b bankPayouts) MarkReleased(ctx context.Context, messageID string, at time
 // statusKey names the instruction a status is about.
 type statusKey struct{ messageID, endToEndID string }
 
-// effectiveStatuses is the status of each instruction named that Report applies: the
-// first Rejected given for it, else the first Accepted. Applying it by Report's rule
-// leaves the instruction as applying all of them in their order would (a Rejected is
-// final, and a second Accepted equals the first). Statuses naming no file or no transfer
-// name no instruction and are left out.
+// statusRank orders the statuses Report applies: a Rejected wins over an Accepted, which
+// wins over an Instructed (a status that only carries a Verification of Payee result).
+var statusRank = map[string]int{ledger.StatusInstructed: 0, ledger.StatusAccepted: 1, ledger.StatusRejected: 2}
+
+// effectiveStatuses is what Report applies to each instruction named: the status of the
+// first Rejected given for it, else of the first Accepted, else a StatusInstructed (which
+// sets no status); and the last Verification of Payee result given for it, with its name.
+// Applying it by Report's rules leaves the instruction as applying all of them in their
+// order would (a Rejected is final, a second Accepted equals the first, and each result
+// replaces the one before). A status of StatusInstructed without a result has no effect
+// and is ErrInvalid, as any other status is. Statuses naming no file or no transfer name
+// no instruction and are left out.
 func effectiveStatuses(statuses []ledger.PayoutStatus, defaultAt time.Time) ([]ledger.PayoutStatus, error) {
 	var out []ledger.PayoutStatus
 	at := make(map[statusKey]int, len(statuses))
 	for i, st := range statuses {
-		if st.Status != ledger.StatusAccepted && st.Status != ledger.StatusRejected {
-			return nil, invalidLedger("status %d is %q, neither %s nor %s", i, st.Status, ledger.StatusAccepted, ledger.StatusRejected)
+		switch {
+		case st.Status == ledger.StatusInstructed && st.VoPResult == "":
+			return nil, invalidLedger("status %d is %s and carries no Verification of Payee result", i, st.Status)
+		case st.Status != ledger.StatusAccepted && st.Status != ledger.StatusRejected && st.Status != ledger.StatusInstructed:
+			return nil, invalidLedger("status %d is %q, none of %s, %s and %s", i, st.Status, ledger.StatusAccepted,
+				ledger.StatusRejected, ledger.StatusInstructed)
 		}
 		if st.OriginalMessageID == "" || st.EndToEndID == "" {
 			continue
@@ -608,27 +666,34 @@ func effectiveStatuses(statuses []ledger.PayoutStatus, defaultAt time.Time) ([]l
 		if st.At.IsZero() {
 			st.At = defaultAt
 		}
+		if st.VoPResult == "" {
+			st.VoPName = "" // a name comes with a result only
+		}
 		k := statusKey{st.OriginalMessageID, st.EndToEndID}
 		j, ok := at[k]
-		switch {
-		case !ok:
+		if !ok {
 			at[k] = len(out)
 			out = append(out, st)
-		case out[j].Status != ledger.StatusRejected && st.Status == ledger.StatusRejected:
-			out[j] = st
+			continue
+		}
+		e := &out[j]
+		if statusRank[st.Status] > statusRank[e.Status] {
+			e.Status, e.BankStatus, e.Reason, e.At = st.Status, st.BankStatus, st.Reason, st.At
+		}
+		if st.VoPResult != "" {
+			e.VoPResult, e.VoPName = st.VoPResult, st.VoPName
 		}
 	}
 	return out, nil
 }
 
 // statusValues is the width of a row of Report's VALUES list.
-const statusValues = 6
+const statusValues = 8
 
 // Report implements ledger.Payouts, in one transaction after the row of
 // bank_payout_lock: the file recorded as Ingest records its own (ErrAlreadyRecorded when
-// it was), then the effective status of each instruction (see effectiveStatuses) set by
-// an UPDATE joining a VALUES list of ledgerChunk of them, on the instructions of the
-// original file not Rejected and of another status. A status without a time gets the
+// it was), then what each instruction takes (see effectiveStatuses) set by an UPDATE
+// joining a VALUES list of ledgerChunk of them. A status without a time gets the
 // report's (its IngestedAt, else the store's time).
 func (b bankPayouts) Report(ctx context.Context, f ledger.File, statuses []ledger.PayoutStatus) (int, error) {
 	s := b.s
@@ -657,7 +722,8 @@ func (b bankPayouts) Report(ctx context.Context, f ledger.File, statuses []ledge
 		for part := range slices.Chunk(eff, ledgerChunk) {
 			args := make([]any, 0, statusValues*len(part))
 			for _, st := range part {
-				args = append(args, st.OriginalMessageID, st.EndToEndID, st.Status, st.BankStatus, st.Reason, unixMs(st.At))
+				args = append(args, st.OriginalMessageID, st.EndToEndID, st.Status, st.BankStatus, st.Reason, unixMs(st.At),
+					st.VoPResult, st.VoPName)
 			}
 			res, err := tx.ExecContext(ctx, s.dia.rebind(reportQuery(len(part))), args...)
 			if err != nil {
@@ -677,25 +743,42 @@ func (b bankPayouts) Report(ctx context.Context, f ledger.File, statuses []ledge
 	return changed, nil
 }
 
+// The conditions of reportQuery: a status changes an instruction (not Rejected, of
+// another status; a StatusInstructed never does), and a Verification of Payee result
+// does (another than the instruction's).
+const (
+	statusChanges = `(k.column3 <> '` + ledger.StatusInstructed + `' AND p.status <> '` + ledger.StatusRejected + `'
+		AND p.status <> k.column3)`
+	vopChanges = `(k.column7 <> '' AND p.vop_result <> k.column7)`
+)
+
 // reportQuery is Report's UPDATE of n statuses (original message id, end-to-end id,
-// status, bank status, reason, time), through the unique index bank_payouts_end_to_end:
-// an instruction of the original file, not Rejected and of another status, takes the
-// status and is pending.
+// status, bank status, reason, time, Verification of Payee result and name), through the
+// unique index bank_payouts_end_to_end: an instruction of the original file that either
+// changes takes it (the status with its code, reason and time; the result with its
+// name), keeps the rest, and is pending. Every expression of SET reads the row as it was.
 func reportQuery(n int) string {
-	one := "(" + placeholders(statusValues-1) + ", CAST(? AS BIGINT))"
-	return `UPDATE bank_payouts AS p SET status = k.column3, bank_status = k.column4, reason = k.column5,
-		status_unix_ms = k.column6, pending = TRUE, applied_unix_ms = NULL
+	one := "(" + placeholders(5) + ", CAST(? AS BIGINT), ?, ?)"
+	return `UPDATE bank_payouts AS p SET
+		status = CASE WHEN ` + statusChanges + ` THEN k.column3 ELSE p.status END,
+		bank_status = CASE WHEN ` + statusChanges + ` THEN k.column4 ELSE p.bank_status END,
+		reason = CASE WHEN ` + statusChanges + ` THEN k.column5 ELSE p.reason END,
+		status_unix_ms = CASE WHEN ` + statusChanges + ` THEN k.column6 ELSE p.status_unix_ms END,
+		vop_result = CASE WHEN ` + vopChanges + ` THEN k.column7 ELSE p.vop_result END,
+		vop_name = CASE WHEN ` + vopChanges + ` THEN k.column8 ELSE p.vop_name END,
+		pending = TRUE, applied_unix_ms = NULL
 		FROM (VALUES ` + strings.TrimSuffix(strings.Repeat(one+", ", n), ", ") + `) AS k
 		WHERE p.end_to_end_id = k.column2 AND p.file_message_id = k.column1
-		AND p.status <> '` + ledger.StatusRejected + `' AND p.status <> k.column3`
+		AND (` + statusChanges + ` OR ` + vopChanges + `)`
 }
 
 // Released implements ledger.Payouts: the instructions of released files, those not
-// Rejected and without a Returned row of their order, and of those with a PaidOut row,
-// the ones none of whose PaidOut rows came in a file ingested before since. Orders are
-// named by namespace and order id, as reconcile names a payout's (its EndToEndID is the
-// order id). By ID ascending. It reads every instruction in a file: those still to
-// reconcile are not known without the ledger's rows.
+// Rejected and without a Returned row of their end-to-end id, and of those with a
+// PaidOut row of it, the ones none of whose PaidOut rows came in a file ingested before
+// since. The end-to-end id names the transfer, so that two instructions of one order (a
+// refund and an excess sent back) are told apart, and those of no order are found too.
+// By ID ascending. It reads every instruction in a file: those still to reconcile are
+// not known without the ledger's rows.
 func (b bankPayouts) Released(ctx context.Context, since time.Time) ([]ledger.Payout, error) {
 	query, args := releasedQuery(since)
 	var out []ledger.Payout
@@ -712,23 +795,20 @@ func (b bankPayouts) Released(ctx context.Context, since time.Time) ([]ledger.Pa
 	return out, nil
 }
 
-// releasedQuery is Released's query and its arguments. Its subqueries read an order's
-// rows through the index bank_rows_order: the kind they compare is the row's kind
-// concatenated with the empty string, which keeps SQLite's planner (without statistics)
-// from reading them through bank_rows_kind instead, every row of the kind for each
-// instruction. (PostgreSQL chooses by its statistics, between those probes and one hash
-// of the order's rows.)
+// releasedQuery is Released's query and its arguments. Its subqueries read a transfer's
+// rows through the partial indexes bank_rows_paid_out and bank_rows_returned, whose
+// conditions they state as literals.
 func releasedQuery(since time.Time) (string, []any) {
 	query := `SELECT ` + payoutSelect + `, EXISTS (SELECT 1 FROM bank_rows r
-			WHERE r.namespace = p.namespace AND r.order_id = p.order_id AND r.kind || '' = ?)
+			WHERE r.end_to_end_id = p.end_to_end_id AND r.kind = '` + kindPaidOut + `')
 		FROM bank_payouts p JOIN bank_out_files f ON f.message_id = p.file_message_id
 		WHERE f.released_unix_ms IS NOT NULL AND p.status <> ?
 		AND NOT EXISTS (SELECT 1 FROM bank_rows r
-			WHERE r.namespace = p.namespace AND r.order_id = p.order_id AND r.kind || '' = ?)
+			WHERE r.end_to_end_id = p.end_to_end_id AND r.kind = '` + kindReturned + `')
 		AND NOT EXISTS (SELECT 1 FROM bank_rows r JOIN bank_files bf ON bf.id = r.file_id
-			WHERE r.namespace = p.namespace AND r.order_id = p.order_id AND r.kind || '' = ? AND bf.ingested_unix_ms < ?)
+			WHERE r.end_to_end_id = p.end_to_end_id AND r.kind = '` + kindPaidOut + `' AND bf.ingested_unix_ms < ?)
 		ORDER BY p.id`
-	return query, []any{kindPaidOut, ledger.StatusRejected, kindReturned, kindPaidOut, unixMs(since)}
+	return query, []any{ledger.StatusRejected, unixMs(since)}
 }
 
 // PendingPayouts implements ledger.Payouts, through the partial index
@@ -798,9 +878,10 @@ func decodePayoutCursor(cursor string) (int64, error) {
 
 // payoutsQuery is the query of a page of ListPayouts, as rowsQuery is Rows': the filters,
 // the keyset condition after the cursor, newest first, one more than the page. It reads
-// through bank_payouts_order for one order, bank_payouts_file for one file,
-// bank_payouts_namespace for one tenant, bank_payouts_status for statuses, the primary
-// key otherwise.
+// through bank_payouts_end_to_end for one end-to-end id, bank_payouts_order for one
+// order, bank_payouts_file for one file, bank_payouts_namespace for one tenant,
+// bank_payouts_status for statuses, bank_payouts_purpose for purposes, the primary key
+// otherwise.
 func payoutsQuery(q ledger.PayoutQuery) (query string, args []any, limit int, err error) {
 	if limit, err = pageLimit(q.Limit); err != nil {
 		return "", nil, 0, err
@@ -815,8 +896,14 @@ func payoutsQuery(q ledger.PayoutQuery) (query string, args []any, limit int, er
 			args = append(args, st)
 		}
 	}
+	if len(q.Purposes) > 0 {
+		where = append(where, `p.purpose IN (`+placeholders(len(q.Purposes))+`)`)
+		for _, p := range q.Purposes {
+			args = append(args, string(p))
+		}
+	}
 	for _, f := range []struct{ col, val string }{{"p.namespace", q.Namespace}, {"p.order_id", q.OrderID},
-		{"p.file_message_id", q.FileMessageID}} {
+		{"p.file_message_id", q.FileMessageID}, {"p.end_to_end_id", q.EndToEndID}} {
 		if f.val != "" {
 			where = append(where, f.col+` = ?`)
 			args = append(args, f.val)

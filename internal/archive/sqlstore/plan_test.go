@@ -240,13 +240,12 @@ func TestSQLiteReadsACombinedFilterThroughItsMostSelectiveIndexWithoutStatistics
 	}
 }
 
-// payoutPlans returns the plan text of every query of the payouts book whose plan is
-// checked, by name, with explain (EXPLAIN QUERY PLAN, EXPLAIN).
-func payoutPlans(t *testing.T, s archive.Store, explain string) map[string]string {
+// explainer returns a function that records in out the plan text of a query, by name,
+// with explain (EXPLAIN QUERY PLAN, EXPLAIN): the last column of each line.
+func explainer(t *testing.T, s archive.Store, explain string, out map[string]string) func(name, query string, args []any) {
 	t.Helper()
 	st := s.(*instrumented).next.(*store)
-	out := map[string]string{}
-	run := func(name, query string, args []any) {
+	return func(name, query string, args []any) {
 		rows, err := st.db.QueryContext(context.Background(), st.dia.rebind(explain+" "+query), args...)
 		if err != nil {
 			t.Fatalf("explain %s: %v", name, err)
@@ -267,10 +266,21 @@ func payoutPlans(t *testing.T, s archive.Store, explain string) map[string]strin
 		}
 		out[name] = strings.Join(lines, "\n")
 	}
+}
+
+// payoutPlans returns the plan text of every query of the payouts book whose plan is
+// checked, by name, with explain (EXPLAIN QUERY PLAN, EXPLAIN).
+func payoutPlans(t *testing.T, s archive.Store, explain string) map[string]string {
+	t.Helper()
+	out := map[string]string{}
+	run := explainer(t, s, explain, out)
 	cursor := encodePayoutCursor(500)
 	for _, q := range []ledger.PayoutQuery{
 		{}, {Statuses: []string{ledger.StatusRejected}}, {Namespace: "tenant-b"}, {Namespace: "tenant-a", OrderID: "order-0007"},
 		{FileMessageID: "F03"}, {Namespace: "tenant-b", Statuses: []string{ledger.StatusRejected}},
+		{Purposes: []ledger.Purpose{ledger.PurposeExcess}},
+		{Namespace: "tenant-b", Purposes: []ledger.Purpose{ledger.PurposeRefund, ledger.PurposeExcess}},
+		{EndToEndID: "E00007"}, {Namespace: "tenant-a", EndToEndID: "E00007"},
 	} {
 		for _, cur := range []string{"", cursor} {
 			q.Limit, q.Cursor = 100, cur
@@ -284,18 +294,21 @@ func payoutPlans(t *testing.T, s archive.Store, explain string) map[string]strin
 	run("Unfiled", unfiledQuery, []any{100})
 	run("PendingPayouts", pendingPayoutsQuery, []any{100})
 	run("Unreleased", unreleasedQuery, nil)
-	run("Report", reportQuery(2), []any{"F01", "E00001", "Accepted", "ACCP", "", 1, "F01", "E00002", "Rejected", "RJCT", "x", 2})
-	run("Instruct's keys", recordedKeysQuery(2), []any{"tenant-a", "order-0001", "Payout", "tenant-a", "order-0002", "Payout"})
+	run("Report", reportQuery(2), []any{"F01", "E00001", "Accepted", "ACCP", "", 1, "MTCH", "", "F01", "E00002", "Rejected", "RJCT",
+		"x", 2, "", ""})
+	run("Instruct's keys", recordedKeysQuery(2), []any{"tenant-a", "order-0001", "Payout", "", "tenant-a", "order-0002", "Excess",
+		"entry/CR-1/0"})
 	run("Instruct's end-to-end ids", endToEndQuery(2), []any{"E00001", "E00002"})
 	q, args := releasedQuery(time.Unix(1_760_000_000, 0))
 	run("Released", q, args)
 	return out
 }
 
-// seedPayouts records n instructions of two tenants (each order of tenant-a has two
-// purposes), files all but the last 50 in files of 100, releases all files but the last,
-// has the bank accept every tenth and reject every fiftieth, and records a debit for
-// every other released one and a return for every hundredth.
+// seedPayouts records n instructions of two tenants (each order has two purposes, a
+// payout and a refund or, one in five, an excess sent back), files all but the last 50
+// in files of 100, releases all files but the last, has the bank accept every tenth and
+// reject every fiftieth, and records a debit for every other released one and a return
+// for every hundredth.
 func seedPayouts(t *testing.T, s archive.Store, n int) {
 	t.Helper()
 	ctx := context.Background()
@@ -305,7 +318,10 @@ func seedPayouts(t *testing.T, s archive.Store, n int) {
 	for i := range n {
 		in := anInstruction(fmt.Sprintf("order-%04d", i/2))
 		in.EndToEndID = fmt.Sprintf("E%05d", i)
-		if i%2 == 1 {
+		switch {
+		case i%10 == 9:
+			in.Purpose, in.Source = ledger.PurposeExcess, ledger.RowSource(fmt.Sprintf("CR-%05d", i), 0)
+		case i%2 == 1:
 			in.Purpose = ledger.PurposeRefund
 		}
 		if i%5 == 0 {
@@ -355,7 +371,7 @@ func seedPayouts(t *testing.T, s archive.Store, n int) {
 			}
 			if kind != "" {
 				rows = append(rows, ledger.Row{EntryReference: "D-" + in.EndToEndID, Kind: kind, CreditDebit: "DBIT", Amount: in.Amount,
-					Currency: "EUR", Namespace: in.Namespace, OrderID: in.OrderID})
+					Currency: "EUR", EndToEndID: in.EndToEndID, Namespace: in.Namespace, OrderID: in.OrderID})
 			}
 		}
 	}
@@ -374,9 +390,8 @@ var sqlitePayoutIndexes = map[string]string{
 	"PendingPayouts":            "SCAN p USING INDEX bank_payouts_pending",
 	"Unreleased":                "SCAN bank_out_files USING INDEX bank_out_files_unreleased",
 	"Report":                    "SEARCH p USING INDEX sqlite_autoindex_bank_payouts_2 (end_to_end_id=?)",
-	"Instruct's keys":           "SEARCH p USING COVERING INDEX sqlite_autoindex_bank_payouts_1 (namespace=? AND order_id=? AND purpose=?)",
+	"Instruct's keys":           "SEARCH p USING COVERING INDEX sqlite_autoindex_bank_payouts_1 (namespace=? AND order_id=? AND purpose=? AND source=?)",
 	"Instruct's end-to-end ids": "SEARCH p USING INDEX sqlite_autoindex_bank_payouts_2 (end_to_end_id=?)",
-	"Released":                  "SEARCH r USING INDEX bank_rows_order (namespace=? AND order_id=?)",
 }
 
 func TestSQLitePayoutsQueriesReadThroughTheirIndexes(t *testing.T) {
@@ -386,21 +401,24 @@ func TestSQLitePayoutsQueriesReadThroughTheirIndexes(t *testing.T) {
 	}
 	defer func() { _ = s.Close() }()
 	// No ANALYZE, as in an embedded archive: the plans do not depend on the data.
+	noFilter := fmt.Sprintf("ListPayouts %+v", ledger.PayoutQuery{Limit: 100})
 	for name, plan := range payoutPlans(t, s, "EXPLAIN QUERY PLAN") {
 		want, listed := sqlitePayoutIndexes[name]
 		switch {
 		case strings.Contains(plan, "TEMP B-TREE"):
 			t.Errorf("%s sorts:\n%s", name, plan)
 		case name == "Released":
-			// It reads every instruction in a file, in id order, and each one's rows
-			// through its order's index (3 subqueries), never those of a kind.
-			if strings.Count(plan, want) != 3 || strings.Contains(plan, "bank_rows_kind") {
-				t.Errorf("Released does not read the rows of each instruction's order through bank_rows_order:\n%s", plan)
+			// It reads every instruction in a file, in id order, and each one's debits
+			// and returns through the partial indexes of their transfer (3 subqueries),
+			// never the rows of a kind or of an order.
+			if strings.Count(plan, "bank_rows_paid_out (end_to_end_id=?)") != 2 ||
+				strings.Count(plan, "bank_rows_returned (end_to_end_id=?)") != 1 ||
+				strings.Contains(plan, "bank_rows_kind") || strings.Contains(plan, "bank_rows_order") {
+				t.Errorf("Released does not read each instruction's debits and returns through their end-to-end id:\n%s", plan)
 			}
 		case listed && !strings.Contains(plan, want):
 			t.Errorf("%s does not read through %q:\n%s", name, want, plan)
-		case !listed && name != "ListPayouts {Statuses:[] Namespace: OrderID: FileMessageID: Limit:100 Cursor:}" &&
-			!strings.Contains(plan, "SEARCH p USING "):
+		case !listed && name != noFilter && !strings.Contains(plan, "SEARCH p USING "):
 			t.Errorf("%s does not search an index of the instructions:\n%s", name, plan)
 		}
 	}
@@ -427,6 +445,88 @@ func TestPostgresPayoutsQueriesReadThroughTheirIndexes(t *testing.T) {
 		}
 		if !strings.Contains(plan, "Index") || strings.Contains(plan, "Seq Scan on bank_payouts") {
 			t.Errorf("%s scans the instructions:\n%s", name, plan)
+		}
+	}
+}
+
+// decisionPlans returns the plan text of the queries of Query.Open and of the decisions
+// book, by name, with explain.
+func decisionPlans(t *testing.T, s archive.Store, explain string) map[string]string {
+	t.Helper()
+	out := map[string]string{}
+	run := explainer(t, s, explain, out)
+	for _, q := range []ledger.Query{{Open: true}, {Open: true, Cursor: encodeRowCursor(15_000)}, {Open: true, Namespace: "tenant-1"}} {
+		q.Limit = 100
+		query, args, _, err := rowsQuery(q)
+		if err != nil {
+			t.Fatal(err)
+		}
+		run(fmt.Sprintf("Rows %+v", q), query, args)
+	}
+	run("Decide's name", decisionKnownQuery, []any{"d-1"})
+	run("Decision", decisionQuery, []any{"d-1"})
+	run("Decide's row", rowQuery, []any{"E-000007", 1})
+	run("Decide's settlement", settleQuery, []any{"d-1", "E-000007", 1})
+	return out
+}
+
+// sqliteDecisionIndexes are the indexes SQLite (without statistics) must read each query
+// of decisionPlans through, by the start of its name.
+var sqliteDecisionIndexes = map[string]string{
+	"Rows {Kinds:[] Namespace: ": "bank_rows_open",
+	"Decide's name":              "sqlite_autoindex_bank_decisions_1 (name=?)",
+	"Decision":                   "sqlite_autoindex_bank_decisions_1 (name=?)",
+	"Decide's row":               "sqlite_autoindex_bank_rows_1 (entry_reference=? AND txn=?)",
+	"Decide's settlement":        "sqlite_autoindex_bank_rows_1 (entry_reference=? AND txn=?)",
+}
+
+func TestSQLiteDecisionsQueriesReadThroughTheirIndexes(t *testing.T) {
+	s, err := Open(context.Background(), "sqlite://"+filepath.Join(t.TempDir(), "archive.db"), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer func() { _ = s.Close() }()
+	// No ANALYZE, as in an embedded archive: the plans do not depend on the data.
+	for name, plan := range decisionPlans(t, s, "EXPLAIN QUERY PLAN") {
+		want := "USING "
+		for prefix, index := range sqliteDecisionIndexes {
+			if strings.HasPrefix(name, prefix) {
+				want = index
+			}
+		}
+		if strings.Contains(plan, "TEMP B-TREE") || !strings.Contains(plan, want) {
+			t.Errorf("%s sorts or does not read through %q:\n%s", name, want, plan)
+		}
+	}
+}
+
+func TestPostgresDecisionsQueriesReadThroughTheirIndexes(t *testing.T) {
+	pg := pgtest.Start(t)
+	s, err := Open(context.Background(), pg.NewDatabase(t), Options{OpTimeout: time.Minute})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer func() { _ = s.Close() }()
+	// A ledger of 20,000 rows, a fifth of them in suspense, all but a few decided.
+	l, _ := Ledger(s)
+	if err := l.Ingest(context.Background(), ledger.File{ID: "statement"}, manyRows("E", 20_000)); err != nil {
+		t.Fatal(err)
+	}
+	db := s.(*instrumented).next.(*store).db
+	for _, q := range []string{
+		`UPDATE bank_rows SET decision = 'd-' || id WHERE kind = 'Unmatched' AND id % 200 <> 1`,
+		`INSERT INTO bank_decisions (name, uid, action, entry_reference, txn, namespace, order_id, note, decided_by, decided_unix_ms)
+			SELECT decision, '', 'SettledOutside', entry_reference, txn, '', '', '', '', 0 FROM bank_rows WHERE decision <> ''`,
+		`ANALYZE bank_rows, bank_decisions`,
+	} {
+		if _, err := db.Exec(q); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for name, plan := range decisionPlans(t, s, "EXPLAIN") {
+		open := strings.HasPrefix(name, "Rows {Kinds:[] Namespace: ")
+		if strings.Contains(plan, "Seq Scan") || (open && !strings.Contains(plan, "bank_rows_open")) || !strings.Contains(plan, "Index") {
+			t.Errorf("%s scans a table or does not read the open rows through bank_rows_open:\n%s", name, plan)
 		}
 	}
 }

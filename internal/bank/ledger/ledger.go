@@ -113,9 +113,14 @@ type Row struct {
 	// ReturnReason is the bank's return reason of a Returned row.
 	ReturnReason string
 	// Pending says the row's effect on its order is still to be written; AppliedAt is
-	// when it was (zero while Pending, and for rows that never had one to write).
+	// when it was (zero while Pending, and for rows that never had one to write). A
+	// pending row names an order, or an EndToEndID (the debit or return of a transfer
+	// that pays no order, whose decision learns of it).
 	Pending   bool
 	AppliedAt time.Time
+	// Decision is the name of the operator's decision that settled this suspense row,
+	// or that recorded this row (an assignment's); "" for the others.
+	Decision string
 }
 
 // OrderKey names an order.
@@ -131,6 +136,8 @@ type Query struct {
 	Namespace, OrderID string
 	// FileID keeps one file's rows.
 	FileID string
+	// Open keeps the suspense rows (Unmatched, WrongCurrency) no decision settled.
+	Open bool
 	// Limit is the page size (0 means 100, at most 1,000); Cursor is the previous page's.
 	Limit  int
 	Cursor string

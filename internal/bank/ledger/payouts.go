@@ -2,6 +2,7 @@ package ledger
 
 import (
 	"context"
+	"fmt"
 	"time"
 )
 
@@ -19,10 +20,12 @@ import (
 // typed errors ErrUnavailable, ErrInvalid, ErrAlreadyRecorded).
 type Payouts interface {
 	// Instruct records instructions, all or nothing. An instruction whose key
-	// (Namespace, OrderID, Purpose) is recorded already is left as it was (it is not an
-	// error: the caller asked again after a crash or a lost race); the others get
+	// (Namespace, OrderID, Purpose, Source) is recorded already is left as it was (it is
+	// not an error: the caller asked again after a crash or a lost race); the others get
 	// increasing IDs in the order given. It returns how many it recorded. An instruction
-	// whose EndToEndID another key holds is ErrInvalid, and so is a missing field.
+	// whose EndToEndID another key holds is ErrInvalid, and so is a missing field
+	// (Namespace and OrderID may be empty only for PurposeSuspenseRefund, which must
+	// have a Source).
 	Instruct(ctx context.Context, ps []Payout) (int, error)
 
 	// Unfiled returns up to limit instructions that are in no file, by ID ascending
@@ -49,14 +52,17 @@ type Payouts interface {
 	// instruction of that file is left out. StatusRejected is final: a rejected
 	// instruction keeps it. A status equal to the instruction's changes nothing; any
 	// other (Instructed → Accepted or Rejected, Accepted → Rejected) sets Status,
-	// BankStatus, Reason and StatusAt and makes the instruction Pending. It returns how
-	// many instructions changed.
+	// BankStatus, Reason and StatusAt and makes the instruction Pending. Independently,
+	// a status with a VoPResult different from the instruction's sets VoPResult and
+	// VoPName and makes it Pending too (a status of StatusInstructed carries only a
+	// Verification of Payee result: the bank verified the payee and has not decided yet).
+	// It returns how many instructions changed.
 	Report(ctx context.Context, f File, statuses []PayoutStatus) (int, error)
 
 	// Released returns the instructions whose file was released and that are neither
-	// Rejected nor returned (a Returned row of Store names their order), for
-	// reconcile.Input.Payouts. Those whose debit was recorded (a PaidOut row of Store
-	// names their order) come with Debited true, except that those whose debit row was
+	// Rejected nor returned (a Returned row of Store has their EndToEndID), for
+	// reconcile.Input.Payouts. Those whose debit was recorded (a PaidOut row of Store has
+	// their EndToEndID) come with Debited true, except that those whose debit row was
 	// ingested before since are left out: since bounds the window in which a second
 	// debit of the same payout is still caught.
 	Released(ctx context.Context, since time.Time) ([]Payout, error)
@@ -82,6 +88,39 @@ const (
 	PurposeRefund Purpose = "Refund"
 	// PurposeResidual is the part of a forward BUY by amount that bought no unit.
 	PurposeResidual Purpose = "Residual"
+	// PurposeExcess is what an overpaid BUY received above its amount due, sent back to
+	// the account it came from. Its Source names the Overpaid row (RowSource).
+	PurposeExcess Purpose = "Excess"
+	// PurposeReturn is a payment an order will never use (the BUY was cancelled before
+	// it was paid in full, or the payment arrived after it stopped waiting), sent back to
+	// the account it came from. One per payment: its Source names the row (RowSource).
+	PurposeReturn Purpose = "Return"
+	// PurposeSuspenseRefund is a payment in suspense that an operator decided to send
+	// back (DecisionRefund). It names no order; its Source is DecisionSource(name).
+	PurposeSuspenseRefund Purpose = "SuspenseRefund"
+)
+
+// RowSource is the Source of an instruction that sends back the money of a row of Store:
+// "entry/" and the row's entry reference and transaction.
+func RowSource(entryReference string, transaction int) string {
+	return fmt.Sprintf("entry/%s/%d", entryReference, transaction)
+}
+
+// DecisionSource is the Source of an instruction a decision made: "decision/" and its
+// name.
+func DecisionSource(name string) string { return "decision/" + name }
+
+// Verification of Payee results (the EPC scheme's four), as a bank reports them for a
+// transfer.
+const (
+	// VoPMatch: the name is the account holder's.
+	VoPMatch = "MTCH"
+	// VoPCloseMatch: the name is close to the account holder's, which the bank gives.
+	VoPCloseMatch = "CMTC"
+	// VoPNoMatch: the name is not the account holder's.
+	VoPNoMatch = "NMTC"
+	// VoPNotPossible: the payee's bank could not verify.
+	VoPNotPossible = "NOAP"
 )
 
 // The statuses of an instruction: those of a pain.002 (ExternalPaymentTransactionStatus1
@@ -102,9 +141,12 @@ const (
 type Payout struct {
 	// ID is assigned by Instruct.
 	ID int64
-	// Namespace and OrderID name the order; Purpose why it is paid.
+	// Namespace and OrderID name the order (both empty for PurposeSuspenseRefund);
+	// Purpose why it is paid; Source what of the order it pays back, for purposes an
+	// order can owe more than once (RowSource, DecisionSource; "" for the others).
 	Namespace, OrderID string
 	Purpose            Purpose
+	Source             string
 	// EndToEndID travels with the transfer and comes back in pain.002 and camt files:
 	// the order id. Unique among instructions.
 	EndToEndID string
@@ -129,6 +171,9 @@ type Payout struct {
 	// reported at StatusAt.
 	Status, BankStatus, Reason string
 	StatusAt                   time.Time
+	// VoPResult is the Verification of Payee result the bank reported (VoPMatch, …; ""
+	// when none), VoPName the account holder's name it gave with a close match.
+	VoPResult, VoPName string
 	// Pending says the status's effect on the order is still to be written; AppliedAt is
 	// when it was (zero while Pending and for instructions that never had one).
 	Pending   bool
@@ -159,18 +204,25 @@ type PayoutStatus struct {
 	// OriginalMessageID is the MsgId of the pain.001 reported on; EndToEndID the
 	// transfer's.
 	OriginalMessageID, EndToEndID string
-	// Status is StatusAccepted or StatusRejected (statuses without an effect, such as
-	// RCVD or PDNG, are not reported here); BankStatus the code as given; Reason the
-	// bank's reason.
+	// Status is StatusAccepted or StatusRejected, or StatusInstructed for a status that
+	// only carries a Verification of Payee result (statuses without an effect, such as
+	// RCVD or PDNG, and without a result are not reported here); BankStatus the code as
+	// given; Reason the bank's reason.
 	Status, BankStatus, Reason string
+	// VoPResult and VoPName are the Verification of Payee result reported with it, if
+	// any (Payout's).
+	VoPResult, VoPName string
 	// At is when the report was made.
 	At time.Time
 }
 
 // PayoutQuery filters ListPayouts. Empty fields do not filter.
 type PayoutQuery struct {
-	// Statuses keeps instructions of these statuses.
+	// Statuses keeps instructions of these statuses; Purposes of these purposes.
 	Statuses []string
+	Purposes []Purpose
+	// EndToEndID keeps the instruction of that end-to-end id.
+	EndToEndID string
 	// Namespace and OrderID keep one tenant's instructions, or one order's (both set).
 	Namespace, OrderID string
 	// FileMessageID keeps one file's instructions.

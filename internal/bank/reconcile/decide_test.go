@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -457,6 +458,10 @@ func TestTheDebitOfAPayoutIsPaidOut(t *testing.T) {
 		{"one transfer of a batch booking each", nil, payouts,
 			[]iso20022.Entry{entry(iso20022.Debit, debit("ord-1", eur(100000), "EUR"), debit("ord-2", eur(23456), "EUR"))}, nil,
 			[]brief{named("ord-1", PaidOut, ""), named("ord-2", PaidOut, "")}},
+		{"the debit of a transfer that pays no order is paid out, named by its end-to-end id", nil,
+			append(slices.Clone(payouts), Payout{EndToEndID: "FSD-refund-1", Amount: eur(700), Currency: "EUR"}),
+			[]iso20022.Entry{entry(iso20022.Debit, debit("FSD-refund-1", eur(700), "EUR"))}, nil,
+			[]brief{{Kind: PaidOut, By: ByEndToEndID}}},
 		{"a debit naming no payout is unmatched", nil, payouts,
 			[]iso20022.Entry{entry(iso20022.Debit, debit("NOTPROVIDED", eur(100000), "EUR"))}, nil,
 			[]brief{{Kind: Unmatched, Reason: ReasonNotAPayout}}},
@@ -544,7 +549,7 @@ func TestInconsistentExpectationsAreRefusedWhole(t *testing.T) {
 		{"received all that is due", Input{Orders: []Order{with(func(o *Order) { o.Received = o.AmountDue })}}, "paid in full"},
 		{"received a negative amount", Input{Orders: []Order{with(func(o *Order) { o.Received = -1 })}}, "received -1"},
 		{"an invalid registered IBAN", Input{Orders: []Order{with(func(o *Order) { o.PayerIBANs = []string{"DE89370400440532013001"} })}}, "*3001: must be a valid IBAN"},
-		{"a payout without an order id", Input{Payouts: []Payout{{Amount: 1, Currency: "EUR"}}}, "payout 1 has no order id"},
+		{"a payout without an order id or an end-to-end id", Input{Payouts: []Payout{{Amount: 1, Currency: "EUR"}}}, "payout 1 has neither an order id nor an end-to-end id"},
 		{"a payout of nothing", Input{Payouts: []Payout{{OrderID: "p", Currency: "EUR"}}}, "not positive"},
 		{"a payout listed twice", Input{Payouts: []Payout{{OrderID: "p", Amount: 1, Currency: "EUR"}, {OrderID: "p", Amount: 1, Currency: "EUR"}}}, "listed twice"},
 		{"a booked entry without a reference", Input{Orders: []Order{good}, Entries: []iso20022.Entry{func() iso20022.Entry { e := okEntry; e.Reference = ""; return e }()}}, "no reference"},

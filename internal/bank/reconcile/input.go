@@ -40,7 +40,8 @@ type Order struct {
 // EndToEndId is the order id. List those released and not yet returned.
 type Payout struct {
 	// OrderID is the order paid out, the transfer's EndToEndId unless EndToEndID says
-	// otherwise.
+	// otherwise; empty for a transfer that pays no order (an operator's refund from
+	// suspense), which EndToEndID then names.
 	OrderID string
 	// EndToEndID is the transfer's EndToEndId when it is not OrderID (an order id too
 	// long for the element's 35 characters, such as a UUID written without hyphens).
@@ -129,8 +130,8 @@ func validateOrder(i int, o Order) (ref string, ibans []string, err error) {
 
 func validatePayout(i int, p Payout) error {
 	switch {
-	case p.OrderID == "":
-		return invalid("payout %d has no order id", i+1)
+	case p.OrderID == "" && p.EndToEndID == "":
+		return invalid("payout %d has neither an order id nor an end-to-end id", i+1)
 	case p.Amount <= 0:
 		return invalid("payout %q: amount %d is not positive", p.OrderID, p.Amount)
 	case !validCurrency(p.Currency):

@@ -668,6 +668,8 @@ func testInvalid(t *testing.T, s ledger.Store, _ Open) {
 		"Ingest of a pending row without order":   ingestWith(row("NEW-D", underpaid, pending)),
 		"Ingest of a pending row applied already": ingestWith(row("NEW-E", underpaid, o, pending, func(r *ledger.Row) { r.AppliedAt = applied })),
 		"Ingest of a row of another file":         ingestWith(row("NEW-F", matched, func(r *ledger.Row) { r.FileID = "ok" })),
+		"Ingest of a decision's entry reference":  ingestWith(row(ledger.DecisionEntryReference("NEW-H"), matched)),
+		"Ingest of a row naming a decision":       ingestWith(row("NEW-I", unmatched, func(r *ledger.Row) { r.Decision = "d-1" })),
 		"Ingest of one transaction twice": func() error {
 			return s.Ingest(ctx, file("bad-twice", base), []ledger.Row{row("NEW-G", matched), row("NEW-G", unmatched)})
 		},
@@ -703,8 +705,8 @@ func testInvalid(t *testing.T, s ledger.Store, _ Open) {
 	if got := keys(allRows(t, s, ledger.Query{})); !slices.Equal(got, []string{"OK2/0", "OK1/0"}) {
 		t.Fatalf("rows after the invalid calls: %v", got)
 	}
-	expectNothingRecorded(t, s, "NEW1", "NEW2", "NEW3", "NEW4", "NEW5", "NEW6", "NEW-A", "NEW-B", "NEW-C", "NEW-D", "NEW-E",
-		"NEW-F", "NEW-G")
+	expectNothingRecorded(t, s, "NEW1", "NEW2", "NEW3", "NEW4", "NEW5", "NEW6", "NEW7", "NEW8", "NEW-A", "NEW-B", "NEW-C", "NEW-D",
+		"NEW-E", "NEW-F", "NEW-G", ledger.DecisionEntryReference("NEW-H"), "NEW-I")
 	expectPending(t, s, 10, "OK1/0")
 }
 

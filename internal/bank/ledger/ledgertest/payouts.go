@@ -16,12 +16,14 @@ import (
 	"github.com/fundshare/fundshare-operator/internal/bank/ledger"
 )
 
-// Books are the bank ledger and the payouts book of one database, as one process (a
-// manager replica) opens them: Payouts.Released and Payouts.Report read and write the
-// ledger's rows and files.
+// Books are the bank ledger, the payouts book and the decisions book of one database, as
+// one process (a manager replica) opens them: Payouts.Released and Payouts.Report read
+// and write the ledger's rows and files, Decisions.Decide writes rows and instructions.
+// RunPayouts uses Ledger and Payouts, RunDecisions all three.
 type Books struct {
-	Ledger  ledger.Store
-	Payouts ledger.Payouts
+	Ledger    ledger.Store
+	Payouts   ledger.Payouts
+	Decisions ledger.Decisions
 }
 
 // OpenBooks opens the books of one test's database. Each call opens them again on the
@@ -51,6 +53,9 @@ func RunPayouts(t *testing.T, newDatabase NewBooksDatabase) {
 		{"ReleasedPayoutsExcludeRejectedAndReturnedOnes", testReleasedExcludes},
 		{"ADebitedPayoutIsFlaggedUntilTheWindowEnds", testDebitWindow},
 		{"ListPayoutsPagesNewestFirstAndFilters", testListPaging},
+		{"InstructionsOfOneOrderAndPurposeFromTwoSourcesAreTwo", testSources},
+		{"ReleasedTellsTwoInstructionsOfOneOrderApartByEndToEndID", testReleasedByEndToEnd},
+		{"AReportRecordsTheVerificationOfPayeeResult", testVerificationOfPayee},
 		{"AFileOfManyInstructionsIsRecordedReportedAndDone", testManyInstructions},
 		{"InvalidPayoutInputWritesNothing", testPayoutsInvalid},
 		{"TwoReplicasInstructingOneOrderAtOnceRecordItOnce", testConcurrentInstruct},
@@ -102,6 +107,12 @@ func payout(id string, opts ...func(*ledger.Payout)) ledger.Payout {
 func amount(a int64) func(*ledger.Payout) { return func(p *ledger.Payout) { p.Amount = a } }
 
 func endToEnd(id string) func(*ledger.Payout) { return func(p *ledger.Payout) { p.EndToEndID = id } }
+
+// from sets the instruction's source.
+func from(source string) func(*ledger.Payout) { return func(p *ledger.Payout) { p.Source = source } }
+
+// transfer makes the row one of the transfer of end-to-end id e2e.
+func transfer(e2e string) func(*ledger.Row) { return func(r *ledger.Row) { r.EndToEndID = e2e } }
 
 func instruct(t *testing.T, p ledger.Payouts, ps ...ledger.Payout) int {
 	t.Helper()
@@ -636,11 +647,13 @@ func testReleasedExcludes(t *testing.T, b Books, _ OpenBooks) {
 	at := rel.Add(time.Hour)
 	report(t, p, reportFile("r1", at), status("F1", "accepted", accepted, at), status("F1", "rejected", rejected, at))
 	expectReleased(t, p, time.Time{}, "accepted", "returned", "returned-elsewhere", "instructed")
-	// The bank sent two back: one of tenant-a's, and the order id of another tenant.
+	// The bank sent two back: the transfer of returned, and one of another end-to-end id
+	// that names the order returned-elsewhere (a row names its transfer by end-to-end id,
+	// not by order). A receipt of the transfer of instructed returns nothing.
 	ingest(t, b.Ledger, file("camt-1", at.Add(time.Hour)),
-		row("RET-1", returned, forOrder("tenant-a", "returned", 0)),
-		row("RET-2", returned, forOrder("tenant-b", "returned-elsewhere", 0)),
-		row("OTHER", matched, forOrder("tenant-a", "instructed", 0)))
+		row("RET-1", returned, forOrder("tenant-a", "returned", 0), transfer("returned")),
+		row("RET-2", returned, forOrder("tenant-a", "returned-elsewhere", 0), transfer("another-transfer")),
+		row("OTHER", matched, forOrder("tenant-a", "instructed", 0), transfer("instructed")))
 	got := expectReleased(t, p, time.Time{}, "accepted", "returned-elsewhere", "instructed")
 	for _, in := range got {
 		expectTime(t, in.OrderID+"'s ReleasedAt", in.ReleasedAt, rel)
@@ -659,17 +672,18 @@ func testDebitWindow(t *testing.T, b Books, _ OpenBooks) {
 	p := b.Payouts
 	released(t, p, "F1", base, "a", "b", "c")
 	t1, t2 := base.Add(time.Hour), base.Add(5*time.Hour)
-	// a's debit was ingested at t1 (with that of tenant-b's order of c's id), b's at t2.
-	ingest(t, b.Ledger, file("camt-1", t1), row("D-A", paidOut, forOrder("tenant-a", "a", 0)),
-		row("D-C", paidOut, forOrder("tenant-b", "c", 0)))
-	ingest(t, b.Ledger, file("camt-2", t2), row("D-B", paidOut, forOrder("tenant-a", "b", 0)))
+	// a's debit was ingested at t1 (with one that names c's order but is another
+	// transfer), b's at t2.
+	ingest(t, b.Ledger, file("camt-1", t1), row("D-A", paidOut, forOrder("tenant-a", "a", 0), transfer("a")),
+		row("D-C", paidOut, forOrder("tenant-a", "c", 0), transfer("c-elsewhere")))
+	ingest(t, b.Ledger, file("camt-2", t2), row("D-B", paidOut, forOrder("tenant-a", "b", 0), transfer("b")))
 	expectReleased(t, p, time.Time{}, "a (debited)", "b (debited)", "c")
 	expectReleased(t, p, t1, "a (debited)", "b (debited)", "c")
 	expectReleased(t, p, t1.Add(time.Millisecond), "b (debited)", "c")
 	expectReleased(t, p, t2, "b (debited)", "c")
 	expectReleased(t, p, t2.Add(time.Hour), "c")
 	// b comes back after its debit: returned, it is not listed at all.
-	ingest(t, b.Ledger, file("camt-3", t2.Add(time.Hour)), row("R-B", returned, forOrder("tenant-a", "b", 0)))
+	ingest(t, b.Ledger, file("camt-3", t2.Add(time.Hour)), row("R-B", returned, forOrder("tenant-a", "b", 0), transfer("b")))
 	expectReleased(t, p, t1, "a (debited)", "c")
 }
 
@@ -747,6 +761,18 @@ func testListPaging(t *testing.T, b Books, _ OpenBooks) {
 		}},
 		{ledger.PayoutQuery{Namespace: "tenant-z"}, func(ledger.Payout) bool { return false }},
 		{ledger.PayoutQuery{FileMessageID: "F9"}, func(ledger.Payout) bool { return false }},
+		{ledger.PayoutQuery{Purposes: []ledger.Purpose{ledger.PurposeRefund}}, func(in ledger.Payout) bool {
+			return in.Purpose == ledger.PurposeRefund
+		}},
+		{ledger.PayoutQuery{Namespace: "tenant-a", Purposes: []ledger.Purpose{ledger.PurposePayout, ledger.PurposeResidual}},
+			func(in ledger.Payout) bool { return in.Namespace == "tenant-a" && in.Purpose != ledger.PurposeRefund }},
+		{ledger.PayoutQuery{Purposes: []ledger.Purpose{ledger.PurposeExcess}}, func(ledger.Payout) bool { return false }},
+		{ledger.PayoutQuery{EndToEndID: "E007"}, func(in ledger.Payout) bool { return in.EndToEndID == "E007" }},
+		{ledger.PayoutQuery{EndToEndID: "E007", Statuses: []string{accepted}}, func(in ledger.Payout) bool {
+			return in.EndToEndID == "E007" && in.Status == accepted
+		}},
+		{ledger.PayoutQuery{EndToEndID: "E007", Namespace: "tenant-b"}, func(ledger.Payout) bool { return false }},
+		{ledger.PayoutQuery{EndToEndID: "unknown"}, func(ledger.Payout) bool { return false }},
 	}
 	for _, f := range filters {
 		var want []int64
@@ -916,6 +942,21 @@ func testPayoutsInvalid(t *testing.T, b Books, _ OpenBooks) {
 			_, _, err := b.Ledger.Rows(ctx, ledger.Query{Cursor: cursor})
 			return err
 		},
+		"Instruct of an instruction with a Verification of Payee result": instructWith(func(p *ledger.Payout) {
+			p.VoPResult = ledger.VoPMatch
+		}),
+		"Instruct of an excess without source": instructWith(func(p *ledger.Payout) { p.Purpose = ledger.PurposeExcess }),
+		"Instruct of a return without source":  instructWith(func(p *ledger.Payout) { p.Purpose = ledger.PurposeReturn }),
+		"Instruct of a payout with a source":   instructWith(from(ledger.RowSource("E1", 0))),
+		"Instruct of a suspense refund without source": instructWith(func(p *ledger.Payout) {
+			p.Namespace, p.OrderID, p.Purpose = "", "", ledger.PurposeSuspenseRefund
+		}),
+		"Instruct of a return without order": instructWith(func(p *ledger.Payout) {
+			p.Namespace, p.OrderID, p.Purpose, p.Source = "", "", ledger.PurposeReturn, ledger.RowSource("E1", 0)
+		}),
+		"Instruct of a suspense refund of an order without namespace": instructWith(func(p *ledger.Payout) {
+			p.Namespace, p.Purpose, p.Source = "", ledger.PurposeSuspenseRefund, ledger.DecisionSource("d-1")
+		}),
 	}
 	for name, call := range calls {
 		if err := call(); !errors.Is(err, ledger.ErrInvalid) {
@@ -1141,3 +1182,194 @@ func testPayoutRoundTrip(t *testing.T, b Books, _ OpenBooks) {
 
 // maxRemittance is the longest remittance information, in characters.
 const maxRemittance = 140
+
+// transfers is the end-to-end id of each instruction, in order, with " (debited)" after
+// those Released says were debited.
+func transfers(ps []ledger.Payout) []string {
+	out := make([]string, 0, len(ps))
+	for _, p := range ps {
+		name := p.EndToEndID
+		if p.Debited {
+			name += " (debited)"
+		}
+		out = append(out, name)
+	}
+	return out
+}
+
+func testSources(t *testing.T, b Books, _ OpenBooks) {
+	p := b.Payouts
+	over1, over2 := ledger.RowSource("CR-1", 0), ledger.RowSource("CR-2", 1)
+	excess := func(source, e2e string, opts ...func(*ledger.Payout)) ledger.Payout {
+		return instruction("tenant-a", "order-a", ledger.PurposeExcess, append([]func(*ledger.Payout){from(source), endToEnd(e2e)}, opts...)...)
+	}
+	// An order overpaid twice owes two excesses back: two instructions of one order and
+	// purpose, told apart by the row each pays back.
+	if n := instruct(t, p, excess(over1, "X1"), excess(over2, "X2")); n != 2 {
+		t.Fatalf("Instruct of two excesses of one order from two rows recorded %d, want 2", n)
+	}
+	// Asked again (with another amount: left as it was), nothing is recorded; the same
+	// row under another purpose and the order's refund are other keys.
+	if n := instruct(t, p, excess(over1, "X1", amount(5)), excess(over2, "X2")); n != 0 {
+		t.Fatalf("Instruct of the excesses again recorded %d", n)
+	}
+	if n := instruct(t, p, instruction("tenant-a", "order-a", ledger.PurposeReturn, from(over1), endToEnd("R1")),
+		instruction("tenant-a", "order-a", ledger.PurposeRefund)); n != 2 {
+		t.Fatalf("Instruct of a return of the same row and of the order's refund recorded %d, want 2", n)
+	}
+	// A suspense refund names no order: its decision is its source.
+	if n := instruct(t, p, suspenseRefund("d-1"), suspenseRefund("d-1"), suspenseRefund("d-2")); n != 2 {
+		t.Fatalf("Instruct of two suspense refunds (one given twice) recorded %d, want 2", n)
+	}
+	if n := instruct(t, p, suspenseRefund("d-2", amount(7))); n != 0 {
+		t.Fatalf("Instruct of a suspense refund again recorded %d", n)
+	}
+	want := map[string]struct {
+		purpose ledger.Purpose
+		source  string
+	}{
+		"X1": {ledger.PurposeExcess, over1}, "X2": {ledger.PurposeExcess, over2}, "R1": {ledger.PurposeReturn, over1},
+		"order-a-Refund": {ledger.PurposeRefund, ""},
+	}
+	ofOrder := allPayouts(t, p, ledger.PayoutQuery{Namespace: "tenant-a", OrderID: "order-a"})
+	if len(ofOrder) != len(want) {
+		t.Fatalf("instructions of order-a: %v, want %d", transfers(ofOrder), len(want))
+	}
+	for _, in := range ofOrder {
+		if w, ok := want[in.EndToEndID]; !ok || in.Purpose != w.purpose || in.Source != w.source || in.Amount != 1_000_000 {
+			t.Fatalf("instruction %s: %s of %q, amount %d; want %+v and the first amount", in.EndToEndID, in.Purpose, in.Source, in.Amount, w)
+		}
+	}
+	refunds := allPayouts(t, p, ledger.PayoutQuery{Purposes: []ledger.Purpose{ledger.PurposeSuspenseRefund}})
+	if got := transfers(refunds); !slices.Equal(got, []string{"SR-d-2", "SR-d-1"}) {
+		t.Fatalf("suspense refunds newest first: %v, want SR-d-2 and SR-d-1", got)
+	}
+	for _, in := range refunds {
+		if in.Namespace != "" || in.OrderID != "" || in.Source != ledger.DecisionSource(strings.TrimPrefix(in.EndToEndID, "SR-")) ||
+			in.Amount != 1_000_000 {
+			t.Fatalf("suspense refund %s read back as %+v", in.EndToEndID, in)
+		}
+	}
+}
+
+func testReleasedByEndToEnd(t *testing.T, b Books, _ OpenBooks) {
+	p := b.Payouts
+	// A cancelled BUY that was also overpaid sends back its refund and its excess: two
+	// transfers of one order. A suspense refund names no order.
+	instruct(t, p, instruction("tenant-a", "order-a", ledger.PurposeRefund),
+		instruction("tenant-a", "order-a", ledger.PurposeExcess, from(ledger.RowSource("CR-1", 0))),
+		suspenseRefund("d-1"))
+	all := expectUnfiled(t, p, 10, "order-a", "order-a", "")
+	addFile(t, p, "F1", base, all...)
+	release(t, p, "F1", base.Add(time.Minute))
+	released := func(want ...string) []ledger.Payout {
+		t.Helper()
+		got, err := p.Released(ctxOf(t), time.Time{})
+		if err != nil {
+			t.Fatalf("Released: %v", err)
+		}
+		if names := transfers(got); !slices.Equal(names, want) {
+			t.Fatalf("Released: %v, want %v", names, want)
+		}
+		return got
+	}
+	released("order-a-Refund", "order-a-Excess", "SR-d-1")
+	// The refund's debit names the order, as the excess's would: its end-to-end id says
+	// which of the two it is.
+	ingest(t, b.Ledger, file("camt-1", base.Add(time.Hour)),
+		row("D-1", paidOut, forOrder("tenant-a", "order-a", 0), transfer("order-a-Refund")))
+	released("order-a-Refund (debited)", "order-a-Excess", "SR-d-1")
+	// The excess comes back, and the suspense refund is debited.
+	ingest(t, b.Ledger, file("camt-2", base.Add(2*time.Hour)),
+		row("R-1", returned, forOrder("tenant-a", "order-a", 0), transfer("order-a-Excess")),
+		row("D-2", paidOut, transfer("SR-d-1")))
+	got := released("order-a-Refund (debited)", "SR-d-1 (debited)")
+	if got[1].Namespace != "" || got[1].OrderID != "" || got[1].Purpose != ledger.PurposeSuspenseRefund {
+		t.Fatalf("the released suspense refund: %+v", got[1])
+	}
+	// The window of a second debit ends for each transfer by its own debit.
+	if got, err := p.Released(ctxOf(t), base.Add(90*time.Minute)); err != nil || !slices.Equal(transfers(got), []string{"SR-d-1 (debited)"}) {
+		t.Fatalf("Released after the refund's debit: %v, %v; want the suspense refund's only", transfers(got), err)
+	}
+}
+
+// vop is a status of the transfer e2e of file F1 reported at at, with a Verification of
+// Payee result.
+func vop(e2e, st, result, name string, at time.Time) ledger.PayoutStatus {
+	s := status("F1", e2e, st, at)
+	if st == instructed {
+		s.BankStatus, s.Reason = "", ""
+	}
+	s.VoPResult, s.VoPName = result, name
+	return s
+}
+
+// expectVoP checks the Verification of Payee result of tenant-a/id's proceeds.
+func expectVoP(t *testing.T, p ledger.Payouts, id, result, name string) {
+	t.Helper()
+	if in := payoutOf(t, p, id); in.VoPResult != result || in.VoPName != name {
+		t.Fatalf("instruction %s: Verification of Payee %q (%q), want %q (%q)", id, in.VoPResult, in.VoPName, result, name)
+	}
+}
+
+func testVerificationOfPayee(t *testing.T, b Books, _ OpenBooks) {
+	p := b.Payouts
+	released(t, p, "F1", base, "p1", "p2", "p3", "p4")
+	at := base.Add(time.Hour)
+	// The bank verified p1's payee and has not decided yet; it accepted p2 with a match;
+	// it accepted p3 without a result.
+	if n := report(t, p, reportFile("r1", at), vop("p1", instructed, ledger.VoPCloseMatch, "Kunde GmbH", at),
+		vop("p2", accepted, ledger.VoPMatch, "", at), status("F1", "p3", accepted, at)); n != 3 {
+		t.Fatalf("a report of a result, an acceptance with one and one without changed %d, want 3", n)
+	}
+	expectStatus(t, p, "p1", instructed, "", time.Time{}, true)
+	expectVoP(t, p, "p1", ledger.VoPCloseMatch, "Kunde GmbH")
+	expectStatus(t, p, "p2", accepted, "ACCP", at, true)
+	expectVoP(t, p, "p2", ledger.VoPMatch, "")
+	expectVoP(t, p, "p3", "", "")
+	// Every read returns the result.
+	pending := expectPendingPayouts(t, p, 10, "p1", "p2", "p3")
+	for _, in := range pending {
+		if listed := payoutOf(t, p, in.OrderID); !reflect.DeepEqual(listed, in) {
+			t.Fatalf("PendingPayouts and ListPayouts read %s differently:\n%+v\n%+v", in.OrderID, in, listed)
+		}
+	}
+	for _, in := range expectReleased(t, p, time.Time{}, "p1", "p2", "p3", "p4") {
+		want := payoutOf(t, p, in.OrderID)
+		if !reflect.DeepEqual(in, want) {
+			t.Fatalf("Released and ListPayouts read %s differently:\n%+v\n%+v", in.OrderID, in, want)
+		}
+	}
+	done(t, p, at, pending...)
+	// The same result again changes nothing; another result changes the instruction even
+	// with the status it has, which stays as it was.
+	later := at.Add(time.Hour)
+	if n := report(t, p, reportFile("r2", later), vop("p1", instructed, ledger.VoPCloseMatch, "Kunde GmbH", later),
+		vop("p2", accepted, ledger.VoPNotPossible, "", later), status("F1", "p3", accepted, later)); n != 1 {
+		t.Fatalf("a report of one new result changed %d, want 1", n)
+	}
+	expectPendingPayouts(t, p, 10, "p2")
+	expectStatus(t, p, "p2", accepted, "ACCP", at, true)
+	expectVoP(t, p, "p2", ledger.VoPNotPossible, "")
+	// A new status with a new result is one change; the result replaces the name too.
+	last := later.Add(time.Hour)
+	if n := report(t, p, reportFile("r3", last), vop("p1", accepted, ledger.VoPMatch, "", last)); n != 1 {
+		t.Fatalf("a report of an acceptance with a new result changed %d, want 1", n)
+	}
+	expectStatus(t, p, "p1", accepted, "ACCP", last, true)
+	expectVoP(t, p, "p1", ledger.VoPMatch, "")
+	// Two statuses of one instruction in one report: the rejection wins, and the last
+	// result.
+	if n := report(t, p, reportFile("r4", last), vop("p4", rejected, ledger.VoPNoMatch, "", last),
+		vop("p4", accepted, ledger.VoPCloseMatch, "Kundin", last)); n != 1 {
+		t.Fatalf("a report of two statuses of p4 changed %d, want 1", n)
+	}
+	expectStatus(t, p, "p4", rejected, "RJCT", last, true)
+	expectVoP(t, p, "p4", ledger.VoPCloseMatch, "Kundin")
+	// A result changes a rejected instruction too, which stays rejected.
+	if n := report(t, p, reportFile("r5", last.Add(time.Hour)), vop("p4", accepted, ledger.VoPNoMatch, "", last.Add(time.Hour))); n != 1 {
+		t.Fatalf("a report of a new result of a rejected instruction changed %d, want 1", n)
+	}
+	expectStatus(t, p, "p4", rejected, "RJCT", last, true)
+	expectVoP(t, p, "p4", ledger.VoPNoMatch, "")
+}
