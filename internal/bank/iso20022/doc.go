@@ -14,7 +14,10 @@
 //     (or SEPA Instant) credit transfer Batch; ParsePain001 reads one back, as the
 //     sandbox bank will.
 //   - pain.002.001.10 (CustomerPaymentStatusReport): ParsePain002 reads the bank's
-//     status of each transfer; WritePain002 writes one, for the sandbox bank.
+//     status of each transfer, with its Verification of Payee result (VoPMatch,
+//     VoPCloseMatch and the holder's name, VoPNoMatch, VoPNotPossible) when the bank
+//     reports one; WritePain002 writes one, for the sandbox bank. How a result is read
+//     from a report is our reading of the banks' bulk profiles: ParsePain002 says it.
 //
 // The type and version of a file come from the namespace of its root Document element
 // (Detect); nothing is guessed from element names.
@@ -31,12 +34,13 @@
 // decimals (the schemas allow five, but a euro account that reports fractions of a
 // cent is not one this package understands, and rounding money silently is worse than
 // stopping), when a currency is not three upper-case letters, when a date, code or
-// boolean is not of its type, when the account is not a valid IBAN, and when an entry
-// has neither AcctSvcrRef nor NtryRef (it could not be deduplicated). Entries that are
-// not booked (PDNG, INFO, FUTR, proprietary) are returned, marked by their Status:
-// consumers use Entry.Booked. Repeated entries are returned as they are: deduplicating
-// on Entry.Reference is the consumer's job, since the same booking also comes back in
-// later files.
+// boolean is not of its type, when the account is not a valid IBAN, when an entry has
+// neither AcctSvcrRef nor NtryRef (it could not be deduplicated), and when a
+// transaction of a pain.002 has two different Verification of Payee results (which one
+// holds cannot be known). Entries that are not booked (PDNG, INFO, FUTR, proprietary)
+// are returned, marked by their Status: consumers use Entry.Booked. Repeated entries
+// are returned as they are: deduplicating on Entry.Reference is the consumer's job,
+// since the same booking also comes back in later files.
 //
 // The parsers are not schema validators: unknown elements are ignored, and the order
 // of elements is not checked. The writers check their input against the SEPA rules

@@ -174,6 +174,12 @@ func FuzzParsePain002(f *testing.F) {
 			if tx.OriginalEndToEndID == "" || !validCode(tx.Status) {
 				t.Fatalf("transaction %+v", tx)
 			}
+			// A Verification of Payee result is one of the four, a name comes only with a
+			// close match, and a result is never also a reason.
+			if tx.VoP != "" && !isVoP(tx.VoP) || tx.VoPName != "" && tx.VoP != VoPCloseMatch ||
+				strings.TrimSpace(tx.VoPName) != tx.VoPName || noVoPReason(tx.Reasons) != nil {
+				t.Fatalf("transaction %+v", tx)
+			}
 		}
 		out, err := WritePain002(r)
 		if err != nil {
@@ -185,6 +191,15 @@ func FuzzParsePain002(f *testing.F) {
 		}
 		want := *r
 		want.CreatedAt = r.CreatedAt.Truncate(time.Second)
+		// The writer cuts a long account holder's name to fit AddtlInf.
+		want.Payments = append([]PaymentStatus(nil), r.Payments...)
+		for i := range want.Payments {
+			p := &want.Payments[i]
+			p.Transactions = append([]TransactionStatus(nil), p.Transactions...)
+			for j := range p.Transactions {
+				p.Transactions[j].VoPName = VoPNameAsWritten(p.Transactions[j].VoPName)
+			}
+		}
 		if !reflect.DeepEqual(back, &want) {
 			t.Fatalf("rewritten:\n got %+v\nwant %+v", back, &want)
 		}

@@ -5,6 +5,7 @@ import (
 	"strconv"
 	"strings"
 	"time"
+	"unicode"
 	"unicode/utf8"
 
 	"github.com/fundshare/fundshare-operator/internal/validation"
@@ -27,6 +28,33 @@ const (
 
 // MaxAdditionalInfoLen is the length limit of one AddtlInf line of a status reason.
 const MaxAdditionalInfoLen = 105
+
+// Verification of Payee results (Regulation (EU) 2024/886, the EPC VoP scheme): whether
+// the name of a transfer's payee is the name of the holder of the account it is paid
+// to, as the payer's bank reports it per transfer in a pain.002 (TransactionStatus.VoP).
+// The result is advisory: a bank may execute a transfer whatever the result, or reject
+// it (RJCT) for VoPNoMatch.
+const (
+	// VoPMatch (MTCH): the payee's name is the account holder's.
+	VoPMatch = "MTCH"
+	// VoPCloseMatch (CMTC): the payee's name is close to the account holder's; the bank
+	// gives the holder's actual name (TransactionStatus.VoPName).
+	VoPCloseMatch = "CMTC"
+	// VoPNoMatch (NMTC): the payee's name is not the account holder's.
+	VoPNoMatch = "NMTC"
+	// VoPNotPossible (NOAP): the verification could not be made (the payee's bank did not
+	// answer, or the account is of a kind it does not verify).
+	VoPNotPossible = "NOAP"
+)
+
+// isVoP reports whether a proprietary reason is a Verification of Payee result.
+func isVoP(prtry string) bool {
+	switch prtry {
+	case VoPMatch, VoPCloseMatch, VoPNoMatch, VoPNotPossible:
+		return true
+	}
+	return false
+}
 
 // StatusReport is a pain.002.001.10 CustomerPaymentStatusReport: the bank's answer to
 // a pain.001. A group status alone (GroupStatus RJCT and no Payments, typically) is
@@ -62,8 +90,19 @@ type TransactionStatus struct {
 	// Status is TxSts; a report that gives none for a transaction gives it for the
 	// block (PmtInfSts) or the group (GrpSts), and the parser fills it in from there
 	// (but not PART, which does not say which transactions failed).
-	Status  string
+	Status string
+	// Reasons are the transaction's StsRsnInf, except the one that carries its
+	// Verification of Payee result (VoP).
 	Reasons []StatusReason
+	// VoP is the Verification of Payee result the bank reports for the transfer
+	// (VoPMatch, VoPCloseMatch, VoPNoMatch or VoPNotPossible), "" when it reports none.
+	// It comes with any Status: RCVD or PDNG (verified, not yet executed), ACCP and the
+	// like (executed, the result being advisory) or RJCT (refused, typically for
+	// VoPNoMatch). See ParsePain002 for how it is read.
+	VoP string
+	// VoPName is the account holder's name that the bank gives with VoPCloseMatch, ""
+	// with the other results or when the bank gives none.
+	VoPName string
 }
 
 // StatusReason is a StsRsnInf: Code is Rsn/Cd (an ISO external status reason such as
@@ -87,6 +126,23 @@ func (r *StatusReport) Transactions() []TransactionStatus {
 // codes must be codes of 1 to 4 upper-case letters or digits; each transaction must
 // name its OrgnlEndToEndId and have a status, its own or its block's or group's. Any
 // error refuses the whole file; it is an *Error with the element path.
+//
+// Verification of Payee results are read as follows; this is our reading of how banks
+// report the results of a bulk file (Nordea's bulk VoP and the German DK's profile
+// answer in a pain.002.001.10 this way), and banks' profiles differ in details, so this
+// is the one place to adapt to a bank's. A StsRsnInf of a transaction (TxInfAndSts)
+// whose Rsn/Prtry is exactly MTCH, CMTC, NMTC or NOAP carries the transaction's result
+// (TransactionStatus.VoP), whatever its TxSts. With CMTC, the first non-empty AddtlInf
+// of that StsRsnInf, trimmed, is the account holder's name (VoPName; its length is not
+// checked, as no AddtlInf's is); no other AddtlInf of a result's StsRsnInf is read.
+// Such a StsRsnInf is not one of the transaction's Reasons, unless it also has a
+// Rsn/Cd (which the schema does not allow), whose code stays a reason as any other. A
+// transaction may have ISO reasons (Rsn/Cd) in other StsRsnInf: both are read. Any
+// other Prtry is a proprietary reason ("Prtry:" and the value, in Reasons), as is a
+// result's code in the StsRsnInf of a block or of the group: results are per
+// transaction. A transaction whose StsRsnInf give two different results (another code,
+// or another name with CMTC) refuses the file (ErrDuplicate, at the second one); the
+// same result twice is read once.
 func ParsePain002(data []byte) (*StatusReport, error) {
 	var doc p2In
 	m, err := decode(data, []MessageType{Pain002V10}, &doc)
@@ -196,7 +252,7 @@ func (in *p2InReport) report(a at) (*StatusReport, error) {
 				}
 				ts.Status = inherited
 			}
-			if ts.Reasons, err = reasons(ta, t.StsRsnInf); err != nil {
+			if ts.Reasons, ts.VoP, ts.VoPName, err = transactionReasons(ta, t.StsRsnInf); err != nil {
 				return nil, err
 			}
 			ps.Transactions = append(ps.Transactions, ts)
@@ -217,24 +273,68 @@ func statusCode(a at, leaf string, t text) (string, error) {
 	return v, nil
 }
 
+// reasons reads the StsRsnInf of the group or of a block.
 func reasons(a at, in []p2InReason) ([]StatusReason, error) {
 	var out []StatusReason
 	for i, r := range in {
-		ra := a.in("StsRsnInf", i)
-		cd, err := statusCode(ra, "Rsn/Cd", r.Rsn.Cd)
+		sr, _, err := reason(a.in("StsRsnInf", i), r)
 		if err != nil {
 			return nil, err
 		}
-		prtry, err := ra.optional("Rsn/Prtry", r.Rsn.Prtry)
-		if err != nil {
-			return nil, err
-		}
-		if cd == "" && prtry != "" {
-			cd = proprietaryPrefix + prtry
-		}
-		out = append(out, StatusReason{Code: cd, AdditionalInfo: trimAll(r.AddtlInf)})
+		out = append(out, sr)
 	}
 	return out, nil
+}
+
+// transactionReasons reads the StsRsnInf of a transaction: its reasons and its
+// Verification of Payee result and name (see ParsePain002).
+func transactionReasons(a at, in []p2InReason) (out []StatusReason, vop, name string, err error) {
+	var first int // 1-based index of the StsRsnInf that gave the result
+	for i, r := range in {
+		ra := a.in("StsRsnInf", i)
+		sr, prtry, err := reason(ra, r)
+		if err != nil {
+			return nil, "", "", err
+		}
+		if isVoP(prtry) {
+			n := ""
+			if prtry == VoPCloseMatch {
+				if info := trimAll(r.AddtlInf); len(info) > 0 {
+					n = info[0]
+				}
+			}
+			switch {
+			case first == 0:
+				first, vop, name = i+1, prtry, n
+			case prtry != vop:
+				return nil, "", "", ra.fail("Rsn/Prtry", detail(ErrDuplicate,
+					"a second Verification of Payee result, %s; StsRsnInf[%d] gave %s", prtry, first, vop))
+			case n != name:
+				return nil, "", "", ra.fail("AddtlInf", detail(ErrDuplicate,
+					"a second account holder's name with %s, other than StsRsnInf[%d]'s", prtry, first))
+			}
+			if sr.Code == proprietaryPrefix+prtry {
+				continue // the result is not a reason
+			}
+		}
+		out = append(out, sr)
+	}
+	return out, vop, name, nil
+}
+
+// reason reads one StsRsnInf; prtry is its Rsn/Prtry.
+func reason(ra at, r p2InReason) (sr StatusReason, prtry string, err error) {
+	cd, err := statusCode(ra, "Rsn/Cd", r.Rsn.Cd)
+	if err != nil {
+		return StatusReason{}, "", err
+	}
+	if prtry, err = ra.optional("Rsn/Prtry", r.Rsn.Prtry); err != nil {
+		return StatusReason{}, "", err
+	}
+	if cd == "" && prtry != "" {
+		cd = proprietaryPrefix + prtry
+	}
+	return StatusReason{Code: cd, AdditionalInfo: trimAll(r.AddtlInf)}, prtry, nil
 }
 
 func firstNonEmpty(ss ...string) string {
@@ -251,6 +351,14 @@ func firstNonEmpty(ss ...string) string {
 // schema's limits: identifiers of 1 to 35 characters of text, AddtlInf of at most 105.
 // The creation time is written in UTC to the second. The same report always gives the
 // same bytes.
+//
+// A transaction's Verification of Payee result is written as ParsePain002 reads it: a
+// StsRsnInf after its Reasons, with Rsn/Prtry the result and, for VoPCloseMatch, the
+// VoPName as AddtlInf. VoP must be one of the four results or empty; VoPName is text
+// without surrounding white space and only comes with VoPCloseMatch; a transaction's
+// Reasons must not hold a result ("Prtry:MTCH" and the like), which would read back as
+// its VoP. A VoPName longer than MaxAdditionalInfoLen is cut to fit AddtlInf (see
+// VoPNameAsWritten), so it reads back cut; anything else reads back as written.
 func WritePain002(r *StatusReport) ([]byte, error) {
 	if err := r.validate(); err != nil {
 		return nil, err
@@ -271,7 +379,7 @@ func WritePain002(r *StatusReport) ([]byte, error) {
 				OrgnlInstrID:    t.OriginalInstructionID,
 				OrgnlEndToEndID: t.OriginalEndToEndID,
 				TxSts:           t.Status,
-				StsRsnInf:       writeReasons(t.Reasons),
+				StsRsnInf:       writeVoP(writeReasons(t.Reasons), t.VoP, t.VoPName),
 			})
 		}
 		doc.Rpt.OrgnlPmtInfAndSts = append(doc.Rpt.OrgnlPmtInfAndSts, op)
@@ -333,9 +441,72 @@ func (r *StatusReport) validate() error {
 			if err := f(tf+"Reasons", validReasons(t.Reasons)); err != nil {
 				return err
 			}
+			if err := f(tf+"Reasons", noVoPReason(t.Reasons)); err != nil {
+				return err
+			}
+			if err := f(tf+"VoP", validVoP(t.VoP)); err != nil {
+				return err
+			}
+			if err := f(tf+"VoPName", validVoPName(t.VoP, t.VoPName)); err != nil {
+				return err
+			}
 		}
 	}
 	return nil
+}
+
+func validVoP(s string) error {
+	if s != "" && !isVoP(s) {
+		return detail(ErrInvalid, "a Verification of Payee result is %s, %s, %s or %s", VoPMatch, VoPCloseMatch, VoPNoMatch, VoPNotPossible)
+	}
+	return nil
+}
+
+func validVoPName(vop, name string) error {
+	if name == "" {
+		return nil
+	}
+	if vop != VoPCloseMatch {
+		return detail(ErrInvalid, "an account holder's name comes only with the result %s", VoPCloseMatch)
+	}
+	return validText(VoPNameAsWritten(name), MaxAdditionalInfoLen)
+}
+
+// noVoPReason checks that a transaction's reasons hold no Verification of Payee
+// result, which belongs in its VoP.
+func noVoPReason(rs []StatusReason) error {
+	for i, r := range rs {
+		if prtry, ok := strings.CutPrefix(r.Code, proprietaryPrefix); ok && isVoP(prtry) {
+			return detail(ErrInvalid, "reason %d: %s is a Verification of Payee result: set VoP", i+1, prtry)
+		}
+	}
+	return nil
+}
+
+// VoPNameAsWritten is the account holder's name as WritePain002 writes it, and as it
+// reads back: the name goes in an AddtlInf, which is Max105Text in pain.002.001.10
+// (names themselves have up to 140 characters in ISO 20022, 70 in SEPA), so a longer
+// name is cut to its first MaxAdditionalInfoLen characters, without the white space at
+// the cut (ParsePain002 trims it). The cut keeps the report valid against the schema;
+// a name cut short still tells the payer whose account it is.
+func VoPNameAsWritten(name string) string {
+	if utf8.RuneCountInString(name) <= MaxAdditionalInfoLen {
+		return name
+	}
+	runes := []rune(name)
+	return strings.TrimRightFunc(string(runes[:MaxAdditionalInfoLen]), unicode.IsSpace)
+}
+
+// writeVoP appends the StsRsnInf of a Verification of Payee result, if any.
+func writeVoP(rs []p2Reason, vop, name string) []p2Reason {
+	if vop == "" {
+		return rs
+	}
+	w := p2Reason{Rsn: &p2ReasonCode{Prtry: vop}}
+	if name != "" {
+		w.AddtlInf = []string{VoPNameAsWritten(name)}
+	}
+	return append(rs, w)
 }
 
 // validMax35 checks an identifier of a report (Max35Text): 1 to 35 characters of text.

@@ -11,10 +11,12 @@ import (
 	"errors"
 	"fmt"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/fundshare/fundshare-operator/internal/bank/iso20022"
 	"github.com/fundshare/fundshare-operator/internal/bank/rf"
+	"github.com/fundshare/fundshare-operator/internal/validation"
 )
 
 // Payment is a payment an investor made for a BUY order, as the sandbox pretends it.
@@ -178,12 +180,52 @@ const payoutRefPrefix = "SBX-OUT-"
 // EndToEndId, so answering the same file again gives the same entries, which the
 // ingestion takes for duplicates. reject may be nil. Names are pain002-/camt054- and the
 // UTC time and seq, as Notification's; errors wrap ErrInvalid.
+//
+// Answer performs no Verification of Payee and reports no result: it is Bank{}.Answer.
 func Answer(b iso20022.Batch, reject func(iso20022.Transfer) string, now time.Time, seq uint64) (reportName string, report []byte, notifName string, notif []byte, err error) {
+	return Bank{}.Answer(b, reject, now, seq)
+}
+
+// Bank is how the sandbox bank answers beyond Answer's defaults: its Verification of
+// Payee (Regulation (EU) 2024/886, the EPC VoP scheme). The zero Bank answers as Answer.
+type Bank struct {
+	// Holders, when not nil, makes the sandbox verify the payee of every transfer: it
+	// maps an account's IBAN (any form validation.NormalizeIBAN reads) to the name of
+	// the account's holder at the bank, and the report gives each transfer the result of
+	// MatchName for its creditor name and the holder's name (with the holder's name for
+	// a close match). An IBAN that is not in Holders is a match: the sandbox knows no
+	// better, and a real bank that holds the account always has a name. An empty name,
+	// or two IBANs that are the same account, are ErrInvalid. When Holders is nil no
+	// result is reported at all, and the files are byte for byte those of Answer.
+	Holders map[string]string
+	// RejectNoMatch makes a transfer whose result is no match (VoPNoMatch) rejected: RJCT
+	// with NoMatchReasonCode and the result, and no debit. Without it such a transfer is
+	// executed like the others (ACCP with the result, and debited): under the EPC rules
+	// the result is advisory, the payer having been warned and confirmed the payment. A
+	// close match is always executed. A code that reject returns prevails.
+	RejectNoMatch bool
+}
+
+// NoMatchReasonCode is the ISO status reason of a transfer the sandbox rejects for no
+// match (Bank.RejectNoMatch): BE01, inconsistent with end customer (the creditor's
+// identification is not consistent with the account). The report gives the result
+// (VoPNoMatch) too.
+const NoMatchReasonCode = "BE01"
+
+// noMatchInfo is the AddtlInf of a rejection for no match (at most 105 characters).
+const noMatchInfo = "payee name does not match the account holder (Verification of Payee)"
+
+// Answer is the package's Answer (see it) with the Verification of Payee of b.
+func (bank Bank) Answer(b iso20022.Batch, reject func(iso20022.Transfer) string, now time.Time, seq uint64) (reportName string, report []byte, notifName string, notif []byte, err error) {
 	if seq > MaxSeq {
 		return "", nil, "", nil, fmt.Errorf("%w: seq %d is above %d", ErrInvalid, seq, MaxSeq)
 	}
 	if len(b.Transfers) == 0 {
 		return "", nil, "", nil, fmt.Errorf("%w: the pain.001 %s has no transfers", ErrInvalid, b.MessageID)
+	}
+	holders, err := bank.holders()
+	if err != nil {
+		return "", nil, "", nil, err
 	}
 	stamp := now.UTC().Format(timestampLayout) + "-" + strconv.FormatUint(seq, 10)
 	y, m, d := now.UTC().Date()
@@ -198,14 +240,24 @@ func Answer(b iso20022.Batch, reject func(iso20022.Transfer) string, now time.Ti
 		AccountIBAN: b.DebtorIBAN, Currency: "EUR",
 	}
 	for _, t := range b.Transfers {
+		ts := iso20022.TransactionStatus{OriginalEndToEndID: t.EndToEndID}
+		if holders != nil {
+			ts.VoP, ts.VoPName = verify(holders, t)
+		}
 		if code := rejectCode(reject, t); code != "" {
-			status.Transactions = append(status.Transactions, iso20022.TransactionStatus{
-				OriginalEndToEndID: t.EndToEndID, Status: "RJCT",
-				Reasons: []iso20022.StatusReason{{Code: code, AdditionalInfo: []string{"rejected by the sandbox bank"}}},
-			})
+			ts.Status = "RJCT"
+			ts.Reasons = []iso20022.StatusReason{{Code: code, AdditionalInfo: []string{"rejected by the sandbox bank"}}}
+			status.Transactions = append(status.Transactions, ts)
 			continue
 		}
-		status.Transactions = append(status.Transactions, iso20022.TransactionStatus{OriginalEndToEndID: t.EndToEndID, Status: "ACCP"})
+		if ts.VoP == iso20022.VoPNoMatch && bank.RejectNoMatch {
+			ts.Status = "RJCT"
+			ts.Reasons = []iso20022.StatusReason{{Code: NoMatchReasonCode, AdditionalInfo: []string{noMatchInfo}}}
+			status.Transactions = append(status.Transactions, ts)
+			continue
+		}
+		ts.Status = "ACCP"
+		status.Transactions = append(status.Transactions, ts)
 		n.Entries = append(n.Entries, iso20022.NotificationEntry{
 			EntryRef: strconv.Itoa(len(n.Entries) + 1), AccountServicerRef: PayoutEntryReference(b.MessageID, t.EndToEndID),
 			Amount: t.Amount, Currency: t.Currency, CreditDebit: iso20022.Debit, Status: iso20022.StatusBooked,
@@ -231,6 +283,40 @@ func Answer(b iso20022.Batch, reject func(iso20022.Transfer) string, now time.Ti
 		return "", nil, "", nil, fmt.Errorf("%w: %w", ErrInvalid, err)
 	}
 	return reportName, report, "camt054-" + stamp + ".xml", notif, nil
+}
+
+// holders is Holders by normalized IBAN, with trimmed names; nil when Holders is.
+func (bank Bank) holders() (map[string]string, error) {
+	if bank.Holders == nil {
+		return nil, nil
+	}
+	out := make(map[string]string, len(bank.Holders))
+	for iban, name := range bank.Holders {
+		key := validation.NormalizeIBAN(iban)
+		name = strings.TrimSpace(name)
+		if name == "" {
+			return nil, fmt.Errorf("%w: Holders[%q]: no account holder's name", ErrInvalid, iban)
+		}
+		if _, dup := out[key]; dup {
+			return nil, fmt.Errorf("%w: Holders: %s is there twice, in two forms", ErrInvalid, key)
+		}
+		out[key] = name
+	}
+	return out, nil
+}
+
+// verify is the Verification of Payee of a transfer: the result, and the holder's name
+// with a close match.
+func verify(holders map[string]string, t iso20022.Transfer) (result, holderName string) {
+	holder, ok := holders[validation.NormalizeIBAN(t.CreditorIBAN)]
+	if !ok {
+		return iso20022.VoPMatch, ""
+	}
+	result = MatchName(t.CreditorName, holder)
+	if result == iso20022.VoPCloseMatch {
+		return result, holder
+	}
+	return result, ""
 }
 
 func rejectCode(reject func(iso20022.Transfer) string, t iso20022.Transfer) string {
