@@ -165,10 +165,12 @@ func (s *Server) recoverer(next http.Handler) http.Handler {
 }
 
 // limitBody refuses bodies larger than maxBodyBytes with 413. The token endpoint bounds
-// its own (smaller) body and answers in the OAuth error shape its clients parse.
+// its own (smaller) body and answers in the OAuth error shape its clients parse; an
+// operator's upload of a bank file bounds its own (larger) body after authenticating
+// the operator (bankfiles.go).
 func limitBody(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if r.URL.Path == "/oauth2/token" {
+		if r.URL.Path == "/oauth2/token" || r.URL.Path == bankFilesPath {
 			next.ServeHTTP(w, r)
 			return
 		}

@@ -274,6 +274,7 @@ var typeDocs = map[string]string{
 	"Transfer":              "One side of an on-chain transfer of share tokens between holders: IN (units arrived at the account's wallet) or OUT (units left it). Only the counterparty's address is shown, never another account.",
 	"TokenRequest":          "OAuth 2.0 client credentials grant (RFC 6749 §4.4). client_id and client_secret may instead be sent with HTTP Basic.",
 	"OAuthServerMetadata":   "OAuth 2.0 authorization server metadata (RFC 8414 §2). The endpoints are absolute URLs under the issuer, the public base URL; response_types_supported is empty, as there is no authorization endpoint.",
+	"BankFileUpload":        "A bank file delivered into the bank connector's inbound queue by an operator: its name there, the SHA-256 of its bytes (hex), its ISO 20022 message type and version, its message id (GrpHdr/MsgId) and its size in bytes.",
 	"OpenIDConfiguration":   "OpenID Connect discovery (OpenID Connect Discovery 1.0 §3) of a service that issues access tokens only: the authorization server metadata, with subject_types_supported and id_token_signing_alg_values_supported describing the access tokens, and no authorization_endpoint.",
 }
 
@@ -308,7 +309,12 @@ type operation struct {
 	// generators and linters refuse trailing slashes.
 	alias      bool
 	mergePatch bool
-	responses  []response
+	// operator marks an operator route: outside every tenant's scope, authenticated with a
+	// Kubernetes token and authorized by RBAC (operatorauth.go), never a tenant's token.
+	operator bool
+	// xmlBody: the body is a file of XML (a bank file), not a JSON object.
+	xmlBody   bool
+	responses []response
 	// serve is the handler routes.go registers for the operation (the token endpoint and
 	// the key set, handlers of package auth, are registered there by hand).
 	serve func(*Server, http.ResponseWriter, *http.Request)
@@ -622,6 +628,34 @@ func operations() []operation {
 		{method: http.MethodGet, path: "/v1/webhook-event-types", id: "listWebhookEventTypes", serve: (*Server).listWebhookEventTypes, summary: "List event types", tag: "Webhooks", ext: true,
 			description: "Every event type an endpoint may subscribe to, and when it is sent.",
 			responses:   errs(these(answer(http.StatusOK, "The event types.", WebhookEventTypeList{})), commonErrors)},
+
+		// Operator only.
+		{method: http.MethodPost, path: bankFilesPath, id: "uploadBankFile", serve: (*Server).uploadBankFile, summary: "Upload a bank file (operator only)", tag: "Operator",
+			ext: true, operator: true, xmlBody: true,
+			description: "Operator only, outside every tenant's scope: a tenant's access token is refused (401). The caller presents a Kubernetes token (kubernetesBearer, " +
+				"e.g. `kubectl create token SERVICEACCOUNT`), authenticated with a TokenReview, whose user RBAC must allow `create` on `bankfiles` in the API group `invest.fundshare.io` " +
+				"(a virtual, cluster-scoped resource; the ClusterRole of config/rbac/bank_operator_role.yaml grants it). A positive answer is remembered for 10 s. " +
+				"The body is a bank file the bank sent by another way than the bank connector (a camt.054, camt.053 or pain.002, at most 32 MiB): it is parsed as the bank ingestion parses it, " +
+				"and a file that does not parse is refused with the parser's error (422); then it is put into the bank connector's inbound queue as if the bank had delivered it, " +
+				"under name (a single plain file name; default `upload-<UTC date YYYYMMDD>-<first 16 hex digits of its SHA-256>.xml`), and the ingestion reads it at its next poll. " +
+				"A file of that name already waiting or processed with the same bytes is answered as delivered and not delivered again; " +
+				"a different file of that name waiting is 409. 202 once the file is in the queue, durably.",
+			query: []param{qparam("name", "The file's name in the inbound queue: one plain path element (no `/`, no leading `.`, no temporary suffix such as `.part`), at most 200 bytes.", strSchema())},
+			responses: these(
+				answer(http.StatusAccepted, "The file is in the bank connector's inbound queue (or was there already with the same bytes).", BankFileUpload{}),
+				fail(http.StatusBadRequest, "`Request rejected`: the body could not be read."),
+				fail(http.StatusUnauthorized, "Unauthorized: no bearer token, a token the Kubernetes API server does not authenticate (invalid, expired or revoked), or a tenant's access token (never accepted here)."),
+				fail(http.StatusForbidden, "Forbidden: RBAC does not allow the token's user `create` on `bankfiles.invest.fundshare.io`."),
+				fail(http.StatusConflict, "Conflict: a different file of that name waits in the inbound queue and is kept; nothing was delivered."),
+				fail(http.StatusRequestEntityTooLarge, "Request body too large (over 32 MiB)."),
+				fail(http.StatusUnsupportedMediaType, "Unsupported media type: the body is not application/xml or text/xml."),
+				fail(http.StatusUnprocessableEntity, "`Invalid bank file`: the file does not parse as a camt.054, camt.053 or pain.002; details are the parser's error, naming the message type, "+
+					"the element path and the entry. Or `Validation error`: name is not a plain file name, or a query parameter is unknown or repeated. Nothing was delivered."),
+				fail(http.StatusInternalServerError, "Internal server error; details quote the request id."),
+				fail(http.StatusNotImplemented, "Not implemented: no bank connector is configured (no --bank-folder), or it does not accept uploads."),
+				response{status: http.StatusServiceUnavailable, description: "Service unavailable: the Kubernetes API server could not check the token; retry.", body: ErrorResponse{}, headers: []string{"?Retry-After"}},
+				fail(http.StatusGatewayTimeout, "Request timed out; the file may or may not have been delivered (an upload again with the same name and bytes delivers it once)."),
+			)},
 	}
 }
 
@@ -664,6 +698,8 @@ var operationTags = openapi3.Tags{
 	{Name: "Orders", Description: "Buy and sell orders, their lifecycle and cancellation."},
 	{Name: "Catalogue", Description: "Funds, share classes and NAV prices; the same for every client."},
 	{Name: "Webhooks", Description: "Signed events (Standard Webhooks v1) sent to the client's endpoints, their delivery log and replay."},
+	{Name: "Operator", Description: "Operator only, outside every tenant's scope: routes for the fund's operators (x-operator-only), authenticated with a Kubernetes bearer token " +
+		"(kubernetesBearer: a TokenReview) and authorized by the cluster's RBAC (a SubjectAccessReview). A tenant's access token is refused (401)."},
 }
 
 // openAPIDocBody stands for the document itself in its own description.
@@ -719,6 +755,9 @@ func openAPIDocument(serverURL string) *openapi3.T {
 			SecuritySchemes: openapi3.SecuritySchemes{
 				"bearerAuth": {Value: &openapi3.SecurityScheme{Type: "http", Scheme: "bearer", BearerFormat: "JWT",
 					Description: "An access token from POST /oauth2/token in `Authorization: Bearer <token>`."}},
+				"kubernetesBearer": {Value: &openapi3.SecurityScheme{Type: "http", Scheme: "bearer",
+					Description: "Operator routes only: a Kubernetes token the cluster's API server authenticates (a TokenReview), such as `kubectl create token SERVICEACCOUNT`, " +
+						"in `Authorization: Bearer <token>`; RBAC authorizes its user (a SubjectAccessReview). Never a tenant's access token."}},
 				"oauth2": {Value: &openapi3.SecurityScheme{Type: "oauth2",
 					Description: "OAuth 2.0 client credentials; send audience = the host name of the base URL as an extra form field.",
 					Flows: &openapi3.OAuthFlows{ClientCredentials: &openapi3.OAuthFlow{
@@ -773,6 +812,13 @@ func (op operation) build(g *schemaSet) *openapi3.Operation {
 	if op.public {
 		o.Security = &openapi3.SecurityRequirements{}
 	}
+	if op.operator {
+		o.Security = &openapi3.SecurityRequirements{{"kubernetesBearer": []string{}}}
+		if o.Extensions == nil {
+			o.Extensions = map[string]any{}
+		}
+		o.Extensions["x-operator-only"] = true
+	}
 	for _, m := range pathParam.FindAllStringSubmatch(op.path, -1) {
 		s := patternSchema(uuidPattern)
 		s.Format = "uuid"
@@ -787,7 +833,7 @@ func (op operation) build(g *schemaSet) *openapi3.Operation {
 			Name: p.name, In: p.in, Description: p.description, Schema: openapi3.NewSchemaRef("", p.schema),
 		}})
 	}
-	if op.method == http.MethodPost && !op.public {
+	if op.method == http.MethodPost && !op.public && !op.operator {
 		max := uint64(maxIdempotencyKey)
 		key := openapi3.NewStringSchema().WithPattern(`^[\x21-\x7e]+$`)
 		key.MinLength, key.MaxLength = 1, &max
@@ -795,6 +841,16 @@ func (op operation) build(g *schemaSet) *openapi3.Operation {
 			Name: headerIdempotencyKey, In: openapi3.ParameterInHeader, Schema: openapi3.NewSchemaRef("", key),
 			Description: "Makes the request safe to retry: 1 to 255 visible ASCII characters, unique per request you mean to make once.",
 		}})
+	}
+	if op.xmlBody {
+		file := openapi3.NewStringSchema()
+		file.Format = "binary"
+		content := openapi3.Content{}
+		for _, mt := range bankFileMediaTypes {
+			content[mt] = openapi3.NewMediaType().WithSchema(file)
+		}
+		o.RequestBody = &openapi3.RequestBodyRef{Value: openapi3.NewRequestBody().WithRequired(true).WithContent(content).
+			WithDescription("The bank file, as the bank delivered it.")}
 	}
 	if op.body != nil {
 		ref := g.ref(reflect.TypeOf(op.body))

@@ -26,7 +26,11 @@ func (s *Server) routes() http.Handler {
 	r.NotFound(s.notFound)
 	r.MethodNotAllowed(s.methodNotAllowed)
 
-	s.serveOperations(r, "", true)
+	s.serveOperations(r, "", func(op operation) bool { return op.public })
+	// The operator routes answer to Kubernetes tokens, not to the tenants' (operatorauth.go):
+	// beside /v1's tenant routes, not behind their bearer check. chi finds these static
+	// paths before the /v1 mount.
+	s.serveOperations(r, "", func(op operation) bool { return op.operator })
 	r.Handle("/oauth2/token", auth.NewTokenHandler(s.deps.Clients, s.deps.Issuer, s.deps.Throttle, s.deps.Log.WithName("token")))
 	r.Method(http.MethodGet, "/.well-known/jwks.json", auth.JWKSHandler(s.deps.Issuer.Keys()))
 	r.Method(http.MethodGet, "/.well-known/oauth-authorization-server", auth.AuthorizationServerMetadataHandler(s.deps.Issuer))
@@ -34,16 +38,16 @@ func (s *Server) routes() http.Handler {
 
 	r.Route("/v1", func(r chi.Router) {
 		r.Use(auth.RequireBearer(s.deps.Issuer, s.deps.States), withTenant, strictQuery(false))
-		s.serveOperations(r, "/v1", false)
+		s.serveOperations(r, "/v1", func(op operation) bool { return !op.public && !op.operator })
 	})
 	return r
 }
 
-// serveOperations registers on r the handlers of the public operations (public true) or of
-// the authenticated ones, their paths relative to prefix.
-func (s *Server) serveOperations(r chi.Router, prefix string, public bool) {
+// serveOperations registers on r the handlers of the operations that pick selects (the
+// public ones, the operators', the tenants'), their paths relative to prefix.
+func (s *Server) serveOperations(r chi.Router, prefix string, pick func(operation) bool) {
 	for _, op := range operations() {
-		if op.serve == nil || op.public != public {
+		if op.serve == nil || !pick(op) {
 			continue
 		}
 		serve := op.serve

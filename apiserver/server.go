@@ -17,6 +17,7 @@ import (
 
 	"github.com/fundshare/fundshare-operator/apiserver/auth"
 	"github.com/fundshare/fundshare-operator/internal/archive"
+	"github.com/fundshare/fundshare-operator/internal/bank/connector"
 )
 
 // Deps are what the facade needs from the manager.
@@ -57,6 +58,13 @@ type Deps struct {
 	Webhooks notify.Store
 	// WebhookEgress are the rules of webhook endpoint URLs (as admission applies them).
 	WebhookEgress egress.Options
+	// BankConnector is the bank connector operators upload bank files into (POST
+	// /v1/operator/bank-files), which must implement connector.Uploader (the folder
+	// does); nil: no bank, and the route answers 501.
+	BankConnector connector.Connector
+	// Operators authenticates and authorizes the Kubernetes tokens of the operator
+	// routes (TokenReview, SubjectAccessReview); nil: a KubeReviewer with Writer.
+	Operators OperatorReviewer
 }
 
 // Server is the REST facade.
@@ -71,6 +79,9 @@ type Server struct {
 	cancelWait time.Duration
 	// openAPI is the document served at /openapi.json.
 	openAPI []byte
+	// operators reviews operators' tokens; operatorReviews remembers its positive answers.
+	operators       OperatorReviewer
+	operatorReviews *reviewCache
 	http.Handler
 }
 
@@ -89,8 +100,11 @@ func NewServer(d Deps) *Server {
 		}
 		d.States = states
 	}
+	if d.Operators == nil {
+		d.Operators = &KubeReviewer{Client: d.Writer}
+	}
 	s := &Server{deps: d, tracker: NewWriteTracker(d.Reader, d.Writer.Scheme(), d.Log.WithName("tracker")),
-		openAPI: openAPIJSON(d.Issuer.IssuerURL())}
+		openAPI: openAPIJSON(d.Issuer.IssuerURL()), operators: d.Operators, operatorReviews: newReviewCache(time.Now)}
 	s.liveIndex = watchLiveOrders(d.Reader, d.Log)
 	s.Handler = s.routes()
 	return s

@@ -7,6 +7,7 @@ import (
 	"io"
 	"net/http"
 	"net/url"
+	"os"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -32,6 +33,7 @@ import (
 	"github.com/fundshare/fundshare-operator/internal/archive"
 	"github.com/fundshare/fundshare-operator/internal/archive/archivetest"
 	"github.com/fundshare/fundshare-operator/internal/archive/sqlstore"
+	"github.com/fundshare/fundshare-operator/internal/bank/connector"
 	"github.com/fundshare/fundshare-operator/internal/clientsecret"
 	"github.com/fundshare/fundshare-operator/internal/controlplane"
 	"github.com/fundshare/fundshare-operator/internal/fixtures"
@@ -67,6 +69,9 @@ var (
 	orderArchive archive.Store
 	// archiveSwitch turns the archive off, as a database that stopped answering.
 	archiveSwitch *archivetest.Switch
+	// bankFolder is the root of the bank connector's folder that operators upload bank
+	// files into (bankfiles_test.go); nothing ingests them in this suite.
+	bankFolder string
 
 	// conform checks every exchange against /openapi.json and notes secrets (conformance_test.go).
 	conform *conformance
@@ -97,6 +102,12 @@ func startFacade() {
 	DeferCleanup(func() { Expect(archiveSwitch.Close()).To(Succeed()) })
 	orderArchive = archiveSwitch
 
+	bankFolder = filepath.Join(dir, "bank")
+	Expect(os.Mkdir(bankFolder, 0o750)).To(Succeed())
+	folder, err := connector.OpenFolder(bankFolder)
+	Expect(err).NotTo(HaveOccurred())
+	DeferCleanup(folder.Close)
+
 	addr := loopback.FreeAddr(GinkgoT())
 	baseURL = "http://" + addr
 	env.Manager = env.StartManager(env.Config, apptest.Manager(app.Config{
@@ -107,6 +118,8 @@ func startFacade() {
 		WebhookEgress: egress.Options{AllowLoopbackHTTP: true, Timeout: 5 * time.Second}, WebhookStore: webhookStore(st),
 		// Every request logged at info, so the leak check reads the access log too.
 		RESTAccessLog: true,
+		// Operators' uploads go into the folder; without BankFolder nothing ingests them.
+		BankConnector: folder,
 	}))
 	DeferCleanup(func() {
 		env.Manager.Stop()

@@ -6,7 +6,7 @@
 // Commands that only print (tenant) or read the order archive (orders) work without a
 // cluster; the operator's actions (nav, gate, ungate, wallet, dealings) reach the API
 // server as kubectl does: --kubeconfig, --context and -n/--namespace, with the kubeconfig's
-// loading rules.
+// loading rules. "bank upload" reaches the REST facade (--server) with a Kubernetes token.
 //
 // Exit codes follow kubectl's plugins: 0 on success and for help (printed on stdout); 2 for a
 // usage error (unknown command or flag, a missing or malformed value: one line on stderr);
@@ -46,7 +46,8 @@ func commands() []command {
 			"              \"orders get\" one, \"orders list\" a tenant's, newest first", runOrders},
 		{"bank", "read the bank ledger: \"bank files\" the ingested bank files, \"bank entries\"\n" +
 			"              each transaction's outcome (matched, underpaid, ..., suspense),\n" +
-			"              \"bank payouts\" the transfers the fund sends and their status", runBank},
+			"              \"bank payouts\" the transfers the fund sends and their status;\n" +
+			"              \"bank upload\" delivers a bank file through the REST facade (operators)", runBank},
 		{"nav", "\"nav publish\": append a NAV price to a share class's NAVHistory", runNAV},
 		{"gate", "close a fund's redemption gate: sell orders wait in REDEMPTION_GATED", runGate},
 		{"ungate", "lift a fund's redemption gate", runUngate},

@@ -293,7 +293,7 @@ func TestTheChartInstallsOnTheControlPlaneWithEveryToggleOn(t *testing.T) {
 	rendered := render(t, ns, "-f", allOn)
 	objs := dryRun(t, rendered)
 	checkKinds(t, objs, ns, map[string]int{
-		"ServiceAccount": 1, "ClusterRole": 2, "ClusterRoleBinding": 1, "Role": 1, "RoleBinding": 1,
+		"ServiceAccount": 1, "ClusterRole": 3, "ClusterRoleBinding": 1, "Role": 1, "RoleBinding": 1, // manager, metrics reader, bank operator
 		"Deployment": 1, "Service": 3, "PodDisruptionBudget": 1, "NetworkPolicy": 1,
 		"ValidatingWebhookConfiguration": 1, "MutatingWebhookConfiguration": 1,
 		"Issuer": 1, "Certificate": 1, "ServiceMonitor": 1, "PrometheusRule": 1,
@@ -301,6 +301,7 @@ func TestTheChartInstallsOnTheControlPlaneWithEveryToggleOn(t *testing.T) {
 	})
 	m := byKind(objs)
 	t.Run("the ClusterRole is the generated role", func(t *testing.T) { checkRBAC(t, m) })
+	t.Run("the bank operator role is config/rbac's example role", func(t *testing.T) { checkBankOperatorRole(t, m) })
 	d := checkDeployment(t, m, 3)
 	t.Run("Services, PDB and ServiceMonitor select the manager", func(t *testing.T) { checkSelectors(t, m, d) })
 	t.Run("cert-manager issues the webhook certificate and injects its CA", func(t *testing.T) {
@@ -525,6 +526,41 @@ func checkRBAC(t *testing.T, m objects) {
 	m.one(t, "RoleBinding", &rb)
 	if !slices.Equal(rb.Subjects, []rbacv1.Subject{subject}) {
 		t.Errorf("RoleBinding %s does not bind the leader-election Role to %v", rb.Name, subject)
+	}
+}
+
+// checkBankOperatorRole: with a bank, the chart's <release>-bank-operator ClusterRole has
+// the rules of config/rbac/bank_operator_role.yaml (create bankfiles, the virtual resource
+// of operators' uploads; get, list, watch and create bankdecisions), and nothing binds it.
+func checkBankOperatorRole(t *testing.T, m objects) {
+	data, err := os.ReadFile(filepath.Join(root, "config", "rbac", "bank_operator_role.yaml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var example rbacv1.ClusterRole
+	if err := yaml.Unmarshal(data, &example); err != nil {
+		t.Fatal(err)
+	}
+	var found *rbacv1.ClusterRole
+	for _, u := range m["ClusterRole"] {
+		var cr rbacv1.ClusterRole
+		convert(t, u, &cr)
+		if strings.HasSuffix(cr.Name, "-bank-operator") {
+			found = &cr
+		}
+	}
+	if found == nil {
+		t.Fatal("no <release>-bank-operator ClusterRole")
+	}
+	if fmt.Sprint(found.Rules) != fmt.Sprint(example.Rules) {
+		t.Errorf("%s differs from config/rbac/bank_operator_role.yaml:\n got %v\nwant %v", found.Name, found.Rules, example.Rules)
+	}
+	for _, u := range m["ClusterRoleBinding"] {
+		var crb rbacv1.ClusterRoleBinding
+		convert(t, u, &crb)
+		if crb.RoleRef.Name == found.Name {
+			t.Errorf("the chart binds %s (%s): only the platform team binds it, to its operators", found.Name, crb.Name)
+		}
 	}
 }
 

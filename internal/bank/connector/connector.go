@@ -38,6 +38,21 @@ type Connector interface {
 	Recover(ctx context.Context) (int, error)
 }
 
+// Uploader is implemented by a connector that can put a file into its own inbound queue as
+// if the bank had delivered it: an operator's upload of a file the bank sent by another
+// way (e-mail, the bank's portal). It is optional: a consumer of a Connector asks for it
+// with a type assertion. The package documentation lists what an implementation
+// guarantees. Folder implements it.
+type Uploader interface {
+	// Deliver puts data into the inbound queue under name, atomically (whole or not at
+	// all), where Pending and Claim find it as any delivered file. A file of that name
+	// already waiting, being worked on or processed with the same bytes is returned as
+	// it is and nothing is written (a retried upload delivers once); one waiting with
+	// different bytes is an error wrapping ErrConflict, and the waiting file stays as it
+	// is. A name refused by CheckName is an error wrapping ErrInvalidName.
+	Deliver(ctx context.Context, name string, data []byte) (Inbound, error)
+}
+
 // Inbound is an inbound file waiting to be claimed.
 type Inbound struct {
 	// Name is the file's name as the bank (or its transfer agent) delivered it.
@@ -73,8 +88,8 @@ var (
 	// ErrNotClaimed is wrapped by Processed and Rejected when the claim is not held.
 	ErrNotClaimed = errors.New("the file is not claimed")
 	// ErrConflict is wrapped by Release when a file of the same name was released with
-	// different content.
-	ErrConflict = errors.New("a different file was already released under this name")
+	// different content, and by Deliver when one is waiting in the inbound queue.
+	ErrConflict = errors.New("a different file already has this name")
 	// ErrInvalidName is wrapped when a name or claim ID is not a single, plain path
 	// element of at most MaxNameLen bytes.
 	ErrInvalidName = errors.New("invalid file name")

@@ -33,6 +33,19 @@
 //     same bytes does nothing and reports that the file was already released; with
 //     different bytes it is an error (ErrConflict) and the released file stays as it
 //     is. An implementation never replaces a released file.
+//   - Delivery by the operator (Uploader, optional). Deliver puts a file into the
+//     inbound queue as if the bank had delivered it: atomically (whole, every byte
+//     durably written, or not at all), offered by Pending and Claim like any delivered
+//     file, in the same order and with the same guarantees. It is idempotent by name and
+//     content: a file of that name already waiting, being worked on or processed with
+//     the same bytes is returned as it is and nothing is written, so a retried upload
+//     delivers once; the same name waiting with different bytes is an error
+//     (ErrConflict) and the waiting file stays as it is. A name once processed or
+//     rejected may be delivered again with other bytes (banks reuse names) and is kept
+//     beside the first; a rejected file may be delivered again with the same bytes (an
+//     operator's retry). Deliver never parses the file either: whoever offers the
+//     upload checks it first (the REST facade parses it with package iso20022), and the
+//     consumer still deduplicates by content.
 //   - Names stay inside. Names are single path elements: a name that could reach
 //     outside the connector's storage ("..", a "/", a leading "."), a control character
 //     or more than MaxNameLen bytes is refused with ErrInvalidName.
@@ -65,6 +78,13 @@
 // Release writes the file under a hidden temporary name in outbox/, fsyncs it, links
 // it to its name (a hard link fails when the name exists, so a concurrent release is
 // never overwritten), removes the temporary name and fsyncs the directory.
+//
+// Deliver writes the same way into inbox/, under a hidden temporary name of its own
+// (".tmp-upload-..."), links it to its name and fsyncs the directory: never a rename,
+// which would replace a file of that name the agent delivered a moment before. Recover
+// removes those temporary names when an interrupted Deliver left one behind (older than
+// an hour), and no other hidden file of the inbox, which may be the agent's write in
+// progress.
 //
 // What the folder asks of its environment:
 //

@@ -34,6 +34,10 @@ const (
 	// tempPrefix starts the hidden names files are written under before they are
 	// published.
 	tempPrefix = ".tmp-"
+	// uploadTempPrefix starts the hidden names Deliver writes under in inbox/: a prefix
+	// of its own, so that Recover removes its leftovers there and never a file the
+	// transfer agent is still writing under a hidden name.
+	uploadTempPrefix = tempPrefix + "upload-"
 	// staleTempAge is how old a temporary file must be before Recover removes it: a
 	// write of this age is not in progress.
 	staleTempAge = time.Hour
@@ -52,7 +56,10 @@ type Folder struct {
 	now         func() time.Time
 }
 
-var _ Connector = (*Folder)(nil)
+var (
+	_ Connector = (*Folder)(nil)
+	_ Uploader  = (*Folder)(nil)
+)
 
 // Option configures a Folder.
 type Option func(*Folder)
@@ -329,7 +336,12 @@ func conflict(name string) error {
 // fs.ErrExist, when name exists: nothing is ever replaced), and the directory is
 // fsynced.
 func (f *Folder) publish(dir, name string, data []byte) error {
-	tmp := path.Join(dir, tempPrefix+rand.Text())
+	return f.publishVia(dir, tempPrefix, name, data)
+}
+
+// publishVia is publish with the temporary name starting with prefix.
+func (f *Folder) publishVia(dir, prefix, name string, data []byte) error {
+	tmp := path.Join(dir, prefix+rand.Text())
 	file, err := f.root.OpenFile(tmp, os.O_WRONLY|os.O_CREATE|os.O_EXCL, fileMode)
 	if err != nil {
 		return err
@@ -346,6 +358,115 @@ func (f *Folder) publish(dir, name string, data []byte) error {
 		return err
 	}
 	return f.syncDir(dir)
+}
+
+// Deliver publishes data as inbox/name, as the transfer agent delivers a file: written
+// and fsynced under a hidden temporary name in inbox/, hard-linked to name (never
+// replacing a file of that name: a rename would), the temporary name removed and the
+// directory fsynced. Before writing it looks for name where a delivered file goes, in
+// the order files move: inbox/, claimed/, processed/. The same bytes found there are
+// returned as they are (DeliveredAt is when they were delivered) and nothing is written;
+// different bytes waiting in inbox/ are ErrConflict. A name claimed or processed with
+// different bytes is a new delivery of that name, kept beside the first as every
+// delivery is; a file rejected before is delivered again (an operator's retry after
+// putting right what refused it).
+func (f *Folder) Deliver(ctx context.Context, name string, data []byte) (Inbound, error) {
+	if err := ctx.Err(); err != nil {
+		return Inbound{}, err
+	}
+	if err := checkName(name); err != nil {
+		return Inbound{}, fmt.Errorf("deliver: %w", err)
+	}
+	if len(data) == 0 {
+		return Inbound{}, fmt.Errorf("deliver %q: the file is empty", name)
+	}
+	if int64(len(data)) > f.maxFileSize {
+		return Inbound{}, fmt.Errorf("deliver %q: the file has %d bytes, the limit is %d", name, len(data), f.maxFileSize)
+	}
+	// A file of that name that arrives between the look and the link makes the link fail;
+	// then the look is made again. It can fail again only if that file was claimed and
+	// finished meanwhile, and another of the same name arrived: three rounds are plenty.
+	for range 3 {
+		if in, found, err := f.delivered(name, data); err != nil || found {
+			return in, err
+		}
+		err := f.publishVia(inboxDir, uploadTempPrefix, name, data)
+		if errors.Is(err, fs.ErrExist) {
+			continue
+		}
+		if err != nil {
+			return Inbound{}, fmt.Errorf("deliver %q: %w", name, err)
+		}
+		at := f.now()
+		if info, err := f.root.Lstat(path.Join(inboxDir, name)); err == nil {
+			at = info.ModTime() // else claimed already: now is close enough
+		}
+		return Inbound{Name: name, Size: int64(len(data)), DeliveredAt: at}, nil
+	}
+	return Inbound{}, fmt.Errorf("deliver %q: other files of that name kept arriving; try again", name)
+}
+
+// delivered looks for data delivered as name: waiting in inbox/ (a different file there
+// is ErrConflict), being worked on in claimed/, or processed.
+func (f *Folder) delivered(name string, data []byte) (Inbound, bool, error) {
+	p := path.Join(inboxDir, name)
+	info, err := f.root.Lstat(p)
+	switch {
+	case err == nil:
+		same, err := f.holds(p, info, data)
+		if err != nil {
+			return Inbound{}, false, fmt.Errorf("deliver %q: %w", name, err)
+		}
+		if !same {
+			return Inbound{}, false, fmt.Errorf("deliver %q: %w: it waits in the inbox and is kept as it is", name, ErrConflict)
+		}
+		return Inbound{Name: name, Size: info.Size(), DeliveredAt: info.ModTime()}, true, nil
+	case errors.Is(err, fs.ErrNotExist):
+	default:
+		return Inbound{}, false, fmt.Errorf("deliver %q: %w", name, err)
+	}
+	for _, dir := range []string{claimedDir, processedDir} {
+		entries, err := f.readDir(dir)
+		if err != nil {
+			return Inbound{}, false, fmt.Errorf("deliver %q: %w", name, err)
+		}
+		for _, e := range entries {
+			if !e.Type().IsRegular() || !hasPrefix(e.Name()) || deliveredName(e.Name()) != name {
+				continue
+			}
+			p := path.Join(dir, e.Name())
+			info, err := f.root.Lstat(p)
+			if errors.Is(err, fs.ErrNotExist) {
+				continue // moved on since the listing (claimed/ to processed/, looked at next)
+			}
+			if err != nil {
+				return Inbound{}, false, fmt.Errorf("deliver %q: %w", name, err)
+			}
+			same, err := f.holds(p, info, data)
+			if errors.Is(err, fs.ErrNotExist) {
+				continue
+			}
+			if err != nil {
+				return Inbound{}, false, fmt.Errorf("deliver %q: %w", name, err)
+			}
+			if same {
+				return Inbound{Name: name, Size: info.Size(), DeliveredAt: info.ModTime()}, true, nil
+			}
+		}
+	}
+	return Inbound{}, false, nil
+}
+
+// holds reports whether the file p, of the given Lstat, is a regular file holding data.
+func (f *Folder) holds(p string, info fs.FileInfo, data []byte) (bool, error) {
+	if !info.Mode().IsRegular() || info.Size() != int64(len(data)) {
+		return false, nil
+	}
+	old, err := f.root.ReadFile(p)
+	if err != nil {
+		return false, err
+	}
+	return bytes.Equal(old, data), nil
 }
 
 // Recover moves every file of claimed/ back to inbox/: under its delivered name, or
@@ -387,7 +508,8 @@ func (f *Folder) Recover(ctx context.Context) (int, error) {
 	if err := errors.Join(f.syncDir(inboxDir), f.syncDir(claimedDir)); err != nil {
 		return n, fmt.Errorf("recover: %w", err)
 	}
-	if err := errors.Join(f.removeStaleTemps(outboxDir), f.removeStaleTemps(rejectedDir)); err != nil {
+	if err := errors.Join(f.removeStaleTemps(outboxDir, tempPrefix), f.removeStaleTemps(rejectedDir, tempPrefix),
+		f.removeStaleTemps(inboxDir, uploadTempPrefix)); err != nil {
 		return n, fmt.Errorf("recover: %w", err)
 	}
 	return n, nil
@@ -432,15 +554,16 @@ func (f *Folder) sameFile(a, b string) bool {
 	return err == nil && os.SameFile(ia, ib)
 }
 
-// removeStaleTemps removes the temporary files in dir older than staleTempAge.
-func (f *Folder) removeStaleTemps(dir string) error {
+// removeStaleTemps removes the temporary files in dir, named with prefix, older than
+// staleTempAge.
+func (f *Folder) removeStaleTemps(dir, prefix string) error {
 	entries, err := f.readDir(dir)
 	if err != nil {
 		return err
 	}
 	var errs []error
 	for _, e := range entries {
-		if !strings.HasPrefix(e.Name(), tempPrefix) {
+		if !strings.HasPrefix(e.Name(), prefix) {
 			continue
 		}
 		p := path.Join(dir, e.Name())

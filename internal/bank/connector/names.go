@@ -9,6 +9,13 @@ import (
 	"unicode/utf8"
 )
 
+// CheckName returns an error wrapping ErrInvalidName, saying why, when name is not one
+// the connectors accept for a file: it must be a single, plain path element of at most
+// MaxNameLen bytes of UTF-8, not hidden (a leading "."), without a path separator or a
+// control character, and not ending like a temporary file (".tmp", ".part", ".partial",
+// ".filepart", "~").
+func CheckName(name string) error { return checkName(name) }
+
 // checkName refuses a name that is not a single, plain path element: empty, longer than
 // MaxNameLen, not UTF-8, starting with "." (which also refuses "." and ".."), holding a
 // path separator or a control character, or ending like a temporary file. The folder
