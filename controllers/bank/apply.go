@@ -130,6 +130,18 @@ func (g *Ingester) applyAll(ctx context.Context, rows []ledger.Row) ([]int64, er
 // apply writes one decision on its order; done reports that nothing is left to write
 // (written now or before, or the order is gone).
 func (g *Ingester) apply(ctx context.Context, r ledger.Row) (done bool, err error) {
+	var payout *ledger.Payout
+	if k := reconcile.Kind(r.Kind); (k == reconcile.PaidOut || k == reconcile.Returned) && g.Payer != nil {
+		if payout, err = g.Payer.byEndToEnd(ctx, r.EndToEndID); err != nil {
+			return false, err
+		}
+		if r.OrderID == "" || payout != nil && payout.OrderID == "" {
+			return g.applyToDecision(ctx, r, payout)
+		}
+	}
+	if r.OrderID == "" {
+		return true, nil
+	}
 	o := &investv1.Order{}
 	if err := g.Client.Get(ctx, types.NamespacedName{Namespace: r.Namespace, Name: r.OrderID}, o); err != nil {
 		if apierrors.IsNotFound(err) {
@@ -143,6 +155,10 @@ func (g *Ingester) apply(ctx context.Context, r ledger.Row) (done bool, err erro
 	case reconcile.Underpaid:
 		g.event(o, "Warning", ReasonPaymentShort, "received %s of %s due (bank entry %s); %s still to pay",
 			money.Format(r.Received, r.Currency), money.Format(r.Due, r.Currency), r.EntryReference, money.Format(r.Shortfall, r.Currency))
+		if !waitsForPayment(o) && g.Payer != nil {
+			// Cancelled before this part arrived: it goes back at once.
+			return g.Payer.sendBack(ctx, o, r, ledger.PurposeReturn)
+		}
 		return true, nil
 	case reconcile.WrongCurrency:
 		g.event(o, "Warning", ReasonPaymentWrongCurrency, "a payment of %s for the order (bank entry %s) is not in its currency %s: held in suspense, never converted",
@@ -154,7 +170,12 @@ func (g *Ingester) apply(ctx context.Context, r ledger.Row) (done bool, err erro
 		if g.Payer == nil {
 			return true, nil
 		}
-		sent, completed := payoutSteps(purposeOfDebit(o))
+		if payout != nil && !lifecyclePurpose(payout.Purpose) {
+			g.Payer.event(o, "Normal", ReasonSentBack, "the bank booked the debit of %s sent back to %s (%s, bank entry %s)",
+				money.Format(r.Amount, r.Currency), maskIBAN(payout.CreditorIBAN), strings.ToLower(string(payout.Purpose)), r.EntryReference)
+			return true, nil
+		}
+		sent, completed := payoutSteps(purposeOfDebit(o, payout))
 		// The debit proves the transfer was sent too, should its acceptance not have
 		// been reported (a bank that sends no pain.002 for instant transfers).
 		return g.Payer.recordEvidence(ctx, o, time.Time{}, []lifecycle.Step{sent, completed}, r.EntryReference,
@@ -163,8 +184,14 @@ func (g *Ingester) apply(ctx context.Context, r ledger.Row) (done bool, err erro
 		if g.Payer == nil {
 			return true, nil
 		}
+		if payout != nil && !lifecyclePurpose(payout.Purpose) {
+			payoutsReturnedTotal.Inc()
+			g.Payer.event(o, "Warning", ReasonPayoutReturned, "%s sent back to %s (%s) came back (bank entry %s, %s): the money is in the fund's account again, and a person sends it back by hand",
+				money.Format(r.Amount, r.Currency), maskIBAN(payout.CreditorIBAN), strings.ToLower(string(payout.Purpose)), r.EntryReference, r.ReturnReason)
+			return true, nil
+		}
 		return g.Payer.recordProblem(ctx, o, investv1.OrderPayout{
-			Purpose: string(purposeOfDebit(o)), EndToEndID: r.EndToEndID, Amount: r.Due,
+			Purpose: string(purposeOfDebit(o, payout)), EndToEndID: r.EndToEndID, Amount: r.Due,
 			Outcome: investv1.PayoutReturned, Code: strings.TrimPrefix(r.ReturnReason, "Prtry:"),
 			Reason: fmt.Sprintf("%s came back (bank entry %s)", money.Format(r.Amount, r.Currency), r.EntryReference),
 			At:     metav1.NewTime(g.now().UTC().Truncate(time.Second)),
@@ -173,17 +200,42 @@ func (g *Ingester) apply(ctx context.Context, r ledger.Row) (done bool, err erro
 	return true, nil
 }
 
+// applyToDecision writes the debit or the return of a transfer that names no order (an
+// operator's refund from suspense) on its BankDecision.
+func (g *Ingester) applyToDecision(ctx context.Context, r ledger.Row, payout *ledger.Payout) (bool, error) {
+	if payout == nil {
+		return true, nil
+	}
+	status := payoutPaidOut
+	if reconcile.Kind(r.Kind) == reconcile.Returned {
+		status = payoutReturned
+		payoutsReturnedTotal.Inc()
+	}
+	if err := refundStatus(ctx, g.Client, g.Recorder, payout.Source, status, strings.TrimPrefix(r.ReturnReason, "Prtry:")); err != nil {
+		return false, err
+	}
+	return true, nil
+}
+
+// waitsForPayment says the order still takes a payment.
+func waitsForPayment(o *investv1.Order) bool {
+	return o.Status.State == investv1.StateAwaitingPayment && o.DeletionTimestamp.IsZero()
+}
+
 // recordPayment records the paymentReceived evidence of a paid order with the moves it
 // unlocks, in one status write, and its Events.
 func (g *Ingester) recordPayment(ctx context.Context, o *investv1.Order, r ledger.Row) (bool, error) {
 	if o.Status.Settlement.PaymentReceived != nil {
-		return true, nil // written before (a crash between the write and Done)
+		return g.sendExcess(ctx, o, r) // written before (a crash between the write and Done)
 	}
-	if o.Status.State != investv1.StateAwaitingPayment || !o.DeletionTimestamp.IsZero() {
+	if !waitsForPayment(o) {
 		paymentsNotWaitingTotal.Inc()
-		g.event(o, "Warning", ReasonPaymentNotWaiting, "a payment of %s (bank entry %s) arrived for the order after it stopped waiting (state %s): it stays in the bank ledger for an operator to refund",
+		g.event(o, "Warning", ReasonPaymentNotWaiting, "a payment of %s (bank entry %s) arrived for the order after it stopped waiting (state %s): it is sent back to the account it came from",
 			money.Format(r.Amount, r.Currency), r.EntryReference, o.Status.State)
-		return true, nil
+		if g.Payer == nil {
+			return true, nil
+		}
+		return g.Payer.sendBack(ctx, o, r, ledger.PurposeReturn)
 	}
 	before := o.DeepCopy()
 	rec := investv1.SettlementRecord{Reference: r.EntryReference, At: metav1.NewTime(g.now()), RecordedBy: RecordedBy}
@@ -202,10 +254,20 @@ func (g *Ingester) recordPayment(ctx context.Context, o *investv1.Order, r ledge
 	kind, reason, note := lifecycle.EvidenceEvent(lifecycle.StepPaymentReceived, recorded, before.Status.State, moves)
 	g.event(o, kind, reason, "%s", note)
 	if reconcile.Kind(r.Kind) == reconcile.Overpaid {
-		g.event(o, "Warning", ReasonPaymentExcess, "received %s, %s above the %s due (bank entry %s): the excess is to be refunded",
+		g.event(o, "Warning", ReasonPaymentExcess, "received %s, %s above the %s due (bank entry %s): the excess is sent back to the account it came from",
 			money.Format(r.Received, r.Currency), money.Format(r.Excess, r.Currency), money.Format(r.Due, r.Currency), r.EntryReference)
 	}
-	return true, nil
+	return g.sendExcess(ctx, o, r)
+}
+
+// sendExcess records the transfer of an overpaid order's excess (nothing for the other
+// kinds). The payment is written on the order first: the excess is what the order does
+// not use once it is paid.
+func (g *Ingester) sendExcess(ctx context.Context, o *investv1.Order, r ledger.Row) (bool, error) {
+	if reconcile.Kind(r.Kind) != reconcile.Overpaid || g.Payer == nil {
+		return true, nil
+	}
+	return g.Payer.sendBack(ctx, o, r, ledger.PurposeExcess)
 }
 
 func (g *Ingester) event(o *investv1.Order, kind, reason, format string, args ...any) {

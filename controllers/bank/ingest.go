@@ -64,6 +64,9 @@ type Ingester struct {
 	// Payer sends the money orders owe (pain.001 out, pain.002 and debits in); nil
 	// leaves the transfers to another agent and refuses pain.002 reports.
 	Payer *Payer
+	// Decisions records operators' BankDecisions on payments in suspense; nil leaves
+	// them untaken.
+	Decisions ledger.Decisions
 
 	// held is a claimed file whose ingestion failed, tried again first. Only the
 	// ingester's one goroutine (Start) touches it.
@@ -109,6 +112,10 @@ func (g *Ingester) Round(ctx context.Context) error {
 		if err := g.Payer.Round(ctx); err != nil {
 			g.Log.WithName("bank-payout").Error(err, "payout round failed; trying again at the next poll")
 		}
+	}
+	if err := g.takeDecisions(ctx); err != nil {
+		// Decisions wait for the next round; statements still come in.
+		g.Log.WithName("bank-decide").Error(err, "taking bank decisions failed; trying again at the next poll")
 	}
 	if err := g.ApplyPending(ctx); err != nil {
 		return err
@@ -349,8 +356,12 @@ func row(fileID string, e iso20022.Entry, o reconcile.Outcome) ledger.Row {
 		r.EndToEndID, r.DebtorName, r.DebtorIBAN = t.EndToEndID, t.DebtorName, t.DebtorIBAN
 	}
 	switch o.Kind {
-	case reconcile.Matched, reconcile.Overpaid, reconcile.Underpaid, reconcile.WrongCurrency, reconcile.PaidOut, reconcile.Returned:
+	case reconcile.Matched, reconcile.Overpaid, reconcile.Underpaid, reconcile.WrongCurrency:
 		r.Pending = o.OrderID != ""
+	case reconcile.PaidOut, reconcile.Returned:
+		// Also a transfer that names no order (an operator's refund from suspense): its
+		// decision learns where it stands.
+		r.Pending = o.OrderID != "" || r.EndToEndID != ""
 	}
 	return r
 }
@@ -396,3 +407,5 @@ func Setup(mgr ctrl.Manager, g *Ingester) error {
 // +kubebuilder:rbac:groups=invest.fundshare.io,resources=orders;paymentmethoddetails;accounts;shareclasses;funds,verbs=get;list;watch
 // +kubebuilder:rbac:groups=invest.fundshare.io,resources=orders/status,verbs=get;update;patch
 // +kubebuilder:rbac:groups=events.k8s.io,resources=events,verbs=create;patch
+// +kubebuilder:rbac:groups=invest.fundshare.io,resources=bankdecisions,verbs=get;list;watch
+// +kubebuilder:rbac:groups=invest.fundshare.io,resources=bankdecisions/status,verbs=get;update;patch

@@ -21,8 +21,20 @@ var (
 	})
 	paymentsNotWaitingTotal = prometheus.NewCounter(prometheus.CounterOpts{
 		Name: "fundshare_bank_payments_for_orders_not_waiting_total",
-		Help: "Payments decided for an order that had stopped waiting (cancelled) when the payment was to be written on it; each waits in the bank ledger for an operator.",
+		Help: "Payments decided for an order that had stopped waiting (cancelled) when the payment was to be written on it; each is sent back to the account it came from.",
 	})
+	decisionsTotal = prometheus.NewCounterVec(prometheus.CounterOpts{
+		Name: "fundshare_bank_decisions_total",
+		Help: "Operators' decisions on payments in suspense recorded in the bank ledger, by action (Assign, Refund, SettledOutside).",
+	}, []string{"action"})
+	sentBackTotal = prometheus.NewCounterVec(prometheus.CounterOpts{
+		Name: "fundshare_bank_payments_sent_back_total",
+		Help: "Payments, or parts of them, recorded to be sent back to the account they came from, by purpose (Excess: above an order's amount due; Return: for an order that will not use it; SuspenseRefund: an operator's decision).",
+	}, []string{"purpose"})
+	vopResultsTotal = prometheus.NewCounterVec(prometheus.CounterOpts{
+		Name: "fundshare_bank_vop_results_total",
+		Help: "Verification of Payee results the bank reported for the fund's transfers, by result (MTCH, CMTC, NMTC, NOAP).",
+	}, []string{"result"})
 )
 
 var (
@@ -45,6 +57,6 @@ var (
 )
 
 func init() {
-	metricset.MustRegister(filesTotal, transactionsTotal, applyErrorsTotal, paymentsNotWaitingTotal,
+	metricset.MustRegister(filesTotal, transactionsTotal, applyErrorsTotal, paymentsNotWaitingTotal, decisionsTotal, sentBackTotal, vopResultsTotal,
 		payoutsInstructedTotal, outFilesTotal, payoutsRejectedTotal, payoutsReturnedTotal)
 }

@@ -46,7 +46,157 @@ const (
 	// ReasonPayoutNotPossible: the order's money cannot be sent by SEPA credit transfer
 	// (not in euro, no payment method, no fund account): it waits for an operator.
 	ReasonPayoutNotPossible = "PayoutNotPossible"
+	// ReasonSentBack: money the order does not use (an overpayment's excess, a payment
+	// for a cancelled order) is sent back to the account it came from, or was.
+	ReasonSentBack = "PaymentSentBack"
+	// ReasonPayeeVerification: the bank verified the payee of a transfer (Verification
+	// of Payee) and the name is not, or not exactly, the account holder's.
+	ReasonPayeeVerification = "PayeeVerification"
 )
+
+// lifecyclePurpose says the transfer is a step of its order's lifecycle (its sent and
+// completed evidence); the others send back money the order does not use, beside it.
+func lifecyclePurpose(p ledger.Purpose) bool {
+	return p == ledger.PurposePayout || p == ledger.PurposeRefund || p == ledger.PurposeResidual
+}
+
+// byEndToEnd is the instruction of an end-to-end id; nil when the book has none.
+func (p *Payer) byEndToEnd(ctx context.Context, e2e string) (*ledger.Payout, error) {
+	if e2e == "" {
+		return nil, nil
+	}
+	ps, _, err := p.Payouts.ListPayouts(ctx, ledger.PayoutQuery{EndToEndID: e2e, Limit: 1})
+	if err != nil {
+		return nil, fmt.Errorf("read the payout of end-to-end id %s: %w", e2e, err)
+	}
+	if len(ps) == 0 {
+		return nil, nil
+	}
+	return &ps[0], nil
+}
+
+// sendBack records the transfer that sends a payment of a ledger row, or its excess,
+// back to the account it came from (PurposeExcess: r.Excess; PurposeReturn: r.Amount),
+// from the fund's account the order was to be paid into. Asking again records nothing
+// (the instruction's key is the order, the purpose and the row). Money that cannot go by
+// SEPA credit transfer gets a PayoutNotPossible Event and stays in the ledger for a
+// person. It reports done: false only when the ledger or the API server did not answer.
+func (p *Payer) sendBack(ctx context.Context, o *investv1.Order, r ledger.Row, purpose ledger.Purpose) (bool, error) {
+	amount := r.Amount
+	what := "payment"
+	if purpose == ledger.PurposeExcess {
+		amount, what = r.Excess, "excess of the payment"
+	}
+	amount -= amount % unitsPerCent
+	if amount <= 0 {
+		return true, nil
+	}
+	source := ledger.RowSource(r.EntryReference, r.Transaction)
+	ins := ledger.Payout{
+		Namespace: o.Namespace, OrderID: o.Name, Purpose: purpose, Source: source,
+		EndToEndID: SourceEndToEndID(map[ledger.Purpose]string{ledger.PurposeExcess: "FSX", ledger.PurposeReturn: "FSR"}[purpose], o.Namespace+"/"+o.Name+"/"+source),
+		Amount:     amount, Currency: r.Currency, ExecutionDate: day(p.now()), InstructedAt: p.now().UTC(),
+		RemittanceInfo: truncateRunes(fmt.Sprintf("Return of the %s %s for order %s", what, r.EntryReference, o.Name), 140),
+	}
+	notPossible := func(why string) (bool, error) {
+		if p.warnOnce(string(o.UID) + "/" + source) {
+			p.event(o, "Warning", ReasonPayoutNotPossible, "the %s of %s (bank entry %s) cannot be sent back by SEPA credit transfer: %s; it waits in the bank ledger for a person",
+				what, money.Format(amount, r.Currency), r.EntryReference, why)
+		}
+		return true, nil
+	}
+	if r.Currency != "EUR" {
+		return notPossible("SEPA transfers are in euro, the payment is in " + r.Currency)
+	}
+	if iban := validation.NormalizeIBAN(r.DebtorIBAN); validation.ValidateIBAN(iban) == nil {
+		ins.CreditorName, ins.CreditorIBAN = r.DebtorName, iban
+		if ins.CreditorName == "" {
+			ins.CreditorName = "NOTPROVIDED"
+		}
+	} else {
+		// The bank gave no account of the payer: the customer's registered one.
+		name, iban, err := p.creditor(ctx, o, purpose, o.Spec.PaymentMethodDetailsID)
+		if err != nil {
+			return false, err
+		}
+		if iban == "" {
+			return notPossible("the bank gave no account of the payer and the customer registered none")
+		}
+		ins.CreditorName, ins.CreditorIBAN = name, iban
+	}
+	ins.CreditorName = truncateRunes(ins.CreditorName, 70)
+	name, iban, err := p.fundAccount(ctx, o)
+	var np *notPossibleError
+	if errors.As(err, &np) {
+		return notPossible(np.Error())
+	}
+	if err != nil {
+		return false, err
+	}
+	ins.DebtorName, ins.DebtorIBAN = truncateRunes(name, 70), iban
+	n, err := p.Payouts.Instruct(ctx, []ledger.Payout{ins})
+	if err != nil {
+		return false, fmt.Errorf("record the return of %s to its payer: %w", r.EntryReference, err)
+	}
+	if n > 0 {
+		sentBackTotal.WithLabelValues(string(purpose)).Inc()
+		p.event(o, "Normal", ReasonSentBack, "the %s of %s (bank entry %s) is sent back to %s in the next credit transfer file",
+			what, money.Format(amount, r.Currency), r.EntryReference, maskIBAN(ins.CreditorIBAN))
+	}
+	return true, nil
+}
+
+// returnUnused sends back what arrived for cancelled BUYs that were never paid in full:
+// the parts a customer paid before the order was cancelled at its cut-off or by the
+// customer (a payment that arrives after is sent back when it is written). An order is
+// looked at once per process; asking the ledger again after a restart records nothing
+// new.
+func (p *Payer) returnUnused(ctx context.Context) error {
+	if p.Ledger == nil {
+		return nil
+	}
+	var list investv1.OrderList
+	if err := p.Client.List(ctx, &list, client.MatchingFields{index.OrderState: string(investv1.StateCancelled)}); err != nil {
+		return fmt.Errorf("list the cancelled orders: %w", err)
+	}
+	var keys []ledger.OrderKey
+	orders := map[ledger.OrderKey]*investv1.Order{}
+	for i := range list.Items {
+		o := &list.Items[i]
+		if o.Spec.Side != investv1.SideBuy || o.Status.Settlement.PaymentReceived != nil || p.returned[string(o.UID)] {
+			continue
+		}
+		k := ledger.OrderKey{Namespace: o.Namespace, OrderID: o.Name}
+		keys, orders[k] = append(keys, k), o
+	}
+	if len(keys) == 0 {
+		return nil
+	}
+	received, err := p.Ledger.Received(ctx, keys)
+	if err != nil {
+		return fmt.Errorf("read what arrived for the cancelled orders: %w", err)
+	}
+	for _, k := range keys {
+		o := orders[k]
+		if received[k] > 0 {
+			rows, _, err := p.Ledger.Rows(ctx, ledger.Query{Namespace: k.Namespace, OrderID: k.OrderID, Limit: 1000,
+				Kinds: []string{string(reconcile.Matched), string(reconcile.Overpaid), string(reconcile.Underpaid)}})
+			if err != nil {
+				return fmt.Errorf("read the payments of %s/%s: %w", k.Namespace, k.OrderID, err)
+			}
+			for _, r := range rows {
+				if r.Pending {
+					continue // written by the ingestion, which sends it back then
+				}
+				if ok, err := p.sendBack(ctx, o, r, ledger.PurposeReturn); err != nil || !ok {
+					return err
+				}
+			}
+		}
+		p.returned[string(o.UID)] = true
+	}
+	return nil
+}
 
 // DefaultDebitWindow is how long after a payout's debit was booked a second debit naming
 // it is still recognised as one (and sent to suspense as a possible double payment).
@@ -101,9 +251,27 @@ type Payer struct {
 
 	mu sync.Mutex
 	// instructed are the orders (UID and purpose) instructed by this process, which
-	// Instruct need not be asked about again; warned those a PayoutNotPossible Event was
-	// emitted for.
-	instructed, warned map[string]bool
+	// Instruct need not be asked about again; returned the cancelled orders whose
+	// payments returnUnused sent back.
+	instructed, returned map[string]bool
+	// warned are the transfers a PayoutNotPossible Event was emitted for; warnMu guards
+	// it, as the ingestion's workers send payments back beside the rounds.
+	warnMu sync.Mutex
+	warned map[string]bool
+}
+
+// warnOnce says whether the Event of key is still to be emitted, and notes it is.
+func (p *Payer) warnOnce(key string) bool {
+	p.warnMu.Lock()
+	defer p.warnMu.Unlock()
+	if p.warned == nil {
+		p.warned = map[string]bool{}
+	}
+	if p.warned[key] {
+		return false
+	}
+	p.warned[key] = true
+	return true
 }
 
 // Round writes what the bank reported, instructs, files and releases. It returns the
@@ -166,8 +334,12 @@ func purposeOf(o *investv1.Order) (ledger.Purpose, bool) {
 }
 
 // purposeOfDebit is the purpose of the order's transfer that a booked debit or return
-// names: its refund, its residual, or a SELL's proceeds.
-func purposeOfDebit(o *investv1.Order) ledger.Purpose {
+// names: the instruction's, or, for one the book does not know (a debit of a transfer sent
+// before the book existed), its refund, its residual, or a SELL's proceeds.
+func purposeOfDebit(o *investv1.Order, payout *ledger.Payout) ledger.Purpose {
+	if payout != nil {
+		return payout.Purpose
+	}
 	switch {
 	case o.Status.Refund != nil:
 		return ledger.PurposeRefund
@@ -180,7 +352,7 @@ func purposeOfDebit(o *investv1.Order) ledger.Purpose {
 // instruct records an instruction for every order whose next step is a transfer.
 func (p *Payer) instruct(ctx context.Context) error {
 	if p.instructed == nil {
-		p.instructed, p.warned = map[string]bool{}, map[string]bool{}
+		p.instructed, p.returned = map[string]bool{}, map[string]bool{}
 	}
 	var batch []ledger.Payout
 	var orders []*investv1.Order
@@ -199,8 +371,7 @@ func (p *Payer) instruct(ctx context.Context) error {
 			var np *notPossibleError
 			switch {
 			case errors.As(err, &np):
-				if !p.warned[key(o, purpose)] {
-					p.warned[key(o, purpose)] = true
+				if p.warnOnce(key(o, purpose)) {
 					p.event(o, "Warning", ReasonPayoutNotPossible, "%s", np.Error())
 				}
 				continue
@@ -216,6 +387,9 @@ func (p *Payer) instruct(ctx context.Context) error {
 			batch = append(batch, ins)
 			orders = append(orders, o)
 		}
+	}
+	if err := p.returnUnused(ctx); err != nil {
+		return err
 	}
 	if len(batch) == 0 {
 		return nil
@@ -583,7 +757,20 @@ func (p *Payer) applyPending(ctx context.Context) error {
 
 // applyStatus writes one reported status on its order: Accepted records the sent
 // evidence with the moves it unlocks; Rejected records status.payout (the order stalls).
+// A transfer that is not a lifecycle step (money sent back beside the order) gets an
+// Event instead, and an operator's refund from suspense its BankDecision's status. A
+// Verification of Payee result other than a match is a Warning Event.
 func (p *Payer) applyStatus(ctx context.Context, ins ledger.Payout) (bool, error) {
+	if ins.OrderID == "" {
+		if ins.Status == ledger.StatusInstructed {
+			return true, nil
+		}
+		reason := ins.Reason
+		if ins.VoPResult != "" && ins.VoPResult != ledger.VoPMatch {
+			reason = strings.TrimSpace(reason + " " + describeVoP(ins))
+		}
+		return true, refundStatus(ctx, p.Client, p.Recorder, ins.Source, ins.Status, reason)
+	}
 	o := &investv1.Order{}
 	if err := p.Client.Get(ctx, types.NamespacedName{Namespace: ins.Namespace, Name: ins.OrderID}, o); err != nil {
 		if apierrors.IsNotFound(err) {
@@ -591,6 +778,21 @@ func (p *Payer) applyStatus(ctx context.Context, ins ledger.Payout) (bool, error
 			return true, nil
 		}
 		return false, err
+	}
+	if ins.VoPResult != "" && ins.VoPResult != ledger.VoPMatch && p.warnOnce("vop/"+ins.EndToEndID+"/"+ins.VoPResult) {
+		p.event(o, "Warning", ReasonPayeeVerification, "%s", describeVoP(ins))
+	}
+	if !lifecyclePurpose(ins.Purpose) {
+		switch ins.Status {
+		case ledger.StatusAccepted:
+			p.event(o, "Normal", ReasonSentBack, "the bank accepted the transfer of %s sent back to %s (%s, %s)",
+				money.Format(ins.Amount, ins.Currency), maskIBAN(ins.CreditorIBAN), strings.ToLower(string(ins.Purpose)), ins.BankStatus)
+		case ledger.StatusRejected:
+			payoutsRejectedTotal.Inc()
+			p.event(o, "Warning", ReasonPayoutRejected, "the bank refused the transfer of %s sent back to %s (%s): %s; the money stays in the fund's account, and a person sends it back by hand",
+				money.Format(ins.Amount, ins.Currency), maskIBAN(ins.CreditorIBAN), strings.ToLower(string(ins.Purpose)), ins.Reason)
+		}
+		return true, nil
 	}
 	switch ins.Status {
 	case ledger.StatusAccepted:
@@ -605,6 +807,20 @@ func (p *Payer) applyStatus(ctx context.Context, ins ledger.Payout) (bool, error
 		})
 	}
 	return true, nil
+}
+
+// describeVoP says what the bank's Verification of Payee found for a transfer.
+func describeVoP(ins ledger.Payout) string {
+	to := fmt.Sprintf("the transfer of %s to %s (%q)", money.Format(ins.Amount, ins.Currency), maskIBAN(ins.CreditorIBAN), ins.CreditorName)
+	switch ins.VoPResult {
+	case ledger.VoPCloseMatch:
+		return fmt.Sprintf("Verification of Payee: close match for %s: the bank has the account holder as %q", to, ins.VoPName)
+	case ledger.VoPNoMatch:
+		return fmt.Sprintf("Verification of Payee: no match for %s: the name is not the account holder's", to)
+	case ledger.VoPNotPossible:
+		return fmt.Sprintf("Verification of Payee: not possible for %s: the payee's bank could not verify the name", to)
+	}
+	return fmt.Sprintf("Verification of Payee: %s for %s", ins.VoPResult, to)
 }
 
 // recordEvidence records the steps' evidence (those not recorded yet) with the moves they
@@ -704,12 +920,21 @@ func (p *Payer) report(ctx context.Context, file ledger.File, data []byte) (int,
 			status = ledger.StatusRejected
 		default:
 			file.Counts["Status"+t.Status]++
-			continue
+			if t.VoP == "" {
+				continue
+			}
+			// Verified, not decided yet (RCVD, PDNG): the result alone is recorded.
+			status = ledger.StatusInstructed
 		}
 		file.Counts[status]++
+		if t.VoP != "" {
+			file.Counts["VoP"+t.VoP]++
+			vopResultsTotal.WithLabelValues(t.VoP).Inc()
+		}
 		statuses = append(statuses, ledger.PayoutStatus{
 			OriginalMessageID: r.OriginalMessageID, EndToEndID: t.OriginalEndToEndID,
 			Status: status, BankStatus: t.Status, Reason: describeReasons(t.Reasons), At: r.CreatedAt.UTC(),
+			VoPResult: t.VoP, VoPName: t.VoPName,
 		})
 	}
 	p.mu.Lock()

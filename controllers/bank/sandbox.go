@@ -51,6 +51,11 @@ type SandboxBank struct {
 	// RejectIBANs are creditor accounts the sandbox bank refuses transfers to (pain.002
 	// RJCT, AC04 closed account), to show what a rejected payout does.
 	RejectIBANs []string
+	// VerifyPayees makes the sandbox bank verify the payee of every transfer (Verification
+	// of Payee) against the account holders the customers registered (their payment
+	// method details) and report the result in its pain.002; RejectNoMatch refuses a
+	// transfer whose name does not match instead of executing it with the warning.
+	VerifyPayees, RejectNoMatch bool
 
 	mu       sync.Mutex
 	paid     map[types.UID]bool
@@ -175,6 +180,7 @@ func (b *SandboxBank) Answer(ctx context.Context) (int, error) {
 	}
 	now := b.now()
 	answered := 0
+	var holders map[string]string
 	for _, e := range entries {
 		name := e.Name()
 		if b.answered[name] || e.IsDir() || !strings.HasPrefix(name, "pain001-") || !strings.HasSuffix(name, ".xml") {
@@ -197,9 +203,15 @@ func (b *SandboxBank) Answer(ctx context.Context) (int, error) {
 			b.Log.WithName("sandbox-bank").Info("the sandbox bank ignores a file of the outbox it cannot read", "file", name, "error", err.Error())
 			continue
 		}
+		if b.VerifyPayees && holders == nil {
+			if holders, err = b.holders(ctx); err != nil {
+				return answered, err
+			}
+		}
+		bank := sandboxbank.Bank{Holders: holders, RejectNoMatch: b.RejectNoMatch}
 		for _, batch := range batches {
 			b.seq++
-			reportName, report, notifName, notif, err := sandboxbank.Answer(batch, func(t iso20022.Transfer) string {
+			reportName, report, notifName, notif, err := bank.Answer(batch, func(t iso20022.Transfer) string {
 				if reject[validation.NormalizeIBAN(t.CreditorIBAN)] {
 					return "AC04"
 				}
@@ -223,6 +235,23 @@ func (b *SandboxBank) Answer(ctx context.Context) (int, error) {
 		b.Log.WithName("sandbox-bank").Info("answered a pain.001 with a pain.002 and the debits", "file", name)
 	}
 	return answered, nil
+}
+
+// holders are the account holders of the IBANs the customers registered, as the sandbox
+// bank knows them for its Verification of Payee (the first registration of an IBAN wins).
+func (b *SandboxBank) holders(ctx context.Context) (map[string]string, error) {
+	var list investv1.PaymentMethodDetailsList
+	if err := b.Client.List(ctx, &list); err != nil {
+		return nil, fmt.Errorf("sandbox bank: list the payment methods: %w", err)
+	}
+	holders := map[string]string{}
+	for _, p := range list.Items {
+		iban := validation.NormalizeIBAN(p.Spec.IBAN)
+		if _, seen := holders[iban]; !seen && validation.ValidateIBAN(iban) == nil && strings.TrimSpace(p.Spec.AccountHolderName) != "" {
+			holders[iban] = p.Spec.AccountHolderName
+		}
+	}
+	return holders, nil
 }
 
 // payer is the holder and IBAN of the customer's bank account the order names, else the

@@ -19,8 +19,9 @@ import (
 // bankHelp describes "bank".
 const bankHelp = `Usage:
   PROG bank files   --archive-dsn DSN [-o table|json|yaml] [--limit N] [--cursor C]
-  PROG bank entries --archive-dsn DSN [-o table|json|yaml] [--kind K]... [-n NS [--order ID]] [--file ID] [--limit N] [--cursor C]
+  PROG bank entries --archive-dsn DSN [-o table|json|yaml] [--kind K]... [--open] [-n NS [--order ID]] [--file ID] [--limit N] [--cursor C]
   PROG bank payouts --archive-dsn DSN [-o table|json|yaml] [--status S]... [-n NS [--order ID]] [--file MSGID] [--limit N] [--cursor C]
+  PROG bank upload FILE --server URL (--token TOKEN | --token-file PATH) [--name NAME] [-o table|json|yaml]
 
 Reads the bank ledger: every bank file (camt.054, camt.053, pain.002) the operator
 ingested, the outcome decided for every transaction of its booked entries, and the payout
@@ -39,16 +40,21 @@ The kinds of entries:
   Returned       a payout or refund of the fund that came back
   PaidOut        the debit of a payout or refund of the fund: the money left
 Duplicate and Ignored transactions (recorded already; not booked) are counted in "files"
-but have no entries. What is in suspense, for an operator to assign or refund:
+but have no entries. An entry an operator's decision settled, or recorded (an assignment's,
+whose ENTRY is decision/ and the decision's name), shows it under DECISION. What is in
+suspense, for an operator to decide on (a BankDecision: assign, refund, settled outside):
 
-  PROG bank entries --kind Unmatched,WrongCurrency
+  PROG bank entries --open
 
 "payouts" prints the instructions to send money, newest first: a SELL's proceeds (Payout),
 a cancelled BUY's payment (Refund), the part of a forward BUY by amount that bought no unit
-(Residual). Each shows its order, amount, the creditor's IBAN masked (only its last four
+(Residual), an overpayment's excess (Excess), a payment an order will not use (Return),
+a payment in suspense an operator decided to send back (SuspenseRefund, which names no
+order). Each shows its order, amount, the creditor's IBAN masked (only its last four
 characters, in every output format), the pain.001 file that carries it (FILE, its message
 id: what --file takes; "-" while in none), when that file was released, and what the bank
-reported (pain.002): STATUS, the bank's code and its reason. It prints only those of the
+reported (pain.002): STATUS, the bank's code and its reason, and the result of its
+Verification of Payee (VOP: MTCH, CMTC with the name the bank has, NMTC, NOAP). It prints only those of the
 statuses given by --status (repeated, or separated by commas), of one tenant (-n), of one
 order (-n and --order) or of one file (--file) when they are given.
 
@@ -60,6 +66,10 @@ The statuses of an instruction:
 What an operator has to look at:
 
   PROG bank payouts --status Rejected
+
+"upload" is an operator's action, not a read: it uploads a bank file the bank sent another
+way through the REST facade's operator route, with a Kubernetes token (see PROG bank upload
+--help).
 
 The ledger is opened read-only, in the order archive's database: nothing is written, and a
 SQLite file that does not exist is an error, never a new empty archive. The ledger is the
@@ -82,9 +92,12 @@ const bankLimit = 1000
 
 // runBank runs "bank files|entries|payouts".
 func runBank(p *Program, args []string) error {
-	verb, err := p.verb("bank", bankHelp, args, "files", "entries", "payouts")
+	verb, err := p.verb("bank", bankHelp, args, "files", "entries", "payouts", "upload")
 	if err != nil {
 		return err
+	}
+	if verb == "upload" {
+		return runBankUpload(p, args)
 	}
 	path := "bank " + verb
 	f := p.newFlags(path, bankHelp)
@@ -104,6 +117,7 @@ func runBank(p *Program, args []string) error {
 		f.StringVarP(&q.Namespace, "namespace", "n", "", "only this tenant's entries (default: every tenant's)")
 		f.StringVar(&q.OrderID, "order", "", "only this order's entries (needs -n)")
 		f.StringVar(&q.FileID, "file", "", "only this file's entries (its ID, as \"bank files\" prints it)")
+		f.BoolVar(&q.Open, "open", false, "only the entries in suspense (Unmatched, WrongCurrency) that no decision settled")
 	case "payouts":
 		f.StringSliceVar(&statuses, "status", nil, "only instructions of this status (repeat it, or separate statuses by commas): "+
 			strings.Join(payoutStatuses, ", "))
@@ -250,6 +264,7 @@ type bankEntry struct {
 	ReturnReason      string `json:"returnReason,omitempty"`
 	Pending           bool   `json:"pending"`
 	AppliedAt         string `json:"appliedAt,omitempty"`
+	Decision          string `json:"decision,omitempty"`
 }
 
 // timeText is t in RFC 3339 in UTC (with its fraction of a second, if any), "" for the
@@ -279,7 +294,7 @@ func toBankEntry(r ledger.Row) bankEntry {
 		CreditorReference: r.CreditorReference, ReferenceValid: r.ReferenceValid, EndToEndID: r.EndToEndID,
 		DebtorName: r.DebtorName, DebtorIBAN: r.DebtorIBAN, Namespace: r.Namespace, OrderID: r.OrderID,
 		Due: r.Due, ReceivedBefore: r.ReceivedBefore, Received: r.Received, Shortfall: r.Shortfall, Excess: r.Excess,
-		ReturnReason: r.ReturnReason, Pending: r.Pending, AppliedAt: timeText(r.AppliedAt),
+		ReturnReason: r.ReturnReason, Pending: r.Pending, AppliedAt: timeText(r.AppliedAt), Decision: r.Decision,
 	}
 }
 
@@ -311,6 +326,9 @@ type bankPayout struct {
 	StatusAt           string `json:"statusAt,omitempty"`
 	Pending            bool   `json:"pending"`
 	AppliedAt          string `json:"appliedAt,omitempty"`
+	Source             string `json:"source,omitempty"`
+	VoPResult          string `json:"vopResult,omitempty"`
+	VoPName            string `json:"vopName,omitempty"`
 }
 
 func toBankPayout(p ledger.Payout) bankPayout {
@@ -323,6 +341,7 @@ func toBankPayout(p ledger.Payout) bankPayout {
 		FileMessageID: p.FileMessageID, ReleasedAt: timeText(p.ReleasedAt),
 		Status: p.Status, BankStatus: p.BankStatus, Reason: p.Reason, StatusAt: timeText(p.StatusAt),
 		Pending: p.Pending, AppliedAt: timeText(p.AppliedAt),
+		Source: p.Source, VoPResult: p.VoPResult, VoPName: p.VoPName,
 	}
 }
 
@@ -391,9 +410,9 @@ func printEntries(p *Program, o *output, rows []ledger.Row) error {
 			pending = "yes"
 		}
 		lines = append(lines, strings.Join([]string{fmt.Sprint(r.ID), r.Kind, dash(why), money.Format(r.Amount, r.Currency),
-			dash(r.CreditDebit), dash(r.EntryReference), order, pending, dash(r.CreditorReference)}, "\t"))
+			dash(r.CreditDebit), dash(r.EntryReference), order, pending, dash(r.CreditorReference), dash(r.Decision)}, "\t"))
 	}
-	return table(p.Stdout, "ID\tKIND\tREASON\tAMOUNT\tDIRECTION\tENTRY\tORDER\tPENDING\tCREDITOR REF", lines)
+	return table(p.Stdout, "ID\tKIND\tREASON\tAMOUNT\tDIRECTION\tENTRY\tORDER\tPENDING\tCREDITOR REF\tDECISION", lines)
 }
 
 // printPayouts prints the instructions as a table or as {"items": [...]}.
@@ -413,11 +432,19 @@ func printPayouts(p *Program, o *output, payouts []ledger.Payout) error {
 		if !in.ReleasedAt.IsZero() {
 			released = in.ReleasedAt.UTC().Format(time.RFC3339)
 		}
-		lines = append(lines, strings.Join([]string{fmt.Sprint(in.ID), in.Namespace + "/" + in.OrderID, string(in.Purpose),
+		order := "-"
+		if in.OrderID != "" {
+			order = in.Namespace + "/" + in.OrderID
+		}
+		vop := in.VoPResult
+		if in.VoPName != "" {
+			vop += " (" + in.VoPName + ")"
+		}
+		lines = append(lines, strings.Join([]string{fmt.Sprint(in.ID), order, string(in.Purpose),
 			money.Format(in.Amount, in.Currency), dash(maskIBAN(in.CreditorIBAN)), dash(in.FileMessageID), released,
-			dash(in.Status), dash(in.BankStatus), dash(in.Reason)}, "\t"))
+			dash(in.Status), dash(in.BankStatus), dash(in.Reason), dash(vop)}, "\t"))
 	}
-	return table(p.Stdout, "ID\tORDER\tPURPOSE\tAMOUNT\tCREDITOR IBAN\tFILE\tRELEASED\tSTATUS\tBANK STATUS\tREASON", lines)
+	return table(p.Stdout, "ID\tORDER\tPURPOSE\tAMOUNT\tCREDITOR IBAN\tFILE\tRELEASED\tSTATUS\tBANK STATUS\tREASON\tVOP", lines)
 }
 
 // dash is s, or "-" for an empty cell.

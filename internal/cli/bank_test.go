@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -391,15 +392,15 @@ func TestBankEntriesTableShowsADashForNoOrderAndFormatsAmounts(t *testing.T) {
 	}
 	lines := strings.Split(strings.TrimRight(out, "\n"), "\n")
 	want := [][]string{
-		{"ID", "KIND", "REASON", "AMOUNT", "DIRECTION", "ENTRY", "ORDER", "PENDING", "CREDITOR", "REF"},
-		{"8", "Unmatched", "UnknownReturn", "75.0000", "EUR", "CRDT", "MYBANK-8", "-", "no", "-"},
-		{"7", "Unmatched", "NotAPayout", "75.0000", "EUR", "DBIT", "MYBANK-7", "-", "no", "-"},
-		{"6", "Overpaid", "Payer", "210.0000", "EUR", "CRDT", "MYBANK-6", "beta/o-d", "no", "-"},
-		{"5", "WrongCurrency", "Reference", "10499.2900", "USD", "CRDT", "MYBANK-5", "acme/o-a", "no", "RF8610834051056554170873"},
-		{"4", "Underpaid", "Payer", "40.0000", "EUR", "CRDT", "MYBANK-4", "acme/o-c", "yes", "-"},
-		{"3", "Unmatched", "NoMatch", "123.0000", "EUR", "CRDT", "MYBANK-3", "-", "no", "RF00BAD"},
-		{"2", "Matched", "Amount", "500.0000", "EUR", "CRDT", "MYBANK-2", "beta/o-b", "no", "-"},
-		{"1", "Matched", "Reference", "10499.2900", "EUR", "CRDT", "MYBANK-1", "acme/o-a", "no", "RF8610834051056554170873"},
+		{"ID", "KIND", "REASON", "AMOUNT", "DIRECTION", "ENTRY", "ORDER", "PENDING", "CREDITOR", "REF", "DECISION"},
+		{"8", "Unmatched", "UnknownReturn", "75.0000", "EUR", "CRDT", "MYBANK-8", "-", "no", "-", "-"},
+		{"7", "Unmatched", "NotAPayout", "75.0000", "EUR", "DBIT", "MYBANK-7", "-", "no", "-", "-"},
+		{"6", "Overpaid", "Payer", "210.0000", "EUR", "CRDT", "MYBANK-6", "beta/o-d", "no", "-", "-"},
+		{"5", "WrongCurrency", "Reference", "10499.2900", "USD", "CRDT", "MYBANK-5", "acme/o-a", "no", "RF8610834051056554170873", "-"},
+		{"4", "Underpaid", "Payer", "40.0000", "EUR", "CRDT", "MYBANK-4", "acme/o-c", "yes", "-", "-"},
+		{"3", "Unmatched", "NoMatch", "123.0000", "EUR", "CRDT", "MYBANK-3", "-", "no", "RF00BAD", "-"},
+		{"2", "Matched", "Amount", "500.0000", "EUR", "CRDT", "MYBANK-2", "beta/o-b", "no", "-", "-"},
+		{"1", "Matched", "Reference", "10499.2900", "EUR", "CRDT", "MYBANK-1", "acme/o-a", "no", "RF8610834051056554170873", "-"},
 	}
 	if len(lines) != len(want) {
 		t.Fatalf("want %d lines:\n%s", len(want), out)
@@ -517,7 +518,7 @@ func TestBankHelpSaysTheLedgerIsReadOnlyAndWhatTheKindsMean(t *testing.T) {
 	for _, args := range [][]string{{"bank", "--help"}, {"bank", "-h"}, {"help", "bank"}, {"bank", "files", "--help"}, {"bank", "entries", "-h"},
 		{"bank", "payouts", "--help"}} {
 		stdout, stderr, code := plugin(args...)
-		if code != 0 || stderr != "" || !strings.Contains(stdout, "kubectl fundshare bank entries --kind Unmatched,WrongCurrency") ||
+		if code != 0 || stderr != "" || !strings.Contains(stdout, "kubectl fundshare bank entries --open") ||
 			!strings.Contains(stdout, "opened read-only") {
 			t.Errorf("%q: code %d, stderr %q, stdout:\n%s", args, code, stderr, stdout)
 		}
@@ -663,12 +664,12 @@ func TestBankPayoutsListsInstructionsNewestFirstWithTheirFileAndStatus(t *testin
 	}
 	lines := strings.Split(strings.TrimRight(out, "\n"), "\n")
 	want := [][]string{
-		{"ID", "ORDER", "PURPOSE", "AMOUNT", "CREDITOR", "IBAN", "FILE", "RELEASED", "STATUS", "BANK", "STATUS", "REASON"},
-		{"5", "beta/o-s5", "Payout", "75.0000", "EUR", "******************3000", "-", "-", "Instructed", "-", "-"},
-		{"4", "acme/o-b4", "Residual", "1.2300", "EUR", "**************4300", "MSG-2", "-", "Instructed", "-", "-"},
-		{"3", "beta/o-s3", "Payout", "210.0000", "EUR", "******************6819", "MSG-1", "2026-11-27T11:00:00Z", "Rejected", "RJCT", "AC04:", "account", "closed"},
-		{"2", "acme/o-b2", "Refund", "500.0000", "EUR", "******************3000", "MSG-1", "2026-11-27T11:00:00Z", "Instructed", "-", "-"},
-		{"1", "acme/o-s1", "Payout", "10499.2900", "EUR", "**************4300", "MSG-1", "2026-11-27T11:00:00Z", "Accepted", "ACCP", "-"},
+		{"ID", "ORDER", "PURPOSE", "AMOUNT", "CREDITOR", "IBAN", "FILE", "RELEASED", "STATUS", "BANK", "STATUS", "REASON", "VOP"},
+		{"5", "beta/o-s5", "Payout", "75.0000", "EUR", "******************3000", "-", "-", "Instructed", "-", "-", "-"},
+		{"4", "acme/o-b4", "Residual", "1.2300", "EUR", "**************4300", "MSG-2", "-", "Instructed", "-", "-", "-"},
+		{"3", "beta/o-s3", "Payout", "210.0000", "EUR", "******************6819", "MSG-1", "2026-11-27T11:00:00Z", "Rejected", "RJCT", "AC04:", "account", "closed", "-"},
+		{"2", "acme/o-b2", "Refund", "500.0000", "EUR", "******************3000", "MSG-1", "2026-11-27T11:00:00Z", "Instructed", "-", "-", "-"},
+		{"1", "acme/o-s1", "Payout", "10499.2900", "EUR", "**************4300", "MSG-1", "2026-11-27T11:00:00Z", "Accepted", "ACCP", "-", "-"},
 	}
 	if len(lines) != len(want) {
 		t.Fatalf("want %d lines:\n%s", len(want), out)
@@ -893,5 +894,50 @@ func TestBankPayoutsReadsWithoutWriting(t *testing.T) {
 	out, _, _ := bankRun("payouts", "--archive-dsn", dsn, "--status", "Accepted,Rejected", "-o", "json")
 	if strings.Count(out, `"pending": true`) != 2 {
 		t.Errorf("the reported instructions are no longer pending:\n%s", out)
+	}
+}
+
+func TestBankEntriesOpenListsTheSuspenseNoDecisionSettled(t *testing.T) {
+	dsn, _ := seedBank(t)
+	ctx := context.Background()
+	st, err := sqlstore.Open(ctx, dsn, sqlstore.Options{OpTimeout: time.Minute})
+	if err != nil {
+		t.Fatal(err)
+	}
+	d, ok := sqlstore.Decisions(st)
+	if !ok {
+		t.Fatal("the SQLite archive has no decisions book")
+	}
+	if err := d.Decide(ctx, ledger.Decision{Name: "returned-by-the-bank", UID: "u-1", Action: ledger.DecisionSettledOutside,
+		EntryReference: "MYBANK-8", Note: "the bank returned it itself", DecidedAt: bankBase}, nil, nil); err != nil {
+		t.Fatal(err)
+	}
+	if err := st.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if out, _, code := bankRun("entries", "--archive-dsn", dsn); code != 0 || !strings.Contains(out, "returned-by-the-bank") {
+		t.Errorf("the table shows no DECISION of the settled entry (code %d):\n%s", code, out)
+	}
+	out, errOut, code := bankRun("entries", "--archive-dsn", dsn, "--open", "-o", "json")
+	if code != 0 || errOut != "" {
+		t.Fatalf("code %d, stderr %q", code, errOut)
+	}
+	var page struct {
+		Items []struct {
+			Kind, EntryReference string
+		} `json:"items"`
+	}
+	if err := json.Unmarshal([]byte(out), &page); err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, it := range page.Items {
+		if it.Kind != "Unmatched" && it.Kind != "WrongCurrency" {
+			t.Errorf("--open listed a %s entry, %s", it.Kind, it.EntryReference)
+		}
+		got = append(got, it.EntryReference)
+	}
+	if want := []string{"MYBANK-7", "MYBANK-5", "MYBANK-3"}; !slices.Equal(got, want) {
+		t.Errorf("--open: %q, want %q", got, want)
 	}
 }

@@ -108,6 +108,9 @@ func Setup(mgr ctrl.Manager, claimNamespace string, opts ...Option) error {
 	if err := ctrl.NewWebhookManagedBy(mgr, &investv1.WebhookEndpoint{}).WithValidator(&webhookEndpointWebhook{r}).Complete(); err != nil {
 		return err
 	}
+	if err := ctrl.NewWebhookManagedBy(mgr, &investv1.BankDecision{}).WithDefaulter(bankDecisionWebhook{}).Complete(); err != nil {
+		return err
+	}
 	now := r.now
 	if now == nil {
 		now = time.Now

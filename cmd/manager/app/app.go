@@ -111,7 +111,10 @@ type Config struct {
 	// BankInstant asks the bank for SEPA Instant Credit Transfers in the pain.001 files.
 	BankInstant bool
 	// BankConnector, when set, is the bank channel in place of the folder at BankFolder
-	// (which the sandbox bank still uses): tests wrap the folder to fail a step.
+	// (which the sandbox bank still uses): tests wrap the folder to fail a step. The REST
+	// facade delivers operators' uploads of bank files into the bank channel (this one,
+	// else the folder at BankFolder) when it implements connector.Uploader; set without
+	// BankFolder, it takes uploads and nothing ingests them (the REST suite).
 	BankConnector connector.Connector
 	// BankPollInterval is how often the bank's inbox is looked at; 0: the default.
 	BankPollInterval time.Duration
@@ -199,6 +202,15 @@ func Setup(mgr ctrl.Manager, c Config) error {
 			return fmt.Errorf("webhooks: %w", err)
 		}
 	}
+	if c.BankFolder != "" && c.BankConnector == nil {
+		// One folder for the ingestion (on the leader) and the facade's uploads (on every
+		// replica).
+		f, err := openBankFolder(c.BankFolder)
+		if err != nil {
+			return err
+		}
+		c.BankConnector = f
+	}
 	if c.Controllers {
 		if err := setupControllers(mgr, c); err != nil {
 			return err
@@ -239,6 +251,7 @@ func Setup(mgr ctrl.Manager, c Config) error {
 					Now:       c.clock(),
 					Archive:   c.Archive,
 					Webhooks:  c.webhookStore(), WebhookEgress: c.WebhookEgress,
+					BankConnector: c.BankConnector,
 				}), nil
 			},
 		}); err != nil {
@@ -366,29 +379,34 @@ func (c Config) setupBank(mgr ctrl.Manager) error {
 	if !ok {
 		return errors.New("bank ingestion: the order archive is not a SQL archive, and the bank ledger lives in one")
 	}
-	if err := os.MkdirAll(c.BankFolder, 0o750); err != nil {
-		return fmt.Errorf("bank ingestion: %w", err)
-	}
-	folder := c.BankConnector
-	if folder == nil {
-		f, err := connector.OpenFolder(c.BankFolder)
-		if err != nil {
-			return fmt.Errorf("bank ingestion: %w", err)
-		}
-		folder = f
-	}
+	folder := c.BankConnector // Setup opened the folder at BankFolder when it was nil
 	payouts, _ := sqlstore.Payouts(c.Archive)
 	payer := &bank.Payer{Payouts: payouts, Connector: folder, Client: mgr.GetClient(), Recorder: mgr.GetEventRecorder("bank-payout"),
 		Instant: c.BankInstant, Now: c.clock(), Log: mgr.GetLogger()}
-	if err := bank.Setup(mgr, &bank.Ingester{Connector: folder, Ledger: ledger, Payer: payer, PollInterval: c.BankPollInterval, Now: c.clock()}); err != nil {
+	decisions, _ := sqlstore.Decisions(c.Archive)
+	if err := bank.Setup(mgr, &bank.Ingester{Connector: folder, Ledger: ledger, Payer: payer, Decisions: decisions,
+		PollInterval: c.BankPollInterval, Now: c.clock()}); err != nil {
 		return err
 	}
 	if !c.SandboxBank {
 		return nil
 	}
 	return bank.SetupSandbox(mgr, &bank.SandboxBank{
-		Folder: c.BankFolder, Delay: max(c.SandboxSettlement, 0), PollInterval: c.BankPollInterval, Now: c.clock(),
+		VerifyPayees: true,
+		Folder:       c.BankFolder, Delay: max(c.SandboxSettlement, 0), PollInterval: c.BankPollInterval, Now: c.clock(),
 	})
+}
+
+// openBankFolder opens the bank connector's folder at dir, creating it if need be.
+func openBankFolder(dir string) (*connector.Folder, error) {
+	if err := os.MkdirAll(dir, 0o750); err != nil {
+		return nil, fmt.Errorf("bank ingestion: %w", err)
+	}
+	f, err := connector.OpenFolder(dir)
+	if err != nil {
+		return nil, fmt.Errorf("bank ingestion: %w", err)
+	}
+	return f, nil
 }
 
 // webhookStore is the configured webhook store, else the one in the archive's database;
