@@ -306,6 +306,21 @@ func TestArgoCDHealthOfEveryKindAgreesWithKstatus(t *testing.T) {
 			status: func(o client.Object) {
 				o.(*investv1.WebhookEndpoint).Status.DisabledBy = &investv1.WebhookDisabled{Reason: "Gone", At: now, Message: "answered 410"}
 			}},
+		// BankDecision: by its phase (no conditions; kstatus reads every phase Current).
+		{name: "bank decision not taken yet", obj: bankDecision(), want: "Progressing", wantIn: "not taken yet", kstatus: kstatus.CurrentStatus},
+		{name: "bank decision recorded", obj: bankDecision(), want: "Healthy", wantIn: "Recorded", status: func(o client.Object) {
+			d := o.(*investv1.BankDecision)
+			d.Status.Phase, d.Status.Message = investv1.BankDecisionRecorded, "recorded as settled outside the service"
+		}},
+		{name: "bank decision refused", obj: bankDecision(), want: "Degraded", wantIn: "no bank entry", kstatus: kstatus.CurrentStatus, status: func(o client.Object) {
+			d := o.(*investv1.BankDecision)
+			d.Status.Phase, d.Status.Message = investv1.BankDecisionRefused, "no bank entry SAMPLE-1 (transaction 0) is in the bank ledger"
+		}},
+		{name: "bank decision whose refund came back", obj: bankDecision(), want: "Degraded", wantIn: "Returned", kstatus: kstatus.CurrentStatus, status: func(o client.Object) {
+			d := o.(*investv1.BankDecision)
+			d.Status.Phase, d.Status.Message = investv1.BankDecisionRecorded, "the transfer is Returned"
+			d.Status.Payout = &investv1.BankDecisionPayout{EndToEndID: "FSD1", Amount: 10_000, CreditorIBAN: "****3000", Status: "Returned"}
+		}},
 		// Dealing: by its phase (no conditions; kstatus reads every phase Current).
 		{name: "dealing open", obj: dealingOf(isin, "2026-03-10"), want: "Progressing", wantIn: "Open", kstatus: kstatus.CurrentStatus, status: func(o client.Object) {
 			d := o.(*investv1.Dealing)
@@ -430,12 +445,17 @@ func TestTheChartShipsTheHealthCheckForEveryKind(t *testing.T) {
 			t.Errorf("%s does not hold files/argocd-health.lua", k)
 		}
 	}
-	for _, kind := range []string{"Account", "ApiClient", "CustomOffering", "DeliveryBatch", "Fund", "NAVHistory", "Order",
+	for _, kind := range []string{"Account", "ApiClient", "BankDecision", "CustomOffering", "DeliveryBatch", "Fund", "NAVHistory", "Order",
 		"PaymentMethodDetails", "ShareClass", "Transfer", "Wallet", "WalletRecovery", "WebhookEndpoint"} {
 		if !slices.Contains(keys, "resource.customizations.health.invest.fundshare.io_"+kind) {
 			t.Errorf("no health check for %s; keys: %v", kind, keys)
 		}
 	}
+}
+
+func bankDecision() *investv1.BankDecision {
+	return &investv1.BankDecision{ObjectMeta: metav1.ObjectMeta{Name: "health-" + uuid.NewString()},
+		Spec: investv1.BankDecisionSpec{Entry: investv1.BankEntryRef{Reference: "SAMPLE-1"}, Action: investv1.BankDecisionSettledOutside, Note: "health"}}
 }
 
 func webhookEndpoint(ns string) *investv1.WebhookEndpoint {

@@ -55,6 +55,31 @@ if obj.kind == "Dealing" then
   end
   return hs
 end
+-- A BankDecision by its phase: recorded in the bank ledger it is done (Healthy; a refund
+-- that the bank rejected or that came back is Degraded: a person sends it by hand);
+-- refused it never will be (Degraded, with the reason); without a phase the leader has
+-- not taken it yet (Progressing).
+if obj.kind == "BankDecision" then
+  local st = obj.status or {}
+  local payout = nil
+  if st.payout ~= nil then
+    payout = st.payout.status
+  end
+  if st.phase == "Refused" then
+    hs.status = "Degraded"
+  elseif st.phase == "Recorded" and (payout == "Rejected" or payout == "Returned") then
+    hs.status = "Degraded"
+  elseif st.phase == "Recorded" then
+    hs.status = "Healthy"
+  else
+    hs.status = "Progressing"
+  end
+  hs.message = "decision " .. (st.phase or "not taken yet")
+  if st.message ~= nil and st.message ~= "" then
+    hs.message = hs.message .. ": " .. st.message
+  end
+  return hs
+end
 -- A WebhookEndpoint by what the dispatcher wrote (no conditions; kstatus reads it Current):
 -- disabled by the service (it answered 410, or failed for 5 days) or failing now: Degraded.
 if obj.kind == "WebhookEndpoint" then
