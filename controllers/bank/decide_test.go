@@ -292,21 +292,7 @@ func suspensePayment(amount int64) string {
 // openSuspense are the open suspense rows of a bank reference.
 func openSuspense(ref string) []ledger.Row {
 	GinkgoHelper()
-	var out []ledger.Row
-	cursor := ""
-	for {
-		rows, next, err := books.Rows(ctx, ledger.Query{Open: true, Limit: 1000, Cursor: cursor})
-		Expect(err).NotTo(HaveOccurred())
-		for _, r := range rows {
-			if r.EntryReference == ref {
-				out = append(out, r)
-			}
-		}
-		if next == "" {
-			return out
-		}
-		cursor = next
-	}
+	return rowsWhere(ledger.Query{Open: true}, ref)
 }
 
 // decision creates a BankDecision named after what.
@@ -372,10 +358,10 @@ func releasedTransfersTo(e2e string) []string {
 	Expect(err).NotTo(HaveOccurred())
 	var out []string
 	for _, e := range entries {
-		path := filepath.Join(folder, "outbox", e.Name())
 		if !strings.HasPrefix(e.Name(), "pain001-") {
 			continue
 		}
+		path := filepath.Join(folder, "outbox", e.Name())
 		data, err := os.ReadFile(path)
 		Expect(err).NotTo(HaveOccurred())
 		if strings.Contains(string(data), "<EndToEndId>"+e2e+"</EndToEndId>") {

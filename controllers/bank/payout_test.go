@@ -3,7 +3,6 @@ package bank_test
 import (
 	"os"
 	"path/filepath"
-	"strings"
 	"time"
 
 	. "github.com/onsi/ginkgo/v2"
@@ -306,24 +305,7 @@ func unreleasedFile(messageID string) ledger.OutFile {
 // the order.
 func releasedFilesWith(orderID string) []string {
 	GinkgoHelper()
-	entries, err := os.ReadDir(filepath.Join(folder, "outbox"))
-	if os.IsNotExist(err) {
-		return nil
-	}
-	Expect(err).NotTo(HaveOccurred())
-	var out []string
-	for _, e := range entries {
-		if !strings.HasPrefix(e.Name(), "pain001-") {
-			continue
-		}
-		path := filepath.Join(folder, "outbox", e.Name())
-		data, err := os.ReadFile(path)
-		Expect(err).NotTo(HaveOccurred())
-		if strings.Contains(string(data), "<EndToEndId>"+bank.EndToEndID(orderID)+"</EndToEndId>") {
-			out = append(out, path)
-		}
-	}
-	return out
+	return releasedTransfersTo(bank.EndToEndID(orderID))
 }
 
 // releasedTransferOf waits for the pain.001 in the outbox that pays the order and returns

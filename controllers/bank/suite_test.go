@@ -201,10 +201,16 @@ func rowsOf(o *investv1.Order) []ledger.Row {
 // rowsOfEntry are the ledger's rows of one bank reference.
 func rowsOfEntry(ref string) []ledger.Row {
 	GinkgoHelper()
+	return rowsWhere(ledger.Query{}, ref)
+}
+
+// rowsWhere are the rows q selects of one bank reference, every page read.
+func rowsWhere(q ledger.Query, ref string) []ledger.Row {
+	GinkgoHelper()
 	var out []ledger.Row
-	cursor := ""
+	q.Limit = 1000
 	for {
-		rows, next, err := books.Rows(ctx, ledger.Query{Limit: 1000, Cursor: cursor})
+		rows, next, err := books.Rows(ctx, q)
 		Expect(err).NotTo(HaveOccurred())
 		for _, r := range rows {
 			if r.EntryReference == ref {
@@ -214,7 +220,7 @@ func rowsOfEntry(ref string) []ledger.Row {
 		if next == "" {
 			return out
 		}
-		cursor = next
+		q.Cursor = next
 	}
 }
 
