@@ -10,10 +10,12 @@ import (
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/types"
+	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	investv1 "github.com/fundshare/fundshare-operator/api/v1alpha1"
 	"github.com/fundshare/fundshare-operator/internal/bank/ledger"
 	"github.com/fundshare/fundshare-operator/internal/bank/reconcile"
+	"github.com/fundshare/fundshare-operator/internal/index"
 	"github.com/fundshare/fundshare-operator/internal/lifecycle"
 	"github.com/fundshare/fundshare-operator/internal/lifecycle/facts"
 	"github.com/fundshare/fundshare-operator/internal/money"
@@ -274,4 +276,149 @@ func (g *Ingester) event(o *investv1.Order, kind, reason, format string, args ..
 	if g.Recorder != nil {
 		g.Recorder.Eventf(o, nil, kind, reason, "RecordPayment", format, args...)
 	}
+}
+
+// healPolls is how often, in polls, the ingestion compares the ledger with the orders
+// (healPayments): every 12 polls, a minute at the default poll interval.
+const healPolls = 12
+
+// healPayments writes again the payments the ledger recorded as written on their orders
+// that the orders do not have: an order that waits for a payment while the ledger holds
+// its payment in full, none of it pending. That is what an etcd restored from a backup
+// taken before the payment was written leaves (the ledger, in the archive's database, is
+// not restored with it), or a status write that a person undid. The ledger is the book of
+// what the bank said: its rows are written on the orders again, once each (recordPayment
+// leaves an order that has its evidence alone). It runs every healPolls rounds and at
+// start, on the leader.
+func (g *Ingester) healPayments(ctx context.Context) error {
+	var list investv1.OrderList
+	if err := g.Client.List(ctx, &list, client.MatchingFields{index.OrderState: string(investv1.StateAwaitingPayment)}); err != nil {
+		return fmt.Errorf("list the orders awaiting payment: %w", err)
+	}
+	var keys []ledger.OrderKey
+	orders := map[ledger.OrderKey]*investv1.Order{}
+	for i := range list.Items {
+		o := &list.Items[i]
+		if o.Spec.Side != investv1.SideBuy || o.Status.Settlement.PaymentReceived != nil || !o.DeletionTimestamp.IsZero() || AmountDue(o) <= 0 {
+			continue
+		}
+		k := ledger.OrderKey{Namespace: o.Namespace, OrderID: o.Name}
+		keys, orders[k] = append(keys, k), o
+	}
+	if len(keys) == 0 {
+		return nil
+	}
+	received, err := g.Ledger.Received(ctx, keys)
+	if err != nil {
+		return fmt.Errorf("read what arrived for the waiting orders: %w", err)
+	}
+	for _, k := range keys {
+		o := orders[k]
+		if received[k] < AmountDue(o) {
+			continue
+		}
+		rows, _, err := g.Ledger.Rows(ctx, ledger.Query{Namespace: k.Namespace, OrderID: k.OrderID, Limit: 100,
+			Kinds: []string{string(reconcile.Matched), string(reconcile.Overpaid)}})
+		if err != nil {
+			return fmt.Errorf("read the payments of %s/%s: %w", k.Namespace, k.OrderID, err)
+		}
+		if len(rows) == 0 || rows[0].Pending {
+			continue // its payment is still to be written: ApplyPending's
+		}
+		r := rows[0] // newest first: the payment that completed it
+		if g.Payer != nil {
+			// A payment sent back (the order was cancelled before it was written, and the
+			// restore brought the order back to before its cancellation) pays nothing.
+			back, err := g.Payer.sentBack(ctx, o, r)
+			if err != nil {
+				return err
+			}
+			if back {
+				if g.Payer.warnOnce("healed-back/" + string(o.UID)) {
+					g.event(o, "Warning", ReasonPaymentNotWaiting, "the bank ledger holds a payment of %s (bank entry %s) for the order that was sent back to its payer: it is not written on the order; a person decides",
+						money.Format(r.Amount, r.Currency), r.EntryReference)
+				}
+				continue
+			}
+		}
+		done, err := g.recordPayment(ctx, o, r)
+		if err != nil {
+			return err
+		}
+		if done {
+			paymentsHealedTotal.Inc()
+			g.Log.WithName("bank-ingest").Info("wrote again a payment the bank ledger holds and its order had lost (an etcd restored from an older backup?)",
+				"order", k.Namespace+"/"+k.OrderID, "entry", r.EntryReference)
+		}
+	}
+	return nil
+}
+
+// healPayouts writes again what the bank said of the transfers of orders whose next step
+// is still that transfer: its acceptance or rejection (the pain.002 the book holds), its
+// debit or its return (the ledger's rows naming its end-to-end id). An order restored
+// from an older etcd backup forgets them; the books do not. Like healPayments, it writes
+// only what the books hold as written already (pending statuses and rows are
+// ApplyPending's), once each.
+func (g *Ingester) healPayouts(ctx context.Context) error {
+	if g.Payer == nil {
+		return nil
+	}
+	for _, state := range []investv1.OrderState{investv1.StateExecuted, investv1.StateCancelled, investv1.StateDeliveryCompleted} {
+		var list investv1.OrderList
+		if err := g.Client.List(ctx, &list, client.MatchingFields{index.OrderState: string(state)}); err != nil {
+			return fmt.Errorf("list the %s orders: %w", state, err)
+		}
+		for i := range list.Items {
+			o := &list.Items[i]
+			purpose, ok := purposeOf(o)
+			if !ok || o.Status.Payout != nil || !o.DeletionTimestamp.IsZero() {
+				continue
+			}
+			if err := g.healPayout(ctx, o, purpose); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// healPayout writes again on o what the books hold of its transfer for purpose.
+func (g *Ingester) healPayout(ctx context.Context, o *investv1.Order, purpose ledger.Purpose) error {
+	ps, _, err := g.Payer.Payouts.ListPayouts(ctx, ledger.PayoutQuery{Namespace: o.Namespace, OrderID: o.Name, Purposes: []ledger.Purpose{purpose}})
+	if err != nil {
+		return fmt.Errorf("read the transfers of %s/%s: %w", o.Namespace, o.Name, err)
+	}
+	for _, ins := range ps {
+		if ins.Source != "" || ins.Pending || ins.Status == ledger.StatusInstructed && ins.ReleasedAt.IsZero() {
+			continue
+		}
+		rows, _, err := g.Ledger.Rows(ctx, ledger.Query{Namespace: o.Namespace, OrderID: o.Name, Limit: 100,
+			Kinds: []string{string(reconcile.PaidOut), string(reconcile.Returned)}})
+		if err != nil {
+			return fmt.Errorf("read the debits of %s/%s: %w", o.Namespace, o.Name, err)
+		}
+		for _, r := range rows {
+			if r.EndToEndID == ins.EndToEndID && !r.Pending {
+				if done, err := g.apply(ctx, r); err != nil || done {
+					if done {
+						payoutsHealedTotal.Inc()
+						g.Log.WithName("bank-payout").Info("wrote again the debit or return of a transfer its order had lost (an etcd restored from an older backup?)",
+							"order", o.Namespace+"/"+o.Name, "entry", r.EntryReference)
+					}
+					return err
+				}
+			}
+		}
+		if ins.Status == ledger.StatusAccepted || ins.Status == ledger.StatusRejected {
+			done, err := g.Payer.applyStatus(ctx, ins)
+			if done && err == nil {
+				payoutsHealedTotal.Inc()
+				g.Log.WithName("bank-payout").Info("wrote again the bank's status of a transfer its order had lost (an etcd restored from an older backup?)",
+					"order", o.Namespace+"/"+o.Name, "status", ins.Status)
+			}
+			return err
+		}
+	}
+	return nil
 }

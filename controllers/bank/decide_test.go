@@ -390,3 +390,73 @@ func releasedTransferTo(e2e string) (iso20022.Batch, iso20022.Transfer) {
 	Fail("no transfer " + e2e)
 	return iso20022.Batch{}, iso20022.Transfer{}
 }
+
+var _ = Describe("Bank books against restored orders", func() {
+	It("writes again a payment the ledger holds that its order lost to an etcd restored from an older backup", func() {
+		o := waitingBuy(3)
+		fund := &investv1.Fund{}
+		Expect(k8s.Get(ctx, client.ObjectKey{Name: string(o.Spec.Quote.FundDetails.FundID)}, fund)).To(Succeed())
+		patch := client.MergeFrom(fund.DeepCopy())
+		fund.Spec.Subscribable = false // the order stops at PAYMENT_RECEIVED
+		Expect(k8s.Patch(ctx, fund, patch)).To(Succeed())
+		backup := etcdBackup(o)
+		ref := uniqueRef("RESTORE")
+		Expect(finished(deliver(camt054(credit(ref, bank.AmountDue(o), "EUR", o.Spec.Quote.PaymentDetails.PaymentReference))))).To(Equal("processed"))
+		Eventually(func() investv1.OrderState { return fresh(o).Status.State }).WithTimeout(time.Minute).Should(Equal(investv1.StatePaymentReceived))
+
+		restoredAt := restore(backup)
+		Eventually(func() *investv1.SettlementRecord { return fresh(o).Status.Settlement.PaymentReceived }).WithTimeout(time.Minute).
+			Should(HaveField("At.Time", BeTemporally(">=", restoredAt)), "the ledger's payment is written again, after the restore")
+		Expect(fresh(o).Status.Settlement.PaymentReceived.Reference).To(Equal(ref))
+		Expect(fresh(o).Status.State).To(Equal(investv1.StatePaymentReceived))
+		Expect(rowsOf(o)).To(HaveLen(1), "nothing is recorded twice")
+	})
+
+	It("writes again the bank's acceptance and debit of a payout that its order lost to an etcd restored from an older backup", func() {
+		sell := executedSell(1)
+		backup := etcdBackup(sell)
+		_, b, t := releasedTransferOf(sell)
+		Expect(finished(deliver(pain002(b, t.EndToEndID, "ACCP", "")))).To(Equal("processed"))
+		ref := uniqueRef("DEBIT")
+		Expect(finished(deliver(camt054(debit(ref, t))))).To(Equal("processed"))
+		Eventually(func() investv1.OrderState { return fresh(sell).Status.State }).WithTimeout(time.Minute).Should(Equal(investv1.StateCompleted))
+
+		restoredAt := restore(backup)
+		Eventually(func() *investv1.SettlementRecord { return fresh(sell).Status.Settlement.PaymentCompleted }).WithTimeout(time.Minute).
+			Should(HaveField("At.Time", BeTemporally(">=", restoredAt)), "the debit is written again, after the restore")
+		Expect(fresh(sell).Status.State).To(Equal(investv1.StateCompleted))
+		Expect(fresh(sell).Status.Settlement.PaymentCompleted.Reference).To(Equal(ref))
+		Expect(releasedFilesWith(sell.Name)).To(HaveLen(1), "paid once")
+	})
+})
+
+// backup is an order as etcd holds it now.
+type backup struct {
+	order *investv1.Order
+	data  []byte
+}
+
+// etcdBackup reads o's bytes from etcd, as a backup taken now holds them.
+func etcdBackup(o *investv1.Order) backup {
+	GinkgoHelper()
+	data, err := env.EtcdRead(ctx, orderKey(o))
+	Expect(err).NotTo(HaveOccurred())
+	return backup{order: o.DeepCopy(), data: data}
+}
+
+func orderKey(o *investv1.Order) string {
+	return fmt.Sprintf("/registry/invest.fundshare.io/orders/%s/%s", o.Namespace, o.Name)
+}
+
+// restore puts the backup's bytes back into etcd, as restoring etcd from that backup does
+// for the order (no admission, no validation; the bank's books, in the archive's
+// database, are not restored). It returns the second it did so, after the second of
+// anything written before it: evidence written again carries a time from then on, which
+// evidence written before cannot (records keep whole seconds).
+func restore(b backup) time.Time {
+	GinkgoHelper()
+	time.Sleep(time.Until(time.Now().Truncate(time.Second).Add(time.Second)))
+	at := time.Now().Truncate(time.Second)
+	Expect(env.EtcdRestore(ctx, orderKey(b.order), b.data)).To(Succeed())
+	return at
+}

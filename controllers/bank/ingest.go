@@ -69,8 +69,10 @@ type Ingester struct {
 	Decisions ledger.Decisions
 
 	// held is a claimed file whose ingestion failed, tried again first. Only the
-	// ingester's one goroutine (Start) touches it.
-	held *connector.Claim
+	// ingester's one goroutine (Start) touches it; rounds too, which counts them for
+	// the comparison of the books with the orders (every healPolls rounds).
+	held   *connector.Claim
+	rounds int
 }
 
 // NeedLeaderElection makes the ingester run on the leader only: one consumer of the
@@ -120,6 +122,15 @@ func (g *Ingester) Round(ctx context.Context) error {
 	if err := g.ApplyPending(ctx); err != nil {
 		return err
 	}
+	if g.rounds%healPolls == 0 {
+		if err := g.healPayments(ctx); err != nil {
+			g.Log.WithName("bank-ingest").Error(err, "comparing the ledger's payments with the orders failed; trying again later")
+		}
+		if err := g.healPayouts(ctx); err != nil {
+			g.Log.WithName("bank-payout").Error(err, "comparing the payouts book with the orders failed; trying again later")
+		}
+	}
+	g.rounds++
 	for {
 		c := g.held
 		if c == nil {

@@ -23,6 +23,14 @@ var (
 		Name: "fundshare_bank_payments_for_orders_not_waiting_total",
 		Help: "Payments decided for an order that had stopped waiting (cancelled) when the payment was to be written on it; each is sent back to the account it came from.",
 	})
+	paymentsHealedTotal = prometheus.NewCounter(prometheus.CounterOpts{
+		Name: "fundshare_bank_payments_rewritten_total",
+		Help: "Payments the bank ledger holds as written on their orders that the orders had lost (an etcd restored from an older backup), written on them again.",
+	})
+	payoutsHealedTotal = prometheus.NewCounter(prometheus.CounterOpts{
+		Name: "fundshare_bank_payout_answers_rewritten_total",
+		Help: "The bank's answers on transfers (acceptance, rejection, debit, return) that the books hold as written on their orders and the orders had lost (an etcd restored from an older backup), written on them again.",
+	})
 	decisionsTotal = prometheus.NewCounterVec(prometheus.CounterOpts{
 		Name: "fundshare_bank_decisions_total",
 		Help: "Operators' decisions on payments in suspense recorded in the bank ledger, by action (Assign, Refund, SettledOutside).",
@@ -57,6 +65,6 @@ var (
 )
 
 func init() {
-	metricset.MustRegister(filesTotal, transactionsTotal, applyErrorsTotal, paymentsNotWaitingTotal, decisionsTotal, sentBackTotal, vopResultsTotal,
+	metricset.MustRegister(filesTotal, transactionsTotal, applyErrorsTotal, paymentsNotWaitingTotal, paymentsHealedTotal, payoutsHealedTotal, decisionsTotal, sentBackTotal, vopResultsTotal,
 		payoutsInstructedTotal, outFilesTotal, payoutsRejectedTotal, payoutsReturnedTotal)
 }

@@ -146,6 +146,15 @@ func (p *Payer) sendBack(ctx context.Context, o *investv1.Order, r ledger.Row, p
 	return true, nil
 }
 
+// sentBack says an instruction sends the payment of row r of order o back to its payer.
+func (p *Payer) sentBack(ctx context.Context, o *investv1.Order, r ledger.Row) (bool, error) {
+	ps, _, err := p.Payouts.ListPayouts(ctx, ledger.PayoutQuery{Namespace: o.Namespace, OrderID: o.Name, Purposes: []ledger.Purpose{ledger.PurposeReturn}})
+	if err != nil {
+		return false, fmt.Errorf("read the returns of %s/%s: %w", o.Namespace, o.Name, err)
+	}
+	return slices.ContainsFunc(ps, func(in ledger.Payout) bool { return in.Source == ledger.RowSource(r.EntryReference, r.Transaction) }), nil
+}
+
 // returnUnused sends back what arrived for cancelled BUYs that were never paid in full:
 // the parts a customer paid before the order was cancelled at its cut-off or by the
 // customer (a payment that arrives after is sent back when it is written). An order is

@@ -65,7 +65,7 @@ func (s snapshot) restore(o *investv1.Order) {
 
 func etcdClient() *clientv3.Client {
 	GinkgoHelper()
-	cli, err := clientv3.New(clientv3.Config{Endpoints: []string{env.ControlPlane.Etcd.URL.String()}, DialTimeout: 10 * time.Second})
+	cli, err := env.EtcdClient()
 	Expect(err).NotTo(HaveOccurred())
 	return cli
 }

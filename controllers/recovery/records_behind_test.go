@@ -16,7 +16,7 @@ import (
 
 func etcdClient() *clientv3.Client {
 	GinkgoHelper()
-	cli, err := clientv3.New(clientv3.Config{Endpoints: []string{env.ControlPlane.Etcd.URL.String()}, DialTimeout: 10 * time.Second})
+	cli, err := env.EtcdClient()
 	Expect(err).NotTo(HaveOccurred())
 	return cli
 }
