@@ -41,24 +41,30 @@ const (
 	// BankDecisionSettledOutside records that the payment was dealt with outside the
 	// service; nothing is sent.
 	BankDecisionSettledOutside = "SettledOutside"
+	// BankDecisionResend sends an order's payout, refund or residual that the bank
+	// rejected or returned again, to the customer's account as it is registered now.
+	BankDecisionResend = "Resend"
 )
 
-// BankDecisionSpec is an operator's decision on one payment in suspense. It is immutable:
-// a decision is recorded in the bank ledger once; a different decision on the same entry
-// is refused while this one stands.
+// BankDecisionSpec is an operator's decision on one payment in suspense, or on a transfer
+// the bank rejected or returned. It is immutable: a decision is recorded in the bank
+// ledger once; a different decision on the same entry is refused while this one stands.
 // +kubebuilder:validation:XValidation:rule="self == oldSelf",message="a bank decision is immutable: create another one"
-// +kubebuilder:validation:XValidation:rule="self.action == 'Assign' ? has(self.order) : !has(self.order)",message="order is required for action Assign and not allowed for the others",fieldPath=".order"
+// +kubebuilder:validation:XValidation:rule="(self.action == 'Assign' || self.action == 'Resend') == has(self.order)",message="order is required for actions Assign and Resend and not allowed for the others",fieldPath=".order"
+// +kubebuilder:validation:XValidation:rule="(self.action == 'Resend') != has(self.entry)",message="entry is required for actions Assign, Refund and SettledOutside and not allowed for Resend (which names the order)",fieldPath=".entry"
 // +kubebuilder:validation:XValidation:rule="self.action == 'Refund' || !has(self.fundID)",message="fundID is only for action Refund",fieldPath=".fundID"
 type BankDecisionSpec struct {
 	// Entry is the payment in suspense decided on: a transaction the ingestion left
-	// Unmatched or WrongCurrency (`fundsharectl bank entries --open`).
-	// +required
-	Entry BankEntryRef `json:"entry"`
-	// Action is Assign (to Order), Refund (to the account it came from) or
-	// SettledOutside (dealt with outside the service; nothing is sent).
-	// +kubebuilder:validation:Enum=Assign;Refund;SettledOutside
+	// Unmatched or WrongCurrency (`fundsharectl bank entries --open`). Not for Resend.
+	// +optional
+	Entry *BankEntryRef `json:"entry,omitempty"`
+	// Action is Assign (to Order), Refund (to the account it came from),
+	// SettledOutside (dealt with outside the service; nothing is sent), or Resend (the
+	// transfer of Order that the bank rejected or returned, sent again).
+	// +kubebuilder:validation:Enum=Assign;Refund;SettledOutside;Resend
 	Action string `json:"action"`
-	// Order is the BUY awaiting payment that the payment pays (Assign only).
+	// Order is the BUY awaiting payment that the payment pays (Assign), or the order
+	// whose rejected or returned transfer is sent again (Resend).
 	// +optional
 	Order *BankOrderRef `json:"order,omitempty"`
 	// FundID is the fund whose bank account received the payment and sends it back

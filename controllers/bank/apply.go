@@ -177,6 +177,11 @@ func (g *Ingester) apply(ctx context.Context, r ledger.Row) (done bool, err erro
 				money.Format(r.Amount, r.Currency), maskIBAN(payout.CreditorIBAN), strings.ToLower(string(payout.Purpose)), r.EntryReference)
 			return true, nil
 		}
+		if payout != nil && payout.Source != "" {
+			if err := refundStatus(ctx, g.Client, g.Recorder, payout.Source, payoutPaidOut, ""); err != nil {
+				return false, err
+			}
+		}
 		sent, completed := payoutSteps(purposeOfDebit(o, payout))
 		// The debit proves the transfer was sent too, should its acceptance not have
 		// been reported (a bank that sends no pain.002 for instant transfers).
@@ -191,6 +196,11 @@ func (g *Ingester) apply(ctx context.Context, r ledger.Row) (done bool, err erro
 			g.Payer.event(o, "Warning", ReasonPayoutReturned, "%s sent back to %s (%s) came back (bank entry %s, %s): the money is in the fund's account again, and a person sends it back by hand",
 				money.Format(r.Amount, r.Currency), maskIBAN(payout.CreditorIBAN), strings.ToLower(string(payout.Purpose)), r.EntryReference, r.ReturnReason)
 			return true, nil
+		}
+		if payout != nil && payout.Source != "" {
+			if err := refundStatus(ctx, g.Client, g.Recorder, payout.Source, payoutReturned, strings.TrimPrefix(r.ReturnReason, "Prtry:")); err != nil {
+				return false, err
+			}
 		}
 		return g.Payer.recordProblem(ctx, o, investv1.OrderPayout{
 			Purpose: string(purposeOfDebit(o, payout)), EndToEndID: r.EndToEndID, Amount: r.Due,
@@ -389,8 +399,10 @@ func (g *Ingester) healPayout(ctx context.Context, o *investv1.Order, purpose le
 	if err != nil {
 		return fmt.Errorf("read the transfers of %s/%s: %w", o.Namespace, o.Name, err)
 	}
-	for _, ins := range ps {
-		if ins.Source != "" || ins.Pending || ins.Status == ledger.StatusInstructed && ins.ReleasedAt.IsZero() {
+	// The newest transfer of the purpose only: one an operator sent again supersedes the
+	// one the bank rejected or returned.
+	for _, ins := range ps[:min(len(ps), 1)] {
+		if ins.Pending || ins.Status == ledger.StatusInstructed && ins.ReleasedAt.IsZero() {
 			continue
 		}
 		rows, _, err := g.Ledger.Rows(ctx, ledger.Query{Namespace: o.Namespace, OrderID: o.Name, Limit: 100,

@@ -80,6 +80,9 @@ func (g *Ingester) takeDecision(ctx context.Context, d *investv1.BankDecision) e
 	if found {
 		return g.decisionRecorded(ctx, d, rec)
 	}
+	if d.Spec.Action == investv1.BankDecisionResend {
+		return g.resend(ctx, d)
+	}
 	suspense, row, payout, err := g.plan(ctx, d)
 	var refused *refusedError
 	if errors.As(err, &refused) {
@@ -118,6 +121,9 @@ func (g *Ingester) takeDecision(ctx context.Context, d *investv1.BankDecision) e
 // plan checks a decision and returns the suspense row it decides on, and the row or the
 // payout instruction it records (an assignment's row, a refund's instruction).
 func (g *Ingester) plan(ctx context.Context, d *investv1.BankDecision) (suspense ledger.Row, row *ledger.Row, payout *ledger.Payout, err error) {
+	if d.Spec.Entry == nil {
+		return ledger.Row{}, nil, nil, refuse("action %s names no bank entry", d.Spec.Action)
+	}
 	ref, txn := d.Spec.Entry.Reference, d.Spec.Entry.Transaction
 	suspense, found, err := g.Decisions.Row(ctx, ref, txn)
 	if err != nil {
@@ -327,12 +333,15 @@ func writeDecisionStatus(ctx context.Context, c client.Client, rec events.EventR
 	return nil
 }
 
-// refundStatus writes where a refund decision's transfer stands (the bank's pain.002, its
-// debit, its return) on the decision named by the instruction's source.
+// refundStatus writes where a decision's transfer stands (the bank's pain.002, its debit,
+// its return) on the decision named by the instruction's source: a refund from suspense
+// (ledger.DecisionSource) or a transfer sent again (ledger.ResendSource).
 func refundStatus(ctx context.Context, c client.Client, rec events.EventRecorder, source, status, reason string) error {
-	name, ok := strings.CutPrefix(source, "decision/")
+	name, ok := strings.CutPrefix(source, ledger.DecisionSource(""))
 	if !ok {
-		return nil
+		if name, ok = strings.CutPrefix(source, ledger.ResendSource("")); !ok {
+			return nil
+		}
 	}
 	d := &investv1.BankDecision{}
 	if err := c.Get(ctx, types.NamespacedName{Name: name}, d); err != nil {

@@ -31,7 +31,7 @@ var _ = Describe("Bank decisions on suspense", func() {
 		buy := waitingBuy(3)
 		ref := suspensePayment(bank.AmountDue(buy))
 		d := decision("assign", investv1.BankDecisionSpec{
-			Entry: investv1.BankEntryRef{Reference: ref}, Action: investv1.BankDecisionAssign,
+			Entry: &investv1.BankEntryRef{Reference: ref}, Action: investv1.BankDecisionAssign,
 			Order: &investv1.BankOrderRef{Namespace: buy.Namespace, ID: buy.Name},
 			Note:  "the customer quoted an old reference; confirmed by phone", DecidedBy: "somebody-else",
 		})
@@ -58,12 +58,12 @@ var _ = Describe("Bank decisions on suspense", func() {
 	It("refuses a second decision on a payment in suspense, naming the first, and records nothing", func() {
 		ref := suspensePayment(uniqueAmount())
 		first := recorded(decision("outside", investv1.BankDecisionSpec{
-			Entry: investv1.BankEntryRef{Reference: ref}, Action: investv1.BankDecisionSettledOutside,
+			Entry: &investv1.BankEntryRef{Reference: ref}, Action: investv1.BankDecisionSettledOutside,
 			Note: "returned by the bank itself",
 		}))
 		Expect(first.Status.Message).To(ContainSubstring("settled outside"))
 		second := refused(decision("refund", investv1.BankDecisionSpec{
-			Entry: investv1.BankEntryRef{Reference: ref}, Action: investv1.BankDecisionRefund, Note: "send it back",
+			Entry: &investv1.BankEntryRef{Reference: ref}, Action: investv1.BankDecisionRefund, Note: "send it back",
 		}))
 		Expect(second.Status.Message).To(ContainSubstring(first.Name))
 		ps, _, err := payouts().ListPayouts(ctx, ledger.PayoutQuery{Purposes: []ledger.Purpose{ledger.PurposeSuspenseRefund}, Limit: 1000})
@@ -77,7 +77,7 @@ var _ = Describe("Bank decisions on suspense", func() {
 		sell := executedSell(1)
 		ref := suspensePayment(uniqueAmount())
 		d := refused(decision("sell", investv1.BankDecisionSpec{
-			Entry: investv1.BankEntryRef{Reference: ref}, Action: investv1.BankDecisionAssign,
+			Entry: &investv1.BankEntryRef{Reference: ref}, Action: investv1.BankDecisionAssign,
 			Order: &investv1.BankOrderRef{Namespace: sell.Namespace, ID: sell.Name}, Note: "wrong order",
 		}))
 		Expect(d.Status.Message).To(ContainSubstring("only a BUY"))
@@ -85,11 +85,11 @@ var _ = Describe("Bank decisions on suspense", func() {
 
 		buyRef := rowsOf(firstBuyOf(sell))[0].EntryReference
 		d = refused(decision("matched", investv1.BankDecisionSpec{
-			Entry: investv1.BankEntryRef{Reference: buyRef}, Action: investv1.BankDecisionRefund, Note: "not suspense",
+			Entry: &investv1.BankEntryRef{Reference: buyRef}, Action: investv1.BankDecisionRefund, Note: "not suspense",
 		}))
 		Expect(d.Status.Message).To(ContainSubstring("not in suspense"))
 		d = refused(decision("unknown", investv1.BankDecisionSpec{
-			Entry: investv1.BankEntryRef{Reference: uniqueRef("NOSUCH")}, Action: investv1.BankDecisionSettledOutside, Note: "typo",
+			Entry: &investv1.BankEntryRef{Reference: uniqueRef("NOSUCH")}, Action: investv1.BankDecisionSettledOutside, Note: "typo",
 		}))
 		Expect(d.Status.Message).To(ContainSubstring("fundsharectl bank entries --open"))
 	})
@@ -98,7 +98,7 @@ var _ = Describe("Bank decisions on suspense", func() {
 		amount := uniqueAmount()
 		ref := suspensePayment(amount)
 		d := recorded(decision("refund", investv1.BankDecisionSpec{
-			Entry: investv1.BankEntryRef{Reference: ref}, Action: investv1.BankDecisionRefund, Note: "unknown payer, no reference",
+			Entry: &investv1.BankEntryRef{Reference: ref}, Action: investv1.BankDecisionRefund, Note: "unknown payer, no reference",
 		}))
 		Expect(d.Status.Payout).NotTo(BeNil())
 		Expect(d.Status.Payout.Amount).To(Equal(amount))
@@ -121,13 +121,13 @@ var _ = Describe("Bank decisions on suspense", func() {
 	It("keeps a bank decision immutable and refuses an assignment without an order at admission", func() {
 		ref := suspensePayment(uniqueAmount())
 		bad := &investv1.BankDecision{ObjectMeta: metav1.ObjectMeta{Name: "bdec-" + strings.ToLower(uniqueRef("bad"))},
-			Spec: investv1.BankDecisionSpec{Entry: investv1.BankEntryRef{Reference: ref}, Action: investv1.BankDecisionAssign, Note: "x"}}
+			Spec: investv1.BankDecisionSpec{Entry: &investv1.BankEntryRef{Reference: ref}, Action: investv1.BankDecisionAssign, Note: "x"}}
 		err := k8s.Create(ctx, bad)
 		Expect(err).To(HaveOccurred())
-		Expect(err.Error()).To(ContainSubstring("order is required for action Assign"))
+		Expect(err.Error()).To(ContainSubstring("order is required for actions Assign and Resend"))
 
 		d := recorded(decision("outside", investv1.BankDecisionSpec{
-			Entry: investv1.BankEntryRef{Reference: ref}, Action: investv1.BankDecisionSettledOutside, Note: "booked elsewhere",
+			Entry: &investv1.BankEntryRef{Reference: ref}, Action: investv1.BankDecisionSettledOutside, Note: "booked elsewhere",
 		}))
 		patch := client.MergeFrom(d.DeepCopy())
 		d.Spec.Action = investv1.BankDecisionRefund
@@ -159,7 +159,7 @@ var _ = Describe("Bank decisions on suspense", func() {
 			ExecutionDate: time.Now().UTC().Truncate(24 * time.Hour), InstructedAt: time.Now().UTC(),
 		})).To(Succeed())
 		d := &investv1.BankDecision{ObjectMeta: metav1.ObjectMeta{Name: name}, Spec: investv1.BankDecisionSpec{
-			Entry: investv1.BankEntryRef{Reference: ref}, Action: investv1.BankDecisionRefund, Note: "recorded, then killed",
+			Entry: &investv1.BankEntryRef{Reference: ref}, Action: investv1.BankDecisionRefund, Note: "recorded, then killed",
 		}}
 		Expect(k8s.Create(ctx, d)).To(Succeed())
 
@@ -460,3 +460,60 @@ func restore(b backup) time.Time {
 	Expect(env.EtcdRestore(ctx, orderKey(b.order), b.data)).To(Succeed())
 	return at
 }
+
+var _ = Describe("Bank decisions on rejected payouts", func() {
+	It("sends a payout the bank rejected again to the account as corrected when an operator decides so, once", func() {
+		sell := executedSell(2)
+		_, b, t := releasedTransferOf(sell)
+		Expect(finished(deliver(pain002(b, t.EndToEndID, "RJCT", "AC04")))).To(Equal("processed"))
+		Eventually(func() *investv1.OrderPayout { return fresh(sell).Status.Payout }).WithTimeout(time.Minute).ShouldNot(BeNil())
+
+		// The customer registers a new account and makes it the primary one.
+		pmd := fixtures.PaymentMethodDetails(sell.Namespace, string(sell.Spec.AccountID), strangerIBAN)
+		Expect(k8s.Create(ctx, pmd)).To(Succeed())
+		acct := &investv1.Account{}
+		Expect(k8s.Get(ctx, client.ObjectKey{Namespace: sell.Namespace, Name: string(sell.Spec.AccountID)}, acct)).To(Succeed())
+		patch := client.MergeFrom(acct.DeepCopy())
+		acct.Spec.PrimaryPaymentMethodDetails = pmd.Name
+		Expect(k8s.Patch(ctx, acct, patch)).To(Succeed())
+
+		d := recorded(decision("resend", investv1.BankDecisionSpec{
+			Action: investv1.BankDecisionResend, Order: &investv1.BankOrderRef{Namespace: sell.Namespace, ID: sell.Name},
+			Note: "account closed; the customer gave a new one by phone",
+		}))
+		Expect(d.Status.Payout).NotTo(BeNil())
+		Expect(d.Status.Payout.EndToEndID).NotTo(Equal(t.EndToEndID), "a transfer of its own")
+		b2, t2 := releasedTransferTo(d.Status.Payout.EndToEndID)
+		Expect(t2.CreditorIBAN).To(Equal(strangerIBAN))
+		Expect(t2.Amount).To(Equal(t.Amount))
+		Eventually(func() *investv1.OrderPayout { return fresh(sell).Status.Payout }).WithTimeout(time.Minute).Should(BeNil(), "the stall ends")
+		Eventually(func() []string { return reasons(sell) }).Should(ContainElement(bank.ReasonPayoutResent))
+
+		again := refused(decision("resend-again", investv1.BankDecisionSpec{
+			Action: investv1.BankDecisionResend, Order: &investv1.BankOrderRef{Namespace: sell.Namespace, ID: sell.Name}, Note: "twice",
+		}))
+		Expect(again.Status.Message).To(Or(ContainSubstring("on its way already"), ContainSubstring("no transfer the bank rejected")))
+
+		Expect(finished(deliver(pain002(b2, t2.EndToEndID, "ACCP", "")))).To(Equal("processed"))
+		Expect(finished(deliver(camt054(debit(uniqueRef("RESENT"), t2))))).To(Equal("processed"))
+		Eventually(func() investv1.OrderState { return fresh(sell).Status.State }).WithTimeout(time.Minute).Should(Equal(investv1.StateCompleted))
+		Eventually(func() string { return freshDecision(d).Status.Payout.Status }).WithTimeout(time.Minute).Should(Equal("PaidOut"))
+		Expect(releasedFilesWith(sell.Name)).To(HaveLen(1), "the rejected transfer is never sent again")
+		Expect(releasedTransfersTo(t2.EndToEndID)).To(HaveLen(1), "the new one once")
+	})
+
+	It("refuses to send again a transfer of an order that has none rejected or returned", func() {
+		sell := executedSell(1)
+		releasedTransferOf(sell)
+		d := refused(decision("resend-nothing", investv1.BankDecisionSpec{
+			Action: investv1.BankDecisionResend, Order: &investv1.BankOrderRef{Namespace: sell.Namespace, ID: sell.Name}, Note: "by mistake",
+		}))
+		Expect(d.Status.Message).To(ContainSubstring("no transfer the bank rejected or returned"))
+		bad := &investv1.BankDecision{ObjectMeta: metav1.ObjectMeta{Name: "bdec-resend-entry-" + strings.ToLower(uniqueRef(""))},
+			Spec: investv1.BankDecisionSpec{Action: investv1.BankDecisionResend, Entry: &investv1.BankEntryRef{Reference: "X"},
+				Order: &investv1.BankOrderRef{Namespace: sell.Namespace, ID: sell.Name}, Note: "x"}}
+		err := k8s.Create(ctx, bad)
+		Expect(err).To(HaveOccurred())
+		Expect(err.Error()).To(ContainSubstring("not allowed for Resend"))
+	})
+})

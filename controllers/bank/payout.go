@@ -803,6 +803,12 @@ func (p *Payer) applyStatus(ctx context.Context, ins ledger.Payout) (bool, error
 		}
 		return true, nil
 	}
+	if ins.Source != "" && ins.Status != ledger.StatusInstructed {
+		// Sent again as an operator decided: the decision follows it too.
+		if err := refundStatus(ctx, p.Client, p.Recorder, ins.Source, ins.Status, ins.Reason); err != nil {
+			return false, err
+		}
+	}
 	switch ins.Status {
 	case ledger.StatusAccepted:
 		sent, _ := payoutSteps(ins.Purpose)

@@ -455,7 +455,7 @@ func TestTheChartShipsTheHealthCheckForEveryKind(t *testing.T) {
 
 func bankDecision() *investv1.BankDecision {
 	return &investv1.BankDecision{ObjectMeta: metav1.ObjectMeta{Name: "health-" + uuid.NewString()},
-		Spec: investv1.BankDecisionSpec{Entry: investv1.BankEntryRef{Reference: "SAMPLE-1"}, Action: investv1.BankDecisionSettledOutside, Note: "health"}}
+		Spec: investv1.BankDecisionSpec{Entry: &investv1.BankEntryRef{Reference: "SAMPLE-1"}, Action: investv1.BankDecisionSettledOutside, Note: "health"}}
 }
 
 func webhookEndpoint(ns string) *investv1.WebhookEndpoint {

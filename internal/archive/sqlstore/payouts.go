@@ -110,7 +110,8 @@ func (k payoutKey) String() string {
 // sourced says, of each purpose Instruct knows, whether its instructions have a Source:
 // those an order can owe more than once (one per row or decision they pay back) have
 // one, the others none, so that the key (namespace, order, purpose, source) still
-// records those once an order.
+// records those once an order; but for the sending again an operator decided (a Source
+// ledger.ResendSource), once per decision.
 var sourced = map[ledger.Purpose]bool{
 	ledger.PurposePayout: false, ledger.PurposeRefund: false, ledger.PurposeResidual: false,
 	ledger.PurposeExcess: true, ledger.PurposeReturn: true, ledger.PurposeSuspenseRefund: true,
@@ -135,8 +136,8 @@ func checkInstruction(i int, p ledger.Payout) error {
 		return bad("no order id")
 	case withSource && p.Source == "":
 		return bad("no source (what of the order it pays back)")
-	case !withSource && p.Source != "":
-		return bad("the source %q (the purpose is paid once an order)", p.Source)
+	case !withSource && p.Source != "" && !strings.HasPrefix(p.Source, ledger.ResendSource("")):
+		return bad("the source %q (the purpose is paid once an order, or again as an operator decided: %s and the decision)", p.Source, ledger.ResendSource(""))
 	case p.EndToEndID == "":
 		return bad("no end-to-end id")
 	case p.Amount <= 0:

@@ -110,6 +110,11 @@ func RowSource(entryReference string, transaction int) string {
 // name.
 func DecisionSource(name string) string { return "decision/" + name }
 
+// ResendSource is the Source of a payout, refund or residual sent again after the bank
+// rejected or returned it, as an operator's decision (a BankDecision Resend) asked:
+// "resend/" and the decision's name. Those purposes have no other Source.
+func ResendSource(name string) string { return "resend/" + name }
+
 // Verification of Payee results (the EPC scheme's four), as a bank reports them for a
 // transfer.
 const (
@@ -143,7 +148,8 @@ type Payout struct {
 	ID int64
 	// Namespace and OrderID name the order (both empty for PurposeSuspenseRefund);
 	// Purpose why it is paid; Source what of the order it pays back, for purposes an
-	// order can owe more than once (RowSource, DecisionSource; "" for the others).
+	// order can owe more than once (RowSource, DecisionSource), or the decision that
+	// sends a payout, refund or residual again (ResendSource; "" the first time).
 	Namespace, OrderID string
 	Purpose            Purpose
 	Source             string

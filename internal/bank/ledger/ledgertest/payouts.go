@@ -54,6 +54,7 @@ func RunPayouts(t *testing.T, newDatabase NewBooksDatabase) {
 		{"ADebitedPayoutIsFlaggedUntilTheWindowEnds", testDebitWindow},
 		{"ListPayoutsPagesNewestFirstAndFilters", testListPaging},
 		{"InstructionsOfOneOrderAndPurposeFromTwoSourcesAreTwo", testSources},
+		{"APayoutSentAgainByADecisionIsAnInstructionOfItsOwnOnce", testResend},
 		{"ReleasedTellsTwoInstructionsOfOneOrderApartByEndToEndID", testReleasedByEndToEnd},
 		{"AReportRecordsTheVerificationOfPayeeResult", testVerificationOfPayee},
 		{"AFileOfManyInstructionsIsRecordedReportedAndDone", testManyInstructions},
@@ -1372,4 +1373,26 @@ func testVerificationOfPayee(t *testing.T, b Books, _ OpenBooks) {
 	}
 	expectStatus(t, p, "p4", rejected, "RJCT", last, true)
 	expectVoP(t, p, "p4", ledger.VoPNoMatch, "")
+}
+
+// testResend: a payout an operator decided to send again is a second instruction of its
+// order and purpose, keyed by the decision (asked twice, recorded once); a payout's Source
+// can be nothing else.
+func testResend(t *testing.T, b Books, _ OpenBooks) {
+	p := b.Payouts
+	instruct(t, p, payout("order-r"))
+	again := payout("order-r", func(in *ledger.Payout) { in.Source, in.EndToEndID = ledger.ResendSource("resend-1"), "FSP-order-r-1" })
+	if n := instruct(t, p, again); n != 1 {
+		t.Fatalf("the payout sent again: %d recorded, want 1", n)
+	}
+	if n := instruct(t, p, again); n != 0 {
+		t.Fatalf("the same decision asked again: %d recorded, want 0", n)
+	}
+	if got := allPayouts(t, p, ledger.PayoutQuery{Namespace: "tenant-a", OrderID: "order-r"}); len(got) != 2 || got[0].Source != ledger.ResendSource("resend-1") {
+		t.Fatalf("instructions of order-r, newest first: %+v, want the one sent again first of two", got)
+	}
+	other := payout("order-r", func(in *ledger.Payout) { in.Source, in.EndToEndID = "entry/X/0", "FSP-order-r-2" })
+	if _, err := p.Instruct(context.Background(), []ledger.Payout{other}); !errors.Is(err, ledger.ErrInvalid) {
+		t.Fatalf("a payout with a source that is no decision's: %v, want ErrInvalid", err)
+	}
 }
