@@ -191,8 +191,9 @@ var _ = Describe("Bank payments sent back", func() {
 		Eventually(func() *investv1.SettlementRecord { return fresh(buy).Status.Settlement.PaymentReceived }).
 			WithTimeout(time.Minute).ShouldNot(BeNil())
 
-		ins := sentBack(buy, ledger.PurposeExcess)
-		Expect(ins).To(HaveLen(1))
+		var ins []ledger.Payout
+		Eventually(func() []ledger.Payout { ins = sentBack(buy, ledger.PurposeExcess); return ins }).WithTimeout(time.Minute).
+			Should(HaveLen(1), "instructed right after the payment is written")
 		Expect(ins[0].Amount).To(Equal(int64(50_000)), "what was paid above the amount due")
 		Expect(ins[0].CreditorIBAN).To(Equal(strangerIBAN))
 		_, t := releasedTransferTo(ins[0].EndToEndID)
