@@ -392,3 +392,38 @@ func orUnknown(s string) string {
 	}
 	return s
 }
+
+// countSuspense sets the suspense gauges: how many payments wait for a decision, and how
+// long the oldest has waited since its booking date (its value date when it has none; an
+// entry with neither counts in the number only).
+func (g *Ingester) countSuspense(ctx context.Context) error {
+	open, oldest := 0, time.Time{}
+	q := ledger.Query{Open: true, Limit: 1000}
+	for {
+		rows, next, err := g.Ledger.Rows(ctx, q)
+		if err != nil {
+			return fmt.Errorf("count the payments in suspense: %w", err)
+		}
+		for _, r := range rows {
+			open++
+			at := r.BookingDate
+			if at.IsZero() {
+				at = r.ValueDate
+			}
+			if !at.IsZero() && (oldest.IsZero() || at.Before(oldest)) {
+				oldest = at
+			}
+		}
+		if next == "" {
+			break
+		}
+		q.Cursor = next
+	}
+	suspenseOpen.Set(float64(open))
+	age := 0.0
+	if !oldest.IsZero() {
+		age = max(g.now().Sub(oldest).Seconds(), 0)
+	}
+	suspenseOldestAge.Set(age)
+	return nil
+}

@@ -11,6 +11,7 @@ import (
 	. "github.com/onsi/gomega"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"sigs.k8s.io/controller-runtime/pkg/client"
+	ctrlmetrics "sigs.k8s.io/controller-runtime/pkg/metrics"
 
 	investv1 "github.com/fundshare/fundshare-operator/api/v1alpha1"
 	"github.com/fundshare/fundshare-operator/controllers/bank"
@@ -134,6 +135,19 @@ var _ = Describe("Bank decisions on suspense", func() {
 		err = k8s.Patch(ctx, d, patch)
 		Expect(err).To(HaveOccurred())
 		Expect(err.Error()).To(ContainSubstring("a bank decision is immutable"))
+	})
+
+	It("counts the payments waiting in suspense and the age of the oldest, and a decision takes one off", func() {
+		ref := suspensePayment(uniqueAmount())
+		Eventually(func() float64 { return gauge("fundshare_bank_suspense_open") - countOpen() }).WithTimeout(time.Minute).
+			Should(BeZero(), "the gauge is the ledger's open suspense, this payment included")
+		open := gauge("fundshare_bank_suspense_open")
+		Expect(open).To(BeNumerically(">=", 1))
+		Expect(gauge("fundshare_bank_suspense_oldest_age_seconds")).To(BeNumerically(">", 0), "booked today at midnight UTC, so older than nothing")
+		recorded(decision("count", investv1.BankDecisionSpec{
+			Entry: &investv1.BankEntryRef{Reference: ref}, Action: investv1.BankDecisionSettledOutside, Note: "counted",
+		}))
+		Eventually(func() float64 { return gauge("fundshare_bank_suspense_open") }).WithTimeout(time.Minute).Should(BeNumerically("==", open-1))
 	})
 
 	It("takes a decision the ledger recorded before a kill once, giving it only its status", func() {
@@ -518,3 +532,33 @@ var _ = Describe("Bank decisions on rejected payouts", func() {
 		Expect(err.Error()).To(ContainSubstring("not allowed for Resend"))
 	})
 })
+
+// gauge reads a gauge of the manager's metrics.
+func gauge(name string) float64 {
+	GinkgoHelper()
+	families, err := ctrlmetrics.Registry.Gather()
+	Expect(err).NotTo(HaveOccurred())
+	for _, f := range families {
+		if f.GetName() == name {
+			for _, m := range f.GetMetric() {
+				return m.GetGauge().GetValue()
+			}
+		}
+	}
+	return 0
+}
+
+// countOpen is how many payments the ledger holds in suspense, undecided.
+func countOpen() float64 {
+	GinkgoHelper()
+	n, cursor := 0, ""
+	for {
+		rows, next, err := books.Rows(ctx, ledger.Query{Open: true, Limit: 1000, Cursor: cursor})
+		Expect(err).NotTo(HaveOccurred())
+		n += len(rows)
+		if next == "" {
+			return float64(n)
+		}
+		cursor = next
+	}
+}

@@ -129,6 +129,9 @@ func (g *Ingester) Round(ctx context.Context) error {
 		if err := g.healPayouts(ctx); err != nil {
 			g.Log.WithName("bank-payout").Error(err, "comparing the payouts book with the orders failed; trying again later")
 		}
+		if err := g.countSuspense(ctx); err != nil {
+			g.Log.WithName("bank-decide").Error(err, "counting the payments in suspense failed; trying again later")
+		}
 	}
 	g.rounds++
 	for {

@@ -31,6 +31,14 @@ var (
 		Name: "fundshare_bank_payout_answers_rewritten_total",
 		Help: "The bank's answers on transfers (acceptance, rejection, debit, return) that the books hold as written on their orders and the orders had lost (an etcd restored from an older backup), written on them again.",
 	})
+	suspenseOpen = prometheus.NewGauge(prometheus.GaugeOpts{
+		Name: "fundshare_bank_suspense_open",
+		Help: "Payments in suspense (Unmatched, WrongCurrency) that no operator's decision settled, as the leader last counted them (every twelve polls); 0 on the other replicas.",
+	})
+	suspenseOldestAge = prometheus.NewGauge(prometheus.GaugeOpts{
+		Name: "fundshare_bank_suspense_oldest_age_seconds",
+		Help: "How long the oldest payment in suspense that no decision settled has waited since its booking date, as the leader last counted (every twelve polls); 0 when none waits, and on the other replicas.",
+	})
 	decisionsTotal = prometheus.NewCounterVec(prometheus.CounterOpts{
 		Name: "fundshare_bank_decisions_total",
 		Help: "Operators' decisions on payments in suspense recorded in the bank ledger, by action (Assign, Refund, SettledOutside).",
@@ -65,6 +73,6 @@ var (
 )
 
 func init() {
-	metricset.MustRegister(filesTotal, transactionsTotal, applyErrorsTotal, paymentsNotWaitingTotal, paymentsHealedTotal, payoutsHealedTotal, decisionsTotal, sentBackTotal, vopResultsTotal,
+	metricset.MustRegister(filesTotal, transactionsTotal, applyErrorsTotal, paymentsNotWaitingTotal, paymentsHealedTotal, payoutsHealedTotal, suspenseOpen, suspenseOldestAge, decisionsTotal, sentBackTotal, vopResultsTotal,
 		payoutsInstructedTotal, outFilesTotal, payoutsRejectedTotal, payoutsReturnedTotal)
 }
