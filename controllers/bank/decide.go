@@ -350,7 +350,9 @@ func refundStatus(ctx context.Context, c client.Client, rec events.EventRecorder
 		}
 		return fmt.Errorf("read bank decision %s: %w", name, err)
 	}
-	if d.Status.Payout == nil || d.Status.Payout.Status == status {
+	if d.Status.Payout == nil || payoutRank[status] <= payoutRank[d.Status.Payout.Status] {
+		// Written before, or news older than what it says: a pain.002 applied after the
+		// debit it preceded (the bank delivers both at once) never undoes PaidOut.
 		return nil
 	}
 	st := d.Status
@@ -377,6 +379,10 @@ const (
 	payoutPaidOut  = "PaidOut"
 	payoutReturned = "Returned"
 )
+
+// payoutRank orders what is known of a transfer: it was instructed, the bank accepted it,
+// then refused it or booked its debit, then it came back.
+var payoutRank = map[string]int{ledger.StatusInstructed: 0, ledger.StatusAccepted: 1, ledger.StatusRejected: 2, payoutPaidOut: 2, payoutReturned: 3}
 
 // SourceEndToEndID is the end-to-end id of a transfer that is not an order's own: prefix
 // (three letters: FSX an excess, FSR a payment sent back, FSD an operator's refund) and 32 hexadecimal digits of the SHA-256 of what it sends back (35

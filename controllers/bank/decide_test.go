@@ -509,10 +509,14 @@ var _ = Describe("Bank decisions on rejected payouts", func() {
 		}))
 		Expect(again.Status.Message).To(Or(ContainSubstring("on its way already"), ContainSubstring("no transfer the bank rejected")))
 
-		Expect(finished(deliver(pain002(b2, t2.EndToEndID, "ACCP", "")))).To(Equal("processed"))
+		// The bank delivers the debit and its status report at once; the report is applied
+		// after the debit and tells the decision nothing new.
 		Expect(finished(deliver(camt054(debit(uniqueRef("RESENT"), t2))))).To(Equal("processed"))
 		Eventually(func() investv1.OrderState { return fresh(sell).Status.State }).WithTimeout(time.Minute).Should(Equal(investv1.StateCompleted))
 		Eventually(func() string { return freshDecision(d).Status.Payout.Status }).WithTimeout(time.Minute).Should(Equal("PaidOut"))
+		Expect(finished(deliver(pain002(b2, t2.EndToEndID, "ACCP", "")))).To(Equal("processed"))
+		Eventually(func() string { return instructionByEndToEnd(sell, t2.EndToEndID).Status }).WithTimeout(time.Minute).Should(Equal(ledger.StatusAccepted))
+		Consistently(func() string { return freshDecision(d).Status.Payout.Status }).WithTimeout(2*time.Second).Should(Equal("PaidOut"))
 		Expect(releasedFilesWith(sell.Name)).To(HaveLen(1), "the rejected transfer is never sent again")
 		Expect(releasedTransfersTo(t2.EndToEndID)).To(HaveLen(1), "the new one once")
 	})
@@ -561,4 +565,13 @@ func countOpen() float64 {
 		}
 		cursor = next
 	}
+}
+
+// instructionByEndToEnd is the instruction of that end-to-end id of the order.
+func instructionByEndToEnd(o *investv1.Order, e2e string) ledger.Payout {
+	GinkgoHelper()
+	ps, _, err := payouts().ListPayouts(ctx, ledger.PayoutQuery{Namespace: o.Namespace, OrderID: o.Name, EndToEndID: e2e})
+	Expect(err).NotTo(HaveOccurred())
+	Expect(ps).To(HaveLen(1))
+	return ps[0]
 }

@@ -24,6 +24,11 @@ import (
 	"github.com/fundshare/fundshare-operator/internal/validation"
 )
 
+// SandboxClosedIBAN is an account the sandbox bank of `make run` holds as closed: it
+// refuses every transfer to it (pain.002 RJCT, AC04), so that a rejected payout, its stall
+// and an operator's Resend can be watched (docs/payouts.md).
+const SandboxClosedIBAN = "DE44500105175407324931"
+
 // SandboxBank is the bank of the local dev run (`make run`): it pays every BUY that
 // waits for its payment, after Delay, the way a customer would, quoting the order's RF
 // reference from the payer's registered account, and notifies the fund as a bank does:

@@ -392,8 +392,8 @@ func (c Config) setupBank(mgr ctrl.Manager) error {
 		return nil
 	}
 	return bank.SetupSandbox(mgr, &bank.SandboxBank{
-		VerifyPayees: true,
-		Folder:       c.BankFolder, Delay: max(c.SandboxSettlement, 0), PollInterval: c.BankPollInterval, Now: c.clock(),
+		VerifyPayees: true, RejectIBANs: []string{bank.SandboxClosedIBAN},
+		Folder: c.BankFolder, Delay: max(c.SandboxSettlement, 0), PollInterval: c.BankPollInterval, Now: c.clock(),
 	})
 }
 
