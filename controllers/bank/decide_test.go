@@ -516,7 +516,7 @@ var _ = Describe("Bank decisions on rejected payouts", func() {
 		Eventually(func() string { return freshDecision(d).Status.Payout.Status }).WithTimeout(time.Minute).Should(Equal("PaidOut"))
 		Expect(finished(deliver(pain002(b2, t2.EndToEndID, "ACCP", "")))).To(Equal("processed"))
 		Eventually(func() string { return instructionByEndToEnd(sell, t2.EndToEndID).Status }).WithTimeout(time.Minute).Should(Equal(ledger.StatusAccepted))
-		Consistently(func() string { return freshDecision(d).Status.Payout.Status }).WithTimeout(2*time.Second).Should(Equal("PaidOut"))
+		Consistently(func() string { return freshDecision(d).Status.Payout.Status }).WithTimeout(2 * time.Second).Should(Equal("PaidOut"))
 		Expect(releasedFilesWith(sell.Name)).To(HaveLen(1), "the rejected transfer is never sent again")
 		Expect(releasedTransfersTo(t2.EndToEndID)).To(HaveLen(1), "the new one once")
 	})
