@@ -191,10 +191,20 @@ var _ = Describe("Uniqueness of a wallet address per account", func() {
 		}).WithTimeout(10 * time.Second).Should(BeTrue())
 
 		// Within the grace period a claim without its wallet may belong to a registration
-		// still on its way to etcd: refused.
-		err := k8s.Create(ctx, fixtures.Wallet(ns, acct.Name, addr))
-		Expect(isDuplicateRejection(err)).To(BeTrue(), "%v", err)
-		Expect(err.Error()).To(ContainSubstring("registration in progress"))
+		// still on its way to etcd: refused. (Until the webhook's cache has seen the
+		// deletion it refuses as a duplicate of the wallet itself, which is refused too.)
+		Eventually(func() error {
+			err := k8s.Create(ctx, fixtures.Wallet(ns, acct.Name, addr))
+			switch {
+			case err == nil:
+				return StopTrying("a registration within the claim's grace period was accepted")
+			case !isDuplicateRejection(err):
+				return StopTrying(fmt.Sprintf("not refused as a duplicate: %v", err))
+			case !strings.Contains(err.Error(), "registration in progress"):
+				return err
+			}
+			return nil
+		}).WithTimeout(10 * time.Second).Should(Succeed())
 
 		// Once the claim is older than the grace period, the new registration takes it over.
 		claim := &coordinationv1.Lease{}
