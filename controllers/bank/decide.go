@@ -291,6 +291,11 @@ func (g *Ingester) decisionRecorded(ctx context.Context, d *investv1.BankDecisio
 		st.Outcome = assigned.Kind
 		st.Message = fmt.Sprintf("%s of bank entry %s/%d assigned to order %s/%s: %s", what, rec.EntryReference, rec.Transaction, rec.Namespace, rec.OrderID, assigned.Kind)
 	case ledger.DecisionRefund:
+		if g.Payer == nil {
+			// Recorded while payouts went through the bank; this process sends none.
+			st.Message = fmt.Sprintf("%s of bank entry %s/%d is to be sent back; this installation sends no payouts through the bank", what, rec.EntryReference, rec.Transaction)
+			break
+		}
 		ps, _, err := g.Payer.Payouts.ListPayouts(ctx, ledger.PayoutQuery{Purposes: []ledger.Purpose{ledger.PurposeSuspenseRefund}, EndToEndID: SourceEndToEndID("FSD", rec.UID), Limit: 1})
 		if err != nil {
 			return fmt.Errorf("read the refund of bank decision %s: %w", rec.Name, err)
