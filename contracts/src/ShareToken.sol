@@ -16,16 +16,18 @@ import {IIdentityRegistry} from "./IIdentityRegistry.sol";
 /// One token unit is one share-class unit: decimals() is 0 and balanceOf(wallet) is the number
 /// of units held through that wallet.
 ///
-/// Pause stops holder transfers and issuance (mint). Burn and forcedTransfer stay open to the
-/// agent so an incident can be handled while holders are stopped. (ERC-3643 pauses transfers
-/// only; this token also stops mint so that no new units enter circulation while paused.)
+/// Pause stops holder transfers, secondary settlements (they follow the holder-transfer rules)
+/// and issuance (mint). Burn and forcedTransfer stay open to the agent so an incident can be
+/// handled while holders are stopped. (ERC-3643 pauses transfers only; this token also stops
+/// mint so that no new units enter circulation while paused.)
 ///
-/// Lock-ups: a mint may carry a release time (mintLocked, batchMintLocked). The units it issues
-/// are locked until block.timestamp reaches the release time; they unlock by themselves, no
-/// transaction is needed. A holder transfer moves unlocked units only; the agent's burn takes
-/// unlocked units first, then locked ones; a forced transfer moves unlocked units first, then
-/// locked ones together with their locks; recoverWallet moves a whole balance with every lock.
-/// Always lockedBalanceOf(w) <= balanceOf(w).
+/// Lock-ups: a mint may carry a release time (mintLocked, batchMintLocked), and so may a
+/// secondary settlement for the units its buyer receives (settleWithRef). Such units are locked
+/// until block.timestamp reaches the release time; they unlock by themselves, no transaction is
+/// needed. A holder transfer and each leg of a secondary settlement move unlocked units only;
+/// the agent's burn takes unlocked units first, then locked ones; a forced transfer moves
+/// unlocked units first, then locked ones together with their locks; recoverWallet moves a
+/// whole balance with every lock. Always lockedBalanceOf(w) <= balanceOf(w).
 ///
 /// Storage and gas are bounded: a holder has at most MAX_LOCKS lock entries (one slot each).
 /// Entries whose release time has passed are pruned whenever the holder's locks are written, and
@@ -33,16 +35,17 @@ import {IIdentityRegistry} from "./IIdentityRegistry.sol";
 /// transfer, canTransfer, lockedBalanceOf) reads at most MAX_LOCKS slots; a lock that would make
 /// a holder's MAX_LOCKS + 1st live entry reverts with TooManyLocks.
 ///
-/// Effect references: every agent effect of the operator (a mint, a burn, a wallet recovery)
-/// has a variant that carries a `bytes32 ref`, a reference the operator derives from the record
-/// it belongs to (an order and its step, a recovery and its token). The token keeps the block in
+/// Effect references: every agent effect of the operator (a mint, a burn, a wallet recovery, a
+/// secondary settlement) has a variant that carries a `bytes32 ref`, a reference the operator
+/// derives from the record it belongs to (an order and its step, a recovery and its token); a
+/// secondary settlement exists only in that form (settleWithRef). The token keeps the block in
 /// which each ref was applied and refuses a second use (EffectAlreadyApplied), so an effect whose
 /// record was lost (the operator's store restored from an older snapshot, a lost write) cannot
 /// happen twice, and EffectApplied lets the operator find the transaction that applied it. A batch
 /// of mints carries one ref per member and skips a member whose ref was used (EffectSkipped)
 /// instead of reverting, so one member applied elsewhere does not stop the others.
 contract ShareToken is ERC20, AccessControl, Pausable {
-    /// @notice Holders of this role mint, burn, freeze, pause and force transfers.
+    /// @notice Holders of this role mint, burn, freeze, pause, force transfers and settle secondary trades.
     bytes32 public constant AGENT_ROLE = keccak256("AGENT_ROLE");
 
     /// @notice The most lock entries (distinct release times not yet reached) a holder may have.
@@ -80,6 +83,9 @@ contract ShareToken is ERC20, AccessControl, Pausable {
         uint256 locked,
         address agent
     );
+    /// @notice One leg of the secondary settlement `ref`: `units` units moved from the seller's
+    /// wallet `from` to the buyer's wallet `to` (besides its Transfer, emitted just before).
+    event SecondaryTransfer(bytes32 indexed ref, address indexed from, address indexed to, uint256 units);
 
     /// @notice The agent effect `ref` was applied: `units` units minted, burned or moved.
     event EffectApplied(bytes32 indexed ref, uint256 units, address agent);
@@ -106,8 +112,11 @@ contract ShareToken is ERC20, AccessControl, Pausable {
     error LockedUnits(address holder, uint256 locked, uint256 requested);
     /// @notice `holder` already has `max` live lock entries.
     error TooManyLocks(address holder, uint256 max);
-    /// @notice A lost wallet cannot be recovered to itself.
+    /// @notice A lost wallet cannot be recovered to itself, nor a seller's units settled to the
+    /// seller's own wallet.
     error SameWallet(address wallet);
+    /// @notice A secondary settlement had no legs.
+    error EmptySettlement();
 
     /// @param name_ the share class's name.
     /// @param symbol_ the token's symbol (for example the share class's ISIN).
@@ -303,6 +312,39 @@ contract ShareToken is ERC20, AccessControl, Pausable {
         _forcedTransfer(lost, replacement, amount);
         emit WalletRecovered(lost, replacement, amount, locked, _msgSender());
         return true;
+    }
+
+    /// @notice Delivers one secondary-market BUY (delivery versus payment), at most once per `ref`:
+    /// for each leg, moves `amounts[i]` units from the seller's wallet `from[i]` to the buyer's
+    /// wallet `to` under the holder-transfer rules, not the forced-transfer ones: the token not
+    /// paused, every `from[i]` and `to` verified and not frozen, `from[i]` not `to` (SameWallet),
+    /// and only unlocked units of each seller (LockedUnits otherwise; ERC20InsufficientBalance
+    /// when the seller holds too few). All legs or none. Reverts EffectAlreadyApplied when `ref`
+    /// was used, EmptySettlement for no legs, BatchLengthMismatch when the arrays differ.
+    /// A `releaseTime` after block.timestamp locks the units `to` receives until then (the buyer's
+    /// lock-up); 0 or a time already reached leaves them unlocked.
+    /// Emits per leg Transfer then SecondaryTransfer; EffectApplied with the units of all legs.
+    function settleWithRef(
+        bytes32 ref,
+        address[] calldata from,
+        address to,
+        uint256[] calldata amounts,
+        uint64 releaseTime
+    ) external onlyRole(AGENT_ROLE) {
+        if (from.length != amounts.length) revert BatchLengthMismatch(from.length, amounts.length);
+        if (from.length == 0) revert EmptySettlement();
+        uint256 total = 0;
+        for (uint256 i = 0; i < from.length; ++i) {
+            total += amounts[i];
+        }
+        _useRef(ref, total);
+        for (uint256 i = 0; i < from.length; ++i) {
+            if (from[i] == to) revert SameWallet(to);
+            // _transfer passes _update's holder-transfer rules (pause, frozen, verified, locks).
+            _transfer(from[i], to, amounts[i]);
+            emit SecondaryTransfer(ref, from[i], to, amounts[i]);
+        }
+        _addLock(to, total, releaseTime);
     }
 
     // ---- views ----

@@ -3,15 +3,18 @@
 // (eth_getLogs in bounded ranges), attributes each side to an account by its wallets'
 // addresses and records it as a Transfer object (an Out in the sender account's namespace,
 // an In in the receiver's), then moves the share class's cursor (status.transfers: block
-// number and hash). Mints and burns are the orders' and are skipped. A cursor whose block
-// the chain no longer has (a reorganisation deeper than the confirmations, a chain rolled
-// back) is walked back to the newest block the chain and the records agree on; the
-// Transfers above it are deleted and read again. Only standard JSON-RPC is used
-// (eth_blockNumber, eth_getBlockByNumber, eth_getLogs), so it runs the same against the
-// simulated backend, `make run`'s local chain and Polygon.
+// number and hash). Mints and burns are the orders' and are skipped; so are the legs of a
+// secondary settlement (settleWithRef: a Transfer with its SecondaryTransfer in the same
+// transaction), which deliver orders. A cursor whose block the chain no longer has (a
+// reorganisation deeper than the confirmations, a chain rolled back) is walked back to the
+// newest block the chain and the records agree on; the Transfers above it are deleted and
+// read again. Only standard JSON-RPC is used (eth_blockNumber, eth_getBlockByNumber,
+// eth_getLogs), so it runs the same against the simulated backend, `make run`'s local chain
+// and Polygon.
 package transfer
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -47,6 +50,11 @@ import (
 // TransferEvent is the topic of ERC-20 Transfer(address indexed from, address indexed to,
 // uint256 value).
 var TransferEvent = crypto.Keccak256Hash([]byte("Transfer(address,address,uint256)"))
+
+// SecondaryTransferEvent is the topic of the share token's SecondaryTransfer(bytes32 indexed
+// ref, address indexed from, address indexed to, uint256 units): one leg of a secondary
+// settlement, emitted right after the leg's Transfer.
+var SecondaryTransferEvent = crypto.Keccak256Hash([]byte("SecondaryTransfer(bytes32,address,address,uint256)"))
 
 // DefaultRange is how many blocks one eth_getLogs asks for (Polygon's public endpoints
 // refuse much wider ranges).
@@ -402,19 +410,20 @@ func (x *Indexer) wallets(ctx context.Context) (map[string]wallet, error) {
 }
 
 // indexRange reads the token's Transfer events of blocks from..to and records each side
-// that belongs to an account.
+// that belongs to an account, except the secondary settlements' legs.
 func (x *Indexer) indexRange(ctx context.Context, sc *investv1.ShareClass, token common.Address, wallets map[string]wallet,
 	from, to uint64, headerAt func(uint64) (*types.Header, error)) error {
 	logs, err := x.Chain.FilterLogs(ctx, ethereum.FilterQuery{
 		FromBlock: new(big.Int).SetUint64(from), ToBlock: new(big.Int).SetUint64(to),
-		Addresses: []common.Address{token}, Topics: [][]common.Hash{{TransferEvent}},
+		Addresses: []common.Address{token}, Topics: [][]common.Hash{{TransferEvent, SecondaryTransferEvent}},
 	})
 	if err != nil {
 		return fmt.Errorf("eth_getLogs %d..%d: %w", from, to, err)
 	}
-	for _, l := range logs {
-		if l.Removed || len(l.Topics) != 3 || len(l.Data) != 32 {
-			continue
+	settled := settlementLegs(logs, token)
+	for i, l := range logs {
+		if !isTransferLog(&l, token) || settled[i] {
+			continue // not a Transfer, or a secondary settlement's leg: an order's, counted through the orders
 		}
 		src, dst := common.BytesToAddress(l.Topics[1].Bytes()), common.BytesToAddress(l.Topics[2].Bytes())
 		value := new(big.Int).SetBytes(l.Data)
@@ -468,6 +477,48 @@ func (x *Indexer) indexRange(ctx context.Context, sc *investv1.ShareClass, token
 		}
 	}
 	return nil
+}
+
+// settlementLegs marks the Transfer logs (by their index in logs) that are legs of a
+// secondary settlement: for each SecondaryTransfer of the token, the Transfer of the same
+// transaction with the same from, to and units that comes nearest before it and is not
+// taken yet (the token emits a leg's Transfer right before its SecondaryTransfer). Each
+// SecondaryTransfer takes one Transfer; a Transfer none takes is a holder's.
+func settlementLegs(logs []types.Log, token common.Address) map[int]bool {
+	type txKey struct{ block, tx common.Hash }
+	transfers := map[txKey][]int{}
+	for i := range logs {
+		if isTransferLog(&logs[i], token) {
+			k := txKey{logs[i].BlockHash, logs[i].TxHash}
+			transfers[k] = append(transfers[k], i)
+		}
+	}
+	legs := map[int]bool{}
+	for j := range logs {
+		s := &logs[j]
+		if s.Removed || s.Address != token || len(s.Topics) != 4 || s.Topics[0] != SecondaryTransferEvent || len(s.Data) != 32 {
+			continue
+		}
+		taken, at := -1, uint(0) // the Transfer taken so far (in logs) and its log index
+		for _, i := range transfers[txKey{s.BlockHash, s.TxHash}] {
+			t := &logs[i]
+			if legs[i] || t.Index >= s.Index || t.Topics[1] != s.Topics[2] || t.Topics[2] != s.Topics[3] || !bytes.Equal(t.Data, s.Data) {
+				continue
+			}
+			if taken < 0 || t.Index > at {
+				taken, at = i, t.Index
+			}
+		}
+		if taken >= 0 {
+			legs[taken] = true
+		}
+	}
+	return legs
+}
+
+// isTransferLog says whether l is an ERC-20 Transfer of the token still on the chain.
+func isTransferLog(l *types.Log, token common.Address) bool {
+	return !l.Removed && l.Address == token && len(l.Topics) == 3 && l.Topics[0] == TransferEvent && len(l.Data) == 32
 }
 
 // Name is a Transfer's name: the transaction hash, the log index and the direction, so

@@ -2,8 +2,10 @@ package transfer_test
 
 import (
 	"encoding/json"
+	"math/big"
 	"time"
 
+	"github.com/ethereum/go-ethereum/common"
 	"github.com/go-logr/logr"
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
@@ -14,6 +16,8 @@ import (
 	investv1 "github.com/fundshare/fundshare-operator/api/v1alpha1"
 	"github.com/fundshare/fundshare-operator/controllers/token"
 	"github.com/fundshare/fundshare-operator/controllers/transfer"
+	"github.com/fundshare/fundshare-operator/internal/chain"
+	"github.com/fundshare/fundshare-operator/internal/chain/contracts"
 	"github.com/fundshare/fundshare-operator/internal/controlplane"
 	"github.com/fundshare/fundshare-operator/internal/fixtures"
 	"github.com/fundshare/fundshare-operator/internal/test/envtest"
@@ -221,6 +225,55 @@ var _ = Describe("Holdings follow the token", func() {
 		Expect(x.Round(ctx)).To(Succeed())
 		Expect(w.transfers()).To(HaveLen(4))
 		Eventually(func(g Gomega) { g.Expect(w.holding(g, hs[1]).Units).To(Equal(int64(35))) }, timeout, interval).Should(Succeed())
+	})
+
+	It("a secondary settlement's transfers are not recorded as holder transfers", func() {
+		parsed, err := contracts.ShareTokenMetaData.ParseABI()
+		Expect(err).NotTo(HaveOccurred())
+		Expect(transfer.SecondaryTransferEvent).To(Equal(parsed.Events["SecondaryTransfer"].ID), "the topic the indexer asks for is the token's event")
+
+		w := newWorld(0)
+		hs := w.holders(3)
+		seller, other, buyer := hs[0], hs[1], hs[2]
+		w.bought(seller, 100, time.Now().Add(-time.Hour))
+		w.bought(other, 20, time.Now().Add(-time.Hour))
+
+		By("a secondary BUY delivered by settleWithRef (two legs), then a holder transfer of the same units between the same wallets")
+		ref := chain.EffectRef("Order", buyer.ns, "secondary-buy", "uid-secondary-buy", "settle")
+		r := w.chain.Send(w.chain.Admin, w.chain.Token, w.chain.TokenABI.PackSettleWithRef(ref,
+			[]common.Address{seller.address(), other.address()}, buyer.address(), []*big.Int{big.NewInt(30), big.NewInt(5)}, 0))
+		settledIn := r.BlockNumber.Uint64()
+		Expect(w.chain.TransfersOf(r)).To(HaveLen(2))
+		held := w.send(seller, buyer.address(), 30)
+		w.confirm()
+		Expect(w.chain.Balance(w.chain.Token, buyer.address())).To(Equal(int64(65)))
+
+		x := w.indexer()
+		x.Range = 1000 // both in one eth_getLogs
+		Expect(x.Round(ctx)).To(Succeed())
+
+		By("only the holder transfer's sides are recorded")
+		ts := w.transfers()
+		Expect(ts).To(HaveLen(2))
+		for _, t := range ts {
+			Expect(t.Spec.BlockNumber).To(Equal(int64(held)))
+			Expect(t.Spec.BlockNumber).NotTo(Equal(int64(settledIn)))
+			Expect(t.Spec.Units).To(Equal(int64(30)))
+		}
+		Expect(w.cursor()).NotTo(BeNil())
+		Expect(w.cursor().IndexedBlock).To(BeNumerically(">", int64(settledIn)), "the cursor moved past the settlement's block")
+		Expect(w.cursor().IndexedBlock).To(BeNumerically(">=", int64(held)))
+
+		By("the books count the holder transfer only (the settlement is the orders')")
+		Eventually(func(g Gomega) {
+			g.Expect(w.holding(g, seller).TransferredOutUnits).To(Equal(int64(30)))
+			g.Expect(w.holding(g, buyer).TransferredInUnits).To(Equal(int64(30)))
+			g.Expect(w.holding(g, other).TransferredOutUnits).To(BeZero())
+		}, timeout, interval).Should(Succeed())
+
+		By("read again, nothing more is recorded")
+		Expect(w.indexer().Round(ctx)).To(Succeed())
+		Expect(w.transfers()).To(HaveLen(2))
 	})
 
 	It("a side whose address matches no Wallet has no entry: the other side is still recorded", func() {

@@ -28,6 +28,9 @@ const (
 	EffectMint = "mint"
 	// EffectBurn is a SELL's burn (one wallet or several, one effect).
 	EffectBurn = "burn"
+	// EffectSettle is a SECONDARY BUY's delivery: the transfers of its units from its
+	// sellers' wallets (settleWithRef, one effect).
+	EffectSettle = "settle"
 	// EffectRecoverWallet is a lost-key recovery's forced transfer on one token; the step is
 	// EffectRecoverWallet + ":" + the token's ISIN.
 	EffectRecoverWallet = "recoverWallet"

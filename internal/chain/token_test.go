@@ -293,6 +293,7 @@ func TestOnlyTheAgentCanMintBurnFreezePauseAndForceTransfers(t *testing.T) {
 		"freeze":         c.TokenABI.PackSetAddressFrozen(c.bob.Address(), true),
 		"pause":          c.TokenABI.PackPause(),
 		"forcedTransfer": c.TokenABI.PackForcedTransfer(c.alice.Address(), c.bob.Address(), one),
+		"settleWithRef":  c.TokenABI.PackSettleWithRef(settlementRef("b1"), []common.Address{c.alice.Address()}, c.bob.Address(), []*big.Int{one}, 0),
 	}
 	for name, calldata := range calls {
 		// Neither a holder nor the admin: the admin configures, it does not operate.
