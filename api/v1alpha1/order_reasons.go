@@ -55,4 +55,13 @@ const (
 	// OrderReasonRedemptionNotFilled: the redemption gate of a SELL's dealing date filled
 	// none of its units and its share class does not carry the remainder forward.
 	OrderReasonRedemptionNotFilled = "RedemptionNotFilled"
+	// OrderReasonMatched: a SECONDARY order was matched in its window and executed (its
+	// fill is status.strike.secondary).
+	OrderReasonMatched = "Matched"
+	// OrderReasonNotMatched: the matching window of a SECONDARY SELL filled none of its
+	// units and its share class does not carry them to a later window.
+	OrderReasonNotMatched = "NotMatched"
+	// OrderReasonUnpaidAtDeadline: a SECONDARY BUY was not paid by its window's order
+	// deadline.
+	OrderReasonUnpaidAtDeadline = "UnpaidAtDeadline"
 )

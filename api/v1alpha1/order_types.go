@@ -201,6 +201,11 @@ type OrderQuote struct {
 	// the order can be cancelled until then, and a BUY by amount is paid before it.
 	// +optional
 	CutOff *metav1.Time `json:"cutOff,omitempty"`
+	// Window (a SECONDARY order) is the matching window the order was placed for: the
+	// first window of the share class's secondary market whose order deadline was still
+	// ahead. The order can be cancelled until that deadline.
+	// +optional
+	Window *OrderWindow `json:"window,omitempty"`
 	// GrossValue is amountOfUnits × navPerShare: the order value before fees. 0 for a
 	// forward-priced order (status.strike has it), except a BUY by amount, whose
 	// gross value is its amount.
@@ -293,6 +298,7 @@ type SettlementRecord struct {
 // +kubebuilder:validation:XValidation:rule="!has(oldSelf.refundSent) || (has(self.refundSent) && self.refundSent == oldSelf.refundSent)",message="recorded evidence is immutable",fieldPath=".refundSent"
 // +kubebuilder:validation:XValidation:rule="!has(oldSelf.refundCompleted) || (has(self.refundCompleted) && self.refundCompleted == oldSelf.refundCompleted)",message="recorded evidence is immutable",fieldPath=".refundCompleted"
 // +kubebuilder:validation:XValidation:rule="!has(oldSelf.tokensBurned) || (has(self.tokensBurned) && self.tokensBurned == oldSelf.tokensBurned)",message="recorded evidence is immutable",fieldPath=".tokensBurned"
+// +kubebuilder:validation:XValidation:rule="!has(oldSelf.unitsDelivered) || (has(self.unitsDelivered) && self.unitsDelivered == oldSelf.unitsDelivered)",message="recorded evidence is immutable",fieldPath=".unitsDelivered"
 // +kubebuilder:validation:XValidation:rule="!has(oldSelf.residualRefundSent) || (has(self.residualRefundSent) && self.residualRefundSent == oldSelf.residualRefundSent)",message="recorded evidence is immutable",fieldPath=".residualRefundSent"
 // +kubebuilder:validation:XValidation:rule="!has(oldSelf.residualRefundCompleted) || (has(self.residualRefundCompleted) && self.residualRefundCompleted == oldSelf.residualRefundCompleted)",message="recorded evidence is immutable",fieldPath=".residualRefundCompleted"
 type SettlementEvidence struct {
@@ -312,6 +318,12 @@ type SettlementEvidence struct {
 	// +kubebuilder:validation:XValidation:rule="has(self.transactionHash)",message="a transaction hash is required"
 	// +optional
 	TokensBurned *SettlementRecord `json:"tokensBurned,omitempty"`
+	// UnitsDelivered (SECONDARY sell): the units sold were transferred from the seller's
+	// wallet to the buyers' and every transfer is final; transaction hash required (the
+	// last transfer's). The payout follows it.
+	// +kubebuilder:validation:XValidation:rule="has(self.transactionHash)",message="a transaction hash is required"
+	// +optional
+	UnitsDelivered *SettlementRecord `json:"unitsDelivered,omitempty"`
 	// PaymentSent (sell): the payout was sent; reference required.
 	// +kubebuilder:validation:XValidation:rule="has(self.reference)",message="a payment reference is required"
 	// +optional
@@ -589,7 +601,76 @@ type OrderStatus struct {
 	// Immutable: an order is never priced twice.
 	// +optional
 	Strike *OrderContractNote `json:"strike,omitempty"`
+
+	// Window (a SECONDARY order) is the matching window the order waits for when it is no
+	// longer the one of its quote: a window filled none of its units and the share
+	// class's policy carried it to the next (written by the window controller).
+	// +optional
+	Window *OrderWindow `json:"window,omitempty"`
 }
+
+// OrderWindow is a matching window of the secondary market: its date and order deadline.
+type OrderWindow struct {
+	// Date of the window.
+	// +kubebuilder:validation:Format=date
+	Date string `json:"date"`
+	// Deadline is the window's order deadline.
+	Deadline metav1.Time `json:"deadline"`
+	// Carried (status.window) counts the windows the order was carried from: it was
+	// filled with nothing in each and waits for this one.
+	// +kubebuilder:validation:Minimum=0
+	// +optional
+	Carried int32 `json:"carried,omitempty"`
+}
+
+// OrderSecondaryFill is what a matching window decided for a SECONDARY order, beside the
+// contract note's price, units and money.
+type OrderSecondaryFill struct {
+	// Window is the MatchingWindow (cluster-scoped) that matched the order.
+	// +kubebuilder:validation:MaxLength=253
+	Window string `json:"window"`
+	// Outcome: Filled (all units), Partial or Unfilled.
+	// +kubebuilder:validation:Enum=Filled;Partial;Unfilled
+	Outcome string `json:"outcome"`
+	// RequestedUnits are the units the order asked.
+	// +kubebuilder:validation:Minimum=1
+	RequestedUnits int64 `json:"requestedUnits"`
+	// NAVPerShare is the window's NAV before the spread; the contract note's navPerShare
+	// is the side's price.
+	// +kubebuilder:validation:Minimum=1
+	NAVPerShare int64 `json:"navPerShare"`
+	// SpreadBasisPoints is the spread the price carries.
+	// +kubebuilder:validation:Minimum=0
+	SpreadBasisPoints int32 `json:"spreadBasisPoints"`
+	// AmountPaid (BUY) is the payment received for the order: units × the price at
+	// placement + fee.
+	// +kubebuilder:validation:Minimum=0
+	// +optional
+	AmountPaid int64 `json:"amountPaid,omitempty"`
+	// AmountDue (BUY) is what the fill costs: grossAmount + feeAmount. The rest of the
+	// payment is the contract note's residual, refunded.
+	// +kubebuilder:validation:Minimum=0
+	// +optional
+	AmountDue int64 `json:"amountDue,omitempty"`
+	// Carried counts the windows the order was carried from before this one (a SELL that
+	// carries a remainder counts its parent's and one more).
+	// +kubebuilder:validation:Minimum=0
+	// +optional
+	Carried int32 `json:"carried,omitempty"`
+	// RemainderCancelled are the units asked and not filled that are not carried: a BUY's
+	// after a partial fill (its money is in the residual), or any remainder once the
+	// order was carried the policy's carryWindows.
+	// +kubebuilder:validation:Minimum=0
+	// +optional
+	RemainderCancelled int64 `json:"remainderCancelled,omitempty"`
+}
+
+// The outcomes of a SECONDARY order's fill (OrderSecondaryFill.Outcome).
+const (
+	FillFilled   = "Filled"
+	FillPartial  = "Partial"
+	FillUnfilled = "Unfilled"
+)
 
 // OrderDealing is the dealing date a forward-priced order deals at now.
 type OrderDealing struct {
@@ -698,6 +779,13 @@ type OrderContractNote struct {
 	// when they did nothing to it.
 	// +optional
 	AntiDilution *OrderAntiDilution `json:"antiDilution,omitempty"`
+	// Secondary (a SECONDARY order) is its matching window's fill. dealing is then empty,
+	// tradeDate and settlementDate are the window's date, navPerShare the side's price
+	// (the NAV with the spread), units the units filled, feeRate the side's secondary fee;
+	// a BUY pays grossAmount + feeAmount (netAmount is grossAmount), a SELL is paid
+	// netAmount = grossAmount − feeAmount.
+	// +optional
+	Secondary *OrderSecondaryFill `json:"secondary,omitempty"`
 }
 
 // OrderAntiDilution is the anti-dilution applied to one order at the strike.

@@ -83,6 +83,11 @@ type ShareClassSpec struct {
 	// latest NAV and there is no dealing calendar.
 	// +optional
 	Dealing *DealingTerms `json:"dealing,omitempty"`
+	// Secondary is the share class's secondary market (docs/secondary.md): the calendar of
+	// its matching windows, the price rule, the secondary fees and the carry-forward
+	// policy. Absent: SECONDARY orders are refused.
+	// +optional
+	Secondary *SecondaryMarket `json:"secondary,omitempty"`
 }
 
 // TokenMode says where a share class's token comes from.

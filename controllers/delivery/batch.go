@@ -327,8 +327,8 @@ func (r *Reconciler) form(ctx context.Context, key batchKey, names []string) {
 
 // batchable: a live BUY that waits for its mint, with no transaction and no claim.
 func batchable(o *investv1.Order) bool {
-	if !o.DeletionTimestamp.IsZero() || o.Spec.Side != investv1.SideBuy {
-		return false
+	if !o.DeletionTimestamp.IsZero() || o.Spec.Side != investv1.SideBuy || lifecycle.Secondary(o) {
+		return false // a SECONDARY BUY is settled by transfers, never minted
 	}
 	if step, ok := lifecycle.NextStep(o); !ok || step != lifecycle.StepDeliveryInitiated {
 		return false

@@ -130,6 +130,9 @@ func (r *Reconciler) Reconcile(ctx context.Context, req ctrl.Request) (ctrl.Resu
 		return ctrl.Result{}, nil
 	}
 	ctx = ctrl.LoggerInto(ctx, ctrl.LoggerFrom(ctx).WithValues("step", step))
+	if step == lifecycle.StepUnitsDelivered {
+		return r.unitsDelivered(ctx, o)
+	}
 	var tx *investv1.ChainTransaction
 	if o.Status.Chain != nil {
 		tx = o.Status.Chain.Transaction
@@ -183,8 +186,30 @@ func (r *Reconciler) send(ctx context.Context, o *investv1.Order, step lifecycle
 		recipient string
 		burns     []investv1.OrderBurn
 	)
-	switch step {
-	case lifecycle.StepDeliveryInitiated:
+	switch {
+	case step == lifecycle.StepDeliveryInitiated && lifecycle.Secondary(o):
+		if !refs {
+			return r.refuse(ctx, o, fmt.Sprintf("NoSettlement: the token %s has no effect references, so it has no settleWithRef: a SECONDARY trade cannot be settled on it", tok.Address.Hex()))
+		}
+		addr, err := r.walletAddress(ctx, o.Namespace, deliveryWallet(o))
+		if err != nil {
+			return r.refuse(ctx, o, err.Error())
+		}
+		recipient = addr.Hex()
+		from, amounts, err := r.legs(ctx, o)
+		if err != nil {
+			var short *settleError
+			if errors.As(err, &short) {
+				return r.refuse(ctx, o, short.Error())
+			}
+			return ctrl.Result{}, err
+		}
+		until, err := r.decideLockedUntil(ctx, o, tok)
+		if err != nil {
+			return patch.Retry(ctx, err, "record the release time of the units' lock-up")
+		}
+		data = abi.PackSettleWithRef(ref, from, addr, amounts, releaseTime(until))
+	case step == lifecycle.StepDeliveryInitiated:
 		if r.batching() && r.hold(o, tok) {
 			// The batch former mints it in a batch, or hands it back (wake) to be minted
 			// on its own; the requeue is only a safety net.
@@ -209,7 +234,7 @@ func (r *Reconciler) send(ctx context.Context, o *investv1.Order, step lifecycle
 		default:
 			data = abi.PackMint(addr, big.NewInt(lifecycle.Units(o)))
 		}
-	case lifecycle.StepTokensBurned:
+	case step == lifecycle.StepTokensBurned:
 		unlock := r.lockAccount(o)
 		defer unlock()
 		burns, err = r.planBurns(ctx, o, tok)
@@ -722,8 +747,11 @@ func packBurns(abi *contracts.ShareToken, burns []investv1.OrderBurn, ref [32]by
 }
 
 func what(step lifecycle.Step) string {
-	if step == lifecycle.StepTokensBurned {
+	switch step {
+	case lifecycle.StepTokensBurned:
 		return "burn"
+	case lifecycle.StepUnitsDelivered:
+		return "transfer"
 	}
 	return "mint"
 }

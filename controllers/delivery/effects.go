@@ -28,6 +28,9 @@ import (
 // member's mint uses the same reference as its own mint would, so a batch formed anew
 // after a restore (with another name and UID) cannot mint an order twice either.
 func orderRef(o *investv1.Order, step lifecycle.Step) [32]byte {
+	if lifecycle.Secondary(o) && step == lifecycle.StepDeliveryInitiated {
+		return chain.EffectRef("Order", o.Namespace, o.Name, string(o.UID), chain.EffectSettle)
+	}
 	return chain.EffectRef("Order", o.Namespace, o.Name, string(o.UID), effectStep(step))
 }
 

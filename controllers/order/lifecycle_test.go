@@ -202,16 +202,15 @@ var _ = Describe("Order lifecycle", func() {
 		waitState(o, investv1.StateExecuted)
 	})
 
-	It("holds SECONDARY orders before EXECUTED while the fund is not tradeable", func() {
-		closed := newMarket(func(f *investv1.Fund, _ *investv1.ShareClass) { f.Spec.Tradeable = false })
+	It("refuses SECONDARY orders while the fund is not tradeable", func() {
+		closed := newMarket(func(f *investv1.Fund, sc *investv1.ShareClass) {
+			f.Spec.Tradeable = false
+			sc.Spec.Secondary = &investv1.SecondaryMarket{TimeZone: "UTC", Frequency: investv1.DealingDaily, OrderDeadline: investv1.CutOff{Time: "12:00"}}
+		})
 		o := c.order(investv1.SideBuy, investv1.MarketSecondary, closed.isin, 1)
-		Expect(k8s.Create(ctx, o)).To(Succeed())
-		waitState(o, investv1.StateAwaitingPayment)
-		record(o, lifecycle.StepPaymentReceived, investv1.SettlementRecord{Reference: "SEPA-2"})
-		waitState(o, investv1.StatePaymentReceived)
-		Consistently(stateOf(o)).WithTimeout(2 * time.Second).Should(Equal(investv1.StatePaymentReceived))
-		setFund(closed.fund, func(f *investv1.Fund) { f.Spec.Tradeable = true })
-		waitState(o, investv1.StateExecuted)
+		err := k8s.Create(ctx, o)
+		Expect(err).To(HaveOccurred())
+		Expect(err.Error()).To(ContainSubstring("does not accept SECONDARY orders now"))
 	})
 
 	It("sends a SELL placed while the redemption gate is active to REDEMPTION_GATED and executes it when the gate lifts", func() {

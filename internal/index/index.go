@@ -39,6 +39,11 @@ const (
 	// OrderDealing indexes forward-priced orders by the Dealing they deal at now
 	// (lifecycle.OrderDealingName: the ISIN in lower case and the dealing date).
 	OrderDealing = "order.dealing"
+	// OrderWindow indexes SECONDARY orders by the MatchingWindow they deal in now
+	// (lifecycle.OrderWindowName).
+	OrderWindow = "order.window"
+	// WindowISIN indexes MatchingWindow objects by spec.isin.
+	WindowISIN = "matchingwindow.spec.isin"
 	// DealingISIN indexes Dealing objects by spec.isin.
 	DealingISIN = "dealing.spec.isin"
 	// ShareClassISIN indexes share classes by spec.isin.
@@ -143,6 +148,8 @@ func Register(ctx context.Context, fi FieldIndexer) error {
 		{&investv1.Order{}, OrderISIN, func(o client.Object) []string { return one(string(o.(*investv1.Order).Spec.ISIN)) }},
 		{&investv1.Order{}, OrderState, func(o client.Object) []string { return one(OrderStateKey(o.(*investv1.Order))) }},
 		{&investv1.Order{}, OrderDealing, func(o client.Object) []string { return one(lifecycle.OrderDealingName(o.(*investv1.Order))) }},
+		{&investv1.Order{}, OrderWindow, func(o client.Object) []string { return one(lifecycle.OrderWindowName(o.(*investv1.Order))) }},
+		{&investv1.MatchingWindow{}, WindowISIN, func(o client.Object) []string { return one(string(o.(*investv1.MatchingWindow).Spec.ISIN)) }},
 		{&investv1.Dealing{}, DealingISIN, func(o client.Object) []string { return one(string(o.(*investv1.Dealing).Spec.ISIN)) }},
 		{&investv1.Order{}, OrderWallet, func(o client.Object) []string { return one(OrderWalletKey(o.(*investv1.Order))) }},
 		{&investv1.Order{}, OrderPaymentMethod, func(o client.Object) []string { return one(OrderPaymentMethodKey(o.(*investv1.Order))) }},

@@ -76,6 +76,14 @@ func CancelRefusalAt(o *investv1.Order, now time.Time) CancelRefusal {
 }
 
 func cancellableAt(o *investv1.Order, now time.Time) (ok, refund bool, kind CancelRefusal, reason string) {
+	if w := Window(o); w != nil && o.Status.Strike == nil && !o.Status.State.Terminal() && !slices.Contains(dealtStates, o.Status.State) {
+		if now.Before(w.Deadline.Time) {
+			return cancellable(o)
+		}
+		return false, false, RefusalSubmittedForDealing, fmt.Sprintf(
+			"the order was submitted for matching in the window of %s at its order deadline %s: it cannot be cancelled",
+			w.Date, w.Deadline.UTC().Format(time.RFC3339))
+	}
 	if !Forward(o) || now.Before(CutOff(o)) || o.Status.State.Terminal() || slices.Contains(dealtStates, o.Status.State) {
 		return cancellable(o)
 	}
@@ -108,6 +116,9 @@ func cancellable(o *investv1.Order) (ok, refund bool, kind CancelRefusal, reason
 	if shown == "" {
 		shown = investv1.StatePlaced
 	}
+	if n := o.Status.Strike; n != nil && n.Secondary != nil {
+		return false, false, RefusalPastPointOfNoReturn, pastPointOfNoReturn(shown, "the order was matched in the window of "+n.TradeDate)
+	}
 	if o.Status.Strike != nil {
 		return false, false, RefusalPastPointOfNoReturn, pastPointOfNoReturn(shown, "the order was priced at the strike of dealing date "+o.Status.Strike.TradeDate)
 	}
@@ -130,7 +141,7 @@ func cancellable(o *investv1.Order) (ok, refund bool, kind CancelRefusal, reason
 		}
 		switch state {
 		case "", investv1.StatePlaced, investv1.StateRedemptionGated:
-			if ev.TokensBurned != nil {
+			if ev.TokensBurned != nil || ev.UnitsDelivered != nil {
 				return false, false, RefusalPastPointOfNoReturn, pastPointOfNoReturn(shown, "the units are burned")
 			}
 			return true, false, RefusalNone, ""

@@ -176,6 +176,14 @@ func nextBuy(o *investv1.Order, f Facts) Decision {
 		return move(investv1.StateAwaitingPayment, ReasonPaymentInstructionsIssued, paymentInstructions(o))
 	case investv1.StateAwaitingPayment:
 		if ev.PaymentReceived == nil {
+			if Secondary(o) {
+				if UnpaidAtDeadline(o, f.Now) {
+					w := Window(o)
+					return move(investv1.StateCancelled, ReasonUnpaidAtDeadline, fmt.Sprintf(
+						"not paid by the order deadline %s of the matching window of %s: cancelled", w.Deadline.UTC().Format(time.RFC3339), w.Date))
+				}
+				return wait(WaitAwaitingPaymentEvidence, payBy(o))
+			}
 			if Forward(o) {
 				if ByAmount(o) && !f.Now.Before(CutOff(o)) {
 					return unpaidAtCutOff(o, f)
@@ -190,6 +198,10 @@ func nextBuy(o *investv1.Order, f Facts) Decision {
 		if !f.FundFound {
 			return fundMissing(o)
 		}
+		if Secondary(o) {
+			// The window checked the market when it matched; a fill is executed as written.
+			return secondaryExecute(o)
+		}
 		if d, closed := marketClosed(o, f); closed {
 			return d
 		}
@@ -200,7 +212,7 @@ func nextBuy(o *investv1.Order, f Facts) Decision {
 			fmt.Sprintf("executed on the %s market", o.Spec.Market))
 	case investv1.StateExecuted:
 		if ev.DeliveryInitiated == nil {
-			if w := chainProblem(o, "mint"); w != nil {
+			if w := chainProblem(o, mintOrTransfer(o)); w != nil {
 				return Decision{Wait: w}
 			}
 			return wait(WaitAwaitingDeliveryEvidence, "waiting for the token transfer to be submitted")
@@ -209,7 +221,7 @@ func nextBuy(o *investv1.Order, f Facts) Decision {
 			"token transfer submitted in transaction "+quoted(ev.DeliveryInitiated.TransactionHash))
 	case investv1.StateDeliveryInitiated:
 		if ev.DeliveryCompleted == nil {
-			if w := chainProblem(o, "mint"); w != nil {
+			if w := chainProblem(o, mintOrTransfer(o)); w != nil {
 				return Decision{Wait: w}
 			}
 			return wait(WaitAwaitingDeliveryEvidence, "waiting for the token transfer to be final")
@@ -246,6 +258,9 @@ func nextSell(o *investv1.Order, f Facts) Decision {
 		if !f.FundFound {
 			return fundMissing(o)
 		}
+		if Secondary(o) {
+			return secondaryExecute(o)
+		}
 		if f.GateActive {
 			return move(investv1.StateRedemptionGated, ReasonRedemptionGateActive, gateMessage(f))
 		}
@@ -279,6 +294,9 @@ func nextSell(o *investv1.Order, f Facts) Decision {
 		return move(investv1.StateExecuted, ReasonRedemptionGateLifted,
 			fmt.Sprintf("the redemption gate lifted; executed on the %s market", o.Spec.Market))
 	case investv1.StateExecuted:
+		if ev.PaymentSent == nil && Secondary(o) && ev.UnitsDelivered == nil {
+			return unitsDeliveredWait(o)
+		}
 		if ev.PaymentSent == nil {
 			if w := chainProblem(o, "burn"); w != nil {
 				return Decision{Wait: w}
@@ -336,6 +354,15 @@ func chainProblem(o *investv1.Order, what string) *Wait {
 	return nil
 }
 
+// mintOrTransfer names a BUY's token transaction: a mint, or a Secondary BUY's transfer
+// from its sellers.
+func mintOrTransfer(o *investv1.Order) string {
+	if Secondary(o) {
+		return "transfer"
+	}
+	return "mint"
+}
+
 // marketClosed returns a MarketClosed wait when the flag the order needs is false (or an
 // InvalidState wait for an unknown market).
 func marketClosed(o *investv1.Order, f Facts) (Decision, bool) {
@@ -376,6 +403,11 @@ func paymentInstructions(o *investv1.Order) string {
 		return "payment instructions issued"
 	}
 	pd := q.PaymentDetails
+	if w := Window(o); w != nil {
+		return fmt.Sprintf("transfer %s to %s (%s) quoting reference %s by %s, the order deadline of the matching window of %s",
+			money.Format(q.Amount, string(o.Spec.Currency)), pd.IBAN, pd.AccountHolderName, pd.PaymentReference,
+			w.Deadline.UTC().Format(time.RFC3339), w.Date)
+	}
 	if Forward(o) {
 		if !ByAmount(o) {
 			return fmt.Sprintf("the strike of dealing date %s fixes the amount to pay: transfer it to %s (%s) quoting reference %s",

@@ -65,6 +65,8 @@ type piece struct {
 	what string
 	// residual: the refund of a contract note's residual, owed only when the note has one.
 	residual bool
+	// secondary: evidence of a SECONDARY order in a matching window only.
+	secondary bool
 }
 
 // pieces are status.settlement's fields in the order of the type.
@@ -77,6 +79,8 @@ var pieces = []piece{
 		side: investv1.SideBuy, usedIn: investv1.StateDeliveryInitiated, after: "deliveryInitiated", what: "the mint of the units bought"},
 	{field: "tokensBurned", get: func(e *investv1.SettlementEvidence) *investv1.SettlementRecord { return e.TokensBurned },
 		side: investv1.SideSell, usedIn: investv1.StateExecuted, what: "the burn of the units sold"},
+	{field: "unitsDelivered", get: func(e *investv1.SettlementEvidence) *investv1.SettlementRecord { return e.UnitsDelivered },
+		side: investv1.SideSell, usedIn: investv1.StateExecuted, what: "the transfer of the units sold to the buyers", secondary: true},
 	{field: "paymentSent", get: func(e *investv1.SettlementEvidence) *investv1.SettlementRecord { return e.PaymentSent },
 		side: investv1.SideSell, usedIn: investv1.StateExecuted, what: "the payout of a sale"},
 	{field: "paymentCompleted", get: func(e *investv1.SettlementEvidence) *investv1.SettlementRecord { return e.PaymentCompleted },
@@ -156,6 +160,9 @@ func judge(o *investv1.Order, ev *investv1.SettlementEvidence, p piece) (Evidenc
 			why = "its refund is not fixed yet: the order controller fixes status.refund for the late payment first"
 		}
 		return RuleNoRefundOwed, fmt.Sprintf("refund evidence on an order that owes no refund (%s, %s)", where, why)
+	}
+	if p.secondary && !Secondary(o) {
+		return RuleWrongSide, fmt.Sprintf("%s evidence on an order that is not a SECONDARY order of a matching window (%s: %s is %s)", p.field, where, p.field, p.what)
 	}
 	if p.residual && !ResidualOwed(o) {
 		return RuleNoRefundOwed, fmt.Sprintf("residual refund evidence on an order that owes no residual (%s: only a forward BUY by amount whose contract note has a residual owes one)", where)

@@ -17,7 +17,7 @@ func withEvidence(o *investv1.Order, field string) *investv1.Order {
 		to   **investv1.SettlementRecord
 	}{
 		{"paymentReceived", &ev.PaymentReceived}, {"deliveryInitiated", &ev.DeliveryInitiated},
-		{"deliveryCompleted", &ev.DeliveryCompleted}, {"tokensBurned", &ev.TokensBurned},
+		{"deliveryCompleted", &ev.DeliveryCompleted}, {"tokensBurned", &ev.TokensBurned}, {"unitsDelivered", &ev.UnitsDelivered},
 		{"paymentSent", &ev.PaymentSent}, {"paymentCompleted", &ev.PaymentCompleted},
 		{"refundSent", &ev.RefundSent}, {"refundCompleted", &ev.RefundCompleted},
 		{"residualRefundSent", &ev.ResidualRefundSent}, {"residualRefundCompleted", &ev.ResidualRefundCompleted},

@@ -40,6 +40,8 @@ func with(ev investv1.SettlementEvidence, fields ...string) investv1.SettlementE
 			ev.DeliveryCompleted = r
 		case "tokensBurned":
 			ev.TokensBurned = r
+		case "unitsDelivered":
+			ev.UnitsDelivered = r
 		case "paymentSent":
 			ev.PaymentSent = r
 		case "paymentCompleted":

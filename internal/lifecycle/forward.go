@@ -291,6 +291,14 @@ func unpaidAtCutOff(o *investv1.Order, f Facts) Decision {
 
 // payBy is what a forward BUY waiting for its payment is told.
 func payBy(o *investv1.Order) string {
+	if w := Window(o); w != nil {
+		amount := ""
+		if q := o.Spec.Quote; q != nil {
+			amount = " " + money.Format(q.Amount, string(o.Spec.Currency))
+		}
+		return fmt.Sprintf("waiting for the customer's payment to be recorded: pay%s by %s, the order deadline of the matching window of %s",
+			amount, w.Deadline.UTC().Format(time.RFC3339), w.Date)
+	}
 	switch {
 	case ByAmount(o):
 		return fmt.Sprintf("waiting for the customer's payment to be recorded: pay by %s, the cut-off of dealing date %s",

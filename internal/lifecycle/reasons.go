@@ -60,6 +60,15 @@ const (
 	// ReasonRedemptionNotFilled: the redemption gate filled none of a SELL's units and
 	// the remainder policy is Cancel.
 	ReasonRedemptionNotFilled = investv1.OrderReasonRedemptionNotFilled
+	// ReasonMatched: a SECONDARY order was matched in its window and executed.
+	ReasonMatched = investv1.OrderReasonMatched
+	// ReasonNotMatched: a SECONDARY SELL's window filled none of it and nothing is carried.
+	ReasonNotMatched = investv1.OrderReasonNotMatched
+	// ReasonUnpaidAtDeadline: a SECONDARY BUY was not paid by its window's order deadline.
+	ReasonUnpaidAtDeadline = investv1.OrderReasonUnpaidAtDeadline
+	// ReasonCarriedToNextWindow: a SECONDARY order its window filled none of waits for the
+	// next window (an Event, no transition).
+	ReasonCarriedToNextWindow = "CarriedToNextWindow"
 	// ReasonMovedToNextDealingDate: a forward BUY by amount was not paid by its cut-off
 	// and its share class moved it to the next dealing date (an Event, no transition).
 	ReasonMovedToNextDealingDate = "MovedToNextDealingDate"
@@ -78,6 +87,11 @@ const (
 	WaitAwaitingReservation = "AwaitingReservation"
 	// WaitAwaitingStrike: a forward order waits for the NAV of its dealing date.
 	WaitAwaitingStrike = "AwaitingStrike"
+	// WaitAwaitingMatching: a SECONDARY order waits for its matching window.
+	WaitAwaitingMatching = "AwaitingMatching"
+	// WaitAwaitingUnitsDelivered: an EXECUTED SECONDARY SELL waits for its units to be
+	// transferred to the buyers before its payout.
+	WaitAwaitingUnitsDelivered = "AwaitingUnitsDelivered"
 	// WaitShareClassNotFound: an accepted order's share class or fund disappeared, so
 	// its market flags are unknown.
 	WaitShareClassNotFound = "ShareClassNotFound"

@@ -19,6 +19,9 @@ const (
 	// StepTokensBurned (sell): the units sold were burned and the burn is final; the
 	// payout follows it.
 	StepTokensBurned Step = "TokensBurned"
+	// StepUnitsDelivered (SECONDARY sell): the units sold were transferred to the buyers
+	// and every transfer is final; the payout follows it.
+	StepUnitsDelivered Step = "UnitsDelivered"
 	// StepPaymentSent (sell): the payout was sent.
 	StepPaymentSent Step = "PaymentSent"
 	// StepPaymentCompleted (sell): the payout arrived.
@@ -55,7 +58,7 @@ func MoneySteps() []Step {
 // Side says which side settles the step.
 func (s Step) Side() Side {
 	switch s {
-	case StepDeliveryInitiated, StepDeliveryCompleted, StepTokensBurned:
+	case StepDeliveryInitiated, StepDeliveryCompleted, StepTokensBurned, StepUnitsDelivered:
 		return TokenSide
 	}
 	return MoneySide
@@ -107,6 +110,9 @@ func NextStep(o *investv1.Order) (Step, bool) {
 		switch o.Status.State {
 		case investv1.StateExecuted:
 			step = StepTokensBurned
+			if Secondary(o) {
+				step = StepUnitsDelivered
+			}
 			if Recorded(o, step) != nil {
 				step = StepPaymentSent
 			}
@@ -151,6 +157,8 @@ func field(o *investv1.Order, step Step) **investv1.SettlementRecord {
 		return &ev.DeliveryCompleted
 	case StepTokensBurned:
 		return &ev.TokensBurned
+	case StepUnitsDelivered:
+		return &ev.UnitsDelivered
 	case StepPaymentSent:
 		return &ev.PaymentSent
 	case StepPaymentCompleted:

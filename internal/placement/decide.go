@@ -9,6 +9,7 @@ import (
 	"github.com/fundshare/fundshare-operator/internal/dealing"
 	"github.com/fundshare/fundshare-operator/internal/holdings"
 	"github.com/fundshare/fundshare-operator/internal/money"
+	"github.com/fundshare/fundshare-operator/internal/secondary"
 	"github.com/fundshare/fundshare-operator/internal/validation"
 )
 
@@ -44,7 +45,13 @@ func Decide(in Input) Result {
 	if o.Spec.Currency != sc.Spec.Currency {
 		fe.Add("currency", fmt.Sprintf("must be %s, the currency of share class %s", sc.Spec.Currency, sc.Spec.ISIN))
 	}
-	forward := Forward(sc)
+	onSecondary := o.Spec.Market == investv1.MarketSecondary
+	if onSecondary && sc.Spec.Secondary == nil {
+		fe.Add("market", fmt.Sprintf("share class %s has no secondary market: a SECONDARY order is matched with other investors' orders in a matching window, and the share class publishes none", sc.Spec.ISIN))
+	}
+	// A SECONDARY order is matched in units at the window's price, whatever the primary
+	// market's pricing.
+	forward := Forward(sc) && !onSecondary
 	if forward || o.Spec.Amount != 0 {
 		for k, msgs := range CheckQuantity(o.Spec.Side, forward, o.Spec.Amount != 0, o.Spec.AmountOfUnits != 0) {
 			for _, m := range msgs {
@@ -55,6 +62,13 @@ func Decide(in Input) Result {
 	// A forward order reads no NAV: it is priced at the strike, at its dealing date's.
 	var nav *investv1.NAVPrice
 	var dl dealing.Dealing
+	var window investv1.OrderWindow
+	if onSecondary && sc.Spec.Secondary != nil {
+		var err error
+		if window, err = secondary.WindowFor(sc.Spec.Secondary, in.Now); err != nil {
+			fe.Add("isin", "the share class's secondary market has no matching window for the order: "+err.Error())
+		}
+	}
 	switch {
 	case forward:
 		var err error
@@ -84,6 +98,18 @@ func Decide(in Input) Result {
 
 	var q money.Quote
 	switch {
+	case onSecondary:
+		var err error
+		source = investv1.FeeSourceDefault
+		if q, _, err = secondaryQuote(o, sc.Spec.Secondary, nav.NAVPerShare); err != nil {
+			fe.Add("amount_of_units", "the order value cannot be computed: "+err.Error())
+			return res
+		}
+		if o.Spec.Side == investv1.SideBuy && q.Gross < sc.Spec.MinInvestment {
+			fe.Add("amount_of_units", fmt.Sprintf("the order value %s is below the share class's minimum investment %s",
+				money.Format(q.Gross, string(sc.Spec.Currency)), money.Format(sc.Spec.MinInvestment, string(sc.Spec.Currency))))
+			return res
+		}
 	case forward:
 		// The price is the strike's: a BUY by amount is checked against the minimum
 		// investment by its amount; an order by units has no value before the strike.
@@ -109,6 +135,10 @@ func Decide(in Input) Result {
 		}
 	}
 
+	if onSecondary && !fund.Spec.Tradeable {
+		res.Rule = &RuleError{Code: CodeNotTradeable, Message: fmt.Sprintf("fund %s does not accept SECONDARY orders now", fund.Spec.Name), Field: "market"}
+		return res
+	}
 	if o.Spec.Side == investv1.SideSell {
 		if o.Spec.Market == investv1.MarketPrimary && !fund.Spec.Redeemable {
 			res.Rule = &RuleError{Code: CodeNotRedeemable, Message: fmt.Sprintf("fund %s does not accept PRIMARY sell orders now", fund.Spec.Name), Field: "market"}
@@ -133,6 +163,14 @@ func Decide(in Input) Result {
 		},
 		WalletID: investv1.ObjectID(walletID), PaymentMethodDetailsID: investv1.ObjectID(pmdID),
 	}
+	if onSecondary {
+		res.Quote.Window = &window
+		if o.Spec.Side == investv1.SideBuy {
+			// The buyer pays the units at the price of placement and the fee; the window's
+			// fill costs what it costs and the rest is refunded.
+			res.Quote.Amount, res.Quote.NetAmount = q.Gross+q.FeeAmount, q.Gross // both checked in secondaryQuote
+		}
+	}
 	if forward {
 		cutOff := metav1.NewTime(dl.CutOff(o.Spec.Side).UTC())
 		res.Quote.DealingDate, res.Quote.CutOff = dl.Date.String(), &cutOff
@@ -147,6 +185,29 @@ func Decide(in Input) Result {
 		}
 	}
 	return res
+}
+
+// secondaryQuote prices a SECONDARY order at placement: its units at the latest NAV with
+// the market's spread (a BUY's price above the NAV, a SELL's below), the side's secondary
+// fee on the gross. The window fixes the price the order deals at; a BUY pays this
+// quote's gross and fee, and what its fill does not use is refunded.
+func secondaryQuote(o *investv1.Order, m *investv1.SecondaryMarket, nav int64) (money.Quote, int64, error) {
+	buy, sell, err := secondary.Prices(nav, int64(m.SpreadBasisPoints))
+	if err != nil {
+		return money.Quote{}, 0, err
+	}
+	price, rate := buy, m.BuyFeeRate
+	if o.Spec.Side == investv1.SideSell {
+		price, rate = sell, m.SellFeeRate
+	}
+	q, err := money.QuoteOrder(o.Spec.AmountOfUnits, price, rate)
+	if err != nil {
+		return q, rate, err
+	}
+	if _, err := money.Add(q.Gross, q.FeeAmount); err != nil {
+		return q, rate, err
+	}
+	return q, rate, nil
 }
 
 // feeRate is the share class's subscription (BUY) or redemption (SELL) fee, or the fee of

@@ -49,6 +49,9 @@ func (e *RuleError) Error() string { return e.Code + ": " + e.Message }
 // CodeNotRedeemable refuses a PRIMARY SELL of a fund that is not redeemable.
 const CodeNotRedeemable = "Fund not redeemable"
 
+// CodeNotTradeable refuses a SECONDARY order of a fund that is not tradeable.
+const CodeNotTradeable = "Fund not tradeable"
+
 // Readers are where placement reads: the cache, and the API server for objects the cache
 // may not show yet (created a moment ago).
 type Readers struct {

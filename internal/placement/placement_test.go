@@ -574,6 +574,9 @@ func TestASellNeedsARedeemableFund(t *testing.T) {
 			in := placeable()
 			in.Fund.Spec.Redeemable = false
 			in.Order.Spec.Side, in.Order.Spec.Market = tc.side, tc.market
+			if tc.market == investv1.MarketSecondary {
+				in.ShareClass.Spec.Secondary, in.Fund.Spec.Tradeable = market(), true
+			}
 			in.Positions = nil // the redeemable rule comes before holdings
 			if tc.side == investv1.SideSell && !tc.refused {
 				in.Positions = placeable().Positions

@@ -95,11 +95,16 @@ func (h *orderWebhook) carried(ctx context.Context, o *investv1.Order) error {
 		o.Spec.CustomOfferingID == parent.Spec.CustomOfferingID && o.Spec.Amount == 0
 	if !same {
 		return invalid("Order", o.Name, field.ErrorList{field.Invalid(path, o.Spec.CarriedFrom,
-			"only the strike controller creates a carried-forward SELL: the contract note of order "+string(o.Spec.CarriedFrom)+
+			"only the strike and window controllers create a carried-forward SELL: the contract note of order "+string(o.Spec.CarriedFrom)+
 				" carries no units forward to this order with these units, account, share class, wallet and bank account")})
 	}
 	q := parent.Spec.Quote.DeepCopy()
-	q.DealingDate, q.CutOff = c.DealingDate, c.CutOff.DeepCopy()
+	if q.Window != nil {
+		// A SECONDARY SELL's remainder deals in the window the parent's fill names.
+		q.Window = &investv1.OrderWindow{Date: c.DealingDate, Deadline: c.CutOff}
+	} else {
+		q.DealingDate, q.CutOff = c.DealingDate, c.CutOff.DeepCopy()
+	}
 	o.Spec.Quote = q
 	return nil
 }

@@ -34,6 +34,7 @@ import (
 	"github.com/fundshare/fundshare-operator/controllers/order"
 	"github.com/fundshare/fundshare-operator/controllers/recovery"
 	"github.com/fundshare/fundshare-operator/controllers/retention"
+	secondaryctrl "github.com/fundshare/fundshare-operator/controllers/secondary"
 	"github.com/fundshare/fundshare-operator/controllers/settlement"
 	"github.com/fundshare/fundshare-operator/controllers/strike"
 	"github.com/fundshare/fundshare-operator/controllers/token"
@@ -310,6 +311,7 @@ func setupControllers(mgr ctrl.Manager, c Config) error {
 			return fmt.Errorf("retention controller: %w", err)
 		}
 	}
+	windows := &secondaryctrl.Reconciler{Client: mgr.GetClient(), Live: mgr.GetAPIReader(), Recorder: mgr.GetEventRecorder("window-controller"), Now: c.clock()}
 	rt, err := agent.Connect(context.Background(), mgr, c.Chain, c.Namespace)
 	if err != nil {
 		return err
@@ -335,6 +337,7 @@ func setupControllers(mgr ctrl.Manager, c Config) error {
 		if err := delivery.Setup(mgr, rt, tokens); err != nil {
 			return err
 		}
+		windows.Chain = delivery.WalletChecker{Chain: rt.Backend, Tokens: tokens}
 		if err := token.SetupWithRuntime(mgr, c.Token, rt); err != nil {
 			return err
 		}
@@ -351,6 +354,11 @@ func setupControllers(mgr ctrl.Manager, c Config) error {
 		if err := recovery.Setup(mgr, recovery.Config{Outbox: rt.Outbox, Chain: rt.Backend, Confirmations: rt.Confirmations}); err != nil {
 			return fmt.Errorf("wallet recovery controller: %w", err)
 		}
+	}
+	// The secondary market's windows, after the chain agent (their checks at matching
+	// read the chain when there is one).
+	if err := windows.SetupWithManager(mgr); err != nil {
+		return fmt.Errorf("window controller: %w", err)
 	}
 	var leave []lifecycle.Step
 	if c.BankFolder != "" {

@@ -1,0 +1,205 @@
+package delivery
+
+// The secondary market's delivery versus payment (docs/secondary.md): a SECONDARY BUY,
+// once its window matched it (EXECUTED, paid before), is delivered by the transfers of its
+// units from the wallets of the SELLs its fill was paired with, in one settleWithRef
+// transaction that carries the BUY's effect reference; it is recorded in the BUY's
+// status.chain before it is broadcast, like a mint, under the same outbox rules. A
+// SECONDARY SELL is never burned: once every BUY it delivers to has its transfer final,
+// the agent records unitsDelivered on it, and its payout follows.
+
+import (
+	"context"
+	"fmt"
+	"math/big"
+	"time"
+
+	"github.com/ethereum/go-ethereum"
+	"github.com/ethereum/go-ethereum/common"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	ctrl "sigs.k8s.io/controller-runtime"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+
+	investv1 "github.com/fundshare/fundshare-operator/api/v1alpha1"
+	"github.com/fundshare/fundshare-operator/internal/chain/agent"
+	"github.com/fundshare/fundshare-operator/internal/chain/contracts"
+	"github.com/fundshare/fundshare-operator/internal/lifecycle"
+	"github.com/fundshare/fundshare-operator/internal/patch"
+	"github.com/fundshare/fundshare-operator/internal/secondary"
+)
+
+// +kubebuilder:rbac:groups=invest.fundshare.io,resources=matchingwindows,verbs=get;list;watch
+
+// pairing is the transfers of the window that matched o: the recorded book replayed.
+func (r *Reconciler) pairing(ctx context.Context, o *investv1.Order) ([]secondary.Transfer, error) {
+	f := lifecycle.Fill(o)
+	if f == nil {
+		return nil, &settleError{msg: "the order has no fill of a matching window"}
+	}
+	w := &investv1.MatchingWindow{}
+	if err := r.Client.Get(ctx, client.ObjectKey{Name: f.Window}, w); err != nil {
+		return nil, fmt.Errorf("matching window %s: %w", f.Window, err)
+	}
+	if w.Status.NAV == nil || w.Status.Policy == nil {
+		return nil, &settleError{msg: "the matching window " + f.Window + " has no recorded book"}
+	}
+	res, _, err := secondary.Replay(w.Spec.Date, w.Status.NAV.NAVPerShare, secondary.PolicyOf(w.Status.Policy), w.Status.Book)
+	if err != nil {
+		return nil, &settleError{msg: fmt.Sprintf("the book of matching window %s cannot be replayed: %v", f.Window, err)}
+	}
+	return res.Transfers, nil
+}
+
+// legs are a SECONDARY BUY's transfers: each seller's wallet address and its units, in
+// the window's pairing order. The units add up to the BUY's fill.
+func (r *Reconciler) legs(ctx context.Context, o *investv1.Order) ([]common.Address, []*big.Int, error) {
+	transfers, err := r.pairing(ctx, o)
+	if err != nil {
+		return nil, nil, err
+	}
+	key := o.Namespace + "/" + o.Name
+	var from []common.Address
+	var amounts []*big.Int
+	var total int64
+	for _, t := range transfers {
+		if t.BuyID != key {
+			continue
+		}
+		sell, err := r.orderOf(ctx, t.SellID)
+		if err != nil {
+			return nil, nil, err
+		}
+		addr, err := r.walletAddress(ctx, sell.Namespace, deliveryWallet(sell))
+		if err != nil {
+			return nil, nil, &settleError{msg: fmt.Sprintf("the seller of %d units (order %s): %v", t.Units, sell.Name, err)}
+		}
+		from = append(from, addr)
+		amounts = append(amounts, big.NewInt(t.Units))
+		total += t.Units
+	}
+	if total != lifecycle.Units(o) {
+		return nil, nil, &settleError{msg: fmt.Sprintf("the window's transfers to this order add up to %d units, its fill is %d", total, lifecycle.Units(o))}
+	}
+	return from, amounts, nil
+}
+
+// orderOf reads the order named namespace/name (a book entry's key).
+func (r *Reconciler) orderOf(ctx context.Context, key string) (*investv1.Order, error) {
+	e, err := secondary.ParseEntry("BUY 1 0 " + key)
+	if err != nil {
+		return nil, err
+	}
+	o := &investv1.Order{}
+	if err := r.Client.Get(ctx, client.ObjectKey{Namespace: e.Namespace, Name: e.Name}, o); err != nil {
+		return nil, fmt.Errorf("order %s: %w", key, err)
+	}
+	return o, nil
+}
+
+// unitsDelivered records a SECONDARY SELL's unitsDelivered once every BUY its units go to
+// has its transfer final (deliveryCompleted), naming the last of those transactions.
+func (r *Reconciler) unitsDelivered(ctx context.Context, o *investv1.Order) (ctrl.Result, error) {
+	transfers, err := r.pairing(ctx, o)
+	if err != nil {
+		return ctrl.Result{}, err
+	}
+	key := o.Namespace + "/" + o.Name
+	var last *investv1.SettlementRecord
+	for _, t := range transfers {
+		if t.SellID != key {
+			continue
+		}
+		buy, err := r.orderOf(ctx, t.BuyID)
+		if err != nil {
+			return ctrl.Result{}, err
+		}
+		done := buy.Status.Settlement.DeliveryCompleted
+		if done == nil || done.TransactionHash == "" {
+			return ctrl.Result{RequeueAfter: r.poll()}, nil // that BUY's transfer is not final yet
+		}
+		if last == nil || done.At.After(last.At.Time) {
+			last = done
+		}
+	}
+	if last == nil {
+		return ctrl.Result{}, fmt.Errorf("the window pairs no BUY with the SELL %s", key)
+	}
+	before := o.DeepCopy()
+	rec := investv1.SettlementRecord{TransactionHash: last.TransactionHash, At: metav1.NewTime(r.now().UTC().Truncate(time.Second)), RecordedBy: Name}
+	if !lifecycle.Record(o, lifecycle.StepUnitsDelivered, rec) {
+		return ctrl.Result{}, nil
+	}
+	moves, err := r.follow(ctx, o)
+	if err != nil {
+		return ctrl.Result{}, err
+	}
+	if err := patch.Status(ctx, r.Client, o, before); err != nil {
+		return patch.Retry(ctx, err, "record UnitsDelivered evidence")
+	}
+	r.evidenceEvent(o, lifecycle.StepUnitsDelivered, before.Status.State, moves, "%s recorded %s evidence: the units sold are in the buyers' wallets (last transaction %s)", Name, lifecycle.StepUnitsDelivered, last.TransactionHash)
+	return ctrl.Result{}, nil
+}
+
+// settleError is why a SECONDARY BUY's transfers cannot be built from its window: the
+// chain agent refuses it (Stalled) and looks again.
+type settleError struct{ msg string }
+
+func (e *settleError) Error() string { return "NoSettlement: " + e.msg }
+
+// WalletChecker answers the window controller's checks at matching from the chain: the
+// token's pause, a wallet's freeze, its registration and its unlocked units, at the head.
+type WalletChecker struct {
+	Chain  ethereum.ContractCaller
+	Tokens agent.TokenLookup
+}
+
+// Wallet is the state of address for the token of isin.
+func (c WalletChecker) Wallet(ctx context.Context, namespace string, isin investv1.ISIN, address string) (secondary.WalletState, error) {
+	var st secondary.WalletState
+	tok, err := c.Tokens.Token(ctx, namespace, isin)
+	if err != nil {
+		return st, err
+	}
+	abi := contracts.NewShareToken()
+	wallet := common.HexToAddress(address)
+	call := func(to common.Address, data []byte) ([]byte, error) {
+		return c.Chain.CallContract(ctx, ethereum.CallMsg{To: &to, Data: data}, nil)
+	}
+	out, err := call(tok.Address, abi.PackPaused())
+	if err != nil {
+		return st, err
+	}
+	if st.Paused, err = abi.UnpackPaused(out); err != nil {
+		return st, err
+	}
+	if out, err = call(tok.Address, abi.PackIsFrozen(wallet)); err != nil {
+		return st, err
+	}
+	if st.Frozen, err = abi.UnpackIsFrozen(out); err != nil {
+		return st, err
+	}
+	if out, err = call(tok.Address, abi.PackUnlockedBalanceOf(wallet)); err != nil {
+		return st, err
+	}
+	unlocked, err := abi.UnpackUnlockedBalanceOf(out)
+	if err != nil {
+		return st, err
+	}
+	if !unlocked.IsInt64() {
+		return st, fmt.Errorf("wallet %s holds more unlocked units than an int64 counts", address)
+	}
+	st.Unlocked = unlocked.Int64()
+	if out, err = call(tok.Address, abi.PackIdentityRegistry()); err != nil {
+		return st, err
+	}
+	registry, err := abi.UnpackIdentityRegistry(out)
+	if err != nil {
+		return st, err
+	}
+	reg := contracts.NewIdentityRegistry()
+	if out, err = call(registry, reg.PackIsVerified(wallet)); err != nil {
+		return st, err
+	}
+	st.Verified, err = reg.UnpackIsVerified(out)
+	return st, err
+}

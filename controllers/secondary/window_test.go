@@ -1,0 +1,260 @@
+package secondary_test
+
+import (
+	"sync/atomic"
+	"time"
+
+	. "github.com/onsi/ginkgo/v2"
+	. "github.com/onsi/gomega"
+	ctrl "sigs.k8s.io/controller-runtime"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+
+	investv1 "github.com/fundshare/fundshare-operator/api/v1alpha1"
+	"github.com/fundshare/fundshare-operator/cmd/manager/app"
+	"github.com/fundshare/fundshare-operator/cmd/manager/app/apptest"
+	"github.com/fundshare/fundshare-operator/controllers/secondary"
+	"github.com/fundshare/fundshare-operator/internal/fixtures"
+	"github.com/fundshare/fundshare-operator/internal/lifecycle"
+	"github.com/fundshare/fundshare-operator/internal/test/envtest"
+)
+
+// publish adds the NAV of date to the ISIN's history, as `kubectl patch navhistory` does;
+// the windows waiting for their deadline look again.
+func publish(nh *investv1.NAVHistory, date string) {
+	GinkgoHelper()
+	Eventually(func() error {
+		fresh := &investv1.NAVHistory{}
+		if err := k8s.Get(ctx, client.ObjectKeyFromObject(nh), fresh); err != nil {
+			return err
+		}
+		base := fresh.DeepCopy()
+		fresh.Spec.Prices = append(fresh.Spec.Prices, investv1.NAVPrice{Date: date, NAVPerShare: 1_000_000})
+		return k8s.Patch(ctx, fresh, client.MergeFrom(base))
+	}).WithTimeout(envtest.Settle).Should(Succeed())
+}
+
+// matched waits until the window of date has its book.
+func matched(isin investv1.ISIN, date string) *investv1.MatchingWindow {
+	GinkgoHelper()
+	Eventually(func() []string { return window(isin, date).Status.Book }).WithTimeout(envtest.Settle).ShouldNot(BeNil())
+	return window(isin, date)
+}
+
+var _ = Describe("A matching window", func() {
+	BeforeEach(func() { clock.Set(start) })
+
+	// A BUY of 30 units meets SELLs of 50, 20 and 7 (77 units): the SELLs are filled pro
+	// rata, 30 × units / 77 rounded down (19, 7, 2) and the 2 units left over go to the
+	// largest remainders (600 mod 77 = 61 and 210 mod 77 = 56, against 1500 mod 77 = 37):
+	// 19, 8 and 3. The price is the NAV of 100 EUR with the 1% spread: 101 EUR for the
+	// buyer, 99 EUR for the sellers.
+	It("fills the larger side pro rata in whole units by the largest remainder, and carries a SELL's remainder as a new SELL", func() {
+		sc, nh := secondaryClass(1)
+		sellers := holders(sc, 3, 100)
+		buyer := newCustomer()
+		buy := buyer.order(sc, investv1.SideBuy, 30)
+		Expect(get(buy).Spec.Quote.Amount).To(Equal(int64(30_451_500)), "30 × 101 EUR + 0.5% fee")
+		asked := []int64{50, 20, 7}
+		var sells []*investv1.Order
+		for i, c := range sellers {
+			sells = append(sells, c.order(sc, investv1.SideSell, asked[i]))
+		}
+		Expect(window(sc.Spec.ISIN, windowDay).Status.Phase).To(Equal(investv1.WindowOpen))
+
+		clock.Set(deadline.Add(time.Minute))
+		publish(nh, windowDay)
+		w := matched(sc.Spec.ISIN, windowDay)
+		Expect(*w.Status.Result).To(Equal(investv1.MatchingWindowResult{
+			BuyPrice: 1_010_000, SellPrice: 990_000, VolumeUnits: 30, BuyFillBasisPoints: 10_000, SellFillBasisPoints: 3896,
+			BuyOrders: 1, SellOrders: 3, BuyUnits: 30, SellUnits: 77,
+		}))
+		Expect(w.Status.NAV.NAVPerShare).To(Equal(int64(1_000_000)))
+		Expect(w.Status.NAV.Date).To(Equal(windowDay))
+
+		waitState(buy, investv1.StateExecuted)
+		n := get(buy).Status.Strike
+		Expect(n.Units).To(Equal(int64(30)))
+		Expect(n.NAVPerShare).To(Equal(int64(1_010_000)))
+		Expect(n.GrossAmount).To(Equal(int64(30_300_000)))
+		Expect(n.FeeAmount).To(Equal(int64(151_500)))
+		Expect(n.Residual).To(BeZero())
+		Expect(n.Secondary.Outcome).To(Equal(investv1.FillFilled))
+		Expect(n.Secondary.AmountPaid).To(Equal(int64(30_451_500)))
+		Expect(n.Secondary.AmountDue).To(Equal(int64(30_451_500)))
+		Expect(get(buy).Status.Chain).To(BeNil(), "nothing is minted for a SECONDARY BUY")
+
+		filled, carried := []int64{19, 8, 3}, []int64{31, 12, 4}
+		nets := []int64{18_762_975, 7_900_200, 2_962_575}
+		for i, o := range sells {
+			waitState(o, investv1.StateExecuted)
+			n := get(o).Status.Strike
+			Expect(n.Units).To(Equal(filled[i]))
+			Expect(n.RequestedUnits).To(Equal(asked[i]))
+			Expect(n.NAVPerShare).To(Equal(int64(990_000)))
+			Expect(n.NetAmount).To(Equal(nets[i]))
+			Expect(n.Secondary.Outcome).To(Equal(investv1.FillPartial))
+			Expect(n.CarriedForward).NotTo(BeNil())
+			Expect(n.CarriedForward.Units).To(Equal(carried[i]))
+			Expect(n.CarriedForward.DealingDate).To(Equal(nextDay))
+			child := &investv1.Order{}
+			Eventually(func() error {
+				return k8s.Get(ctx, client.ObjectKey{Namespace: o.Namespace, Name: string(n.CarriedForward.Order)}, child)
+			}).WithTimeout(envtest.Settle).Should(Succeed())
+			Expect(child.Spec.CarriedFrom).To(Equal(investv1.ObjectID(o.Name)))
+			Expect(child.Spec.AmountOfUnits).To(Equal(carried[i]))
+			Expect(child.Spec.Quote.Window.Date).To(Equal(nextDay))
+			Eventually(func() bool { return lifecycle.ReadyForMatching(get(child)) }).WithTimeout(envtest.Settle).Should(BeTrue())
+			// The SELL waits for its units to reach the buyers; nothing is burned.
+			Eventually(func() string { return waitingReason(get(o)) }).WithTimeout(envtest.Settle).Should(Equal(lifecycle.WaitAwaitingUnitsDelivered))
+			Expect(get(o).Status.Chain).To(BeNil())
+		}
+		Eventually(func() investv1.MatchingWindowPhase { return window(sc.Spec.ISIN, windowDay).Status.Phase }).
+			WithTimeout(envtest.Settle).Should(Equal(investv1.WindowMatched))
+
+		// Delivery versus payment, recorded by hand: the BUY's transfers, then each SELL's
+		// units delivered, then its payout.
+		record(buy, lifecycle.StepDeliveryInitiated)
+		waitState(buy, investv1.StateDeliveryInitiated)
+		record(buy, lifecycle.StepDeliveryCompleted)
+		waitState(buy, investv1.StateCompleted)
+		for _, o := range sells {
+			record(o, lifecycle.StepUnitsDelivered)
+			Eventually(func() string { return waitingReason(get(o)) }).WithTimeout(envtest.Settle).Should(Equal(lifecycle.WaitAwaitingPayoutEvidence))
+			record(o, lifecycle.StepPaymentSent)
+			waitState(o, investv1.StatePaymentSent)
+			record(o, lifecycle.StepPaymentCompleted)
+			waitState(o, investv1.StateCompleted)
+		}
+		Eventually(func() int64 { return holding(buyer, sc.Spec.ISIN) }).WithTimeout(envtest.Settle).Should(Equal(int64(30)))
+		for i, c := range sellers {
+			Eventually(func() int64 { return holding(c, sc.Spec.ISIN) }).WithTimeout(envtest.Settle).Should(Equal(100 - filled[i]))
+		}
+	})
+
+	It("carries an order it fills none of to the next window, and cancels it with its refund once carried the policy's windows", func() {
+		sc, nh := secondaryClass(1)
+		buyer := newCustomer()
+		buy := buyer.order(sc, investv1.SideBuy, 10)
+
+		clock.Set(deadline.Add(time.Minute))
+		publish(nh, windowDay)
+		w := matched(sc.Spec.ISIN, windowDay)
+		Expect(w.Status.Result.VolumeUnits).To(BeZero())
+		Eventually(func() *investv1.OrderWindow { return get(buy).Status.Window }).WithTimeout(envtest.Settle).ShouldNot(BeNil())
+		moved := get(buy)
+		Expect(moved.Status.Window.Date).To(Equal(nextDay))
+		Expect(moved.Status.Window.Carried).To(Equal(int32(1)))
+		Expect(moved.Status.Strike).To(BeNil())
+		Expect(moved.Status.State).To(Equal(investv1.StatePaymentReceived))
+		Eventually(func() int { return events(buy.Namespace, buy.Name, lifecycle.ReasonCarriedToNextWindow) }).WithTimeout(envtest.Settle).Should(Equal(1))
+
+		clock.Set(deadline.Add(24*time.Hour + time.Minute))
+		publish(nh, nextDay)
+		waitState(buy, investv1.StateCancelled)
+		final := get(buy)
+		Expect(final.Status.Strike.Units).To(BeZero())
+		Expect(final.Status.Strike.Secondary.Outcome).To(Equal(investv1.FillUnfilled))
+		Expect(final.Status.Strike.Secondary.Carried).To(Equal(int32(1)))
+		Expect(final.Status.Refund).NotTo(BeNil())
+		Expect(final.Status.Refund.Amount).To(Equal(final.Spec.Quote.Amount), "the whole payment is refunded")
+	})
+
+	It("takes a cancellation until the window's order deadline and refuses it after", func() {
+		sc, nh := secondaryClass(0)
+		c := newCustomer()
+		early, late := c.order(sc, investv1.SideBuy, 5), c.order(sc, investv1.SideBuy, 6)
+		cancel := func(o *investv1.Order) error {
+			fresh := get(o)
+			base := fresh.DeepCopy()
+			fresh.Spec.CancellationRequested = true
+			return k8s.Patch(ctx, fresh, client.MergeFrom(base))
+		}
+		Expect(cancel(early)).To(Succeed())
+		waitState(early, investv1.StateCancelled)
+		Expect(get(early).Status.Refund).NotTo(BeNil())
+
+		clock.Set(deadline)
+		err := cancel(late)
+		Expect(err).To(HaveOccurred())
+		Expect(err.Error()).To(ContainSubstring("submitted for matching in the window of " + windowDay))
+		publish(nh, windowDay)
+		waitState(late, investv1.StateCancelled) // filled nothing, carried nowhere: refunded
+		Expect(get(late).Status.Strike.Secondary).NotTo(BeNil())
+	})
+
+	It("writes the same fills after a crash between the book and the fills, each order once", func() {
+		sc, nh := secondaryClass(0)
+		sellers := holders(sc, 2, 10)
+		var buys []*investv1.Order
+		for range 3 {
+			buys = append(buys, newCustomer().order(sc, investv1.SideBuy, 4))
+		}
+		s1, s2 := sellers[0].order(sc, investv1.SideSell, 7), sellers[1].order(sc, investv1.SideSell, 3)
+
+		// The production manager stops; a window controller that dies after writing one
+		// order's fill takes over, beside the webhooks.
+		stopMgr()
+		var written atomic.Int32
+		dying := env.StartManager(env.Config, apptest.Manager(app.Config{Webhooks: true, Clock: clock.Now}, func(mgr ctrl.Manager) error {
+			return (&secondary.Reconciler{Client: crashingClient{Client: mgr.GetClient(), after: 1, written: &written},
+				Live: mgr.GetAPIReader(), Recorder: mgr.GetEventRecorder("window-controller"), Now: clock.Now}).SetupWithManager(mgr)
+		}))
+		clock.Set(deadline.Add(time.Minute))
+		publish(nh, windowDay)
+		Eventually(func() int32 { return written.Load() }).WithTimeout(envtest.Settle).Should(BeNumerically(">", 1))
+		dying.Stop()
+		w := matched(sc.Spec.ISIN, windowDay)
+		Expect(w.Status.Book).To(HaveLen(5), "the book was recorded before the first fill")
+		Expect(w.Status.Phase).To(Equal(investv1.WindowMatching))
+		Eventually(func() int {
+			fills := 0
+			for _, o := range append(append([]*investv1.Order{}, buys...), s1, s2) {
+				if get(o).Status.Strike != nil {
+					fills++
+				}
+			}
+			return fills
+		}).WithTimeout(envtest.Settle).Should(Equal(1))
+
+		stopMgr = startManager()
+		all := append(append([]*investv1.Order{}, buys...), s1, s2)
+		for _, o := range all {
+			waitState(o, investv1.StateExecuted)
+			Expect(lifecycle.ValidHistory(o.Spec.Side, lifecycle.HistoryStates(get(o).Status.History))).To(Succeed())
+			Expect(events(o.Namespace, o.Name, lifecycle.ReasonMatched)).To(BeNumerically("<=", 1))
+		}
+		// 12 units asked against 10: 4 × 10 / 12 = 3.33 each, the 1 unit left over to the
+		// first in priority (placement second, then namespace/name).
+		var units []int64
+		for _, o := range buys {
+			units = append(units, get(o).Status.Strike.Units)
+		}
+		Expect(units).To(ConsistOf(int64(4), int64(3), int64(3)))
+		Expect(get(s1).Status.Strike.Units + get(s2).Status.Strike.Units).To(Equal(int64(10)))
+		Eventually(func() investv1.MatchingWindowPhase { return window(sc.Spec.ISIN, windowDay).Status.Phase }).
+			WithTimeout(envtest.Settle).Should(Equal(investv1.WindowMatched))
+	})
+
+	It("refuses a SECONDARY order of a share class without a secondary market", func() {
+		fund := fixtures.Fund()
+		sc := fixtures.ShareClass(fund.Name, envtest.NewISIN())
+		Expect(k8s.Create(ctx, fund)).To(Succeed())
+		Expect(k8s.Create(ctx, sc)).To(Succeed())
+		Expect(k8s.Create(ctx, fixtures.NAVHistory(string(sc.Spec.ISIN), "EUR", investv1.NAVPrice{Date: "2026-03-09", NAVPerShare: 1_000_000}))).To(Succeed())
+		c := newCustomer()
+		o := fixtures.BuyOrder(c.ns, c.account.Name, string(sc.Spec.ISIN), 3)
+		o.Spec.Market = investv1.MarketSecondary
+		err := k8s.Create(ctx, o)
+		Expect(err).To(HaveOccurred())
+		Expect(err.Error()).To(ContainSubstring("has no secondary market"))
+	})
+})
+
+func waitingReason(o *investv1.Order) string {
+	for _, c := range o.Status.Conditions {
+		if c.Type == lifecycle.ConditionWaiting && c.Status == "True" {
+			return c.Reason
+		}
+	}
+	return ""
+}
