@@ -78,7 +78,7 @@ func (w *world) secondaryOrder(side investv1.OrderSide, units int64, wallet *inv
 	o.Spec.Side, o.Spec.Market, o.Spec.WalletID = side, investv1.MarketSecondary, investv1.ObjectID(wallet.Name)
 	o.Spec.Quote = &investv1.OrderQuote{Amount: units * 1_000_000, WalletID: investv1.ObjectID(wallet.Name), FeeSource: investv1.FeeSourceDefault,
 		FundDetails: investv1.OrderFundDetails{ISIN: w.isin, FundID: investv1.ObjectID(controlplane.NewID()), ShareClassID: investv1.ObjectID(controlplane.NewID())},
-		Window: &investv1.OrderWindow{Date: "2026-04-01", Deadline: metav1.NewTime(time.Now().UTC())}}
+		Window:      &investv1.OrderWindow{Date: "2026-04-01", Deadline: metav1.NewTime(time.Now().UTC())}}
 	Expect(k8s.Create(ctx, o)).To(Succeed())
 	return o
 }

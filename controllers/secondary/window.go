@@ -101,7 +101,7 @@ func (r *Reconciler) Reconcile(ctx context.Context, req ctrl.Request) (ctrl.Resu
 	if err != nil {
 		return ctrl.Result{}, err
 	}
-	if w.Status.Book == nil && w.Status.NAV == nil {
+	if w.Status.NAV == nil { // the book, the NAV and the policy are recorded in one write
 		if sc == nil || sc.Spec.Secondary == nil {
 			return r.writeStatus(ctx, w, func(st *investv1.MatchingWindowStatus) {
 				st.Message = fmt.Sprintf("no share class with ISIN %s has a secondary market", w.Spec.ISIN)
@@ -130,7 +130,7 @@ func (r *Reconciler) Reconcile(ctx context.Context, req ctrl.Request) (ctrl.Resu
 			}
 			return ctrl.Result{RequeueAfter: deadline.Sub(now) + time.Second}, nil
 		}
-		if res, err := r.draw(ctx, w, sc, deadline, now); err != nil || res.RequeueAfter > 0 || w.Status.Book == nil {
+		if res, err := r.draw(ctx, w, sc, deadline, now); err != nil || res.RequeueAfter > 0 || w.Status.NAV == nil {
 			return res, err
 		}
 	}
@@ -504,7 +504,7 @@ func (r *Reconciler) carryTarget(ctx context.Context, sc *investv1.ShareClass, w
 		}
 		nw := &investv1.MatchingWindow{}
 		err = r.live().Get(ctx, client.ObjectKey{Name: lifecycle.WindowName(w.Spec.ISIN, next.Date.String())}, nw)
-		if apierrors.IsNotFound(err) || err == nil && nw.Status.Book == nil {
+		if apierrors.IsNotFound(err) || err == nil && nw.Status.NAV == nil {
 			return secondary.OrderWindow(next), nil
 		}
 		if err != nil {
@@ -781,7 +781,7 @@ func (r *Reconciler) windowsOfNAV(ctx context.Context, obj client.Object) []reco
 	}
 	var reqs []reconcile.Request
 	for i := range list.Items {
-		if list.Items[i].Status.Book == nil {
+		if list.Items[i].Status.NAV == nil {
 			reqs = append(reqs, reconcile.Request{NamespacedName: client.ObjectKeyFromObject(&list.Items[i])})
 		}
 	}

@@ -1,6 +1,7 @@
 package secondary_test
 
 import (
+	"context"
 	"sync/atomic"
 	"time"
 
@@ -15,6 +16,7 @@ import (
 	"github.com/fundshare/fundshare-operator/controllers/secondary"
 	"github.com/fundshare/fundshare-operator/internal/fixtures"
 	"github.com/fundshare/fundshare-operator/internal/lifecycle"
+	rules "github.com/fundshare/fundshare-operator/internal/secondary"
 	"github.com/fundshare/fundshare-operator/internal/test/envtest"
 )
 
@@ -36,7 +38,7 @@ func publish(nh *investv1.NAVHistory, date string) {
 // matched waits until the window of date has its book.
 func matched(isin investv1.ISIN, date string) *investv1.MatchingWindow {
 	GinkgoHelper()
-	Eventually(func() []string { return window(isin, date).Status.Book }).WithTimeout(envtest.Settle).ShouldNot(BeNil())
+	Eventually(func() *investv1.DealingNAV { return window(isin, date).Status.NAV }).WithTimeout(envtest.Settle).ShouldNot(BeNil())
 	return window(isin, date)
 }
 
@@ -258,3 +260,56 @@ func waitingReason(o *investv1.Order) string {
 	}
 	return ""
 }
+
+// fakeChain answers the checks at matching with what the spec says of the wallet of each
+// customer (by namespace: the suite's customers share one wallet address); a wallet it
+// does not know is registered, not frozen, with 1,000 units.
+type fakeChain map[string]rules.WalletState
+
+func (f fakeChain) Wallet(_ context.Context, namespace string, _ investv1.ISIN, _ string) (rules.WalletState, error) {
+	if st, ok := f[namespace]; ok {
+		return st, nil
+	}
+	return rules.WalletState{Verified: true, Unlocked: 1000}, nil
+}
+
+var _ = Describe("The checks at matching", func() {
+	BeforeEach(func() { clock.Set(start) })
+
+	It("leave out of the book a SELL whose units left its wallet and a BUY whose wallet is frozen, saying why, and carry them", func() {
+		sc, nh := secondaryClass(1)
+		sellers := holders(sc, 2, 10)
+		gone := sellers[0].order(sc, investv1.SideSell, 8)
+		kept := sellers[1].order(sc, investv1.SideSell, 5)
+		frozen := newCustomer().order(sc, investv1.SideBuy, 3)
+		fine := newCustomer().order(sc, investv1.SideBuy, 5)
+		chain := fakeChain{
+			gone.Namespace:   {Verified: true, Unlocked: 2}, // 8 of its 10 units moved away on chain
+			frozen.Namespace: {Verified: true, Frozen: true},
+		}
+
+		stopMgr()
+		checking := env.StartManager(env.Config, apptest.Manager(app.Config{Webhooks: true, Clock: clock.Now}, func(mgr ctrl.Manager) error {
+			return (&secondary.Reconciler{Client: mgr.GetClient(), Live: mgr.GetAPIReader(), Chain: chain,
+				Recorder: mgr.GetEventRecorder("window-controller"), Now: clock.Now}).SetupWithManager(mgr)
+		}))
+		clock.Set(deadline.Add(time.Minute))
+		publish(nh, windowDay)
+		w := matched(sc.Spec.ISIN, windowDay)
+		Expect(w.Status.Unmatched).To(Equal(int32(2)))
+		Expect(w.Status.Book).To(HaveLen(2))
+		Expect(w.Status.Result.VolumeUnits).To(Equal(int64(5)))
+		for _, o := range []*investv1.Order{gone, frozen} {
+			Eventually(func() *investv1.OrderWindow { return get(o).Status.Window }).WithTimeout(envtest.Settle).ShouldNot(BeNil())
+			Expect(get(o).Status.Window.Date).To(Equal(nextDay))
+			Expect(get(o).Status.Strike).To(BeNil(), "never half-settled: no fill")
+			Expect(events(o.Namespace, o.Name, "NotMatched")).To(Equal(1))
+		}
+		for _, o := range []*investv1.Order{kept, fine} {
+			Eventually(func() *investv1.OrderContractNote { return get(o).Status.Strike }).WithTimeout(envtest.Settle).ShouldNot(BeNil())
+			Expect(get(o).Status.Strike.Units).To(Equal(int64(5)))
+		}
+		checking.Stop()
+		stopMgr = startManager()
+	})
+})
