@@ -226,6 +226,73 @@ type ShareClass struct {
 	// Dealing is absent for a share class without dealing terms (priced at placement with
 	// the latest NAV, no dealing calendar).
 	Dealing *ShareClassDealing `json:"dealing,omitempty"`
+	// SecondaryMarket is absent for a share class without a secondary market (SECONDARY
+	// orders are refused).
+	SecondaryMarket *ShareClassSecondaryMarket `json:"secondary_market,omitempty"`
+}
+
+// ShareClassSecondaryMarket is a share class's secondary market: the calendar of its
+// matching windows, its order deadline, the price rule, the secondary fees, the
+// carry-forward policy and its next windows.
+type ShareClassSecondaryMarket struct {
+	TimeZone       string   `json:"time_zone"`
+	Frequency      string   `json:"frequency" openapi:"enum=DAILY|WEEKLY|MONTHLY|QUARTERLY"`
+	Weekday        *string  `json:"weekday" openapi:"enum=MONDAY|TUESDAY|WEDNESDAY|THURSDAY|FRIDAY|SATURDAY|SUNDAY"`
+	DayRule        *string  `json:"day_rule" openapi:"enum=DAY_OF_MONTH|FIRST_BUSINESS_DAY|LAST_BUSINESS_DAY"`
+	DayOfMonth     *int32   `json:"day_of_month" openapi:"min=1;max=31"`
+	MonthOfQuarter *int32   `json:"month_of_quarter" openapi:"min=1;max=3"`
+	BusinessDays   []string `json:"business_days"`
+	Holidays       []string `json:"holidays"`
+	// OrderDeadline is the cut-off of every window: an order received at or after it goes
+	// to a later window.
+	OrderDeadline DealingCutOff `json:"order_deadline"`
+	// SpreadBasisPoints: a BUY pays NAV × (10,000 + spread) / 10,000 per unit, a SELL
+	// receives NAV × (10,000 − spread) / 10,000, each rounded half up.
+	SpreadBasisPoints int32 `json:"spread_basis_points" openapi:"min=0;max=10000"`
+	BuyFeeRate        int64 `json:"buy_fee_rate" openapi:"min=0;max=10000"`
+	SellFeeRate       int64 `json:"sell_fee_rate" openapi:"min=0;max=10000"`
+	// CarryWindows is how many later windows the units a window did not fill are carried
+	// to (0: cancelled at once).
+	CarryWindows int32                   `json:"carry_windows" openapi:"min=0;max=12"`
+	NextWindows  []SecondaryMarketWindow `json:"next_windows"`
+}
+
+// SecondaryMarketWindow is one matching window of the calendar: its date and order
+// deadline.
+type SecondaryMarketWindow struct {
+	Date          string `json:"date" openapi:"format=date"`
+	OrderDeadline string `json:"order_deadline" openapi:"format=date-time"`
+}
+
+// MatchingWindow is one matching window of a share class's secondary market as GET
+// /v1/share-classes/{isin}/matching-windows publishes it: its phase and, once matched,
+// its price and volume. Nothing in it names an order, an account or a counterparty.
+type MatchingWindow struct {
+	Date          string `json:"date" openapi:"format=date"`
+	OrderDeadline string `json:"order_deadline" openapi:"format=date-time"`
+	Phase         string `json:"phase" openapi:"enum=OPEN|MATCHING|MATCHED|SETTLED"`
+	// NAVPerShare and NAVDate are the NAV the window matched at; null until it is matched.
+	NAVPerShare *int64  `json:"nav_per_share" openapi:"min=1"`
+	NAVDate     *string `json:"nav_date" openapi:"format=date"`
+	// BuyPrice and SellPrice per unit: the NAV with the spread; null until matched.
+	BuyPrice  *int64 `json:"buy_price" openapi:"min=0"`
+	SellPrice *int64 `json:"sell_price" openapi:"min=0"`
+	// VolumeUnits matched: the smaller of the units the BUYs and the SELLs asked.
+	VolumeUnits *int64 `json:"volume_units" openapi:"min=0"`
+	// BuyFillRatio and SellFillRatio are in basis points (10,000 = every unit asked).
+	BuyFillRatio  *int64 `json:"buy_fill_ratio" openapi:"min=0;max=10000"`
+	SellFillRatio *int64 `json:"sell_fill_ratio" openapi:"min=0;max=10000"`
+	BuyOrders     *int32 `json:"buy_orders" openapi:"min=0"`
+	SellOrders    *int32 `json:"sell_orders" openapi:"min=0"`
+	BuyUnits      *int64 `json:"buy_units" openapi:"min=0"`
+	SellUnits     *int64 `json:"sell_units" openapi:"min=0"`
+	// MatchedAt is when the window's book was recorded.
+	MatchedAt *string `json:"matched_at" openapi:"format=date-time"`
+}
+
+// MatchingWindowList is the answer of GET /v1/share-classes/{isin}/matching-windows.
+type MatchingWindowList struct {
+	Data []MatchingWindow `json:"data"`
 }
 
 // ShareClassDealing are a share class's dealing terms and its next dealing dates.
@@ -369,8 +436,21 @@ type OrderListItem struct {
 	// contract note, null until the strike prices the order.
 	Confirmation presentOrNull[OrderConfirmation] `json:"confirmation,omitzero"`
 	// CarriedFrom (a SELL of a forward-priced share class that deals units a redemption
-	// gate carried forward; absent otherwise) is the id of the SELL they came from.
+	// gate carried forward, or a SECONDARY SELL that deals the remainder a matching window
+	// carried; absent otherwise) is the id of the SELL they came from.
 	CarriedFrom *string `json:"carried_from,omitempty" openapi:"uuid"`
+	// MatchingWindow (SECONDARY orders of a share class's secondary market only; absent
+	// otherwise) is the matching window the order waits for or was matched in.
+	MatchingWindow *OrderMatchingWindow `json:"matching_window,omitempty"`
+}
+
+// OrderMatchingWindow is the matching window of a SECONDARY order: its date, its order
+// deadline (the order can be cancelled until then; a BUY is paid by then) and how many
+// windows the order was carried from, filled with nothing in each.
+type OrderMatchingWindow struct {
+	Date          string `json:"date" openapi:"format=date"`
+	OrderDeadline string `json:"order_deadline" openapi:"format=date-time"`
+	Carried       int32  `json:"carried" openapi:"min=0"`
 }
 
 // OrderConfirmation is the contract note of a forward-priced order (the fields of an ISO
@@ -409,6 +489,31 @@ type OrderConfirmation struct {
 	// AntiDilution is what the share class's anti-dilution did to the order (null:
 	// nothing): the swung price or the levy.
 	AntiDilution *OrderAntiDilution `json:"anti_dilution"`
+	// Fill (a SECONDARY order) is what its matching window decided; null for a
+	// forward-priced order's contract note.
+	Fill *OrderFill `json:"fill"`
+}
+
+// OrderFill is a SECONDARY order's fill in its matching window.
+type OrderFill struct {
+	// Window is the matching window's date.
+	Window         string `json:"window" openapi:"format=date"`
+	Outcome        string `json:"outcome" openapi:"enum=FILLED|PARTIAL|UNFILLED"`
+	UnitsRequested int64  `json:"units_requested" openapi:"min=1"`
+	UnitsFilled    int64  `json:"units_filled" openapi:"min=0"`
+	// NAVPerShare is the window's NAV before the spread; the confirmation's price is the
+	// side's price.
+	NAVPerShare       int64 `json:"nav_per_share" openapi:"min=1"`
+	SpreadBasisPoints int32 `json:"spread_basis_points" openapi:"min=0;max=10000"`
+	// AmountPaid (BUY) is the payment received: units × the price at placement + fee.
+	AmountPaid *int64 `json:"amount_paid" openapi:"min=0"`
+	// AmountDue (BUY) is what the fill costs: gross_amount + fee_amount.
+	AmountDue *int64 `json:"amount_due" openapi:"min=0"`
+	// RemainderCancelled are the units asked, not filled and not carried to a later window.
+	RemainderCancelled int64 `json:"remainder_cancelled" openapi:"min=0"`
+	// CarriedToOrder (a SELL filled in part whose remainder is carried) is the SELL of
+	// the next window that deals the rest; null otherwise.
+	CarriedToOrder *string `json:"carried_to_order" openapi:"uuid"`
 }
 
 // OrderAntiDilution is the anti-dilution applied to one order at the strike.

@@ -125,6 +125,7 @@ func shareClassView(c *investv1.ShareClass, now time.Time) ShareClass {
 		TargetReturnNet: s.TargetReturnNet, MinInvestment: s.MinInvestment, LockUp: s.LockUp,
 		RedemptionWindow: s.RedemptionWindow, FeederFundID: string(s.FeederFundID), Created: created(c),
 		ISIN: string(s.ISIN), Currency: string(s.Currency), Dealing: dealingView(s.Dealing, now),
+		SecondaryMarket: secondaryMarketView(s.Secondary, now),
 	}
 }
 
@@ -220,10 +221,21 @@ func orderListItemView(o *investv1.Order) OrderListItem {
 			item.Value = n.GrossAmount
 		}
 	}
+	if lifecycle.Secondary(o) {
+		// A SECONDARY order of a share class's secondary market: its matching window, and
+		// its contract note (null until the window matched it) with the window's fill.
+		item.MatchingWindow = orderWindowView(o)
+		item.Confirmation = present(confirmationView(o))
+		item.CarriedFrom = optString(string(o.Spec.CarriedFrom))
+		if n := o.Status.Strike; n != nil {
+			item.Value = n.GrossAmount
+		}
+	}
 	return item
 }
 
-// confirmationView is a forward order's contract note; nil before the strike.
+// confirmationView is a forward or SECONDARY order's contract note; nil before the strike
+// (the match).
 func confirmationView(o *investv1.Order) *OrderConfirmation {
 	n := o.Status.Strike
 	if n == nil {
@@ -237,6 +249,10 @@ func confirmationView(o *investv1.Order) *OrderConfirmation {
 	if lifecycle.ByAmount(o) {
 		c.UnitsValue, c.ResidualAmount = optInt64(n.UnitsValue), optInt64(n.Residual)
 		c.ResidualReference = optString(n.ResidualReference)
+	}
+	if n.Secondary != nil && n.Residual > 0 {
+		// A SECONDARY BUY paid more than its fill costs: the rest is refunded.
+		c.ResidualAmount, c.ResidualReference = optInt64(n.Residual), optString(n.ResidualReference)
 	}
 	if lifecycle.ResidualOwed(o) {
 		status := "PENDING"
@@ -261,6 +277,7 @@ func confirmationView(o *investv1.Order) *OrderConfirmation {
 	if f := n.CarriedForward; f != nil {
 		c.CarriedForward = &OrderCarriedForward{OrderID: string(f.Order), Units: f.Units, DealingDate: f.DealingDate, CutOff: timestamp(f.CutOff)}
 	}
+	c.Fill = fillView(o, n)
 	return c
 }
 
@@ -294,6 +311,14 @@ func orderView(o *investv1.Order) Order {
 			}
 			if n := o.Status.Strike; n != nil {
 				out.Amount, feeAmount, netAmount, grossValue = optInt64(n.GrossAmount), optInt64(n.FeeAmount), optInt64(n.NetAmount), optInt64(n.GrossAmount)
+			}
+		}
+		if n := o.Status.Strike; n != nil && n.Secondary != nil {
+			// Matched: the window's price. A BUY's amount is what its fill costs (gross +
+			// fee; the rest of its payment is the residual), a SELL's its gross.
+			out.Amount, feeAmount, netAmount, grossValue = optInt64(n.GrossAmount), optInt64(n.FeeAmount), optInt64(n.NetAmount), optInt64(n.GrossAmount)
+			if o.Spec.Side == investv1.SideBuy {
+				out.Amount = optInt64(n.Secondary.AmountDue)
 			}
 		}
 		if o.Spec.Side == investv1.SideSell {

@@ -4,9 +4,10 @@
 // the guides). Both mains call Run; nothing of the program lives in them.
 //
 // Commands that only print (tenant) or read the order archive (orders) work without a
-// cluster; the operator's actions (nav, gate, ungate, wallet, dealings) reach the API
-// server as kubectl does: --kubeconfig, --context and -n/--namespace, with the kubeconfig's
-// loading rules. "bank upload" reaches the REST facade (--server) with a Kubernetes token.
+// cluster; the operator's actions (nav, gate, ungate, wallet, dealings, windows) reach the
+// API server as kubectl does: --kubeconfig, --context and -n/--namespace, with the
+// kubeconfig's loading rules. "bank upload" reaches the REST facade (--server) with a
+// Kubernetes token.
 //
 // Exit codes follow kubectl's plugins: 0 on success and for help (printed on stdout); 2 for a
 // usage error (unknown command or flag, a missing or malformed value: one line on stderr);
@@ -53,6 +54,7 @@ func commands() []command {
 		{"ungate", "lift a fund's redemption gate", runUngate},
 		{"wallet", "\"wallet recover\": move a lost wallet's units to another wallet of the account", runWallet},
 		{"dealings", "\"dealings list\": dealings of forward-priced share classes (phase, cut-off, NAV)", runDealings},
+		{"windows", "\"windows list\": matching windows of secondary markets (phase, deadline, prices, fills)", runWindows},
 		{"webhooks", "\"webhooks listen\": receive and verify signed webhooks on a local address (development)", runWebhooks},
 		{"version", "print the version", runVersion},
 	}

@@ -28,6 +28,7 @@ func TestHelpGoesToStdoutAndExitsZero(t *testing.T) {
 		{"gate", "--help"}, {"ungate", "--help"},
 		{"wallet", "--help"}, {"wallet", "recover", "--help"},
 		{"dealings", "--help"}, {"dealings", "list", "--help"},
+		{"windows", "--help"}, {"windows", "list", "--help"},
 		{"version", "--help"},
 	} {
 		stdout, stderr, code := plugin(args...)
@@ -42,6 +43,7 @@ func TestUsageErrorsGoToStderrAndExitTwo(t *testing.T) {
 		nil, {"tenants"}, {"orders"}, {"orders", "find"}, {"orders", "list", "--nope"},
 		{"orders", "list", "--archive-dsn", "sqlite:///tmp/x.db", "-n", "acme", "-o", "wide"},
 		{"nav"}, {"nav", "publish", "--isin", "XS0000000001"}, {"dealings", "list", "-o", "xml"},
+		{"windows"}, {"windows", "show"}, {"windows", "list", "-o", "xml"}, {"windows", "list", "extra"},
 		{"gate"}, {"wallet", "recover", "-n", "acme", "--account", "a"},
 	} {
 		stdout, stderr, code := plugin(args...)

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -247,6 +248,79 @@ func TestOutputJSONIsWhatTheAPIServerHolds(t *testing.T) {
 	}
 	if out, _, code := kubectl("dealings", "list", "--isin", isin, "--phase", "Struck"); code != 0 || strings.Count(out, "\n") != 1 {
 		t.Errorf("--phase Struck lists:\n%s", out)
+	}
+}
+
+func TestWindowsListShowsThePublishedResultAndOutputJSONIsWhatTheAPIServerHolds(t *testing.T) {
+	ctx := context.Background()
+	isin := envtest.NewISIN()
+	var want []investv1.MatchingWindow
+	for _, date := range []string{"2026-05-29", "2026-05-22"} {
+		w := &investv1.MatchingWindow{ObjectMeta: metav1.ObjectMeta{Name: strings.ToLower(isin) + "-" + date},
+			Spec: investv1.MatchingWindowSpec{ISIN: investv1.ISIN(isin), Date: date}}
+		must(t, env.Client.Create(ctx, w))
+		deadline := metav1.NewTime(time.Date(2026, 5, 21, 10, 0, 0, 0, time.UTC))
+		w.Status = investv1.MatchingWindowStatus{Phase: investv1.WindowOpen, Deadline: &deadline}
+		if date == "2026-05-22" {
+			w.Status.Phase, w.Status.MatchedAt = investv1.WindowMatched, &deadline
+			w.Status.NAV = &investv1.DealingNAV{NAVPerShare: 1_000_000, Date: "2026-05-21", RecordedAt: deadline}
+			w.Status.Book = []string{"BUY 120 0 tenant-a/order-1", "SELL 80 0 tenant-b/order-2"}
+			w.Status.Result = &investv1.MatchingWindowResult{BuyPrice: 1_005_000, SellPrice: 995_000, VolumeUnits: 80,
+				BuyFillBasisPoints: 6666, SellFillBasisPoints: 10_000, BuyOrders: 1, SellOrders: 1, BuyUnits: 120, SellUnits: 80}
+		}
+		must(t, env.Client.Status().Update(ctx, w))
+		fresh := investv1.MatchingWindow{}
+		must(t, env.Client.Get(ctx, client.ObjectKeyFromObject(w), &fresh))
+		fresh.SetGroupVersionKind(investv1.GroupVersion.WithKind("MatchingWindow"))
+		want = append([]investv1.MatchingWindow{fresh}, want...) // by date
+	}
+	wantJSON, err := json.Marshal(want)
+	must(t, err)
+
+	for _, format := range []string{"json", "yaml"} {
+		out, errOut, code := kubectl("windows", "list", "--isin", isin, "-o", format)
+		if code != 0 {
+			t.Fatalf("-o %s: code %d, %q", format, code, errOut)
+		}
+		var got struct {
+			APIVersion string            `json:"apiVersion"`
+			Kind       string            `json:"kind"`
+			Items      []json.RawMessage `json:"items"`
+		}
+		if err := yaml.Unmarshal([]byte(out), &got); err != nil {
+			t.Fatalf("-o %s does not parse: %v\n%s", format, err, out)
+		}
+		itemsJSON, err := json.Marshal(got.Items)
+		must(t, err)
+		var a, b any
+		must(t, json.Unmarshal(itemsJSON, &a))
+		must(t, json.Unmarshal(wantJSON, &b))
+		if got.APIVersion != "invest.fundshare.io/v1alpha1" || got.Kind != "MatchingWindowList" || !jsonEqual(a, b) {
+			t.Errorf("-o %s printed %s %s\n%s\nthe API server holds\n%s", format, got.APIVersion, got.Kind, itemsJSON, wantJSON)
+		}
+	}
+
+	out, _, code := kubectl("windows", "list", "--isin", isin)
+	lines := strings.Split(strings.TrimSpace(out), "\n")
+	if code != 0 || len(lines) != 3 {
+		t.Fatalf("table (code %d):\n%s", code, out)
+	}
+	if h := strings.Fields(lines[0]); strings.Join(h, " ") != "NAME ISIN DATE DEADLINE PHASE BUY PRICE SELL PRICE VOLUME BUY FILL SELL FILL" {
+		t.Errorf("header %q", lines[0])
+	}
+	matched := strings.Fields(lines[1])
+	if !slices.Equal(matched[2:], []string{"2026-05-22", "2026-05-21T10:00:00Z", "Matched", "100.5000", "99.5000", "80", "6666", "10000"}) {
+		t.Errorf("matched window row %q", lines[1])
+	}
+	open := strings.Fields(lines[2])
+	if !slices.Equal(open[2:], []string{"2026-05-29", "2026-05-21T10:00:00Z", "Open", "-", "-", "-", "-", "-"}) {
+		t.Errorf("open window row %q", lines[2])
+	}
+	if strings.Contains(out, "tenant-a") || strings.Contains(out, "order-1") {
+		t.Errorf("the table shows the book:\n%s", out)
+	}
+	if out, _, code := kubectl("windows", "list", "--isin", isin, "--phase", "Settled"); code != 0 || strings.Count(out, "\n") != 1 {
+		t.Errorf("--phase Settled lists:\n%s", out)
 	}
 }
 

@@ -337,6 +337,29 @@ func TestArgoCDHealthOfEveryKindAgreesWithKstatus(t *testing.T) {
 			status: func(o client.Object) {
 				o.(*investv1.Dealing).Status.Message = "no share class with ISIN " + isin + " prices forward"
 			}},
+		// MatchingWindow: by its phase (no conditions; kstatus reads every phase Current).
+		{name: "matching window open", obj: windowOf(isin, "2026-03-10"), want: "Progressing", wantIn: "Open", kstatus: kstatus.CurrentStatus, status: func(o client.Object) {
+			w := o.(*investv1.MatchingWindow)
+			w.Status.Phase, w.Status.Deadline = investv1.WindowOpen, &now
+		}},
+		{name: "matching window matching", obj: windowOf(isin, "2026-03-11"), want: "Progressing", wantIn: "Matching", kstatus: kstatus.CurrentStatus, status: func(o client.Object) {
+			w := o.(*investv1.MatchingWindow)
+			w.Status.Phase, w.Status.Deadline, w.Status.MatchedAt = investv1.WindowMatching, &now, &now
+			w.Status.Message = "2 orders of the book wait for their fill"
+		}},
+		{name: "matching window matched", obj: windowOf(isin, "2026-03-12"), want: "Healthy", wantIn: "Matched", status: func(o client.Object) {
+			w := o.(*investv1.MatchingWindow)
+			w.Status.Phase, w.Status.Deadline, w.Status.MatchedAt = investv1.WindowMatched, &now, &now
+		}},
+		{name: "matching window settled", obj: windowOf(isin, "2026-03-13"), want: "Healthy", wantIn: "Settled", status: func(o client.Object) {
+			w := o.(*investv1.MatchingWindow)
+			w.Status.Phase, w.Status.Deadline, w.Status.MatchedAt = investv1.WindowSettled, &now, &now
+		}},
+		{name: "matching window no secondary market claims", obj: windowOf(isin, "2026-03-16"), want: "Degraded", wantIn: "secondary market", kstatus: kstatus.CurrentStatus,
+			status: func(o client.Object) {
+				o.(*investv1.MatchingWindow).Status.Message = "no share class with ISIN " + isin + " has a secondary market"
+			}},
+		{name: "matching window not placed yet", obj: windowOf(isin, "2026-03-17"), want: "Progressing", wantIn: "not placed", kstatus: kstatus.CurrentStatus},
 	}
 
 	covered := map[string]bool{}
@@ -445,7 +468,7 @@ func TestTheChartShipsTheHealthCheckForEveryKind(t *testing.T) {
 			t.Errorf("%s does not hold files/argocd-health.lua", k)
 		}
 	}
-	for _, kind := range []string{"Account", "ApiClient", "BankDecision", "CustomOffering", "DeliveryBatch", "Fund", "NAVHistory", "Order",
+	for _, kind := range []string{"Account", "ApiClient", "BankDecision", "CustomOffering", "Dealing", "DeliveryBatch", "Fund", "MatchingWindow", "NAVHistory", "Order",
 		"PaymentMethodDetails", "ShareClass", "Transfer", "Wallet", "WalletRecovery", "WebhookEndpoint"} {
 		if !slices.Contains(keys, "resource.customizations.health.invest.fundshare.io_"+kind) {
 			t.Errorf("no health check for %s; keys: %v", kind, keys)
@@ -481,4 +504,9 @@ func stamp(conds []metav1.Condition, at metav1.Time) {
 func dealingOf(isin, date string) *investv1.Dealing {
 	return &investv1.Dealing{ObjectMeta: metav1.ObjectMeta{Name: strings.ToLower(isin) + "-" + date},
 		Spec: investv1.DealingSpec{ISIN: investv1.ISIN(isin), Date: date}}
+}
+
+func windowOf(isin, date string) *investv1.MatchingWindow {
+	return &investv1.MatchingWindow{ObjectMeta: metav1.ObjectMeta{Name: strings.ToLower(isin) + "-" + date},
+		Spec: investv1.MatchingWindowSpec{ISIN: investv1.ISIN(isin), Date: date}}
 }

@@ -36,8 +36,10 @@ func TestMain(m *testing.M) {
 // agentOwned are the kinds only the operator creates (no person should): they have no
 // sample. DeliveryBatch is the chain agent's record of one batchMint transaction; Transfer is
 // the transfer indexer's record of one side of a holder-to-holder transfer on chain; a
-// Dealing is the strike controller's record of one dealing date of a forward-priced class.
-var agentOwned = map[string]bool{"DeliveryBatch": true, "Transfer": true, "Dealing": true}
+// Dealing is the strike controller's record of one dealing date of a forward-priced class; a
+// MatchingWindow is the window controller's record of one matching window of a secondary
+// market.
+var agentOwned = map[string]bool{"DeliveryBatch": true, "Transfer": true, "Dealing": true, "MatchingWindow": true}
 
 // needsChain are the kinds whose admission needs the chain's state, which this suite has
 // not: a WalletRecovery is admitted only to a wallet Registered in the identity registry.

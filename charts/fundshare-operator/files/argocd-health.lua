@@ -55,6 +55,32 @@ if obj.kind == "Dealing" then
   end
   return hs
 end
+-- A MatchingWindow by its phase: open (orders are taken) or matching (fills being written)
+-- it is on its way (Progressing); matched or settled it is done (Healthy); without a phase
+-- the window controller could not place it (no share class with a secondary market, no
+-- window of its calendar on its date): Degraded.
+if obj.kind == "MatchingWindow" then
+  local phase = nil
+  local message = nil
+  if obj.status ~= nil then
+    phase = obj.status.phase
+    message = obj.status.message
+  end
+  if phase == "Matched" or phase == "Settled" then
+    hs.status = "Healthy"
+  elseif phase == "Open" or phase == "Matching" then
+    hs.status = "Progressing"
+  elseif message ~= nil and message ~= "" then
+    hs.status = "Degraded"
+  else
+    hs.status = "Progressing"
+  end
+  hs.message = "window " .. (phase or "not placed")
+  if message ~= nil and message ~= "" then
+    hs.message = hs.message .. ": " .. message
+  end
+  return hs
+end
 -- A BankDecision by its phase: recorded in the bank ledger it is done (Healthy; a refund
 -- that the bank rejected or that came back is Degraded: a person sends it by hand);
 -- refused it never will be (Degraded, with the reason); without a phase the leader has
