@@ -42,6 +42,7 @@ var guides = []struct{ path, notRun string }{
 	{"docs/dealing.md", ""},
 	{"docs/bank.md", ""},
 	{"docs/payouts.md", ""},
+	{"docs/secondary.md", ""},
 	{"docs/kubectl-plugin.md", "the plugin's actions gate funds and publish NAVs of make run's catalogue, which the runnable guides rely on; internal/cli's tests run every command against a real API server"},
 	{"docs/monitoring.md", "operator reference: Prometheus, Grafana and Argo CD on a real cluster (its rules, dashboard and health checks are tested by make monitoring-check, test/monitoring and test/health)"},
 }
