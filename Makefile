@@ -276,11 +276,13 @@ docker-build: ## Build the manager image IMG with Docker (needs a Docker engine)
 ##@ Performance
 
 .PHONY: bench
-bench: controlplane manifests ## Performance harness (not part of make test): read path, scale, pipeline, memory, start-up, a NAV strike of 10,000 orders and its delivery, token endpoint under a flood, transfers indexed, books healed after a 100-block rollback; BENCH_ARGS=-scale for 100,000 orders.
+bench: controlplane manifests ## Performance harness (not part of make test): read path, scale, pipeline, memory, start-up, a NAV strike of 10,000 orders and its delivery, a secondary window of 10,000 orders matched and a window settled on chain, token endpoint under a flood, transfers indexed, books healed after a 100-block rollback; BENCH_ARGS=-scale for 100,000 orders.
 	go run ./hack/bench $(BENCH_ARGS)
 	go test -count=1 -run '^$$' -bench 'TokenLatencyUnderFlood' -benchtime 20x -v ./apiserver/auth/
 	go test -count=1 -run '^$$' -bench 'DeliveryThroughput' -benchtime 1x -v ./controllers/delivery/
 	go test -count=1 -run '^$$' -bench 'StrikeDelivered' -benchtime 1x -timeout 60m -v ./controllers/delivery/
+	go test -count=1 -run '^$$' -bench 'WindowOfTenThousandOrders' -benchtime 1x -timeout 60m -v ./controllers/secondary/
+	go test -count=1 -run '^$$' -bench 'SecondarySettled' -benchtime 1x -timeout 60m -v ./controllers/delivery/
 	go test -count=1 -run '^$$' -bench 'HealAfterRollback' -benchtime 3x -v ./internal/chain/outbox/
 	go test -count=1 -run '^$$' -bench 'TransfersIndexed' -benchtime 1x -v ./controllers/transfer/
 	go test -count=1 -run '^$$' -bench 'BooksHealedAfterA100BlockRollback' -benchtime 1x -v ./controllers/delivery/

@@ -17,6 +17,8 @@ type crashingClient struct {
 	client.Client
 	after   int32
 	written *atomic.Int32
+	// succeeded counts the order status writes that went through.
+	succeeded *atomic.Int32
 }
 
 func (c crashingClient) Status() client.SubResourceWriter {
@@ -31,8 +33,13 @@ type crashingWriter struct {
 var errCrashed = errors.New("the process crashed")
 
 func (w crashingWriter) Patch(ctx context.Context, obj client.Object, p client.Patch, opts ...client.SubResourcePatchOption) error {
-	if _, ok := obj.(*investv1.Order); ok && w.c.written.Add(1) > w.c.after {
+	_, isOrder := obj.(*investv1.Order)
+	if isOrder && w.c.written.Add(1) > w.c.after {
 		return errCrashed
 	}
-	return w.SubResourceWriter.Patch(ctx, obj, p, opts...)
+	err := w.SubResourceWriter.Patch(ctx, obj, p, opts...)
+	if isOrder && err == nil && w.c.succeeded != nil {
+		w.c.succeeded.Add(1)
+	}
+	return err
 }

@@ -2,6 +2,7 @@ package settlement
 
 import (
 	"fmt"
+	"slices"
 	"testing"
 
 	investv1 "github.com/fundshare/fundshare-operator/api/v1alpha1"
@@ -19,41 +20,56 @@ func TestEveryStepAnAgentIsAskedForIsAdmitted(t *testing.T) {
 		investv1.StateExecuted, investv1.StateDeliveryInitiated, investv1.StateDeliveryCompleted, investv1.StateRedemptionGated,
 		investv1.StatePaymentSent, investv1.StatePaymentCompleted, investv1.StateCompleted, investv1.StateCancelled}
 	fields := lifecycle.EvidenceFields()
+	unitsDelivered := slices.Index(fields, "unitsDelivered")
 	asked := map[lifecycle.Step]bool{}
 	for _, side := range []investv1.OrderSide{investv1.SideBuy, investv1.SideSell} {
 		for _, state := range states {
 			for _, refund := range []bool{false, true} {
 				for _, cancelling := range []bool{false, true} {
 					for mask := range 1 << len(fields) {
-						for _, residual := range []bool{false, true} {
-							o := order(side, state)
-							o.Spec.CancellationRequested = cancelling
-							if refund {
-								o.Status.Refund = &investv1.OrderRefund{Amount: 1, Currency: "EUR", Reference: "RF-1"}
+						for _, onWindow := range []bool{false, true} {
+							// unitsDelivered belongs to a SECONDARY SELL only, and a
+							// SECONDARY BUY settles with a PRIMARY one's evidence: the
+							// rest is unreachable or walked already.
+							if !onWindow && mask&(1<<unitsDelivered) != 0 || onWindow && side == investv1.SideBuy {
+								continue
 							}
-							if residual {
-								o.Status.Strike = &investv1.OrderContractNote{Units: 1, Residual: 100, ResidualReference: "RS-1"}
-							}
-							var recorded []string
-							for i, f := range fields {
-								if mask&(1<<i) != 0 {
-									lifecycle.Record(o, stepOf(t, f), investv1.SettlementRecord{Reference: "R", TransactionHash: txHash})
-									recorded = append(recorded, f)
+							for _, residual := range []bool{false, true} {
+								o := order(side, state)
+								if onWindow {
+									// A SECONDARY order of a matching window: a SELL's units are
+									// delivered to its buyers instead of burned.
+									o.Spec.Market = investv1.MarketSecondary
+									o.Spec.Quote = &investv1.OrderQuote{Window: &investv1.OrderWindow{Date: "2026-03-10"}}
 								}
-							}
-							if !reachable(o) {
-								continue
-							}
-							step, ok := lifecycle.NextStep(o)
-							if !ok {
-								continue
-							}
-							asked[step] = true
-							written := o.DeepCopy()
-							lifecycle.Record(written, step, investv1.SettlementRecord{Reference: "R", TransactionHash: txHash})
-							if refused := lifecycle.CheckEvidence(o, written.Status.Settlement); len(refused) > 0 {
-								t.Errorf("%s %s refund=%v cancelling=%v residual=%v recorded=%v: NextStep asks for %s, admission refuses it: %+v",
-									side, state, refund, cancelling, residual, recorded, step, refused)
+								o.Spec.CancellationRequested = cancelling
+								if refund {
+									o.Status.Refund = &investv1.OrderRefund{Amount: 1, Currency: "EUR", Reference: "RF-1"}
+								}
+								if residual {
+									o.Status.Strike = &investv1.OrderContractNote{Units: 1, Residual: 100, ResidualReference: "RS-1"}
+								}
+								var recorded []string
+								for i, f := range fields {
+									if mask&(1<<i) != 0 {
+										lifecycle.Record(o, stepOf(t, f), investv1.SettlementRecord{Reference: "R", TransactionHash: txHash})
+										recorded = append(recorded, f)
+									}
+								}
+								if !reachable(o) {
+									continue
+								}
+								step, ok := lifecycle.NextStep(o)
+								if !ok {
+									continue
+								}
+								asked[step] = true
+								written := o.DeepCopy()
+								lifecycle.Record(written, step, investv1.SettlementRecord{Reference: "R", TransactionHash: txHash})
+								if refused := lifecycle.CheckEvidence(o, written.Status.Settlement); len(refused) > 0 {
+									t.Errorf("%s %s refund=%v cancelling=%v residual=%v secondary=%v recorded=%v: NextStep asks for %s, admission refuses it: %+v",
+										side, state, refund, cancelling, residual, onWindow, recorded, step, refused)
+								}
 							}
 						}
 					}
@@ -90,6 +106,14 @@ func reachable(o *investv1.Order) bool {
 			investv1.StateCompleted:        {ev.PaymentSent, ev.PaymentCompleted},
 		},
 	}[o.Spec.Side]
+	// A SECONDARY order is never burned, and only a SECONDARY SELL's units are delivered
+	// (before its payout).
+	if lifecycle.Secondary(o) && ev.TokensBurned != nil || !lifecycle.Secondary(o) && ev.UnitsDelivered != nil {
+		return false
+	}
+	if lifecycle.Secondary(o) && o.Spec.Side == investv1.SideSell && ev.PaymentSent != nil && ev.UnitsDelivered == nil {
+		return false
+	}
 	need, ok := needs[o.Status.State]
 	if !ok {
 		return false
@@ -117,7 +141,7 @@ const txHash = "0x11111111111111111111111111111111111111111111111111111111111111
 // stepOf is the Step whose evidence is status.settlement's field f.
 func stepOf(t *testing.T, f string) lifecycle.Step {
 	t.Helper()
-	for _, s := range []lifecycle.Step{lifecycle.StepPaymentReceived, lifecycle.StepDeliveryInitiated, lifecycle.StepDeliveryCompleted, lifecycle.StepTokensBurned,
+	for _, s := range []lifecycle.Step{lifecycle.StepPaymentReceived, lifecycle.StepDeliveryInitiated, lifecycle.StepDeliveryCompleted, lifecycle.StepTokensBurned, lifecycle.StepUnitsDelivered,
 		lifecycle.StepPaymentSent, lifecycle.StepPaymentCompleted, lifecycle.StepRefundSent, lifecycle.StepRefundCompleted,
 		lifecycle.StepResidualRefundSent, lifecycle.StepResidualRefundCompleted} {
 		o := &investv1.Order{}

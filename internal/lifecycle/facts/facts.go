@@ -47,6 +47,10 @@ func Gather(ctx context.Context, c client.Reader, o *investv1.Order, now time.Ti
 	if len(classes.Items) > 0 && lifecycle.Forward(o) {
 		changesAt = earliest(changesAt, forwardFacts(&f, o, &classes.Items[0], now))
 	}
+	if w := lifecycle.Window(o); w != nil && o.Spec.Side == investv1.SideBuy && o.Status.State == investv1.StateAwaitingPayment && now.Before(w.Deadline.Time) {
+		// A SECONDARY BUY unpaid at its window's order deadline is cancelled then.
+		changesAt = earliest(changesAt, w.Deadline.Time)
+	}
 	if o.Spec.Side == investv1.SideSell {
 		f.Reservation = lifecycle.ReservationPending
 		if o.Status.State != "" && o.Status.State != investv1.StatePlaced {
