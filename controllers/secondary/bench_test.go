@@ -132,7 +132,7 @@ func matchOnce(b *testing.B, ctx context.Context, e *envtest.Environment, n int)
 	if err != nil {
 		b.Fatal(err)
 	}
-	defer mgr.Stop()
+	defer func() { _ = mgr.Close() }()
 	name := client.ObjectKey{Name: lifecycle.WindowName(isin, windowDay)}
 	w := &investv1.MatchingWindow{}
 	waitFor := func(what string, done func() bool) {
