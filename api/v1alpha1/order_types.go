@@ -821,6 +821,8 @@ type OrderAntiDilution struct {
 // +kubebuilder:printcolumn:name="Currency",type=string,JSONPath=`.spec.currency`,priority=1
 // +kubebuilder:printcolumn:name="Account",type=string,JSONPath=`.spec.accountID`,priority=1
 // +kubebuilder:printcolumn:name="Dealing Date",type=string,JSONPath=`.spec.quote.dealingDate`,priority=1
+// +kubebuilder:printcolumn:name="Window",type=string,JSONPath=`.spec.quote.window.date`,priority=1
+// +kubebuilder:printcolumn:name="Filled",type=integer,JSONPath=`.status.strike.units`,priority=1
 // +kubebuilder:printcolumn:name="State",type=string,JSONPath=`.status.state`
 // +kubebuilder:printcolumn:name="Ready",type=string,JSONPath=`.status.conditions[?(@.type=="Ready")].reason`
 // +kubebuilder:printcolumn:name="Waiting",type=string,JSONPath=`.status.conditions[?(@.type=="Waiting")].status`
