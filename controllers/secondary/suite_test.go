@@ -126,8 +126,17 @@ func holders(sc *investv1.ShareClass, n int, units int64) []customer {
 // BUY paid, a SELL's units reserved).
 func (c customer) order(sc *investv1.ShareClass, side investv1.OrderSide, units int64) *investv1.Order {
 	GinkgoHelper()
+	return c.orderFrom(sc, side, units, nil)
+}
+
+// orderFrom is order with the wallet named (nil: the account's primary).
+func (c customer) orderFrom(sc *investv1.ShareClass, side investv1.OrderSide, units int64, wallet *investv1.Wallet) *investv1.Order {
+	GinkgoHelper()
 	o := fixtures.BuyOrder(c.ns, c.account.Name, string(sc.Spec.ISIN), units)
 	o.Spec.Side, o.Spec.Market = side, investv1.MarketSecondary
+	if wallet != nil {
+		o.Spec.WalletID = investv1.ObjectID(wallet.Name)
+	}
 	Expect(k8s.Create(ctx, o)).To(Succeed())
 	Expect(get(o).Spec.Quote.Window).NotTo(BeNil())
 	if side == investv1.SideBuy {

@@ -257,7 +257,16 @@ func (r *Reconciler) draw(ctx context.Context, w *investv1.MatchingWindow, sc *i
 	}
 	book := []string{}
 	var unmatched int32
+	leaveOut := func(o *investv1.Order, why string) {
+		unmatched++
+		r.event(o, corev1.EventTypeWarning, "NotMatched", "Match", "left out of the matching window of %s: %s", w.Spec.Date, why)
+	}
 	selling := map[string]int64{} // units the book's SELLs take from each wallet
+	type candidate struct {
+		o     *investv1.Order
+		entry secondary.Entry
+	}
+	var candidates []candidate
 	for i := range orders {
 		o := &orders[i]
 		if !lifecycle.ReadyForMatching(o) {
@@ -272,11 +281,21 @@ func (r *Reconciler) draw(ctx context.Context, w *investv1.MatchingWindow, sc *i
 			return ctrl.Result{}, err
 		}
 		if why != "" {
-			unmatched++
-			r.event(o, corev1.EventTypeWarning, "NotMatched", "Match", "left out of the matching window of %s: %s", w.Spec.Date, why)
+			leaveOut(o, why)
 			continue
 		}
-		book = append(book, secondary.Entry{Side: o.Spec.Side, Units: units, Carried: carried, Namespace: o.Namespace, Name: o.Name}.String())
+		candidates = append(candidates, candidate{o, secondary.Entry{Side: o.Spec.Side, Units: units, Carried: carried, Namespace: o.Namespace, Name: o.Name}})
+	}
+	for _, c := range candidates {
+		// On chain a wallet cannot deliver units to itself (the token refuses it:
+		// SameWallet): a BUY whose wallet also sells in this window is left out.
+		if c.o.Spec.Side == investv1.SideBuy && r.Chain != nil {
+			if addr, err := r.walletOf(ctx, c.o); err == nil && selling[addr] > 0 {
+				leaveOut(c.o, "its wallet "+addr+" also sells in this window, and a wallet cannot buy its own units")
+				continue
+			}
+		}
+		book = append(book, c.entry.String())
 	}
 	res, _, err := secondary.Replay(w.Spec.Date, nav.NAVPerShare, secondary.PolicyOf(policy), book)
 	if err != nil {
@@ -367,7 +386,7 @@ func (r *Reconciler) check(ctx context.Context, o *investv1.Order, tradeable boo
 		return units, "", nil
 	}
 	wallet := &investv1.Wallet{}
-	key := client.ObjectKey{Namespace: o.Namespace, Name: string(o.Spec.Quote.WalletID)}
+	key := client.ObjectKey{Namespace: o.Namespace, Name: string(walletID(o))}
 	if err := r.Client.Get(ctx, key, wallet); err != nil {
 		if apierrors.IsNotFound(err) {
 			return 0, "its wallet " + key.Name + " no longer exists", nil
@@ -395,6 +414,24 @@ func (r *Reconciler) check(ctx context.Context, o *investv1.Order, tradeable boo
 		selling[addr] += units
 	}
 	return units, "", nil
+}
+
+// walletID is the wallet the order deals from or to: its own choice, else the one
+// resolved at placement.
+func walletID(o *investv1.Order) investv1.ObjectID {
+	if o.Spec.WalletID != "" {
+		return o.Spec.WalletID
+	}
+	return o.Spec.Quote.WalletID
+}
+
+// walletOf is the order's wallet address in lower case.
+func (r *Reconciler) walletOf(ctx context.Context, o *investv1.Order) (string, error) {
+	wallet := &investv1.Wallet{}
+	if err := r.Client.Get(ctx, client.ObjectKey{Namespace: o.Namespace, Name: string(walletID(o))}, wallet); err != nil {
+		return "", err
+	}
+	return strings.ToLower(wallet.Spec.WalletAddress), nil
 }
 
 // fillWorkers is how many orders of a window are written at once.

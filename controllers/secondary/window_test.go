@@ -2,9 +2,11 @@ package secondary_test
 
 import (
 	"context"
+	"math/rand/v2"
 	"sync/atomic"
 	"time"
 
+	"github.com/ethereum/go-ethereum/common"
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
 	ctrl "sigs.k8s.io/controller-runtime"
@@ -290,34 +292,59 @@ func waitingReason(o *investv1.Order) string {
 	return ""
 }
 
-// fakeChain answers the checks at matching with what the spec says of the wallet of each
-// customer (by namespace: the suite's customers share one wallet address); a wallet it
+// fakeChain answers the checks at matching with what the spec says of a wallet address
+// or, for the suite's customers' shared address, of the customer's namespace; a wallet it
 // does not know is registered, not frozen, with 1,000 units.
 type fakeChain map[string]rules.WalletState
 
-func (f fakeChain) Wallet(_ context.Context, namespace string, _ investv1.ISIN, _ string) (rules.WalletState, error) {
+func (f fakeChain) Wallet(_ context.Context, namespace string, _ investv1.ISIN, address string) (rules.WalletState, error) {
+	if st, ok := f[address]; ok {
+		return st, nil
+	}
 	if st, ok := f[namespace]; ok {
 		return st, nil
 	}
 	return rules.WalletState{Verified: true, Unlocked: 1000}, nil
 }
 
+// ownWallet is a new wallet of the customer with an address of its own (the suite's
+// customers share one).
+func ownWallet(c customer) *investv1.Wallet {
+	GinkgoHelper()
+	var b [20]byte
+	for i := range b {
+		b[i] = byte(rand.IntN(256))
+	}
+	w := fixtures.Wallet(c.ns, c.account.Name, common.BytesToAddress(b[:]).Hex())
+	Expect(k8s.Create(ctx, w)).To(Succeed())
+	return w
+}
+
 var _ = Describe("The checks at matching", func() {
 	BeforeEach(func() { clock.Set(start) })
 
-	It("leave out of the book a SELL whose units left its wallet and a BUY whose wallet is frozen, saying why, and carry them", func() {
+	It("leave out of the book a SELL whose units left its wallet, a BUY whose wallet is frozen and a BUY whose wallet also sells, saying why, and carry them", func() {
 		sc, nh := secondaryClass(1)
 		sellers := holders(sc, 2, 10)
-		gone := sellers[0].order(sc, investv1.SideSell, 8)
-		kept := sellers[1].order(sc, investv1.SideSell, 5)
-		frozen := newCustomer().order(sc, investv1.SideBuy, 3)
-		fine := newCustomer().order(sc, investv1.SideBuy, 5)
+		walletA, walletB := ownWallet(sellers[0]), ownWallet(sellers[1])
+		gone := sellers[0].orderFrom(sc, investv1.SideSell, 8, walletA)
+		kept := sellers[1].orderFrom(sc, investv1.SideSell, 5, walletB)
+		self := sellers[1].orderFrom(sc, investv1.SideBuy, 2, walletB) // the wallet that sells
+		buyer1, buyer2 := newCustomer(), newCustomer()
+		frozen := buyer1.orderFrom(sc, investv1.SideBuy, 3, ownWallet(buyer1))
+		fine := buyer2.orderFrom(sc, investv1.SideBuy, 5, ownWallet(buyer2))
 		chain := fakeChain{
-			gone.Namespace:   {Verified: true, Unlocked: 2}, // 8 of its 10 units moved away on chain
-			frozen.Namespace: {Verified: true, Frozen: true},
+			walletA.Spec.WalletAddress: {Verified: true, Unlocked: 2}, // 8 of its 10 units moved away on chain
+			string(frozen.Namespace):   {Verified: true, Frozen: true},
 		}
 
 		stopMgr()
+		restarted := false
+		DeferCleanup(func() {
+			if !restarted {
+				stopMgr = startManager()
+			}
+		})
 		checking := env.StartManager(env.Config, apptest.Manager(app.Config{Webhooks: true, Clock: clock.Now}, func(mgr ctrl.Manager) error {
 			return (&secondary.Reconciler{Client: mgr.GetClient(), Live: mgr.GetAPIReader(), Chain: chain,
 				Recorder: mgr.GetEventRecorder("window-controller"), Now: clock.Now}).SetupWithManager(mgr)
@@ -325,10 +352,10 @@ var _ = Describe("The checks at matching", func() {
 		clock.Set(deadline.Add(time.Minute))
 		publish(nh, windowDay)
 		w := matched(sc.Spec.ISIN, windowDay)
-		Expect(w.Status.Unmatched).To(Equal(int32(2)))
+		Expect(w.Status.Unmatched).To(Equal(int32(3)))
 		Expect(w.Status.Book).To(HaveLen(2))
 		Expect(w.Status.Result.VolumeUnits).To(Equal(int64(5)))
-		for _, o := range []*investv1.Order{gone, frozen} {
+		for _, o := range []*investv1.Order{gone, frozen, self} {
 			Eventually(func() *investv1.OrderWindow { return get(o).Status.Window }).WithTimeout(envtest.Settle).ShouldNot(BeNil())
 			Expect(get(o).Status.Window.Date).To(Equal(nextDay))
 			Expect(get(o).Status.Strike).To(BeNil(), "never half-settled: no fill")
@@ -339,6 +366,6 @@ var _ = Describe("The checks at matching", func() {
 			Expect(get(o).Status.Strike.Units).To(Equal(int64(5)))
 		}
 		checking.Stop()
-		stopMgr = startManager()
+		stopMgr, restarted = startManager(), true
 	})
 })
