@@ -335,7 +335,7 @@ var _ = Describe("The checks at matching", func() {
 		fine := buyer2.orderFrom(sc, investv1.SideBuy, 5, ownWallet(buyer2))
 		chain := fakeChain{
 			walletA.Spec.WalletAddress: {Verified: true, Unlocked: 2}, // 8 of its 10 units moved away on chain
-			string(frozen.Namespace):   {Verified: true, Frozen: true},
+			frozen.Namespace:           {Verified: true, Frozen: true},
 		}
 
 		stopMgr()
