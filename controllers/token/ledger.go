@@ -16,6 +16,7 @@ import (
 	"github.com/go-logr/logr"
 	"github.com/prometheus/client_golang/prometheus"
 	corev1 "k8s.io/api/core/v1"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/client-go/tools/events"
@@ -27,6 +28,7 @@ import (
 	"github.com/fundshare/fundshare-operator/internal/metricset"
 	"github.com/fundshare/fundshare-operator/internal/patch"
 	"github.com/fundshare/fundshare-operator/internal/rules"
+	"github.com/fundshare/fundshare-operator/internal/secondary"
 )
 
 // The reconciliation's metrics, on the controller-runtime registry (served at /metrics).
@@ -559,6 +561,9 @@ func (r *LedgerReconciler) countTransfers(ctx context.Context, accts []investv1.
 // reverted). A recorded receipt is taken as recorded; otherwise the attempts' receipts are
 // read.
 func (r *LedgerReconciler) settledBy(ctx context.Context, o *investv1.Order, at uint64) (int64, error) {
+	if o.Spec.Side == investv1.SideSell && lifecycle.Secondary(o) {
+		return r.deliveredBy(ctx, o, at)
+	}
 	if o.Status.Chain == nil || o.Status.Chain.Transaction == nil {
 		return 0, nil
 	}
@@ -588,6 +593,51 @@ func (r *LedgerReconciler) settledBy(ctx context.Context, o *investv1.Order, at 
 		return -lifecycle.Units(o), nil
 	}
 	return lifecycle.Units(o), nil
+}
+
+// deliveredBy is what a SECONDARY SELL has changed on chain by block at: minus the units
+// of each leg of its window whose BUY's transfer (settleWithRef) was mined at or below at
+// and succeeded. The SELL has no transaction of its own: its units leave with its BUYs'.
+func (r *LedgerReconciler) deliveredBy(ctx context.Context, o *investv1.Order, at uint64) (int64, error) {
+	f := lifecycle.Fill(o)
+	if f == nil || o.Status.Strike.Units == 0 {
+		return 0, nil
+	}
+	w := &investv1.MatchingWindow{}
+	if err := r.Client.Get(ctx, client.ObjectKey{Name: f.Window}, w); err != nil {
+		return 0, fmt.Errorf("matching window %s of order %s/%s: %w", f.Window, o.Namespace, o.Name, err)
+	}
+	if w.Status.NAV == nil || w.Status.Policy == nil {
+		return 0, nil
+	}
+	res, entries, err := secondary.Replay(w.Spec.Date, w.Status.NAV.NAVPerShare, secondary.PolicyOf(w.Status.Policy), w.Status.Book)
+	if err != nil {
+		return 0, fmt.Errorf("replay the book of window %s: %w", w.Name, err)
+	}
+	key := o.Namespace + "/" + o.Name
+	var units int64
+	for _, t := range res.Transfers {
+		if t.SellID != key {
+			continue
+		}
+		e := entries[t.BuyID]
+		buy := &investv1.Order{}
+		if err := r.Client.Get(ctx, client.ObjectKey{Namespace: e.Namespace, Name: e.Name}, buy); err != nil {
+			if apierrors.IsNotFound(err) {
+				units += t.Units // archived: completed, so its transfer is on chain
+				continue
+			}
+			return 0, err
+		}
+		moved, err := r.settledBy(ctx, buy, at)
+		if err != nil {
+			return 0, err
+		}
+		if moved > 0 {
+			units += t.Units
+		}
+	}
+	return -units, nil
 }
 
 // pastExecution says whether a live order's tokens may be moving: from execution until it

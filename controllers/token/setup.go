@@ -18,6 +18,7 @@ import (
 )
 
 // +kubebuilder:rbac:groups=invest.fundshare.io,resources=shareclasses,verbs=get;list;watch
+// +kubebuilder:rbac:groups=invest.fundshare.io,resources=matchingwindows,verbs=get;list;watch
 // +kubebuilder:rbac:groups=invest.fundshare.io,resources=shareclasses/status,verbs=get;update;patch
 // +kubebuilder:rbac:groups=invest.fundshare.io,resources=accounts,verbs=get;list;watch
 // +kubebuilder:rbac:groups=invest.fundshare.io,resources=accounts/status,verbs=get;update;patch

@@ -63,7 +63,7 @@ func CompactOrder(obj any) (any, error) {
 		c.Message = in(c.Message)
 	}
 	ev := &st.Settlement
-	for _, r := range []*investv1.SettlementRecord{ev.PaymentReceived, ev.DeliveryInitiated, ev.DeliveryCompleted, ev.TokensBurned, ev.PaymentSent, ev.PaymentCompleted,
+	for _, r := range []*investv1.SettlementRecord{ev.PaymentReceived, ev.DeliveryInitiated, ev.DeliveryCompleted, ev.TokensBurned, ev.UnitsDelivered, ev.PaymentSent, ev.PaymentCompleted,
 		ev.RefundSent, ev.RefundCompleted, ev.ResidualRefundSent, ev.ResidualRefundCompleted} {
 		if r != nil {
 			r.RecordedBy = in(r.RecordedBy)
