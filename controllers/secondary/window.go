@@ -140,7 +140,7 @@ func (r *Reconciler) Reconcile(ctx context.Context, req ctrl.Request) (ctrl.Resu
 // create makes the MatchingWindow name stands for, when its share class has a secondary
 // market and its date is a window date; nil when it should not exist.
 func (r *Reconciler) create(ctx context.Context, name string) (*investv1.MatchingWindow, error) {
-	isin, date, ok := parseName(name)
+	isin, date, ok := lifecycle.SplitName(name)
 	if !ok {
 		return nil, nil
 	}
@@ -165,15 +165,6 @@ func (r *Reconciler) create(ctx context.Context, name string) (*investv1.Matchin
 	}
 	ctrl.LoggerFrom(ctx).Info("matching window created", "isin", isin, "date", date)
 	return obj, nil
-}
-
-// parseName splits a window name into its ISIN (upper case) and date.
-func parseName(name string) (investv1.ISIN, string, bool) {
-	const isinLen, dateLen = 12, 10
-	if len(name) != isinLen+1+dateLen || name[isinLen] != '-' {
-		return "", "", false
-	}
-	return investv1.ISIN(strings.ToUpper(name[:isinLen])), name[isinLen+1:], true
 }
 
 func (r *Reconciler) shareClass(ctx context.Context, isin investv1.ISIN) (*investv1.ShareClass, error) {

@@ -175,7 +175,7 @@ func (r *Reconciler) Reconcile(ctx context.Context, req ctrl.Request) (ctrl.Resu
 // its date is a dealing date, and it is one of the next dealings or an order deals at it;
 // nil when it should not exist.
 func (r *Reconciler) create(ctx context.Context, name string) (*investv1.Dealing, error) {
-	isin, date, ok := parseName(name)
+	isin, date, ok := lifecycle.SplitName(name)
 	if !ok {
 		return nil, nil
 	}
@@ -200,15 +200,6 @@ func (r *Reconciler) create(ctx context.Context, name string) (*investv1.Dealing
 	}
 	ctrl.LoggerFrom(ctx).Info("dealing created", "isin", isin, "date", date)
 	return obj, nil
-}
-
-// parseName splits a Dealing name into its ISIN (upper case) and date.
-func parseName(name string) (investv1.ISIN, string, bool) {
-	const isinLen, dateLen = 12, 10
-	if len(name) != isinLen+1+dateLen || name[isinLen] != '-' {
-		return "", "", false
-	}
-	return investv1.ISIN(strings.ToUpper(name[:isinLen])), name[isinLen+1:], true
 }
 
 func (r *Reconciler) shareClass(ctx context.Context, isin investv1.ISIN) (*investv1.ShareClass, error) {

@@ -56,6 +56,16 @@ func DealingName(isin investv1.ISIN, date string) string {
 	return strings.ToLower(string(isin)) + "-" + date
 }
 
+// SplitName splits the name of a Dealing or a MatchingWindow (DealingName, WindowName)
+// into its ISIN (upper case) and date; false when it is not such a name.
+func SplitName(name string) (investv1.ISIN, string, bool) {
+	const isinLen, dateLen = 12, 10
+	if len(name) != isinLen+1+dateLen || name[isinLen] != '-' {
+		return "", "", false
+	}
+	return investv1.ISIN(strings.ToUpper(name[:isinLen])), name[isinLen+1:], true
+}
+
 // OrderDealingName is the Dealing the order belongs to now; "" for a latest-priced order.
 func OrderDealingName(o *investv1.Order) string {
 	if !Forward(o) {

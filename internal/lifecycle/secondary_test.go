@@ -137,3 +137,15 @@ func TestUnitsDeliveredIsEvidenceOfASecondarySellOnly(t *testing.T) {
 		t.Errorf("unitsDelivered on an EXECUTED SECONDARY SELL: %+v, want accepted", refused)
 	}
 }
+
+func TestADealingOrWindowNameSplitsIntoItsISINAndDate(t *testing.T) {
+	name := WindowName("LU0000SCND27", "2026-03-10")
+	if isin, date, ok := SplitName(name); !ok || isin != "LU0000SCND27" || date != "2026-03-10" || name != DealingName(isin, date) {
+		t.Errorf("SplitName(%q) = %s %s %v", name, isin, date, ok)
+	}
+	for _, bad := range []string{"", "lu0000scnd27", "lu0000scnd27_2026-03-10", "lu0000scnd2-2026-03-10x"} {
+		if _, _, ok := SplitName(bad); ok {
+			t.Errorf("SplitName(%q): want false", bad)
+		}
+	}
+}
