@@ -56,6 +56,9 @@ import (
 // +kubebuilder:rbac:groups=invest.fundshare.io,resources=wallets;shareclasses;navhistories;funds,verbs=get;list;watch
 // +kubebuilder:rbac:groups=events.k8s.io,resources=events,verbs=create;patch
 
+// MaxBook is the most orders one window's book holds (the CRD's status.book maxItems).
+const MaxBook = 20_000
+
 // Upcoming is how many of a share class's next windows get a MatchingWindow object ahead
 // of their orders, so that kubectl get matchingwindows shows them.
 const Upcoming = 3
@@ -80,6 +83,15 @@ type Reconciler struct {
 	Chain Chain
 	// Now is the clock; nil: time.Now.
 	Now func() time.Time
+	// MaxBook is the most orders a book holds; zero: MaxBook (the CRD's limit).
+	MaxBook int
+}
+
+func (r *Reconciler) maxBook() int {
+	if r.MaxBook <= 0 || r.MaxBook > MaxBook {
+		return MaxBook
+	}
+	return r.MaxBook
 }
 
 // Reconcile brings one window (named after its ISIN and date) up to date.
@@ -287,6 +299,17 @@ func (r *Reconciler) draw(ctx context.Context, w *investv1.MatchingWindow, sc *i
 			}
 		}
 		book = append(book, c.entry.String())
+	}
+	if limit := r.maxBook(); len(book) > limit {
+		// The book is one object's status (etcd keeps objects under 1.5 MiB): a window
+		// that would hold more is not matched, and says so.
+		res, err := r.writeStatus(ctx, w, func(st *investv1.MatchingWindowStatus) {
+			st.Message = fmt.Sprintf("%d orders are ready for this window, more than the %d one book holds: it is not matched; an operator must split the market's windows", len(book), limit)
+		})
+		if err != nil || res.RequeueAfter > 0 {
+			return res, err
+		}
+		return ctrl.Result{RequeueAfter: time.Minute}, nil
 	}
 	res, _, err := secondary.Replay(w.Spec.Date, nav.NAVPerShare, secondary.PolicyOf(policy), book)
 	if err != nil {

@@ -268,6 +268,30 @@ var _ = Describe("A matching window", func() {
 			WithTimeout(envtest.Settle).Should(Equal(investv1.WindowMatched))
 	})
 
+	It("does not match a window with more orders ready than a book holds, and says so", func() {
+		sc, nh := secondaryClass(0)
+		for range 3 {
+			newCustomer().order(sc, investv1.SideBuy, 1)
+		}
+		stopMgr()
+		restarted := false
+		DeferCleanup(func() {
+			if !restarted {
+				stopMgr = startManager()
+			}
+		})
+		small := env.StartManager(env.Config, apptest.Manager(app.Config{Webhooks: true, Clock: clock.Now}, func(mgr ctrl.Manager) error {
+			return (&secondary.Reconciler{Client: mgr.GetClient(), Live: mgr.GetAPIReader(), MaxBook: 2, Now: clock.Now}).SetupWithManager(mgr)
+		}))
+		clock.Set(deadline.Add(time.Minute))
+		publish(nh, windowDay)
+		Eventually(func() string { return window(sc.Spec.ISIN, windowDay).Status.Message }).WithTimeout(envtest.Settle).
+			Should(Equal("3 orders are ready for this window, more than the 2 one book holds: it is not matched; an operator must split the market's windows"))
+		Expect(window(sc.Spec.ISIN, windowDay).Status.NAV).To(BeNil(), "no book recorded")
+		small.Stop()
+		stopMgr, restarted = startManager(), true
+	})
+
 	It("refuses a SECONDARY order of a share class without a secondary market", func() {
 		fund := fixtures.Fund()
 		sc := fixtures.ShareClass(fund.Name, envtest.NewISIN())
