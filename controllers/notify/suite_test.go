@@ -204,11 +204,13 @@ func newMarket() string {
 	return isin
 }
 
-// buy places a BUY as kubectl would; the sandbox settles it to COMPLETED.
+// buy places a BUY as kubectl would; the sandbox settles it to COMPLETED. Admission
+// prices it from the manager's cache, which may not have seen a share class made just
+// before (failed so under load: "spec.isin: Not found"): the placement is tried again.
 func buy(a *investv1.Account, isin string, units int64) *investv1.Order {
 	GinkgoHelper()
 	o := fixtures.BuyOrder(a.Namespace, a.Name, isin, units)
-	Expect(k8s.Create(ctx, o)).To(Succeed())
+	Eventually(func() error { return k8s.Create(ctx, o.DeepCopy()) }).WithTimeout(time.Minute).Should(Succeed())
 	return o
 }
 
