@@ -22,12 +22,13 @@ import {IIdentityRegistry} from "./IIdentityRegistry.sol";
 /// mint so that no new units enter circulation while paused.)
 ///
 /// Lock-ups: a mint may carry a release time (mintLocked, batchMintLocked), and so may a
-/// secondary settlement for the units its buyer receives (settleWithRef). Such units are locked
-/// until block.timestamp reaches the release time; they unlock by themselves, no transaction is
-/// needed. A holder transfer and each leg of a secondary settlement move unlocked units only;
-/// the agent's burn takes unlocked units first, then locked ones; a forced transfer moves
-/// unlocked units first, then locked ones together with their locks; recoverWallet moves a
-/// whole balance with every lock. Always lockedBalanceOf(w) <= balanceOf(w).
+/// secondary settlement for the units its buyer receives (settleWithRef, batchSettleWithRefs).
+/// Such units are locked until block.timestamp reaches the release time; they unlock by
+/// themselves, no transaction is needed. A holder transfer and each leg of a secondary
+/// settlement move unlocked units only; the agent's burn takes unlocked units first, then locked
+/// ones; a forced transfer moves unlocked units first, then locked ones together with their
+/// locks; recoverWallet moves a whole balance with every lock. Always
+/// lockedBalanceOf(w) <= balanceOf(w).
 ///
 /// Storage and gas are bounded: a holder has at most MAX_LOCKS lock entries (one slot each).
 /// Entries whose release time has passed are pruned whenever the holder's locks are written, and
@@ -38,12 +39,14 @@ import {IIdentityRegistry} from "./IIdentityRegistry.sol";
 /// Effect references: every agent effect of the operator (a mint, a burn, a wallet recovery, a
 /// secondary settlement) has a variant that carries a `bytes32 ref`, a reference the operator
 /// derives from the record it belongs to (an order and its step, a recovery and its token); a
-/// secondary settlement exists only in that form (settleWithRef). The token keeps the block in
-/// which each ref was applied and refuses a second use (EffectAlreadyApplied), so an effect whose
-/// record was lost (the operator's store restored from an older snapshot, a lost write) cannot
-/// happen twice, and EffectApplied lets the operator find the transaction that applied it. A batch
-/// of mints carries one ref per member and skips a member whose ref was used (EffectSkipped)
-/// instead of reverting, so one member applied elsewhere does not stop the others.
+/// secondary settlement exists only in that form (settleWithRef, batchSettleWithRefs). The token
+/// keeps the block in which each ref was applied and refuses a second use (EffectAlreadyApplied),
+/// so an effect whose record was lost (the operator's store restored from an older snapshot, a
+/// lost write) cannot happen twice, and EffectApplied lets the operator find the transaction
+/// that applied it. A batch of mints (batchMintWithRefs) or of secondary settlements
+/// (batchSettleWithRefs) carries one ref per member and skips a member whose ref was used
+/// (EffectSkipped) instead of reverting, so one member applied elsewhere does not stop the
+/// others.
 contract ShareToken is ERC20, AccessControl, Pausable {
     /// @notice Holders of this role mint, burn, freeze, pause, force transfers and settle secondary trades.
     bytes32 public constant AGENT_ROLE = keccak256("AGENT_ROLE");
@@ -333,18 +336,46 @@ contract ShareToken is ERC20, AccessControl, Pausable {
     ) external onlyRole(AGENT_ROLE) {
         if (from.length != amounts.length) revert BatchLengthMismatch(from.length, amounts.length);
         if (from.length == 0) revert EmptySettlement();
-        uint256 total = 0;
-        for (uint256 i = 0; i < from.length; ++i) {
-            total += amounts[i];
+        _settle(ref, from, to, amounts, releaseTime);
+    }
+
+    /// @notice settleWithRef for many secondary-market BUYs in one transaction, one ref per
+    /// settlement. Settlement `i` delivers to the buyer's wallet `to[i]`, with the lock-up
+    /// `releaseTimes[i]` (0: unlocked), its `legCounts[i]` legs: the next `legCounts[i]` entries
+    /// of `from` and `amounts`, which hold the legs of all settlements in settlement order.
+    /// A settlement whose ref was already used is skipped with its legs (EffectSkipped); every
+    /// other one is applied as settleWithRef applies it (the same checks; EffectApplied, per leg
+    /// Transfer then SecondaryTransfer, then the buyer's Locked). Any other failure reverts the
+    /// whole batch. Reverts BatchLengthMismatch when refs, to, releaseTimes and legCounts differ
+    /// in length, when from and amounts do, or when the leg counts do not add up to from's
+    /// length; EmptySettlement for a leg count of 0; ZeroRef for a zero ref.
+    function batchSettleWithRefs(
+        bytes32[] calldata refs,
+        address[] calldata to,
+        uint64[] calldata releaseTimes,
+        uint256[] calldata legCounts,
+        address[] calldata from,
+        uint256[] calldata amounts
+    ) external onlyRole(AGENT_ROLE) {
+        if (refs.length != to.length) revert BatchLengthMismatch(refs.length, to.length);
+        if (to.length != releaseTimes.length) revert BatchLengthMismatch(to.length, releaseTimes.length);
+        if (to.length != legCounts.length) revert BatchLengthMismatch(to.length, legCounts.length);
+        if (from.length != amounts.length) revert BatchLengthMismatch(from.length, amounts.length);
+        {
+            uint256 legs = 0;
+            for (uint256 i = 0; i < legCounts.length; ++i) {
+                if (legCounts[i] == 0) revert EmptySettlement();
+                legs += legCounts[i];
+            }
+            if (legs != from.length) revert BatchLengthMismatch(legs, from.length);
         }
-        _useRef(ref, total);
-        for (uint256 i = 0; i < from.length; ++i) {
-            if (from[i] == to) revert SameWallet(to);
-            // _transfer passes _update's holder-transfer rules (pause, frozen, verified, locks).
-            _transfer(from[i], to, amounts[i]);
-            emit SecondaryTransfer(ref, from[i], to, amounts[i]);
+        for (uint256 i = 0; i < refs.length; ++i) {
+            uint256 n = legCounts[i];
+            _settleOrSkip(refs[i], to[i], releaseTimes[i], from[:n], amounts[:n]);
+            // Drop the legs just settled or skipped (the stack has no room for an offset).
+            from = from[n:];
+            amounts = amounts[n:];
         }
-        _addLock(to, total, releaseTime);
     }
 
     // ---- views ----
@@ -399,6 +430,48 @@ contract ShareToken is ERC20, AccessControl, Pausable {
             }
         }
         super._update(from, to, value);
+    }
+
+    /// @dev One secondary settlement of at least one leg (from and amounts of the same length):
+    /// uses `ref` (EffectApplied with the units of all legs), moves each leg under the
+    /// holder-transfer rules (Transfer then SecondaryTransfer), then locks what `to` received.
+    function _settle(
+        bytes32 ref,
+        address[] calldata from,
+        address to,
+        uint256[] calldata amounts,
+        uint64 releaseTime
+    ) private {
+        uint256 total = 0;
+        for (uint256 i = 0; i < from.length; ++i) {
+            total += amounts[i];
+        }
+        _useRef(ref, total);
+        for (uint256 i = 0; i < from.length; ++i) {
+            if (from[i] == to) revert SameWallet(to);
+            // _transfer passes _update's holder-transfer rules (pause, frozen, verified, locks).
+            _transfer(from[i], to, amounts[i]);
+            emit SecondaryTransfer(ref, from[i], to, amounts[i]);
+        }
+        _addLock(to, total, releaseTime);
+    }
+
+    /// @dev A member of batchSettleWithRefs: skipped (EffectSkipped) when `ref` was already
+    /// used, otherwise settled as settleWithRef settles.
+    function _settleOrSkip(
+        bytes32 ref,
+        address to,
+        uint64 releaseTime,
+        address[] calldata from,
+        uint256[] calldata amounts
+    ) private {
+        if (ref == bytes32(0)) revert ZeroRef();
+        uint256 appliedIn = _effects[ref];
+        if (appliedIn != 0) {
+            emit EffectSkipped(ref, appliedIn);
+            return;
+        }
+        _settle(ref, from, to, amounts, releaseTime);
     }
 
     /// @dev Marks `ref` applied in this block, or reverts when it was applied before.

@@ -1,7 +1,10 @@
 package chain_test
 
 import (
+	"fmt"
 	"math/big"
+	"slices"
+	"strings"
 	"testing"
 	"time"
 
@@ -287,4 +290,276 @@ func TestSettleWithRefRevertsWhenASellerIsTheBuyer(t *testing.T) {
 	if a, b := c.Balance(c.Token, c.alice.Address()), c.Balance(c.Token, c.bob.Address()); a != 30 || b != 20 {
 		t.Fatalf("balances alice %d, bob %d; want 30, 20", a, b)
 	}
+}
+
+// settlement is one member of batchSettleWithRefs: the BUY ref of buyer, one leg per seller,
+// amounts[i] units from sellers[i], locked until release (0: unlocked).
+type settlement struct {
+	ref     [32]byte
+	buyer   common.Address
+	release uint64
+	sellers []common.Address
+	amounts []int64
+}
+
+// batchSettle is the calldata of batchSettleWithRefs for ss: one ref, buyer, release time
+// and leg count per settlement, their legs flattened in settlement order.
+func (c *tokenChain) batchSettle(ss ...settlement) []byte {
+	var (
+		refs     [][32]byte
+		buyers   []common.Address
+		releases []uint64
+		counts   []*big.Int
+		sellers  []common.Address
+		amounts  []int64
+	)
+	for _, s := range ss {
+		refs = append(refs, s.ref)
+		buyers = append(buyers, s.buyer)
+		releases = append(releases, s.release)
+		counts = append(counts, big.NewInt(int64(len(s.sellers))))
+		sellers = append(sellers, s.sellers...)
+		amounts = append(amounts, s.amounts...)
+	}
+	return c.TokenABI.PackBatchSettleWithRefs(refs, buyers, releases, counts, sellers, units(amounts...))
+}
+
+// settlementEvents are the token's events in r, in order, with wallets and references by
+// their names in names (so that the receipts of two chains compare).
+func settlementEvents(c *tokenChain, r *types.Receipt, names map[any]string) []string {
+	name := func(v any) string {
+		if n, ok := names[v]; ok {
+			return n
+		}
+		return fmt.Sprint(v)
+	}
+	var out []string
+	for _, l := range r.Logs {
+		if ev, err := c.TokenABI.UnpackTransferEvent(l); err == nil {
+			out = append(out, fmt.Sprintf("Transfer(%s, %s, %s)", name(ev.From), name(ev.To), ev.Value))
+		} else if ev, err := c.TokenABI.UnpackSecondaryTransferEvent(l); err == nil {
+			out = append(out, fmt.Sprintf("SecondaryTransfer(%s, %s, %s, %s)", name(ev.Ref), name(ev.From), name(ev.To), ev.Units))
+		} else if ev, err := c.TokenABI.UnpackEffectAppliedEvent(l); err == nil {
+			out = append(out, fmt.Sprintf("EffectApplied(%s, %s, %s)", name(ev.Ref), ev.Units, name(ev.Agent)))
+		} else if ev, err := c.TokenABI.UnpackEffectSkippedEvent(l); err == nil {
+			out = append(out, fmt.Sprintf("EffectSkipped(%s, %s)", name(ev.Ref), ev.AppliedIn))
+		} else if ev, err := c.TokenABI.UnpackLockedEvent(l); err == nil {
+			out = append(out, fmt.Sprintf("Locked(%s, %s, %d)", name(ev.Holder), ev.Amount, ev.ReleaseTime))
+		} else {
+			out = append(out, fmt.Sprintf("log %x", l.Topics[0]))
+		}
+	}
+	return out
+}
+
+// buyerChain is sellersWithUnits with a fourth registered wallet, dave, that buys, and the
+// names of the wallets and of the references b1, b2 and b3 for settlementEvents.
+func buyerChain(t *testing.T) (*tokenChain, common.Address, map[any]string) {
+	t.Helper()
+	c := sellersWithUnits(t)
+	dave := c.NewWallet()
+	c.Register(dave)
+	names := map[any]string{
+		c.alice.Address(): "alice", c.bob.Address(): "bob", c.carol.Address(): "carol", dave: "dave",
+		c.Agent.Address(): "agent",
+	}
+	for _, n := range []string{"b1", "b2", "b3"} {
+		names[settlementRef(n)] = n
+	}
+	return c, dave, names
+}
+
+func wantEvents(t *testing.T, got, want []string) {
+	t.Helper()
+	if !slices.Equal(got, want) {
+		t.Fatalf("events:\n  %s\nwant:\n  %s", strings.Join(got, "\n  "), strings.Join(want, "\n  "))
+	}
+}
+
+func TestBatchSettleAppliesEverySettlementAsSettleWithRefDoes(t *testing.T) {
+	c, dave, names := buyerChain(t)
+	release := c.Now() + 3600
+	batch := func(c *tokenChain, dave common.Address) []settlement {
+		return []settlement{
+			{ref: settlementRef("b1"), buyer: c.carol.Address(), sellers: []common.Address{c.alice.Address()}, amounts: []int64{10}},
+			{ref: settlementRef("b2"), buyer: dave, release: release, sellers: []common.Address{c.alice.Address(), c.bob.Address()}, amounts: []int64{5, 15}},
+			{ref: settlementRef("b3"), buyer: c.alice.Address(), sellers: []common.Address{c.bob.Address()}, amounts: []int64{3}},
+		}
+	}
+	rc := c.Send(c.Agent, c.Token, c.batchSettle(batch(c, dave)...))
+
+	for _, w := range []struct {
+		name            string
+		wallet          common.Address
+		balance, locked int64
+	}{{"alice", c.alice.Address(), 18, 0}, {"bob", c.bob.Address(), 2, 0}, {"carol", c.carol.Address(), 10, 0}, {"dave", dave, 20, 20}} {
+		if b, l := c.Balance(c.Token, w.wallet), c.Locked(c.Token, w.wallet); b != w.balance || l != w.locked {
+			t.Fatalf("%s holds %d units, %d locked; want %d, %d locked", w.name, b, l, w.balance, w.locked)
+		}
+	}
+	if s := c.TotalSupply(c.Token); s != 50 {
+		t.Fatalf("totalSupply %d, want 50: nothing minted or burned", s)
+	}
+	// Per settlement, in batch order: EffectApplied with the units of all its legs, per leg
+	// Transfer then SecondaryTransfer, then the buyer's lock.
+	wantEvents(t, settlementEvents(c, rc, names), []string{
+		"EffectApplied(b1, 10, agent)",
+		"Transfer(alice, carol, 10)", "SecondaryTransfer(b1, alice, carol, 10)",
+		"EffectApplied(b2, 20, agent)",
+		"Transfer(alice, dave, 5)", "SecondaryTransfer(b2, alice, dave, 5)",
+		"Transfer(bob, dave, 15)", "SecondaryTransfer(b2, bob, dave, 15)",
+		fmt.Sprintf("Locked(dave, 20, %d)", release),
+		"EffectApplied(b3, 3, agent)",
+		"Transfer(bob, alice, 3)", "SecondaryTransfer(b3, bob, alice, 3)",
+	})
+	for _, n := range []string{"b1", "b2", "b3"} {
+		applied, err := bind.Call(c.token(), &bind.CallOpts{Context: c.Ctx}, c.TokenABI.PackEffectApplied(settlementRef(n)), c.TokenABI.UnpackEffectApplied)
+		if err != nil || applied.Cmp(rc.BlockNumber) != 0 {
+			t.Fatalf("effectApplied(%s) = %v, %v; want the batch's block %s", n, applied, err, rc.BlockNumber)
+		}
+	}
+
+	// The same settlements, each sent with settleWithRef on another chain, emit the same events.
+	twin, twinDave, twinNames := buyerChain(t)
+	var want []string
+	for _, s := range batch(twin, twinDave) {
+		r := twin.Send(twin.Agent, twin.Token, twin.settle(s.ref, s.sellers, s.buyer, s.amounts, s.release))
+		want = append(want, settlementEvents(twin, r, twinNames)...)
+	}
+	wantEvents(t, settlementEvents(c, rc, names), want)
+}
+
+func TestBatchSettleSkipsASettlementWhoseRefWasApplied(t *testing.T) {
+	c, _, names := buyerChain(t)
+	alice, bob, carol := c.alice.Address(), c.bob.Address(), c.carol.Address()
+	first := c.Send(c.Agent, c.Token, c.settle(settlementRef("b1"), []common.Address{alice}, carol, []int64{10}, 0))
+
+	// b1 again, with legs that would fail now (alice holds 20): skipped, legs and all. b2 is
+	// applied; b2 once more in the same batch is skipped as applied in this block.
+	rc := c.Send(c.Agent, c.Token, c.batchSettle(
+		settlement{ref: settlementRef("b1"), buyer: carol, sellers: []common.Address{alice, alice}, amounts: []int64{10, 1000}},
+		settlement{ref: settlementRef("b2"), buyer: carol, sellers: []common.Address{bob}, amounts: []int64{5}},
+		settlement{ref: settlementRef("b2"), buyer: carol, sellers: []common.Address{bob}, amounts: []int64{5}},
+	))
+	if a, b, cc := c.Balance(c.Token, alice), c.Balance(c.Token, bob), c.Balance(c.Token, carol); a != 20 || b != 15 || cc != 15 {
+		t.Fatalf("balances alice %d, bob %d, carol %d; want 20, 15, 15 (b1 and b2 each moved once)", a, b, cc)
+	}
+	wantEvents(t, settlementEvents(c, rc, names), []string{
+		fmt.Sprintf("EffectSkipped(b1, %s)", first.BlockNumber),
+		"EffectApplied(b2, 5, agent)",
+		"Transfer(bob, carol, 5)", "SecondaryTransfer(b2, bob, carol, 5)",
+		fmt.Sprintf("EffectSkipped(b2, %s)", rc.BlockNumber),
+	})
+	got, err := chain.FindEffect(c.Ctx, c.Client, c.Token, settlementRef("b1"))
+	if err != nil || got == nil || got.TxHash != first.TxHash {
+		t.Fatalf("FindEffect(b1) = %+v, %v; want the first settlement %s", got, err, first.TxHash.Hex())
+	}
+}
+
+func TestBatchSettleRevertsWholeOnAFrozenWallet(t *testing.T) {
+	c, dave, _ := buyerChain(t)
+	c.Freeze(c.Token, dave, true)
+	calldata := c.batchSettle(
+		settlement{ref: settlementRef("b1"), buyer: c.carol.Address(), sellers: []common.Address{c.alice.Address()}, amounts: []int64{10}},
+		settlement{ref: settlementRef("b2"), buyer: dave, sellers: []common.Address{c.bob.Address()}, amounts: []int64{5}},
+	)
+	wantArgs(t, c.Reverts(c.Agent, c.Token, calldata, "WalletFrozen"), dave)
+	// The first settlement, fine on its own, is not applied either.
+	wantNothingMoved(t, c, settlementRef("b1"))
+	wantNothingMoved(t, c, settlementRef("b2"))
+	if d := c.Balance(c.Token, dave); d != 0 {
+		t.Fatalf("dave %d, want 0", d)
+	}
+	// Once dave is unfrozen the same batch goes through.
+	c.Freeze(c.Token, dave, false)
+	c.Send(c.Agent, c.Token, calldata)
+	if cc, d := c.Balance(c.Token, c.carol.Address()), c.Balance(c.Token, dave); cc != 10 || d != 5 {
+		t.Fatalf("carol %d, dave %d; want 10, 5", cc, d)
+	}
+}
+
+func TestBatchSettleRefusesMismatchedArraysAndLegCountsThatDoNotAddUp(t *testing.T) {
+	c := sellersWithUnits(t)
+	alice, bob, carol := c.alice.Address(), c.bob.Address(), c.carol.Address()
+	refs := [][32]byte{settlementRef("b1"), settlementRef("b2")}
+	buyers := []common.Address{carol, carol}
+	releases := []uint64{0, 0}
+	sellers := []common.Address{alice, bob, alice}
+	for _, tc := range []struct {
+		name     string
+		calldata []byte
+		want     []any
+	}{
+		{"one buyer for two refs", c.TokenABI.PackBatchSettleWithRefs(refs, buyers[:1], releases, units(1, 2), sellers, units(1, 1, 1)), []any{big.NewInt(2), big.NewInt(1)}},
+		{"one release time for two buyers", c.TokenABI.PackBatchSettleWithRefs(refs, buyers, releases[:1], units(1, 2), sellers, units(1, 1, 1)), []any{big.NewInt(2), big.NewInt(1)}},
+		{"three leg counts for two buyers", c.TokenABI.PackBatchSettleWithRefs(refs, buyers, releases, units(1, 1, 1), sellers, units(1, 1, 1)), []any{big.NewInt(2), big.NewInt(3)}},
+		{"three sellers, two amounts", c.TokenABI.PackBatchSettleWithRefs(refs, buyers, releases, units(1, 2), sellers, units(1, 1)), []any{big.NewInt(3), big.NewInt(2)}},
+		{"leg counts 1+1 for three legs", c.TokenABI.PackBatchSettleWithRefs(refs, buyers, releases, units(1, 1), sellers, units(1, 1, 1)), []any{big.NewInt(2), big.NewInt(3)}},
+		{"leg counts 2+2 for three legs", c.TokenABI.PackBatchSettleWithRefs(refs, buyers, releases, units(2, 2), sellers, units(1, 1, 1)), []any{big.NewInt(4), big.NewInt(3)}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			wantArgs(t, c.Reverts(c.Agent, c.Token, tc.calldata, "BatchLengthMismatch"), tc.want...)
+		})
+	}
+	wantNothingMoved(t, c, refs[0])
+	wantNothingMoved(t, c, refs[1])
+	// Counts that add up settle: b1 one leg from alice, b2 two legs.
+	c.Send(c.Agent, c.Token, c.TokenABI.PackBatchSettleWithRefs(refs, buyers, releases, units(1, 2), sellers, units(1, 2, 3)))
+	if a, b, cc := c.Balance(c.Token, alice), c.Balance(c.Token, bob), c.Balance(c.Token, carol); a != 26 || b != 18 || cc != 6 {
+		t.Fatalf("balances alice %d, bob %d, carol %d; want 26, 18, 6", a, b, cc)
+	}
+}
+
+func TestBatchSettleRefusesAnEmptySettlementAZeroRefAndOtherCallers(t *testing.T) {
+	c := sellersWithUnits(t)
+	alice, carol := c.alice.Address(), c.carol.Address()
+	refs := [][32]byte{settlementRef("b1"), settlementRef("b2")}
+	// The leg counts add up (1 + 0 = 1 leg), but the second settlement has none.
+	r := c.Reverts(c.Agent, c.Token, c.TokenABI.PackBatchSettleWithRefs(refs, []common.Address{carol, carol}, []uint64{0, 0}, units(1, 0), []common.Address{alice}, units(1)), "EmptySettlement")
+	if r.Error() != "reverted: EmptySettlement()" {
+		t.Fatalf("%q, want reverted: EmptySettlement()", r.Error())
+	}
+	// No settlement at all is an empty batch, not an error: nothing happens.
+	rc := c.Send(c.Agent, c.Token, c.batchSettle())
+	if len(rc.Logs) != 0 {
+		t.Fatalf("an empty batch emitted %d events", len(rc.Logs))
+	}
+	_ = c.Reverts(c.Agent, c.Token, c.batchSettle(
+		settlement{ref: settlementRef("b1"), buyer: carol, sellers: []common.Address{alice}, amounts: []int64{1}},
+		settlement{buyer: carol, sellers: []common.Address{alice}, amounts: []int64{1}},
+	), "ZeroRef")
+	_ = c.Reverts(c.alice, c.Token, c.batchSettle(
+		settlement{ref: settlementRef("b1"), buyer: carol, sellers: []common.Address{alice}, amounts: []int64{1}},
+	), "AccessControlUnauthorizedAccount")
+	wantNothingMoved(t, c, refs[0])
+	wantNothingMoved(t, c, refs[1])
+}
+
+func TestBatchSettleLocksTheUnitsReceivedUntilTheReleaseTime(t *testing.T) {
+	c, dave, _ := buyerChain(t)
+	alice, bob, carol := c.alice.Address(), c.bob.Address(), c.carol.Address()
+	c.Mint(c.Token, carol, 5) // the buyer's own unlocked units stay unlocked
+	release := c.Now() + 3600
+	later := release + 1800
+	r := c.Send(c.Agent, c.Token, c.batchSettle(
+		settlement{ref: settlementRef("b1"), buyer: carol, release: release, sellers: []common.Address{alice, bob}, amounts: []int64{10, 15}},
+		settlement{ref: settlementRef("b2"), buyer: carol, release: later, sellers: []common.Address{alice}, amounts: []int64{2}},
+		// A release time already reached locks nothing.
+		settlement{ref: settlementRef("b3"), buyer: dave, release: c.Now(), sellers: []common.Address{bob}, amounts: []int64{1}},
+	))
+	ev := lockedEvents(c, r)
+	if len(ev) != 2 || ev[0].Holder != carol || ev[0].Amount.Int64() != 25 || ev[0].ReleaseTime != release ||
+		ev[1].Holder != carol || ev[1].Amount.Int64() != 2 || ev[1].ReleaseTime != later {
+		t.Fatalf("Locked events %+v, want carol's 25 units until %d and 2 until %d", ev, release, later)
+	}
+	wantBalances(t, c, carol, 32, 27)
+	wantBalances(t, c, dave, 1, 0)
+	wantBalances(t, c, alice, 18, 0)
+	_ = c.Reverts(c.carol, c.Token, c.TokenABI.PackTransfer(alice, big.NewInt(6)), "LockedUnits")
+
+	// Each lock ends at its own release time, with no transaction.
+	c.AdvanceTime(time.Duration(release-c.Now()) * time.Second)
+	wantBalances(t, c, carol, 32, 2)
+	c.AdvanceTime(time.Duration(later-c.Now()) * time.Second)
+	wantBalances(t, c, carol, 32, 0)
 }
