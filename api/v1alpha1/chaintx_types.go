@@ -50,6 +50,8 @@ type ChainTransactionAttempt struct {
 	// +kubebuilder:validation:Pattern=`^0x[0-9a-fA-F]{64}$`
 	Hash string `json:"hash"`
 	// Raw is the signed transaction (its EIP-2718 binary encoding) as 0x-prefixed hex.
+	// Empty in a DeliveryBatch member order's copy (status.chain.batch set): the bytes are
+	// recorded once, in the batch.
 	// +kubebuilder:validation:MaxLength=262144
 	Raw string `json:"raw"`
 	// MaxFeePerGas is the EIP-1559 fee cap, in wei (decimal).

@@ -45,10 +45,46 @@ type DeliveryBatchMember struct {
 	// status.chain.lockedUntil. Unset: minted unlocked.
 	// +optional
 	LockedUntil *metav1.Time `json:"lockedUntil,omitempty"`
+	// Legs (a batch of kind Settle) are the transfers that deliver a SECONDARY BUY: the
+	// units each seller's wallet moves to Address, in the matching window's pairing
+	// order; they add up to Units.
+	// +listType=atomic
+	// +kubebuilder:validation:MaxItems=64
+	// +optional
+	Legs []DeliveryBatchLeg `json:"legs,omitempty"`
 }
 
-// DeliveryBatchSpec is what the batch may mint: orders of one namespace and one share
-// class (one token). Immutable.
+// DeliveryBatchLeg is one transfer of a secondary settlement: units from a seller's wallet.
+type DeliveryBatchLeg struct {
+	// From is the seller's wallet address.
+	// +kubebuilder:validation:Pattern=`^0x[0-9a-fA-F]{40}$`
+	From string `json:"from"`
+	// Units moved from it.
+	// +kubebuilder:validation:Minimum=1
+	Units int64 `json:"units"`
+	// Sell is the SELL order the units come from, as namespace/name.
+	// +kubebuilder:validation:MaxLength=317
+	// +optional
+	Sell string `json:"sell,omitempty"`
+}
+
+// DeliveryBatchKind is what a batch's transaction does.
+// +kubebuilder:validation:Enum=Mint;Settle
+type DeliveryBatchKind string
+
+// The kinds of DeliveryBatch.
+const (
+	// DeliveryBatchMint mints new units for PRIMARY BUYs (batchMint, batchMintWithRefs).
+	DeliveryBatchMint DeliveryBatchKind = "Mint"
+	// DeliveryBatchSettle moves existing units from sellers to SECONDARY BUYs
+	// (batchSettleWithRefs); nothing is minted or burned.
+	DeliveryBatchSettle DeliveryBatchKind = "Settle"
+)
+
+// DeliveryBatchSpec is what the batch may mint or settle: orders of one namespace and one
+// share class (one token). Immutable.
+// +kubebuilder:validation:XValidation:rule="(has(self.kind) && self.kind == 'Settle') == self.members.exists(m, has(m.legs))",message="the members of a Settle batch have their legs, those of a Mint batch none"
+// +kubebuilder:validation:XValidation:rule="!has(self.kind) || self.kind != 'Settle' || self.members.all(m, has(m.legs))",message="every member of a Settle batch has its legs"
 type DeliveryBatchSpec struct {
 	// ISIN is the share class of every member.
 	// +required
@@ -59,6 +95,10 @@ type DeliveryBatchSpec struct {
 	// ChainID is the chain of the token.
 	// +kubebuilder:validation:Minimum=1
 	ChainID int64 `json:"chainID"`
+	// Kind is Mint (the default: PRIMARY BUYs minted) or Settle (SECONDARY BUYs delivered
+	// by transfers from their sellers' wallets, every member with its legs).
+	// +optional
+	Kind DeliveryBatchKind `json:"kind,omitempty"`
 	// Members are the candidate orders. Only those claimed (status.included) are in the
 	// transaction.
 	// +listType=atomic
@@ -95,16 +135,21 @@ type DeliveryBatchStatus struct {
 	Abandoned *ChainRefusal `json:"abandoned,omitempty"`
 }
 
-// DeliveryBatch is one batchMint transaction of the chain agent: the units of many BUY
-// orders of one namespace and one share class minted in one transaction. It is created
-// and driven only by the chain agent (controllers/delivery) when batching is on
-// (--chain-batch-size above 1); people do not create it (there is no sample, and the only
-// role that may create it is the operator's). It is the durable record of a transaction
-// that serves many orders: each member order is claimed (its status.chain.batch names
-// the batch, written with optimistic locking) before the transaction is signed, the
-// signed transaction is recorded here before it is broadcast, and once broadcast each
-// member order records its evidence with the batch's hash exactly as a single mint does.
-// An order with a claim is never minted on its own.
+// DeliveryBatch is one transaction of the chain agent for many BUY orders of one namespace
+// and one share class: a batchMint of PRIMARY BUYs (kind Mint) or a batchSettleWithRefs
+// of SECONDARY BUYs (kind Settle). It is created and driven only by the chain agent
+// (controllers/delivery) when batching is on (--chain-batch-size above 1); people do not
+// create it (there is no sample, and the only role that may create it is the operator's).
+// It is the durable record of a transaction that serves many orders: the signed
+// transaction is recorded here, with the members it includes, before it is broadcast, and
+// each member order records its evidence with the batch's hash exactly as a single mint
+// does, in one write once the transaction is final (or two, initiated then completed, when
+// it is not final soon). On a token with effect references every member carries its own
+// order's reference, so the token applies each member at most once whatever happens; the
+// agent leaves an order that a live batch lists to that batch (docs/tokens.md). On a token
+// without them each member order is first claimed (its status.chain.batch written with
+// optimistic locking) before anything is signed, and an order with a claim is never minted
+// on its own.
 //
 // +kubebuilder:object:root=true
 // +kubebuilder:subresource:status

@@ -359,11 +359,13 @@ type SettlementEvidence struct {
 // +kubebuilder:validation:XValidation:rule="!has(oldSelf.batch) || !has(self.batch) || self.batch == oldSelf.batch",message="a batch claim is released before the order can be claimed by another batch",fieldPath=".batch"
 // +kubebuilder:validation:XValidation:rule="!has(oldSelf.transaction) || (has(self.batch) == has(oldSelf.batch))",message="the batch claim of an order with a recorded transaction is immutable",fieldPath=".batch"
 type OrderChainStatus struct {
-	// Batch names the DeliveryBatch (in the order's namespace) that claimed the order: its
-	// mint is part of that batch's one batchMint transaction, and the order is never
-	// minted on its own while the claim stands. Written by the chain agent with optimistic
-	// locking before the batch is signed; released only when the batch is abandoned
-	// before anything was signed; fixed once a transaction is recorded.
+	// Batch names the DeliveryBatch (in the order's namespace) whose one transaction mints
+	// (or settles) the order's units. On a token without effect references it is the
+	// batch's claim: written by the chain agent with optimistic locking before the batch is
+	// signed, the order is never minted on its own while it stands, and it is released
+	// only when the batch is abandoned before anything was signed. On a token with them it
+	// is written with the batch's transaction, once broadcast. Fixed once a transaction is
+	// recorded.
 	// +kubebuilder:validation:MaxLength=253
 	// +optional
 	Batch string `json:"batch,omitempty"`

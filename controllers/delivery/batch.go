@@ -1,33 +1,44 @@
 package delivery
 
-// Batch mints: many BUY orders of one namespace and one share class minted in ONE
-// batchMint transaction, recorded in ONE object (a DeliveryBatch) before it is broadcast.
+// Batch mints and settlements: many BUY orders of one namespace and one share class
+// minted in ONE batchMint transaction (PRIMARY BUYs, a batch of kind Mint), or delivered by
+// ONE batchSettleWithRefs (SECONDARY BUYs, kind Settle: units moved from their sellers'
+// wallets), recorded in ONE object (a DeliveryBatch) before it is broadcast.
 //
 // The life of a batch, every step resumable from what is recorded:
 //
-//  1. The order reconciler hands a BUY at EXECUTED to the batch former instead of minting
-//     it (when batching is on) and waits. The former collects the orders of one
-//     (namespace, ISIN, token) until --chain-batch-size are there or the oldest has
-//     waited --chain-batch-window, then estimates batchMint for them (the pre-flight): if
-//     it reverts (one unregistered or frozen wallet, a paused token) no batch is made and
-//     every one is minted on its own, so each gets its own refusal. Fewer than two
-//     orders are minted on their own too.
-//  2. The former creates the DeliveryBatch (spec: the candidate members).
-//  3. The batch reconciler CLAIMS each member: status.chain.batch = the batch's name,
-//     written with optimistic locking on an order that has no transaction and no claim.
-//     An order with a claim is never minted on its own (the order reconciler leaves it
-//     alone; an individual mint's record, written with optimistic locking too, loses the
-//     race to a claim and vice versa). Members whose claim fails are dropped.
-//  4. The batch reconciler has the outbox sign batchMint(claimed wallets, units) and
-//     record it in the batch's status (transaction and included members, one write)
-//     before it is broadcast. A gas estimate that reverts now abandons the batch (status
+//  1. The order reconciler hands a BUY at EXECUTED to the batch former instead of sending
+//     its transaction (when batching is on) and waits. The former collects the orders of
+//     one (namespace, ISIN, token, kind) until --chain-batch-size are there (or, for a
+//     settlement, their legs reach maxSettleLegs) or the oldest has waited
+//     --chain-batch-window, then estimates the batch's transaction for them (the
+//     pre-flight): if it reverts (one unregistered or frozen wallet, a paused token) no
+//     batch is made and every one is sent on its own, so each gets its own refusal. Fewer
+//     than two orders are sent on their own too.
+//  2. The former creates the DeliveryBatch (spec: the candidate members, with the legs of
+//     each settlement). From then on the batch HOLDS its members (index.BatchHolds): the
+//     order reconciler leaves an order a live batch holds to that batch.
+//  3. On a token without effect references, the batch reconciler first CLAIMS each member:
+//     status.chain.batch = the batch's name, written with optimistic locking on an order
+//     that has no transaction and no claim; members whose claim fails are dropped. On a
+//     token with them there is no claim write: every member carries its order's own
+//     effect reference, which the token applies at most once (a member applied already is
+//     skipped), so no interleaving of batches and single sends can apply an order twice;
+//     the members are checked on a fresh read instead, and each one found applied on chain
+//     gets the transaction that applied it and is left out.
+//  4. The batch reconciler has the outbox sign the transaction of the included members and
+//     record it in the batch's status (transaction and included members, one write) before
+//     it is broadcast. A gas estimate that reverts now abandons the batch (status
 //     abandoned, durable, after which the API server refuses any transaction on it),
-//     releases the claims and mints each member on its own.
-//  5. Once broadcast, each member order gets the batch's transaction in
-//     status.chain.transaction (with its token and recipient) and deliveryInitiated with
-//     the batch's hash; once final, the receipt and deliveryCompleted, exactly as a
-//     single mint records them. A reverted batch records its reverted receipt on every
-//     member (each is Stalled with the reason) and is never re-sent.
+//     releases the claims and sends each member on its own.
+//  5. Once the transaction is final, each member order records, in ONE status write, the
+//     batch's transaction (without its signed bytes, which the batch keeps), its receipt,
+//     deliveryInitiated and deliveryCompleted with the batch's hash, and the moves they
+//     unlock, with one Event: what a single mint records in two writes. When the
+//     transaction is not final within initiateAfter of its signing (a slow chain, many
+//     confirmations), each member first records the transaction and deliveryInitiated,
+//     and the receipt later, as a single mint does. A reverted batch records its reverted
+//     receipt on every member (each is Stalled with the reason) and is never re-sent.
 
 import (
 	"context"
@@ -36,12 +47,15 @@ import (
 	"errors"
 	"fmt"
 	"math/big"
+	"slices"
+	"strings"
 	"sync"
 	"time"
 
 	"github.com/ethereum/go-ethereum"
 	"github.com/ethereum/go-ethereum/common"
 	corev1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/api/equality"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/types"
@@ -57,6 +71,7 @@ import (
 	"github.com/fundshare/fundshare-operator/internal/chain/agent"
 	"github.com/fundshare/fundshare-operator/internal/chain/contracts"
 	"github.com/fundshare/fundshare-operator/internal/chain/outbox"
+	"github.com/fundshare/fundshare-operator/internal/index"
 	"github.com/fundshare/fundshare-operator/internal/lifecycle"
 	"github.com/fundshare/fundshare-operator/internal/patch"
 )
@@ -76,9 +91,10 @@ const soloFor = 10 * time.Minute
 
 // batchKey groups the orders one batch may hold: one namespace, one share class, one token.
 type batchKey struct {
-	ns    string
-	isin  investv1.ISIN
-	token common.Address
+	ns     string
+	isin   investv1.ISIN
+	token  common.Address
+	settle bool // SECONDARY BUYs, settled by transfers
 }
 
 type batchQueue struct {
@@ -133,7 +149,7 @@ func (r *Reconciler) hold(o *investv1.Order, tok agent.Token) bool {
 		return true
 	}
 	s.held[key] = true
-	k := batchKey{ns: o.Namespace, isin: o.Spec.ISIN, token: tok.Address}
+	k := batchKey{ns: o.Namespace, isin: o.Spec.ISIN, token: tok.Address, settle: lifecycle.Secondary(o)}
 	q := s.queues[k]
 	if q == nil {
 		q = &batchQueue{since: r.now()}
@@ -227,6 +243,15 @@ func (r *Reconciler) due() map[batchKey][]string {
 	return out
 }
 
+// maxSettleLegs is the most transfers one batch settlement moves; the orders beyond it
+// wait for the next batch.
+const maxSettleLegs = 200
+
+// maxBatchGas is the most gas a batch's pre-flight may estimate: a larger batch is halved
+// (the rest waits for the next batch) until it fits. A transaction's gas is capped at
+// 2^24 = 16,777,216 since Osaka (EIP-7825), and the outbox adds its margin to the estimate.
+const maxBatchGas = 10_000_000
+
 // form checks the queued orders, runs the pre-flight and creates the DeliveryBatch.
 func (r *Reconciler) form(ctx context.Context, key batchKey, names []string) {
 	log := ctrl.LoggerFrom(ctx).WithName("batch").WithValues("namespace", key.ns, "isin", key.isin)
@@ -234,7 +259,8 @@ func (r *Reconciler) form(ctx context.Context, key batchKey, names []string) {
 		members []investv1.DeliveryBatchMember
 		owners  []metav1.OwnerReference
 		gone    []string // not waiting for a mint any more
-		alone   []string // minted on their own
+		alone   []string // sent on their own
+		later   []string // beyond this batch's legs: the next batch
 	)
 	var lockUpDays int32
 	refs, err := r.Outbox.EffectRefs(ctx, key.token)
@@ -243,23 +269,37 @@ func (r *Reconciler) form(ctx context.Context, key batchKey, names []string) {
 		r.unhold(key.ns, names, false)
 		return
 	}
+	if key.settle && !refs {
+		// settleWithRef exists only with effect references: each is refused on its own.
+		r.unhold(key.ns, names, true)
+		return
+	}
 	var memberRefs [][32]byte
 	if tok, err := r.Tokens.Token(ctx, key.ns, key.isin); err == nil && tok.Address == key.token {
 		lockUpDays = tok.LockUpDays
 	} else {
-		log.Info("the share class's token is not usable now; the orders are minted on their own", "error", fmt.Sprint(err))
+		log.Info("the share class's token is not usable now; the orders are sent on their own", "error", fmt.Sprint(err))
 		r.unhold(key.ns, names, true)
 		return
 	}
 	now := metav1.NewTime(r.now().UTC().Truncate(time.Second))
+	legs := 0
 	for _, name := range names {
+		if legs >= maxSettleLegs {
+			later = append(later, name)
+			continue
+		}
 		o := &investv1.Order{}
 		if err := r.Client.Get(ctx, client.ObjectKey{Namespace: key.ns, Name: name}, o); err != nil {
 			gone = append(gone, name)
 			continue
 		}
-		if !batchable(o) {
+		if !batchable(o) || lifecycle.Secondary(o) != key.settle {
 			gone = append(gone, name)
+			continue
+		}
+		if holder, err := r.heldBy(ctx, o); err != nil || holder != "" {
+			gone = append(gone, name) // another batch holds it (or the index cannot say: later)
 			continue
 		}
 		addr, err := r.walletAddress(ctx, o.Namespace, deliveryWallet(o))
@@ -268,9 +308,20 @@ func (r *Reconciler) form(ctx context.Context, key batchKey, names []string) {
 			continue
 		}
 		m := investv1.DeliveryBatchMember{Order: name, WalletID: deliveryWallet(o), Address: addr.Hex(), Units: lifecycle.Units(o)}
+		if key.settle {
+			from, amounts, sells, err := r.settlementLegs(ctx, o)
+			if err != nil || len(from) > 64 {
+				alone = append(alone, name) // the single path refuses it, or settles its many legs
+				continue
+			}
+			for i := range from {
+				m.Legs = append(m.Legs, investv1.DeliveryBatchLeg{From: from[i].Hex(), Units: amounts[i].Int64(), Sell: sells[i]})
+			}
+			legs += len(from)
+		}
 		// The release time of the member's units: the one the order recorded already
 		// (an earlier attempt on its own), else decided now; recorded in the batch's spec
-		// before anything is signed, and in the order by its claim.
+		// before anything is signed, and in the order with its transaction.
 		if c := o.Status.Chain; c != nil && c.LockedUntil != nil {
 			m.LockedUntil = c.LockedUntil.DeepCopy()
 		} else if lockUpDays > 0 {
@@ -285,18 +336,35 @@ func (r *Reconciler) form(ctx context.Context, key batchKey, names []string) {
 		memberRefs = nil
 	}
 	r.unhold(key.ns, gone, false)
+	r.unhold(key.ns, later, false)
 	if len(members) < 2 {
 		alone = append(alone, memberNames(members)...)
 		r.unhold(key.ns, alone, true)
 		return
 	}
-	data := packBatchMint(members, memberRefs)
-	if r.Backend != nil {
-		_, err := r.Backend.EstimateGas(ctx, ethereum.CallMsg{From: r.Outbox.From(), To: &key.token, Data: data})
+	kind := investv1.DeliveryBatchMint
+	if key.settle {
+		kind = investv1.DeliveryBatchSettle
+	}
+	for r.Backend != nil {
+		gas, err := r.Backend.EstimateGas(ctx, ethereum.CallMsg{From: r.Outbox.From(), To: &key.token, Data: packBatch(kind, members, memberRefs)})
+		_, isRevert := chain.AsRevert(chain.DecodeError(err))
+		if (err == nil && gas > maxBatchGas || err != nil && !isRevert) && len(members) >= 4 {
+			// Too large for one transaction (or for the node's estimate, which refuses
+			// above its cap): the second half waits for the next batch.
+			half := len(members) / 2
+			later = memberNames(members[half:])
+			r.unhold(key.ns, later, false)
+			members, owners = members[:half], owners[:half]
+			if memberRefs != nil {
+				memberRefs = memberRefs[:half]
+			}
+			continue
+		}
 		if err != nil {
 			all := append(alone, memberNames(members)...)
 			if rev, isRevert := chain.AsRevert(chain.DecodeError(err)); isRevert {
-				log.Info("the batch's pre-flight reverts: each order is minted on its own", "reason", rev.Reason(), "orders", len(members))
+				log.Info("the batch's pre-flight reverts: each order is sent on its own", "reason", rev.Reason(), "orders", len(members))
 				r.unhold(key.ns, all, true)
 				return
 			}
@@ -305,6 +373,7 @@ func (r *Reconciler) form(ctx context.Context, key batchKey, names []string) {
 			r.unhold(key.ns, memberNames(members), false)
 			return
 		}
+		break
 	}
 	r.unhold(key.ns, alone, true)
 	b := &investv1.DeliveryBatch{
@@ -313,22 +382,47 @@ func (r *Reconciler) form(ctx context.Context, key batchKey, names []string) {
 		ObjectMeta: metav1.ObjectMeta{Namespace: key.ns, Name: batchName(), OwnerReferences: owners},
 		Spec:       investv1.DeliveryBatchSpec{ISIN: key.isin, Token: key.token.Hex(), ChainID: r.Outbox.ChainID(), Members: members},
 	}
+	if key.settle {
+		b.Spec.Kind = investv1.DeliveryBatchSettle
+	}
 	if err := r.Client.Create(ctx, b); err != nil {
-		// A create that happened although it reported an error is harmless: that batch
-		// claims what it can, and claims keep every order in one transaction at most.
+		// A create that happened although it reported an error is harmless: every member
+		// carries its effect reference (or is claimed first), so no order is applied twice.
 		log.Error(err, "create the delivery batch; the orders are queued again")
 		r.unhold(key.ns, memberNames(members), false)
 		return
 	}
-	log.Info("delivery batch created", "batch", b.Name, "members", len(members))
-	r.batchEvent(b, corev1.EventTypeNormal, ReasonBatchCreated, "Create", "batch of %d BUY orders of %s created; claiming them", len(members), key.isin)
-	// The members stay held until the batch reconciler has claimed (or dropped) them.
+	log.Info("delivery batch created", "batch", b.Name, "kind", kind, "members", len(members))
+	what := "batch of %d BUY orders of %s created"
+	if key.settle {
+		what = "batch settlement of %d SECONDARY BUY orders of %s created"
+	}
+	r.batchEvent(b, corev1.EventTypeNormal, ReasonBatchCreated, "Create", what+"; checking its members", len(members), key.isin)
+	// The members stay held until the batch reconciler has checked (or dropped) them; the
+	// batch holds them from now on (index.BatchHolds).
 }
 
-// batchable: a live BUY that waits for its mint, with no transaction and no claim.
+// heldBy names the live DeliveryBatch (other than except) that holds o, from the cache's
+// index; "" when none does.
+func (r *Reconciler) heldBy(ctx context.Context, o *investv1.Order, except ...string) (string, error) {
+	var list investv1.DeliveryBatchList
+	if err := r.Client.List(ctx, &list, client.InNamespace(o.Namespace), client.MatchingFields{index.BatchMember: o.Name}); err != nil {
+		return "", fmt.Errorf("delivery batches of order %s: %w", o.Name, err)
+	}
+	for i := range list.Items {
+		b := &list.Items[i]
+		if !slices.Contains(except, b.Name) && slices.Contains(index.BatchHolds(b), o.Name) {
+			return b.Name, nil
+		}
+	}
+	return "", nil
+}
+
+// batchable: a live BUY that waits for its mint (or settlement), with no transaction and
+// no claim.
 func batchable(o *investv1.Order) bool {
-	if !o.DeletionTimestamp.IsZero() || o.Spec.Side != investv1.SideBuy || lifecycle.Secondary(o) {
-		return false // a SECONDARY BUY is settled by transfers, never minted
+	if !o.DeletionTimestamp.IsZero() || o.Spec.Side != investv1.SideBuy {
+		return false
 	}
 	if step, ok := lifecycle.NextStep(o); !ok || step != lifecycle.StepDeliveryInitiated {
 		return false
@@ -343,6 +437,32 @@ func memberNames(ms []investv1.DeliveryBatchMember) []string {
 		out[i] = m.Order
 	}
 	return out
+}
+
+// packBatch is the calldata of a batch of kind: packBatchMint, or packBatchSettle.
+func packBatch(kind investv1.DeliveryBatchKind, ms []investv1.DeliveryBatchMember, refs [][32]byte) []byte {
+	if kind == investv1.DeliveryBatchSettle {
+		return packBatchSettle(ms, refs)
+	}
+	return packBatchMint(ms, refs)
+}
+
+// packBatchSettle is batchSettleWithRefs of the members: one settlement per member (its
+// effect reference, its wallet, its release time, its legs).
+func packBatchSettle(ms []investv1.DeliveryBatchMember, refs [][32]byte) []byte {
+	to := make([]common.Address, len(ms))
+	releases := make([]uint64, len(ms))
+	counts := make([]*big.Int, len(ms))
+	var from []common.Address
+	var amounts []*big.Int
+	for i, m := range ms {
+		to[i], releases[i], counts[i] = common.HexToAddress(m.Address), releaseTime(m.LockedUntil), big.NewInt(int64(len(m.Legs)))
+		for _, l := range m.Legs {
+			from = append(from, common.HexToAddress(l.From))
+			amounts = append(amounts, big.NewInt(l.Units))
+		}
+	}
+	return contracts.NewShareToken().PackBatchSettleWithRefs(refs, to, releases, counts, from, amounts)
 }
 
 // packBatchMint is batchMintWithRefs of the members with their effect references (refs,
@@ -399,21 +519,11 @@ func (br BatchReconciler) Reconcile(ctx context.Context, req ctrl.Request) (ctrl
 	return r.finishBatch(ctx, b)
 }
 
-// claimAndSend claims the members, then has the outbox sign, record (in the batch) and
-// broadcast the batchMint of those claimed.
+// claimAndSend checks the members (on a token with effect references) or claims them (on
+// one without), then has the outbox sign, record (in the batch) and broadcast the batch's
+// transaction of those included.
 func (r *Reconciler) claimAndSend(ctx context.Context, b *investv1.DeliveryBatch) (ctrl.Result, error) {
 	log := ctrl.LoggerFrom(ctx)
-	claimed := make([]bool, len(b.Spec.Members))
-	if err := forEachMember(len(b.Spec.Members), func(i int) error {
-		ok, err := r.claim(ctx, b, b.Spec.Members[i])
-		if err != nil {
-			return fmt.Errorf("claim order %s: %w", b.Spec.Members[i].Order, err)
-		}
-		claimed[i] = ok
-		return nil
-	}); err != nil {
-		return ctrl.Result{}, err
-	}
 	tok := common.HexToAddress(b.Spec.Token)
 	if b.Spec.ChainID != r.Outbox.ChainID() {
 		return ctrl.Result{}, fmt.Errorf("the batch's token is on chain %d, the agent signs for chain %d", b.Spec.ChainID, r.Outbox.ChainID())
@@ -423,10 +533,29 @@ func (r *Reconciler) claimAndSend(ctx context.Context, b *investv1.DeliveryBatch
 		return ctrl.Result{}, fmt.Errorf("effect references of the token %s: %w", tok.Hex(), err)
 	}
 	if !refs {
+		if b.Spec.Kind == investv1.DeliveryBatchSettle {
+			r.unhold(b.Namespace, memberNames(b.Spec.Members), false)
+			return r.abandon(ctx, b, "NoSettlement: the token has no effect references, so it has no batchSettleWithRefs", true)
+		}
 		if behind := r.Outbox.RecordsBehind(); behind != "" {
 			r.unhold(b.Namespace, memberNames(b.Spec.Members), false)
 			return r.abandon(ctx, b, "RecordsBehindChain: "+behind+"; the token has no effect references: nothing is signed for its orders", true)
 		}
+	}
+	claimed := make([]bool, len(b.Spec.Members))
+	if err := forEachMember(len(b.Spec.Members), func(i int) error {
+		check := r.claim
+		if refs {
+			check = r.checkMember
+		}
+		ok, err := check(ctx, b, b.Spec.Members[i])
+		if err != nil {
+			return fmt.Errorf("claim order %s: %w", b.Spec.Members[i].Order, err)
+		}
+		claimed[i] = ok
+		return nil
+	}); err != nil {
+		return ctrl.Result{}, err
 	}
 	uids := map[string]types.UID{}
 	for _, ow := range b.OwnerReferences {
@@ -471,7 +600,7 @@ func (r *Reconciler) claimAndSend(ctx context.Context, b *investv1.DeliveryBatch
 		return r.abandon(ctx, b, "NoMember: no member order could be claimed, or every member's mint was found applied on chain", false)
 	}
 	before := b.DeepCopy()
-	rec, err := r.Outbox.Send(ctx, outbox.Call{To: &tok, Data: packBatchMint(included, memberRefs)}, func(ctx context.Context, tx *investv1.ChainTransaction) error {
+	rec, err := r.Outbox.Send(ctx, outbox.Call{To: &tok, Data: packBatch(b.Spec.Kind, included, memberRefs)}, func(ctx context.Context, tx *investv1.ChainTransaction) error {
 		b.Status.Transaction, b.Status.Included, b.Status.Phase = tx, memberNames(included), investv1.DeliveryBatchSent
 		return patch.Status(ctx, r.Client, b, before)
 	})
@@ -494,12 +623,47 @@ func (r *Reconciler) claimAndSend(ctx context.Context, b *investv1.DeliveryBatch
 		log.Error(err, "broadcast failed; the recorded batch is broadcast again", "hash", rec.Attempts[0].Hash)
 		return ctrl.Result{RequeueAfter: r.poll()}, nil
 	}
-	if pending, err := r.initiateMembers(ctx, b, rec); err != nil {
-		return ctrl.Result{}, err
-	} else if pending {
-		return ctrl.Result{RequeueAfter: patch.ConflictRetry}, nil
-	}
+	// The members record it once it is final, or once it is not final soon (trackBatch).
 	return ctrl.Result{RequeueAfter: r.poll()}, nil
+}
+
+// checkMember reads the member's order afresh and reports whether the batch may include
+// it (a token with effect references: no claim is written): still batchable, the same
+// order the batch was formed with, and held by no other live batch.
+func (r *Reconciler) checkMember(ctx context.Context, b *investv1.DeliveryBatch, m investv1.DeliveryBatchMember) (bool, error) {
+	o := &investv1.Order{}
+	if err := r.reader().Get(ctx, client.ObjectKey{Namespace: b.Namespace, Name: m.Order}, o); err != nil {
+		if apierrors.IsNotFound(err) {
+			return false, nil
+		}
+		return false, err
+	}
+	if c := o.Status.Chain; c != nil && c.Batch == b.Name {
+		return true, nil
+	}
+	if !r.sameMember(o, b, m) {
+		return false, nil
+	}
+	other, err := r.heldBy(ctx, o, b.Name)
+	if err != nil {
+		return false, err
+	}
+	return other == "", nil
+}
+
+// sameMember: o is still batchable and the order the member was formed from.
+func (r *Reconciler) sameMember(o *investv1.Order, b *investv1.DeliveryBatch, m investv1.DeliveryBatchMember) bool {
+	if !batchable(o) || o.Spec.ISIN != b.Spec.ISIN || lifecycle.Units(o) != m.Units || deliveryWallet(o) != m.WalletID {
+		return false
+	}
+	if lifecycle.Secondary(o) != (b.Spec.Kind == investv1.DeliveryBatchSettle) {
+		return false
+	}
+	// The order's recorded release time, if any, is the one the batch sends with.
+	if c := o.Status.Chain; c != nil && c.LockedUntil != nil && releaseTime(c.LockedUntil) != releaseTime(m.LockedUntil) {
+		return false
+	}
+	return true
 }
 
 // claim writes the batch's name in the order's status.chain.batch (optimistic locking),
@@ -519,11 +683,7 @@ func (r *Reconciler) claim(ctx context.Context, b *investv1.DeliveryBatch, m inv
 		if c := o.Status.Chain; c != nil && c.Batch == b.Name {
 			return true, nil
 		}
-		if !batchable(o) || o.Spec.ISIN != b.Spec.ISIN || lifecycle.Units(o) != m.Units || deliveryWallet(o) != m.WalletID {
-			return false, nil
-		}
-		// The order's recorded release time, if any, is the one the batch mints with.
-		if c := o.Status.Chain; c != nil && c.LockedUntil != nil && releaseTime(c.LockedUntil) != releaseTime(m.LockedUntil) {
+		if !r.sameMember(o, b, m) {
 			return false, nil
 		}
 		before := o.DeepCopy()
@@ -605,8 +765,9 @@ func (r *Reconciler) release(ctx context.Context, b *investv1.DeliveryBatch) (ct
 	return ctrl.Result{}, nil
 }
 
-// trackBatch follows the recorded batchMint (re-broadcast, replacement, confirmations)
-// and gives each member its transaction and deliveryInitiated once broadcast.
+// trackBatch follows the recorded transaction (re-broadcast, replacement, confirmations);
+// when it is not final within initiateAfter of its signing, each member gets the
+// transaction and deliveryInitiated before the receipt.
 func (r *Reconciler) trackBatch(ctx context.Context, b *investv1.DeliveryBatch) (ctrl.Result, error) {
 	log := ctrl.LoggerFrom(ctx)
 	tx := b.Status.Transaction
@@ -628,10 +789,13 @@ func (r *Reconciler) trackBatch(ctx context.Context, b *investv1.DeliveryBatch) 
 		log.Error(err, "tracking the recorded batch; trying again", "nonce", tx.Nonce)
 		return ctrl.Result{RequeueAfter: r.poll()}, nil
 	}
-	if pending, err := r.initiateMembers(ctx, b, cur); err != nil {
-		return ctrl.Result{}, err
-	} else if pending {
-		return ctrl.Result{RequeueAfter: patch.ConflictRetry}, nil
+	if len(cur.Attempts) > 0 && r.now().Sub(cur.Attempts[0].SignedAt.Time) >= r.initiateAfter() {
+		// Not final soon: the members show the transaction now, the receipt later.
+		if pending, err := r.initiateMembers(ctx, b, cur); err != nil {
+			return ctrl.Result{}, err
+		} else if pending {
+			return ctrl.Result{RequeueAfter: patch.ConflictRetry}, nil
+		}
 	}
 	switch obs.State {
 	case outbox.Pending, outbox.Mined:
@@ -670,7 +834,10 @@ func (r *Reconciler) initiateMembers(ctx context.Context, b *investv1.DeliveryBa
 			return err
 		}
 		before := o.DeepCopy()
-		changed := r.copyTransaction(ctx, o, b, m, tx)
+		mine, changed := r.adopt(ctx, o, b, m, tx)
+		if !mine {
+			return nil
+		}
 		initiated := lifecycle.Record(o, lifecycle.StepDeliveryInitiated, r.evidence(tx.Attempts[0].Hash))
 		if !changed && !initiated {
 			return nil
@@ -698,6 +865,18 @@ func (r *Reconciler) initiateMembers(ctx context.Context, b *investv1.DeliveryBa
 	})
 	return pending || err != nil, err
 }
+
+// initiateAfter is how long after its signing a batch's transaction may take to be final
+// before its members record it and deliveryInitiated on their own (one write more each).
+func (r *Reconciler) initiateAfter() time.Duration {
+	if r.InitiateAfter > 0 {
+		return r.InitiateAfter
+	}
+	return DefaultInitiateAfter
+}
+
+// DefaultInitiateAfter is initiateAfter unless Reconciler.InitiateAfter says otherwise.
+const DefaultInitiateAfter = 10 * time.Second
 
 // memberWrites is how many member orders a batch reads and writes at once.
 const memberWrites = 8
@@ -728,39 +907,63 @@ func forEachMember(n int, fn func(i int) error) error {
 	return first
 }
 
-// copyTransaction puts the batch's transaction (without the receipt) in the order's
-// status.chain; it reports whether it changed anything. An order whose claim is not the
-// batch's is left alone (it cannot happen: it was claimed before signing).
-func (r *Reconciler) copyTransaction(ctx context.Context, o *investv1.Order, b *investv1.DeliveryBatch, m investv1.DeliveryBatchMember, tx *investv1.ChainTransaction) bool {
+// adopt makes o the batch's member in its status.chain: the batch's name, the member's
+// release time, and the batch's transaction (without its receipt, and without the signed
+// bytes, which the batch keeps once for all members: memberCopy). mine is false, and o
+// is left alone, when o is not the batch's (another batch's, or sent on its own: it
+// cannot happen, a member is checked or claimed before signing); changed says whether
+// anything was written into o.
+func (r *Reconciler) adopt(ctx context.Context, o *investv1.Order, b *investv1.DeliveryBatch, m investv1.DeliveryBatchMember, tx *investv1.ChainTransaction) (mine, changed bool) {
 	c := o.Status.Chain
-	if c == nil || c.Batch != b.Name {
-		ctrl.LoggerFrom(ctx).Error(errors.New("member not claimed by the batch"), "the batch's transaction is not copied to the order", "order", o.Name)
-		return false
+	if c != nil && c.Batch != b.Name && (c.Batch != "" || c.Transaction != nil || c.Recovered != nil) {
+		ctrl.LoggerFrom(ctx).Error(errors.New("member held by another batch or sent on its own"), "the batch's transaction is not copied to the order", "order", o.Name, "batch", c.Batch)
+		return false, false
+	}
+	if c == nil {
+		c = &investv1.OrderChainStatus{}
+		o.Status.Chain = c
+	}
+	if c.Batch == "" {
+		c.Batch, changed = b.Name, true
+	}
+	if c.LockedUntil == nil && m.LockedUntil != nil {
+		c.LockedUntil, changed = m.LockedUntil.DeepCopy(), true
 	}
 	if c.Transaction == nil {
-		cp := tx.DeepCopy()
-		cp.Receipt = nil
+		cp := memberCopy(tx)
 		c.Transaction, c.Token, c.Recipient, c.Refused = cp, common.HexToAddress(b.Spec.Token).Hex(), common.HexToAddress(m.Address).Hex(), nil
-		return true
+		return true, true
 	}
-	if len(c.Transaction.Attempts) < len(tx.Attempts) {
-		c.Transaction.Attempts = append([]investv1.ChainTransactionAttempt(nil), tx.Attempts...)
-		return true
+	if n := len(c.Transaction.Attempts); n < len(tx.Attempts) {
+		// Appended only: attempts recorded before are kept as they are.
+		for _, a := range tx.Attempts[n:] {
+			a.Raw = ""
+			c.Transaction.Attempts = append(c.Transaction.Attempts, a)
+		}
+		changed = true
 	}
-	return false
+	return true, changed
 }
 
-// finishBatch records the batch's final receipt on each member, with deliveryCompleted
-// when it succeeded (once the order waits for it, as a single mint does); a reverted
-// receipt makes each member Stalled.
+// memberCopy is a batch's transaction as a member order records it: no receipt (the
+// member records it once final) and no signed bytes (an attempt's raw, which the batch
+// records once for all its members: a batch of 100 would otherwise write 100 copies of
+// its calldata, some 26 KB, into 100 orders).
+func memberCopy(tx *investv1.ChainTransaction) *investv1.ChainTransaction {
+	cp := tx.DeepCopy()
+	cp.Receipt = nil
+	for i := range cp.Attempts {
+		cp.Attempts[i].Raw = ""
+	}
+	return cp
+}
+
+// finishBatch records the batch's final receipt on each member, with deliveryInitiated
+// and deliveryCompleted when it succeeded, in one status write per member and one Event;
+// a reverted receipt makes each member Stalled.
 func (r *Reconciler) finishBatch(ctx context.Context, b *investv1.DeliveryBatch) (ctrl.Result, error) {
 	tx := b.Status.Transaction
 	rc := tx.Receipt
-	if pending, err := r.initiateMembers(ctx, b, tx); err != nil {
-		return ctrl.Result{}, err
-	} else if pending {
-		return ctrl.Result{RequeueAfter: patch.ConflictRetry}, nil
-	}
 	var (
 		mu      sync.Mutex
 		waiting bool
@@ -788,43 +991,66 @@ func (r *Reconciler) finishBatch(ctx context.Context, b *investv1.DeliveryBatch)
 		if o == nil {
 			return err
 		}
-		c := o.Status.Chain
-		if c == nil || c.Batch != b.Name || c.Transaction == nil || c.Transaction.Receipt != nil {
-			return nil
+		if c := o.Status.Chain; c != nil && c.Batch == b.Name && c.Transaction != nil && c.Transaction.Receipt != nil {
+			return nil // recorded
 		}
 		before := o.DeepCopy()
+		if mine, _ := r.adopt(ctx, o, b, m, tx); !mine {
+			return nil
+		}
+		c := o.Status.Chain
 		hash := rc.Hash
+		var (
+			moves []*lifecycle.Transition
+			steps []lifecycle.Step
+		)
 		if rc.Status == investv1.ChainReceiptSucceeded {
-			step, ok := lifecycle.NextStep(o)
-			if !ok || step != lifecycle.StepDeliveryCompleted {
-				wait() // the order controller has not moved it to DELIVERY_INITIATED yet
-				return nil
-			}
 			if ref := orderRef(o, lifecycle.StepDeliveryInitiated); applied != nil && !applied[ref] {
-				// Skipped by the token: another transaction minted it (a race with a
+				// Skipped by the token: another transaction applied it (a race with a
 				// second signer, or a record lost). Its evidence names that transaction.
 				eff, err := r.Outbox.Applied(ctx, tok, ref)
 				if err != nil {
-					return fmt.Errorf("order %s was skipped by the batch %s; look its mint up on chain: %w", m.Order, rc.Hash, err)
+					return fmt.Errorf("order %s was skipped by the batch %s; look it up on chain: %w", m.Order, rc.Hash, err)
 				}
 				if eff == nil {
-					return fmt.Errorf("order %s was skipped by the batch %s, but its mint is not found on chain", m.Order, rc.Hash)
+					return fmt.Errorf("order %s was skipped by the batch %s, but its effect is not found on chain", m.Order, rc.Hash)
 				}
-				c.Recovered = eff.Evidence(r.now())
+				if c.Recovered == nil {
+					c.Recovered = eff.Evidence(r.now())
+					r.event(o, corev1.EventTypeWarning, ReasonRecoveredFromChain, "Track",
+						"the batch %s skipped this order: its units were already delivered by transaction %s in block %d (%d units); its evidence is recorded from the chain",
+						rc.Hash, eff.TxHash.Hex(), eff.Block, c.Recovered.Units)
+				}
 				hash = eff.TxHash.Hex()
-				r.event(o, corev1.EventTypeWarning, ReasonRecoveredFromChain, "Track",
-					"the batch %s skipped this order: its mint was already applied by transaction %s in block %d (%d units); its evidence is recorded from the chain",
-					rc.Hash, hash, eff.Block, c.Recovered.Units)
 			}
-			lifecycle.Record(o, step, r.evidence(hash))
+			if lifecycle.Record(o, lifecycle.StepDeliveryInitiated, r.evidence(hash)) {
+				steps = append(steps, lifecycle.StepDeliveryInitiated)
+				mv, err := r.follow(ctx, o)
+				if err != nil {
+					return err
+				}
+				moves = append(moves, mv...)
+			}
+			if step, ok := lifecycle.NextStep(o); ok && step == lifecycle.StepDeliveryCompleted {
+				lifecycle.Record(o, step, r.evidence(hash))
+				c.Transaction.Receipt = rc.DeepCopy()
+				steps = append(steps, step)
+				mv, err := r.follow(ctx, o)
+				if err != nil {
+					return err
+				}
+				moves = append(moves, mv...)
+			} else {
+				// The order controller moves it first (a cancellation asked for meanwhile
+				// is decided on the live order): the transaction and deliveryInitiated
+				// now, the receipt once the order waits for it.
+				wait()
+			}
+		} else {
+			c.Transaction.Receipt = rc.DeepCopy()
 		}
-		c.Transaction.Receipt = rc.DeepCopy()
-		var moves []*lifecycle.Transition
-		if rc.Status != investv1.ChainReceiptReverted {
-			var err error
-			if moves, err = r.follow(ctx, o); err != nil {
-				return err
-			}
+		if equality.Semantic.DeepEqual(before.Status, o.Status) {
+			return nil
 		}
 		if err := patch.Status(ctx, r.Client, o, before); err != nil {
 			if apierrors.IsConflict(err) || apierrors.IsNotFound(err) {
@@ -833,12 +1059,17 @@ func (r *Reconciler) finishBatch(ctx context.Context, b *investv1.DeliveryBatch)
 			}
 			return fmt.Errorf("record the batch's receipt on order %s: %w", m.Order, err)
 		}
-		if rc.Status == investv1.ChainReceiptReverted {
+		switch {
+		case rc.Status == investv1.ChainReceiptReverted:
 			r.event(o, corev1.EventTypeWarning, ReasonTransactionReverted, "Track",
-				"batchMint %s (batch %s) reverted in block %d: %s; it is not re-sent", rc.Hash, b.Name, rc.BlockNumber, rc.RevertReason)
-		} else {
-			r.evidenceEvent(o, lifecycle.StepDeliveryCompleted, before.Status.State, moves,
-				"%s recorded %s evidence in transaction %s (batch %s)", Name, lifecycle.StepDeliveryCompleted, hash, b.Name)
+				"the batch's transaction %s (batch %s) reverted in block %d: %s; it is not re-sent", rc.Hash, b.Name, rc.BlockNumber, rc.RevertReason)
+		case len(steps) > 0:
+			names := make([]string, len(steps))
+			for i, st := range steps {
+				names[i] = string(st)
+			}
+			r.evidenceEvent(o, steps[len(steps)-1], before.Status.State, moves,
+				"%s recorded %s evidence in transaction %s (batch %s)", Name, strings.Join(names, " and "), hash, b.Name)
 		}
 		return nil
 	})
@@ -931,11 +1162,14 @@ func (r *Reconciler) member(ctx context.Context, b *investv1.DeliveryBatch, m in
 	return o, nil
 }
 
-// memberRef is the effect reference of a member's mint: its order's (the UID its owner
-// reference names), the same as the order's own mint would carry.
+// memberRef is the effect reference of a member's mint or settlement: its order's (the UID
+// its owner reference names), the same as the order's own transaction would carry.
 func memberRef(b *investv1.DeliveryBatch, m investv1.DeliveryBatchMember, uids map[string]types.UID) [32]byte {
 	o := &investv1.Order{}
 	o.Namespace, o.Name, o.UID = b.Namespace, m.Order, uids[m.Order]
+	if b.Spec.Kind == investv1.DeliveryBatchSettle {
+		return chain.EffectRef("Order", o.Namespace, o.Name, string(o.UID), chain.EffectSettle) // as orderRef of a SECONDARY BUY
+	}
 	return orderRef(o, lifecycle.StepDeliveryInitiated)
 }
 
@@ -949,8 +1183,12 @@ func (r *Reconciler) recoverMember(ctx context.Context, b *investv1.DeliveryBatc
 		return client.IgnoreNotFound(err)
 	}
 	c := o.Status.Chain
-	if c == nil || c.Batch != b.Name || c.Transaction != nil {
+	if c != nil && ((c.Batch != "" && c.Batch != b.Name) || c.Transaction != nil) {
 		return nil
+	}
+	if c == nil {
+		c = &investv1.OrderChainStatus{}
+		o.Status.Chain = c
 	}
 	if eff.Foreign {
 		return fmt.Errorf("order %s: its mint was applied by transaction %s, signed by %s, not by the agent's key: a person records the evidence", m.Order, eff.TxHash.Hex(), eff.Tx.From)

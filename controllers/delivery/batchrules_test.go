@@ -3,6 +3,7 @@ package delivery
 import (
 	"flag"
 	"fmt"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -13,10 +14,11 @@ import (
 	investv1 "github.com/fundshare/fundshare-operator/api/v1alpha1"
 	"github.com/fundshare/fundshare-operator/internal/chain/agent"
 	"github.com/fundshare/fundshare-operator/internal/fixtures"
+	"github.com/fundshare/fundshare-operator/internal/index"
 )
 
 // TestOnlyALiveBuyWaitingForItsMintWithNoTransactionAndNoClaimIsBatchable table-tests the
-// rule the batch former and the claim both apply.
+// rule the batch former and the member check (or claim) both apply.
 func TestOnlyALiveBuyWaitingForItsMintWithNoTransactionAndNoClaimIsBatchable(t *testing.T) {
 	executed := func(mut func(o *investv1.Order)) *investv1.Order {
 		o := fixtures.BuyOrder("ns", "acc", string(fixtures.ISIN), 3)
@@ -44,6 +46,10 @@ func TestOnlyALiveBuyWaitingForItsMintWithNoTransactionAndNoClaimIsBatchable(t *
 		{"a BUY with its own mint recorded", executed(func(o *investv1.Order) { o.Status.Chain = &investv1.OrderChainStatus{Transaction: tx} }), false},
 		{"a BUY claimed by a batch", executed(func(o *investv1.Order) { o.Status.Chain = &investv1.OrderChainStatus{Batch: "batch-1"} }), false},
 		{"a SELL", executed(func(o *investv1.Order) { o.Spec.Side = investv1.SideSell }), false},
+		{"a matched SECONDARY BUY (a batch settlement)", executed(func(o *investv1.Order) {
+			o.Spec.Market = investv1.MarketSecondary
+			o.Spec.Quote = &investv1.OrderQuote{Window: &investv1.OrderWindow{Date: "2026-04-01", Deadline: metav1.Now()}}
+		}), true},
 		{"a BUY being deleted", executed(func(o *investv1.Order) { now := metav1.Now(); o.DeletionTimestamp = &now }), false},
 		{"a BUY whose delivery is initiated", executed(func(o *investv1.Order) {
 			o.Status.Settlement.DeliveryInitiated = &investv1.SettlementRecord{TransactionHash: "0x01", At: metav1.Now()}
@@ -149,5 +155,37 @@ func TestOrdersOfDifferentNamespacesOrShareClassesAreNeverInOneBatch(t *testing.
 	now = now.Add(soloFor + time.Second)
 	if !r.hold(order("t2", "b1", fixtures.ISIN), tokA) {
 		t.Error("not held again after soloFor")
+	}
+}
+
+// TestABatchHoldsEveryCandidateUntilItsTransactionIsRecordedThenTheIncludedOnesAndNoneOnceAbandoned
+// is the rule the agent reads to leave an order to the batch that holds it.
+func TestABatchHoldsEveryCandidateUntilItsTransactionIsRecordedThenTheIncludedOnesAndNoneOnceAbandoned(t *testing.T) {
+	b := &investv1.DeliveryBatch{Spec: investv1.DeliveryBatchSpec{Members: []investv1.DeliveryBatchMember{{Order: "a"}, {Order: "b"}, {Order: "c"}}}}
+	if got := index.BatchHolds(b); !slices.Equal(got, []string{"a", "b", "c"}) {
+		t.Errorf("before its transaction: holds %v, want every candidate", got)
+	}
+	b.Status.Transaction = &investv1.ChainTransaction{Nonce: 1}
+	b.Status.Included = []string{"a", "c"}
+	if got := index.BatchHolds(b); !slices.Equal(got, []string{"a", "c"}) {
+		t.Errorf("recorded: holds %v, want the included members", got)
+	}
+	ab := &investv1.DeliveryBatch{Spec: b.Spec, Status: investv1.DeliveryBatchStatus{Abandoned: &investv1.ChainRefusal{Reason: "NoMember"}}}
+	if got := index.BatchHolds(ab); len(got) != 0 {
+		t.Errorf("abandoned: holds %v, want none", got)
+	}
+}
+
+// TestAMemberCopyOfABatchTransactionKeepsNoSignedBytesAndNoReceipt: the batch keeps the
+// signed bytes once for all its members.
+func TestAMemberCopyOfABatchTransactionKeepsNoSignedBytesAndNoReceipt(t *testing.T) {
+	tx := &investv1.ChainTransaction{Nonce: 3, Attempts: []investv1.ChainTransactionAttempt{{Hash: "0x01", Raw: "0x02f8aa"}, {Hash: "0x02", Raw: "0x02f8bb"}},
+		Receipt: &investv1.ChainReceipt{Hash: "0x02"}}
+	cp := memberCopy(tx)
+	if cp.Receipt != nil || cp.Attempts[0].Raw != "" || cp.Attempts[1].Raw != "" || cp.Attempts[1].Hash != "0x02" {
+		t.Errorf("member copy %+v: want the attempts' hashes without raw bytes, no receipt", cp)
+	}
+	if tx.Attempts[0].Raw == "" || tx.Receipt == nil {
+		t.Error("the batch's own record was changed")
 	}
 }

@@ -94,13 +94,18 @@ type Reconciler struct {
 	// BatchWindow is how long the first order of a batch waits for more; zero means
 	// DefaultBatchWindow.
 	BatchWindow time.Duration
+	// InitiateAfter is how long a batch's transaction may take to be final before its
+	// members record it and deliveryInitiated ahead of the receipt; zero means
+	// DefaultInitiateAfter.
+	InitiateAfter time.Duration
 	// Backend is the chain, for a batch's pre-flight estimate before anything is created
 	// (and the burn plans' reads when Chain is nil); nil: the batch is checked only by the
 	// outbox's estimate when it is signed.
 	Backend outbox.Backend
 
 	batch    *batchState
-	accounts sync.Map // account key → *sync.Mutex: one burn plan at a time per account
+	pairings pairingCache // recorded books of matching windows replayed (secondary.go)
+	accounts sync.Map     // account key → *sync.Mutex: one burn plan at a time per account
 }
 
 // +kubebuilder:rbac:groups=invest.fundshare.io,resources=orders,verbs=get;list;watch
@@ -143,6 +148,14 @@ func (r *Reconciler) Reconcile(ctx context.Context, req ctrl.Request) (ctrl.Resu
 			// configured): there is no transaction of ours to confirm.
 			ctrl.LoggerFrom(ctx).Info("delivery initiated without a recorded chain transaction; not settled by the chain agent")
 			return ctrl.Result{}, nil
+		}
+		if step == lifecycle.StepDeliveryInitiated && r.batching() {
+			// A live DeliveryBatch that holds the order sends it and records its evidence.
+			if holder, err := r.heldBy(ctx, o); err != nil {
+				return ctrl.Result{}, err
+			} else if holder != "" {
+				return ctrl.Result{RequeueAfter: 2*r.batchWindow() + r.poll()}, nil
+			}
 		}
 		return r.send(ctx, o, step)
 	}
@@ -196,7 +209,11 @@ func (r *Reconciler) send(ctx context.Context, o *investv1.Order, step lifecycle
 			return r.refuse(ctx, o, err.Error())
 		}
 		recipient = addr.Hex()
-		from, amounts, err := r.legs(ctx, o)
+		if r.batching() && r.hold(o, tok) {
+			// Settled in a batch settlement, or handed back to be settled on its own.
+			return ctrl.Result{RequeueAfter: 2*r.batchWindow() + r.poll()}, nil
+		}
+		from, amounts, _, err := r.settlementLegs(ctx, o)
 		if err != nil {
 			var short *settleError
 			if errors.As(err, &short) {

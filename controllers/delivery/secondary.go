@@ -12,6 +12,7 @@ import (
 	"context"
 	"fmt"
 	"math/big"
+	"sync"
 	"time"
 
 	"github.com/ethereum/go-ethereum"
@@ -30,7 +31,8 @@ import (
 
 // +kubebuilder:rbac:groups=invest.fundshare.io,resources=matchingwindows,verbs=get;list;watch
 
-// pairing is the transfers of the window that matched o: the recorded book replayed.
+// pairing is the transfers of the window that matched o that involve o: the recorded
+// book replayed, once per window version (pairings).
 func (r *Reconciler) pairing(ctx context.Context, o *investv1.Order) ([]secondary.Transfer, error) {
 	f := lifecycle.Fill(o)
 	if f == nil {
@@ -43,44 +45,96 @@ func (r *Reconciler) pairing(ctx context.Context, o *investv1.Order) ([]secondar
 	if w.Status.NAV == nil || w.Status.Policy == nil {
 		return nil, &settleError{msg: "the matching window " + f.Window + " has no recorded book"}
 	}
-	res, _, err := secondary.Replay(w.Spec.Date, w.Status.NAV.NAVPerShare, secondary.PolicyOf(w.Status.Policy), w.Status.Book)
+	p, err := r.pairings.of(w)
 	if err != nil {
 		return nil, &settleError{msg: fmt.Sprintf("the book of matching window %s cannot be replayed: %v", f.Window, err)}
 	}
-	return res.Transfers, nil
+	return p.byOrder[o.Namespace+"/"+o.Name], nil
 }
 
-// legs are a SECONDARY BUY's transfers: each seller's wallet address and its units, in
-// the window's pairing order. The units add up to the BUY's fill.
-func (r *Reconciler) legs(ctx context.Context, o *investv1.Order) ([]common.Address, []*big.Int, error) {
+// windowPairing is a recorded book replayed: the transfers of each order (namespace/name),
+// BUY or SELL, in the window's pairing order.
+type windowPairing struct {
+	version string
+	byOrder map[string][]secondary.Transfer
+}
+
+// pairingCache keeps the replays of the windows being settled: a window's book is recorded
+// once and immutable (its CRD says so), so a replay holds as long as the window's
+// resourceVersion; every order of a window of 10,000 replaying its 10,000 entries was
+// the settlement's largest cost of CPU.
+type pairingCache struct {
+	mu      sync.Mutex
+	windows map[string]*windowPairing
+}
+
+// maxPairings is how many windows' replays are kept.
+const maxPairings = 16
+
+func (c *pairingCache) of(w *investv1.MatchingWindow) (*windowPairing, error) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if p := c.windows[w.Name]; p != nil && p.version == w.ResourceVersion && w.ResourceVersion != "" {
+		return p, nil
+	}
+	res, _, err := secondary.Replay(w.Spec.Date, w.Status.NAV.NAVPerShare, secondary.PolicyOf(w.Status.Policy), w.Status.Book)
+	if err != nil {
+		return nil, err
+	}
+	p := &windowPairing{version: w.ResourceVersion, byOrder: map[string][]secondary.Transfer{}}
+	for _, t := range res.Transfers {
+		p.byOrder[t.BuyID] = append(p.byOrder[t.BuyID], t)
+		p.byOrder[t.SellID] = append(p.byOrder[t.SellID], t)
+	}
+	if c.windows == nil {
+		c.windows = map[string]*windowPairing{}
+	}
+	if len(c.windows) >= maxPairings {
+		for k := range c.windows { // any one: settlements of more windows at once are rare
+			delete(c.windows, k)
+			break
+		}
+	}
+	c.windows[w.Name] = p
+	return p, nil
+}
+
+// settlementLegs are a SECONDARY BUY's transfers: each seller's wallet address, its units
+// and its SELL (namespace/name), in the window's pairing order. The units add up to the
+// BUY's fill.
+func (r *Reconciler) settlementLegs(ctx context.Context, o *investv1.Order) ([]common.Address, []*big.Int, []string, error) {
 	transfers, err := r.pairing(ctx, o)
 	if err != nil {
-		return nil, nil, err
+		return nil, nil, nil, err
 	}
 	key := o.Namespace + "/" + o.Name
-	var from []common.Address
-	var amounts []*big.Int
-	var total int64
+	var (
+		from    []common.Address
+		amounts []*big.Int
+		sells   []string
+		total   int64
+	)
 	for _, t := range transfers {
 		if t.BuyID != key {
 			continue
 		}
 		sell, err := r.orderOf(ctx, t.SellID)
 		if err != nil {
-			return nil, nil, err
+			return nil, nil, nil, err
 		}
 		addr, err := r.walletAddress(ctx, sell.Namespace, deliveryWallet(sell))
 		if err != nil {
-			return nil, nil, &settleError{msg: fmt.Sprintf("the seller of %d units (order %s): %v", t.Units, sell.Name, err)}
+			return nil, nil, nil, &settleError{msg: fmt.Sprintf("the seller of %d units (order %s): %v", t.Units, sell.Name, err)}
 		}
 		from = append(from, addr)
 		amounts = append(amounts, big.NewInt(t.Units))
+		sells = append(sells, t.SellID)
 		total += t.Units
 	}
 	if total != lifecycle.Units(o) {
-		return nil, nil, &settleError{msg: fmt.Sprintf("the window's transfers to this order add up to %d units, its fill is %d", total, lifecycle.Units(o))}
+		return nil, nil, nil, &settleError{msg: fmt.Sprintf("the window's transfers to this order add up to %d units, its fill is %d", total, lifecycle.Units(o))}
 	}
-	return from, amounts, nil
+	return from, amounts, sells, nil
 }
 
 // orderOf reads the order named namespace/name (a book entry's key).

@@ -32,8 +32,9 @@ import (
 // of SECONDARY_SETTLE_PAIRS (default 500) SELLs and as many BUYs of the same sizes (1 to
 // 10 units; 100 seller and 100 buyer wallets on the simulated chain), created EXECUTED with
 // their fills and the window's recorded book, as the window controller leaves them. The
-// order controller and the chain agent (one settleWithRef transaction per BUY, 1
-// confirmation) then settle them while the chain mines a block every 200 ms. Timed from
+// order controller and the chain agent (batch settlements of settleBatchSize BUYs, window
+// 200 ms, one batchSettleWithRefs transaction each, 1 confirmation) then settle them while
+// the chain mines a block every 200 ms. Timed from
 // the agent's start until every BUY is COMPLETED and every SELL has unitsDelivered
 // (its payout is the bank's, not measured here). Reported: seconds, orders/s, and the
 // settle transactions; the token's totalSupply is checked unchanged.
@@ -59,6 +60,9 @@ func BenchmarkSecondarySettled(b *testing.B) {
 		}
 	})
 }
+
+// settleBatchSize is the --chain-batch-size of BenchmarkSecondarySettled, as the strike's.
+const settleBatchSize = strikeBatchSize
 
 func settleOnce(b *testing.B, ctx context.Context, e *envtest.Environment, pairs int) (float64, int) {
 	b.Helper()
@@ -192,6 +196,7 @@ func settleOnce(b *testing.B, ctx context.Context, e *envtest.Environment, pairs
 			if err != nil {
 				return err
 			}
+			rt.BatchSize, rt.BatchWindow = settleBatchSize, 200*time.Millisecond
 			return Setup(mgr, rt, agent.StaticTokens{isin: {Address: c.Token, ChainID: c.ChainID.Int64()}})
 		},
 		SkipNameValidation: true,
@@ -203,6 +208,11 @@ func settleOnce(b *testing.B, ctx context.Context, e *envtest.Environment, pairs
 	stop := c.Mine(200 * time.Millisecond)
 	defer stop()
 	limit := max(5*time.Minute, time.Duration(pairs)*time.Second)
+	if v := os.Getenv("SECONDARY_SETTLE_LIMIT"); v != "" {
+		if d, err := time.ParseDuration(v); err == nil {
+			limit = d
+		}
+	}
 	for deadline := time.Now().Add(limit); ; time.Sleep(200 * time.Millisecond) {
 		var list investv1.OrderList
 		if err := mgr.GetClient().List(ctx, &list, client.InNamespace(ns)); err != nil {
@@ -219,7 +229,36 @@ func settleOnce(b *testing.B, ctx context.Context, e *envtest.Environment, pairs
 			break
 		}
 		if time.Now().After(deadline) {
-			b.Fatalf("%d of %d orders settled in %s", done, 2*pairs, limit)
+			states := map[string]int{}
+			for i := range list.Items {
+				o := &list.Items[i]
+				k := string(o.Spec.Side) + " " + string(o.Status.State)
+				if c := o.Status.Chain; c != nil && c.Refused != nil {
+					k += " refused: " + c.Refused.Reason
+				}
+				states[k]++
+			}
+			var batches investv1.DeliveryBatchList
+			if err := mgr.GetClient().List(ctx, &batches, client.InNamespace(ns)); err != nil {
+				b.Fatal(err)
+			}
+			phases := map[string]int{}
+			for _, bt := range batches.Items {
+				k := string(bt.Status.Phase)
+				if bt.Status.Abandoned != nil {
+					k += " " + bt.Status.Abandoned.Reason
+				}
+				if tx := bt.Status.Transaction; tx != nil && tx.Receipt == nil {
+					_, rerr := c.Client.TransactionReceipt(ctx, common.HexToHash(tx.Attempts[0].Hash))
+					legs := 0
+					for _, m := range bt.Spec.Members {
+						legs += len(m.Legs)
+					}
+					b.Logf("batch %s: %d members, %d legs, nonce %d, gas %d, attempts %d, receipt on chain: %v", bt.Name, len(bt.Status.Included), legs, tx.Nonce, tx.Attempts[0].Gas, len(tx.Attempts), rerr)
+				}
+				phases[k]++
+			}
+			b.Fatalf("%d of %d orders settled in %s; orders %v; batches %v", done, 2*pairs, limit, states, phases)
 		}
 	}
 	elapsed := time.Since(start)
@@ -238,6 +277,18 @@ func settleOnce(b *testing.B, ctx context.Context, e *envtest.Environment, pairs
 			txs[t.TxHash.Hex()] = true
 		}
 	}
+	var batches investv1.DeliveryBatchList
+	if err := e.Client.List(ctx, &batches, client.InNamespace(ns)); err != nil {
+		b.Fatal(err)
+	}
+	members, legs := 0, 0
+	for _, bt := range batches.Items {
+		members += len(bt.Status.Included)
+		for _, m := range bt.Spec.Members {
+			legs += len(m.Legs)
+		}
+	}
+	b.Logf("%d batch settlements of %d BUYs in all (%d legs); the other BUYs settled on their own", len(batches.Items), members, legs)
 	b.Logf("%d SELLs and %d BUYs settled in %.1f s (%d settle transactions); totalSupply unchanged at %d", pairs, pairs, elapsed.Seconds(), len(txs), supply)
 	return elapsed.Seconds(), len(txs)
 }

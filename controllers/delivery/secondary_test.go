@@ -214,6 +214,160 @@ var _ = Describe("Delivery versus payment on the secondary market", func() {
 	})
 })
 
+// settleWorld is a matched window of two sellers (10 and 8 units, each holding 20) and three
+// BUYs of the world's account (6 units each, each to a wallet of its own), every one
+// EXECUTED with its fill, nothing sent.
+type settleWorld struct {
+	sells     []*investv1.Order
+	sellAddrs []common.Address
+	buys      []buyer
+	supply    int64
+}
+
+func (w *world) matchedForBatch() settleWorld {
+	GinkgoHelper()
+	var sw settleWorld
+	for _, units := range []int64{10, 8} {
+		s := w.otherAccount()
+		wal, addr := s.wallet(true)
+		w.chain.Mint(w.chain.Token, addr, 20)
+		sw.sells = append(sw.sells, s.secondaryOrder(investv1.SideSell, units, wal))
+		sw.sellAddrs = append(sw.sellAddrs, addr)
+	}
+	w.chain.Commit(1)
+	sw.supply = w.chain.TotalSupply(w.chain.Token)
+	var buys []*investv1.Order
+	for range 3 {
+		wal, addr := w.wallet(true)
+		o := w.secondaryOrder(investv1.SideBuy, 6, wal)
+		buys = append(buys, o)
+		sw.buys = append(sw.buys, buyer{o: o, addr: addr, units: 6})
+	}
+	w.match(sw.sells, buys)
+	return sw
+}
+
+var _ = Describe("Batch settlements of a matching window", func() {
+	It("settles the SECONDARY BUYs of a window in one batchSettleWithRefs transaction recorded in a Settle batch before broadcast, never minting or burning", func() {
+		w := newWorld()
+		sw := w.matchedForBatch()
+		agent := w.startAgent(agentOptions{batchSize: 3, initiateAfter: time.Minute})
+		defer agent.Stop()
+		stop := w.chain.Mine(200 * time.Millisecond)
+		defer stop()
+		for _, x := range sw.buys {
+			Eventually(func() *investv1.SettlementRecord { return get(x.o).Status.Settlement.DeliveryCompleted }, timeout, interval).ShouldNot(BeNil())
+		}
+		batches := w.batches()
+		Expect(batches).To(HaveLen(1))
+		b := batches[0]
+		Expect(b.Spec.Kind).To(Equal(investv1.DeliveryBatchSettle))
+		Expect(b.Status.Included).To(HaveLen(3))
+		hash := b.Status.Transaction.Attempts[0].Hash
+		signed, err := outbox.Decode(b.Status.Transaction.Attempts[0])
+		Expect(err).NotTo(HaveOccurred())
+		byName := map[string]buyer{}
+		for _, x := range sw.buys {
+			byName[x.o.Name] = x
+		}
+		var (
+			refs    [][32]byte
+			to      []common.Address
+			counts  []*big.Int
+			from    []common.Address
+			amounts []*big.Int
+		)
+		for _, m := range b.Spec.Members {
+			x := byName[m.Order]
+			refs, to = append(refs, orderRef(get(x.o), lifecycle.StepDeliveryInitiated)), append(to, x.addr)
+			counts = append(counts, big.NewInt(int64(len(m.Legs))))
+			var sum int64
+			for _, l := range m.Legs {
+				from, amounts = append(from, common.HexToAddress(l.From)), append(amounts, big.NewInt(l.Units))
+				sum += l.Units
+			}
+			Expect(sum).To(Equal(x.units), "%s: its legs add up to its fill", m.Order)
+		}
+		Expect(signed.Data()).To(Equal(w.chain.TokenABI.PackBatchSettleWithRefs(refs, to, make([]uint64, len(to)), counts, from, amounts)),
+			"the recorded bytes settle each BUY from the window's pairing under its own effect reference")
+		for _, x := range sw.buys {
+			cur := get(x.o)
+			Expect(cur.Status.Settlement.DeliveryCompleted.TransactionHash).To(Equal(hash))
+			Expect(cur.Status.Chain.Batch).To(Equal(b.Name))
+			Expect(w.chain.Balance(w.chain.Token, x.addr)).To(Equal(int64(6)))
+			Expect(w.chain.Mints(w.chain.Token, x.addr)).To(BeEmpty())
+		}
+		for i, s := range sw.sells {
+			Eventually(func() *investv1.SettlementRecord { return get(s).Status.Settlement.UnitsDelivered }, timeout, interval).ShouldNot(BeNil())
+			Expect(get(s).Status.Settlement.UnitsDelivered.TransactionHash).To(Equal(hash))
+			Expect(w.chain.Balance(w.chain.Token, sw.sellAddrs[i])).To(Equal(20 - s.Spec.AmountOfUnits))
+		}
+		Expect(w.chain.TotalSupply(w.chain.Token)).To(Equal(sw.supply), "totalSupply is unchanged by a secondary trade")
+		Expect(pendingNonce(w.chain)).To(Equal(uint64(1)), "one transaction for the three BUYs")
+	})
+
+	It("falls back to settling each BUY on its own when the batch settlement reverts on a frozen buyer's wallet: that one is refused, the others settle", func() {
+		w := newWorld()
+		sw := w.matchedForBatch()
+		frozen := sw.buys[1]
+		w.chain.Freeze(w.chain.Token, frozen.addr, true)
+		w.chain.Commit(1)
+		agent := w.startAgent(agentOptions{batchSize: 3})
+		defer agent.Stop()
+		stop := w.chain.Mine(200 * time.Millisecond)
+		defer stop()
+		Eventually(func() *investv1.ChainRefusal {
+			if c := get(frozen.o).Status.Chain; c != nil {
+				return c.Refused
+			}
+			return nil
+		}, timeout, interval).ShouldNot(BeNil())
+		Expect(get(frozen.o).Status.Chain.Refused.Reason).To(Equal(fmt.Sprintf("WalletFrozen(%s)", frozen.addr.Hex())))
+		for _, x := range []buyer{sw.buys[0], sw.buys[2]} {
+			transferred(x.o)
+			Expect(get(x.o).Status.Chain.Batch).To(BeEmpty(), "settled on its own")
+			Expect(w.chain.Balance(w.chain.Token, x.addr)).To(Equal(int64(6)))
+		}
+		Expect(w.batches()).To(BeEmpty(), "the former's pre-flight reverted: no batch made")
+		Expect(w.chain.Balance(w.chain.Token, frozen.addr)).To(BeZero())
+		Expect(w.chain.TotalSupply(w.chain.Token)).To(Equal(sw.supply))
+	})
+
+	It("settles a batch once when the agent is killed between recording the batch settlement and broadcasting it", func() {
+		w := newWorld()
+		sw := w.matchedForBatch()
+		dead := &deadBroadcast{Backend: w.chain.Client}
+		first := w.startAgent(agentOptions{backend: dead, batchSize: 3})
+		var rec *investv1.ChainTransaction
+		Eventually(func(g Gomega) {
+			var list investv1.DeliveryBatchList
+			g.Expect(k8s.List(ctx, &list, client.InNamespace(w.ns))).To(Succeed())
+			g.Expect(list.Items).To(HaveLen(1))
+			g.Expect(list.Items[0].Status.Transaction).NotTo(BeNil())
+			rec = list.Items[0].Status.Transaction
+		}, timeout, interval).Should(Succeed())
+		first.Stop()
+		w.chain.Commit(2)
+		Expect(pendingNonce(w.chain)).To(BeZero(), "nothing reached the node")
+
+		second := w.startAgent(agentOptions{batchSize: 3})
+		defer second.Stop()
+		stop := w.chain.Mine(200 * time.Millisecond)
+		defer stop()
+		for _, x := range sw.buys {
+			transferred(x.o)
+			Expect(get(x.o).Status.Settlement.DeliveryCompleted.TransactionHash).To(Equal(rec.Attempts[0].Hash), "the recorded bytes, not a new transaction")
+			Expect(w.chain.Balance(w.chain.Token, x.addr)).To(Equal(int64(6)))
+		}
+		for _, s := range sw.sells {
+			Eventually(func() *investv1.SettlementRecord { return get(s).Status.Settlement.UnitsDelivered }, timeout, interval).ShouldNot(BeNil())
+		}
+		Expect(w.batches()).To(HaveLen(1))
+		Expect(pendingNonce(w.chain)).To(Equal(uint64(1)), "one transaction signed in all")
+		Expect(w.chain.TotalSupply(w.chain.Token)).To(Equal(sw.supply))
+	})
+})
+
 var _ = Describe("The checks at matching", func() {
 	It("read a wallet's registration, freeze, unlocked units and the token's pause from the chain", func() {
 		w := newWorld()

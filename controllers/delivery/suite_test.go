@@ -148,6 +148,7 @@ type agentOptions struct {
 	noPreflight   bool                     // batches are checked only by the outbox's estimate at signing
 	batchOnly     bool                     // the batch controller runs, but the order reconciler mints each order on its own
 	healInterval  time.Duration            // zero: 200ms
+	initiateAfter time.Duration            // zero: 300ms (members of a batch not final by then are initiated first)
 }
 
 // startAgent starts the outbox and the chain agent in a manager of their own.
@@ -202,6 +203,7 @@ func (w *world) startAgent(opts agentOptions) *envtest.Manager {
 				Client: c, Live: mgr.GetAPIReader(), Outbox: ob, Tokens: tokens, Confirmations: conf,
 				Poll: 100 * time.Millisecond, RetryRefused: 300 * time.Millisecond,
 				BatchSize: opts.batchSize, BatchWindow: opts.batchWindow, Backend: backend, Chain: backend,
+				InitiateAfter: cmp.Or(opts.initiateAfter, 300*time.Millisecond),
 			}
 			if r.BatchWindow == 0 {
 				r.BatchWindow = 500 * time.Millisecond

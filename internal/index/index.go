@@ -42,6 +42,8 @@ const (
 	// OrderWindow indexes SECONDARY orders by the MatchingWindow they deal in now
 	// (lifecycle.OrderWindowName).
 	OrderWindow = "order.window"
+	// BatchMember indexes live DeliveryBatches by the orders they hold (BatchHolds).
+	BatchMember = "deliverybatch.member"
 	// WindowISIN indexes MatchingWindow objects by spec.isin.
 	WindowISIN = "matchingwindow.spec.isin"
 	// DealingISIN indexes Dealing objects by spec.isin.
@@ -126,6 +128,23 @@ func one(s string) []string {
 	return []string{s}
 }
 
+// BatchHolds are the member orders a DeliveryBatch holds: none once it is abandoned; those
+// its transaction includes once one is recorded; every candidate before that. An order a
+// batch holds is minted (or settled) by that batch and by nothing else.
+func BatchHolds(b *investv1.DeliveryBatch) []string {
+	switch {
+	case b.Status.Abandoned != nil:
+		return nil
+	case b.Status.Transaction != nil:
+		return b.Status.Included
+	}
+	out := make([]string, len(b.Spec.Members))
+	for i, m := range b.Spec.Members {
+		out[i] = m.Order
+	}
+	return out
+}
+
 // Register adds every index to the indexer.
 func Register(ctx context.Context, fi FieldIndexer) error {
 	type entry struct {
@@ -149,6 +168,7 @@ func Register(ctx context.Context, fi FieldIndexer) error {
 		{&investv1.Order{}, OrderState, func(o client.Object) []string { return one(OrderStateKey(o.(*investv1.Order))) }},
 		{&investv1.Order{}, OrderDealing, func(o client.Object) []string { return one(lifecycle.OrderDealingName(o.(*investv1.Order))) }},
 		{&investv1.Order{}, OrderWindow, func(o client.Object) []string { return one(lifecycle.OrderWindowName(o.(*investv1.Order))) }},
+		{&investv1.DeliveryBatch{}, BatchMember, func(o client.Object) []string { return BatchHolds(o.(*investv1.DeliveryBatch)) }},
 		{&investv1.MatchingWindow{}, WindowISIN, func(o client.Object) []string { return one(string(o.(*investv1.MatchingWindow).Spec.ISIN)) }},
 		{&investv1.Dealing{}, DealingISIN, func(o client.Object) []string { return one(string(o.(*investv1.Dealing).Spec.ISIN)) }},
 		{&investv1.Order{}, OrderWallet, func(o client.Object) []string { return one(OrderWalletKey(o.(*investv1.Order))) }},

@@ -219,8 +219,13 @@ func byNonce(recs []Record) map[uint64]*nonceRecords {
 		}
 		e.recs = append(e.recs, r)
 		for _, a := range r.Tx.Attempts {
-			if !slices.ContainsFunc(e.attempts, func(b investv1.ChainTransactionAttempt) bool { return strings.EqualFold(a.Hash, b.Hash) }) {
+			i := slices.IndexFunc(e.attempts, func(b investv1.ChainTransactionAttempt) bool { return strings.EqualFold(a.Hash, b.Hash) })
+			switch {
+			case i < 0:
 				e.attempts = append(e.attempts, a)
+			case e.attempts[i].Raw == "" && a.Raw != "":
+				// A batch member's copy has no signed bytes; the batch's record has them.
+				e.attempts[i] = a
 			}
 		}
 		if r.Tx.Receipt != nil && e.receipt == nil {

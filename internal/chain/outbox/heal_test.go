@@ -522,3 +522,19 @@ func BenchmarkHealAfterRollback(b *testing.B) {
 	b.ReportMetric(mean, "s/heal")
 	b.ReportMetric(blocks*perBlock/mean, "tx/s")
 }
+
+// A batch member order keeps the batch's transaction without its signed bytes; whichever
+// record is read first, the bytes healing broadcasts again are the batch's.
+func TestAMemberCopyWithoutItsSignedBytesGivesWayToTheBatchRecord(t *testing.T) {
+	att := investv1.ChainTransactionAttempt{Hash: "0x" + strings.Repeat("ab", 32), Raw: "0x02f8"}
+	stripped := att
+	stripped.Raw = ""
+	member := Record{Owner: "Order demo/b1", Tx: &investv1.ChainTransaction{Nonce: 7, Attempts: []investv1.ChainTransactionAttempt{stripped}}}
+	batch := Record{Owner: "DeliveryBatch demo/batch-1", Tx: &investv1.ChainTransaction{Nonce: 7, Attempts: []investv1.ChainTransactionAttempt{att}}}
+	for _, recs := range [][]Record{{member, batch}, {batch, member}} {
+		e := byNonce(recs)[7]
+		if len(e.attempts) != 1 || e.attempts[0].Raw != att.Raw {
+			t.Fatalf("attempts of nonce 7 from %s then %s: %+v, want the batch's with its signed bytes", recs[0].Owner, recs[1].Owner, e.attempts)
+		}
+	}
+}
