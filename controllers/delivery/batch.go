@@ -1070,6 +1070,9 @@ func (r *Reconciler) finishBatch(ctx context.Context, b *investv1.DeliveryBatch)
 			}
 			r.evidenceEvent(o, steps[len(steps)-1], before.Status.State, moves,
 				"%s recorded %s evidence in transaction %s (batch %s)", Name, strings.Join(names, " and "), hash, b.Name)
+			if o.Status.Settlement.DeliveryCompleted != nil {
+				r.wakeSells(ctx, o)
+			}
 		}
 		return nil
 	})

@@ -422,6 +422,9 @@ func (r *Reconciler) record(ctx context.Context, o *investv1.Order, step lifecyc
 	if step == lifecycle.StepDeliveryInitiated {
 		return ctrl.Result{RequeueAfter: r.poll()}, nil
 	}
+	if step == lifecycle.StepDeliveryCompleted {
+		r.wakeSells(ctx, o)
+	}
 	return ctrl.Result{}, nil
 }
 

@@ -20,6 +20,7 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	ctrl "sigs.k8s.io/controller-runtime"
 	"sigs.k8s.io/controller-runtime/pkg/client"
+	"sigs.k8s.io/controller-runtime/pkg/event"
 
 	investv1 "github.com/fundshare/fundshare-operator/api/v1alpha1"
 	"github.com/fundshare/fundshare-operator/internal/chain/agent"
@@ -39,7 +40,9 @@ func (r *Reconciler) pairing(ctx context.Context, o *investv1.Order) ([]secondar
 		return nil, &settleError{msg: "the order has no fill of a matching window"}
 	}
 	w := &investv1.MatchingWindow{}
-	if err := r.Client.Get(ctx, client.ObjectKey{Name: f.Window}, w); err != nil {
+	// Not deep-copied: a window's book of 10,000 entries is some 600 KB, read here for
+	// every order it settles; w is only read.
+	if err := r.Client.Get(ctx, client.ObjectKey{Name: f.Window}, w, client.UnsafeDisableDeepCopy); err != nil {
 		return nil, fmt.Errorf("matching window %s: %w", f.Window, err)
 	}
 	if w.Status.NAV == nil || w.Status.Policy == nil {
@@ -169,7 +172,9 @@ func (r *Reconciler) unitsDelivered(ctx context.Context, o *investv1.Order) (ctr
 		}
 		done := buy.Status.Settlement.DeliveryCompleted
 		if done == nil || done.TransactionHash == "" {
-			return ctrl.Result{RequeueAfter: r.poll()}, nil // that BUY's transfer is not final yet
+			// That BUY's transfer is not final yet: its completion wakes this SELL
+			// (wakeSells); the requeue is a safety net.
+			return ctrl.Result{RequeueAfter: 5 * r.poll()}, nil
 		}
 		if last == nil || done.At.After(last.At.Time) {
 			last = done
@@ -192,6 +197,34 @@ func (r *Reconciler) unitsDelivered(ctx context.Context, o *investv1.Order) (ctr
 	}
 	r.evidenceEvent(o, lifecycle.StepUnitsDelivered, before.Status.State, moves, "%s recorded %s evidence: the units sold are in the buyers' wallets (last transaction %s)", Name, lifecycle.StepUnitsDelivered, last.TransactionHash)
 	return ctrl.Result{}, nil
+}
+
+// wakeSells has the SELLs whose units a SECONDARY BUY received looked at again, once the
+// BUY's transfer is final (their unitsDelivered may be due).
+func (r *Reconciler) wakeSells(ctx context.Context, buy *investv1.Order) {
+	if r.batch == nil || !lifecycle.Secondary(buy) {
+		return
+	}
+	transfers, err := r.pairing(ctx, buy)
+	if err != nil {
+		return // the SELLs' own requeue looks again
+	}
+	key := buy.Namespace + "/" + buy.Name
+	for _, t := range transfers {
+		if t.BuyID != key {
+			continue
+		}
+		e, err := secondary.ParseEntry("SELL 1 0 " + t.SellID)
+		if err != nil {
+			continue
+		}
+		o := &investv1.Order{}
+		o.Namespace, o.Name = e.Namespace, e.Name
+		select {
+		case r.batch.wake <- event.GenericEvent{Object: o}:
+		default: // the SELL's own requeue looks again
+		}
+	}
 }
 
 // settleError is why a SECONDARY BUY's transfers cannot be built from its window: the

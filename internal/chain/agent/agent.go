@@ -78,7 +78,7 @@ func BindFlags(fs *flag.FlagSet, o *Options) {
 	fs.Uint64Var(&o.Confirmations, "chain-confirmations", DefaultConfirmations, "blocks (the transaction's own included) before a mint or burn is final")
 	fs.DurationVar(&o.StuckAfter, "chain-stuck-after", 3*time.Minute, "how long a transaction waits unmined before it is replaced with the same nonce and higher fees")
 	fs.StringVar(&o.TokenList, "chain-tokens", "", "token contract per share class: ISIN=0xADDRESS,…")
-	fs.IntVar(&o.BatchSize, "chain-batch-size", 1, fmt.Sprintf("most BUY orders of one namespace and share class minted in one batchMint transaction (at most %d); 1: each order is minted on its own", MaxBatchSize))
+	fs.IntVar(&o.BatchSize, "chain-batch-size", 1, fmt.Sprintf("most BUY orders of one namespace and share class minted in one batchMint transaction, or SECONDARY BUYs settled in one batchSettleWithRefs (at most %d); 1: each order is sent on its own", MaxBatchSize))
 	fs.DurationVar(&o.BatchWindow, "chain-batch-window", DefaultBatchWindow, "how long the first BUY of a batch waits for more orders before the batch is minted (with --chain-batch-size above 1)")
 }
 
