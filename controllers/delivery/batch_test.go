@@ -355,7 +355,10 @@ var _ = Describe("batch mints", func() {
 		defer stop()
 		hashes := initiatedAll(bs)
 		for _, x := range bs {
-			Eventually(func() *investv1.SettlementRecord { return get(x.o).Status.Settlement.DeliveryCompleted }, timeout, interval).ShouldNot(BeNil())
+			Eventually(func(g Gomega) {
+				cur := get(x.o)
+				g.Expect(cur.Status.Settlement.DeliveryCompleted).NotTo(BeNil(), "order %s: state %s, chain %s", cur.Name, cur.Status.State, describeChain(cur.Status.Chain))
+			}, timeout, interval).Should(Succeed())
 		}
 		stop()
 		cur := &investv1.DeliveryBatch{}
@@ -368,16 +371,17 @@ var _ = Describe("batch mints", func() {
 			o := get(x.o)
 			mints := w.chain.Mints(w.chain.Token, x.addr)
 			Expect(mints).To(HaveLen(1), "order %d minted once", i)
-			Expect(mints[0].TxHash.Hex()).To(Equal(hashes[i]))
 			Expect(w.chain.Balance(w.chain.Token, x.addr)).To(Equal(x.units))
 			// No claim is written on a token with effect references: an order the batch
 			// includes may be minted on its own first (the batch skips it) or by the batch
-			// first (its own mint reverts EffectAlreadyApplied); either way once, and its
-			// evidence names the transaction that minted it.
+			// first (its own mint, broadcast too, reverts EffectAlreadyApplied); either way
+			// once, and deliveryCompleted names the transaction that minted it.
+			Expect(o.Status.Settlement.DeliveryCompleted.TransactionHash).To(Equal(mints[0].TxHash.Hex()), "order %d", i)
 			if o.Status.Chain.Batch != "" {
 				Expect(o.Status.Chain.Batch).To(Equal(b.Name))
 				Expect(inBatch[o.Name]).To(BeTrue())
 				Expect(hashes[i]).To(Equal(cur.Status.Transaction.Attempts[0].Hash))
+				Expect(mints[0].TxHash.Hex()).To(Equal(hashes[i]), "order %d: minted by the batch", i)
 			} else if !inBatch[o.Name] && cur.Status.Transaction != nil {
 				Expect(hashes[i]).NotTo(Equal(cur.Status.Transaction.Attempts[0].Hash))
 			}
@@ -484,4 +488,22 @@ func fixtures4(w *world, wal *investv1.Wallet, otherClass bool, isin investv1.IS
 	w.isin = isin
 	defer func() { w.isin = saved }()
 	return w.order(investv1.SideBuy, 2, wal)
+}
+
+// describeChain is an order's status.chain in a line, for failure messages.
+func describeChain(c *investv1.OrderChainStatus) string {
+	if c == nil {
+		return "none"
+	}
+	out := fmt.Sprintf("batch %q, recovered %v", c.Batch, c.Recovered != nil)
+	if t := c.Transaction; t != nil {
+		out += fmt.Sprintf(", transaction nonce %d (%d attempts), receipt %v", t.Nonce, len(t.Attempts), t.Receipt != nil)
+		if t.Receipt != nil {
+			out += " " + string(t.Receipt.Status) + " " + t.Receipt.RevertReason
+		}
+	}
+	if c.Refused != nil {
+		out += ", refused " + c.Refused.Reason
+	}
+	return out
 }

@@ -384,8 +384,20 @@ func (r *Reconciler) track(ctx context.Context, o *investv1.Order, step lifecycl
 		return ctrl.Result{RequeueAfter: r.poll()}, nil
 	}
 	// Final.
-	if obs.Receipt.Status == investv1.ChainReceiptReverted && obs.Revert != nil && chain.IsEffectApplied(obs.Revert) {
-		return r.appliedElsewhere(ctx, o, step, obs.Receipt)
+	if obs.Receipt.Status == investv1.ChainReceiptReverted {
+		// EffectAlreadyApplied, read from the revert; or, when the node gives no reason
+		// (re-executing a mined transaction may fail), the token showing the effect
+		// applied by another transaction, which is the same fact.
+		elsewhere := obs.Revert != nil && chain.IsEffectApplied(obs.Revert)
+		if !elsewhere {
+			var err error
+			if elsewhere, err = r.appliedByAnother(ctx, o, step, obs.Receipt); err != nil {
+				return ctrl.Result{}, err
+			}
+		}
+		if elsewhere {
+			return r.appliedElsewhere(ctx, o, step, obs.Receipt)
+		}
 	}
 	if obs.Receipt.Status == investv1.ChainReceiptReverted {
 		before := o.DeepCopy()

@@ -12,6 +12,7 @@ package delivery
 import (
 	"context"
 	"fmt"
+	"strings"
 
 	"github.com/ethereum/go-ethereum/common"
 	corev1 "k8s.io/api/core/v1"
@@ -28,7 +29,7 @@ import (
 // member's mint uses the same reference as its own mint would, so a batch formed anew
 // after a restore (with another name and UID) cannot mint an order twice either.
 func orderRef(o *investv1.Order, step lifecycle.Step) [32]byte {
-	if lifecycle.Secondary(o) && step == lifecycle.StepDeliveryInitiated {
+	if lifecycle.Secondary(o) && (step == lifecycle.StepDeliveryInitiated || step == lifecycle.StepDeliveryCompleted) {
 		return chain.EffectRef("Order", o.Namespace, o.Name, string(o.UID), chain.EffectSettle)
 	}
 	return chain.EffectRef("Order", o.Namespace, o.Name, string(o.UID), effectStep(step))
@@ -88,6 +89,21 @@ func (r *Reconciler) lookUp(ctx context.Context, o *investv1.Order, step lifecyc
 // EffectAlreadyApplied: another transaction applied the effect (a second signer, a record
 // lost between sending and recording). The reverted receipt is recorded with the effect
 // found on chain and the step's evidence names the transaction that applied it.
+// appliedByAnother reports whether the token (one with effect references) shows the
+// order's effect applied by a transaction other than the reverted one in receipt.
+func (r *Reconciler) appliedByAnother(ctx context.Context, o *investv1.Order, step lifecycle.Step, receipt *investv1.ChainReceipt) (bool, error) {
+	tok := common.HexToAddress(o.Status.Chain.Token)
+	refs, err := r.Outbox.EffectRefs(ctx, tok)
+	if err != nil || !refs {
+		return false, err
+	}
+	eff, err := r.Outbox.Applied(ctx, tok, orderRef(o, step))
+	if err != nil {
+		return false, fmt.Errorf("look the %s's effect reference up on the token %s: %w", what(step), tok.Hex(), err)
+	}
+	return eff != nil && !strings.EqualFold(eff.TxHash.Hex(), receipt.Hash), nil
+}
+
 func (r *Reconciler) appliedElsewhere(ctx context.Context, o *investv1.Order, step lifecycle.Step, receipt *investv1.ChainReceipt) (ctrl.Result, error) {
 	tok := common.HexToAddress(o.Status.Chain.Token)
 	eff, err := r.Outbox.Applied(ctx, tok, orderRef(o, step))
