@@ -789,16 +789,19 @@ func (r *Reconciler) trackBatch(ctx context.Context, b *investv1.DeliveryBatch) 
 		log.Error(err, "tracking the recorded batch; trying again", "nonce", tx.Nonce)
 		return ctrl.Result{RequeueAfter: r.poll()}, nil
 	}
-	if len(cur.Attempts) > 0 && r.now().Sub(cur.Attempts[0].SignedAt.Time) >= r.initiateAfter() {
-		// Not final soon: the members show the transaction now, the receipt later.
-		if pending, err := r.initiateMembers(ctx, b, cur); err != nil {
-			return ctrl.Result{}, err
-		} else if pending {
-			return ctrl.Result{RequeueAfter: patch.ConflictRetry}, nil
-		}
-	}
 	switch obs.State {
 	case outbox.Pending, outbox.Mined:
+		if len(cur.Attempts) > 0 && r.now().Sub(cur.Attempts[0].SignedAt.Time) >= r.initiateAfter() {
+			// Not final soon: the members show the transaction now, the receipt later.
+			// A transaction final by the time the batch is looked at again is not
+			// initiated first, however late that look is (a busy agent): its members
+			// record it once, final.
+			if pending, err := r.initiateMembers(ctx, b, cur); err != nil {
+				return ctrl.Result{}, err
+			} else if pending {
+				return ctrl.Result{RequeueAfter: patch.ConflictRetry}, nil
+			}
+		}
 		return ctrl.Result{RequeueAfter: r.poll()}, nil
 	case outbox.NonceTaken:
 		r.batchEvent(b, corev1.EventTypeWarning, ReasonNonceTaken, "Track",

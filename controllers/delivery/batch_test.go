@@ -2,11 +2,14 @@ package delivery
 
 import (
 	"bytes"
+	"context"
+	"errors"
 	"fmt"
 	"math/big"
 	"time"
 
 	"github.com/ethereum/go-ethereum/common"
+	"github.com/ethereum/go-ethereum/core/types"
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -17,6 +20,7 @@ import (
 	"github.com/fundshare/fundshare-operator/internal/chain/outbox"
 	"github.com/fundshare/fundshare-operator/internal/index"
 	"github.com/fundshare/fundshare-operator/internal/lifecycle"
+	"github.com/fundshare/fundshare-operator/internal/test/chaintest"
 )
 
 // buyer is one BUY of a batch spec: its order, wallet address and units.
@@ -136,60 +140,18 @@ var _ = Describe("batch mints", func() {
 
 	It("a member of a batch that is final at once records its transaction, both pieces of evidence and the receipt in one status write and one Event", func() {
 		w := newWorld()
-		bs := w.buyers(3)
-		var before investv1.OrderList
-		Expect(k8s.List(ctx, &before, client.InNamespace(w.ns))).To(Succeed())
-		wc, err := client.NewWithWatch(env.Config, client.Options{Scheme: k8s.Scheme()})
-		Expect(err).NotTo(HaveOccurred())
-		watch, err := wc.Watch(ctx, &investv1.OrderList{}, client.InNamespace(w.ns), &client.ListOptions{Raw: &metav1.ListOptions{ResourceVersion: before.ResourceVersion}})
-		Expect(err).NotTo(HaveOccurred())
-		defer watch.Stop()
 		stop := w.chain.Mine(100 * time.Millisecond)
 		defer stop()
-		agent := w.startAgent(agentOptions{batchSize: 3, initiateAfter: time.Minute})
-		defer agent.Stop()
-		for _, x := range bs {
-			Eventually(func() *investv1.SettlementRecord { return get(x.o).Status.Settlement.DeliveryCompleted }, timeout, interval).ShouldNot(BeNil())
-		}
-		seen := map[string][]string{} // every version of each order the API server stored, in order
-		Eventually(func() int {
-			for {
-				select {
-				case ev := <-watch.ResultChan():
-					if v, ok := ev.Object.(*investv1.Order); ok {
-						st := v.Status.Settlement
-						seen[v.Name] = append(seen[v.Name], fmt.Sprintf("initiated=%v completed=%v receipt=%v",
-							st.DeliveryInitiated != nil, st.DeliveryCompleted != nil, v.Status.Chain != nil && v.Status.Chain.Transaction != nil && v.Status.Chain.Transaction.Receipt != nil))
-					}
-				default:
-					n := 0
-					for _, vs := range seen {
-						n += len(vs)
-					}
-					return n
-				}
-			}
-		}, timeout, interval).Should(BeNumerically(">=", len(bs)))
-		Consistently(func() int { return len(watch.ResultChan()) }, time.Second, interval).Should(BeZero())
-		batches := w.batches()
-		Expect(batches).To(HaveLen(1))
-		hash := batches[0].Status.Transaction.Attempts[0].Hash
-		for _, x := range bs {
-			Expect(seen[x.o.Name]).To(HaveExactElements("initiated=true completed=true receipt=true"),
-				"%s: one write holds the transaction, deliveryInitiated, deliveryCompleted and the receipt", x.o.Name)
-			cur := get(x.o)
-			Expect(cur.Status.Chain.Batch).To(Equal(batches[0].Name))
-			Expect(cur.Status.Settlement.DeliveryInitiated.TransactionHash).To(Equal(hash))
-			Expect(cur.Status.Settlement.DeliveryCompleted.TransactionHash).To(Equal(hash))
-			Expect(w.chain.Balance(w.chain.Token, x.addr)).To(Equal(x.units))
-		}
-		var reasons []string
-		for _, r := range eventReasons(w.ns) {
-			if r != ReasonBatchCreated && r != ReasonBatchRecorded {
-				reasons = append(reasons, r)
-			}
-		}
-		Expect(reasons).To(HaveLen(len(bs)), "one Event per order's write: %v", reasons)
+		oneWritePerMember(w, agentOptions{batchSize: 3, initiateAfter: time.Minute})
+	})
+
+	It("a batch whose transaction is final when the agent looks at it again is recorded on each member in one write, however late that look: its members are not initiated first", func() {
+		// The members of a transaction not final within initiateAfter get the transaction
+		// and deliveryInitiated first. Here every look is later than initiateAfter, but the
+		// transaction is final from its broadcast on: a busy agent's late look must not
+		// cost each member a second write.
+		w := newWorld()
+		oneWritePerMember(w, agentOptions{batchSize: 3, initiateAfter: time.Nanosecond, backend: &minedOnSend{Backend: w.chain.Client, chain: w.chain}})
 	})
 
 	It("never puts orders of different share classes (tokens) in one batch", func() {
@@ -506,4 +468,84 @@ func describeChain(c *investv1.OrderChainStatus) string {
 		out += ", refused " + c.Refused.Reason
 	}
 	return out
+}
+
+// oneWritePerMember runs a batch of three buyers with the agent of opts and expects each
+// order stored once by the delivery (the transaction, both pieces of evidence and the
+// receipt in one status write) and one Event per order.
+func oneWritePerMember(w *world, opts agentOptions) {
+	GinkgoHelper()
+	bs := w.buyers(3)
+	var before investv1.OrderList
+	Expect(k8s.List(ctx, &before, client.InNamespace(w.ns))).To(Succeed())
+	wc, err := client.NewWithWatch(env.Config, client.Options{Scheme: k8s.Scheme()})
+	Expect(err).NotTo(HaveOccurred())
+	watch, err := wc.Watch(ctx, &investv1.OrderList{}, client.InNamespace(w.ns), &client.ListOptions{Raw: &metav1.ListOptions{ResourceVersion: before.ResourceVersion}})
+	Expect(err).NotTo(HaveOccurred())
+	defer watch.Stop()
+	agent := w.startAgent(opts)
+	defer agent.Stop()
+	for _, x := range bs {
+		Eventually(func() *investv1.SettlementRecord { return get(x.o).Status.Settlement.DeliveryCompleted }, timeout, interval).ShouldNot(BeNil())
+	}
+	seen := map[string][]string{} // every version of each order the API server stored, in order
+	Eventually(func() int {
+		for {
+			select {
+			case ev := <-watch.ResultChan():
+				if v, ok := ev.Object.(*investv1.Order); ok {
+					st := v.Status.Settlement
+					seen[v.Name] = append(seen[v.Name], fmt.Sprintf("initiated=%v completed=%v receipt=%v",
+						st.DeliveryInitiated != nil, st.DeliveryCompleted != nil, v.Status.Chain != nil && v.Status.Chain.Transaction != nil && v.Status.Chain.Transaction.Receipt != nil))
+				}
+			default:
+				n := 0
+				for _, vs := range seen {
+					n += len(vs)
+				}
+				return n
+			}
+		}
+	}, timeout, interval).Should(BeNumerically(">=", len(bs)))
+	Consistently(func() int { return len(watch.ResultChan()) }, time.Second, interval).Should(BeZero())
+	batches := w.batches()
+	Expect(batches).To(HaveLen(1))
+	hash := batches[0].Status.Transaction.Attempts[0].Hash
+	for _, x := range bs {
+		Expect(seen[x.o.Name]).To(HaveExactElements("initiated=true completed=true receipt=true"),
+			"%s: one write holds the transaction, deliveryInitiated, deliveryCompleted and the receipt", x.o.Name)
+		cur := get(x.o)
+		Expect(cur.Status.Chain.Batch).To(Equal(batches[0].Name))
+		Expect(cur.Status.Settlement.DeliveryInitiated.TransactionHash).To(Equal(hash))
+		Expect(cur.Status.Settlement.DeliveryCompleted.TransactionHash).To(Equal(hash))
+		Expect(w.chain.Balance(w.chain.Token, x.addr)).To(Equal(x.units))
+	}
+	var reasons []string
+	for _, r := range eventReasons(w.ns) {
+		if r != ReasonBatchCreated && r != ReasonBatchRecorded {
+			reasons = append(reasons, r)
+		}
+	}
+	Expect(reasons).To(HaveLen(len(bs)), "one Event per order's write: %v", reasons)
+}
+
+// minedOnSend is a chain client whose broadcasts are mined at once: a transaction is
+// final (one confirmation) before the agent looks at it again.
+type minedOnSend struct {
+	outbox.Backend
+	chain *chaintest.Chain
+}
+
+func (m *minedOnSend) SendTransaction(ctx context.Context, tx *types.Transaction) error {
+	if err := m.Backend.SendTransaction(ctx, tx); err != nil {
+		return err
+	}
+	for range 200 { // the pool may take the transaction a moment after SendTransaction
+		m.chain.Commit(1)
+		if r, err := m.Backend.TransactionReceipt(ctx, tx.Hash()); err == nil && r != nil {
+			return nil
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+	return errors.New("the transaction was not mined")
 }
