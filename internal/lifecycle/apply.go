@@ -107,7 +107,8 @@ func Decide(o *investv1.Order, f Facts) Moves {
 // Follow is what an agent writes together with the evidence it records in o: the moves
 // that evidence unlocks (Decide under f), applied as Apply does, so that the evidence, its
 // moves and their history take one status write, and one Event. It returns the moves
-// applied. It applies none, leaving them to the order controller, where the decision is
+// applied; with no move, it sets the conditions to what the order now waits for. It
+// applies none, leaving them to the order controller, where the decision is
 // not the evidence's plain consequence: an order not yet accepted, a cancellation
 // requested (honoured or refused, it is decided on the live order), a move to another
 // dealing date or to CANCELLED, a SELL whose units are not reserved.
@@ -119,7 +120,16 @@ func Follow(o *investv1.Order, f Facts, at metav1.Time) []*Transition {
 		return nil
 	}
 	m := Decide(o, f)
-	if m.Redate != nil || m.Refused != "" || len(m.Steps) == 0 {
+	if m.Redate != nil || m.Refused != "" {
+		return nil
+	}
+	if len(m.Steps) == 0 {
+		if m.Wait != nil {
+			// No move, but the evidence changes what the order waits for (a SELL whose
+			// units were delivered now waits for its payout): the conditions say so in
+			// the evidence's write, not in a second write of the order controller's.
+			SetConditions(o, m.Wait, nil, "")
+		}
 		return nil
 	}
 	for _, t := range m.Steps {

@@ -35,11 +35,34 @@ func TestFollowMovesADeliveredBuyToCompleted(t *testing.T) {
 	}
 }
 
-func TestFollowLeavesTheOrderWhereTheEvidenceUnlocksNothing(t *testing.T) {
+func TestFollowMovesNothingWhereTheEvidenceUnlocksNothingAndSaysWhatTheOrderWaitsFor(t *testing.T) {
 	o := newOrder(investv1.SideBuy, investv1.MarketPrimary, investv1.StateAwaitingPayment)
 	before := o.DeepCopy()
-	if moves := Follow(o, openFacts(), metav1.NewTime(now)); moves != nil || o.Status.State != before.Status.State || len(o.Status.Conditions) != 0 {
-		t.Fatalf("moves %+v, state %s, conditions %+v; want nothing applied", moves, o.Status.State, o.Status.Conditions)
+	if moves := Follow(o, openFacts(), metav1.NewTime(now)); moves != nil || o.Status.State != before.Status.State || len(o.Status.History) != len(before.Status.History) {
+		t.Fatalf("moves %+v, state %s, history %+v; want no move", moves, o.Status.State, o.Status.History)
+	}
+	if w := waitingCondition(o); w == nil || w.Reason != WaitAwaitingPaymentEvidence {
+		t.Fatalf("waiting %+v; want what the order waits for", w)
+	}
+}
+
+func TestFollowGivesASecondarySellWhoseUnitsWereDeliveredItsNextWaitInTheEvidencesWrite(t *testing.T) {
+	// The units leave a SECONDARY SELL at EXECUTED; it then waits for its payout. The
+	// evidence's write says so, so that the order controller has nothing to write.
+	o := filled(onWindow(investv1.SideSell, investv1.StateExecuted), 30)
+	SetConditions(o, &Wait{Reason: WaitAwaitingUnitsDelivered, Message: "the units"}, nil, "")
+	o.Status.Settlement.UnitsDelivered = record("", "0xabc")
+	f := openFacts()
+	f.Reservation = ReservationHeld
+	if moves := Follow(o, f, metav1.NewTime(now)); moves != nil || o.Status.State != investv1.StateExecuted {
+		t.Fatalf("moves %+v, state %s; want none (the payout moves it)", moves, o.Status.State)
+	}
+	if w := waitingCondition(o); w == nil || w.Reason != WaitAwaitingPayoutEvidence {
+		t.Fatalf("waiting %+v; want %s", w, WaitAwaitingPayoutEvidence)
+	}
+	m := Decide(o, f)
+	if len(m.Steps) != 0 || m.Wait == nil || m.Wait.Reason != WaitAwaitingPayoutEvidence {
+		t.Fatalf("Decide after Follow: %+v; want the same wait", m)
 	}
 }
 
