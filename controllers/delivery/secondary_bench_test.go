@@ -162,6 +162,7 @@ func settleOnce(b *testing.B, ctx context.Context, e *envtest.Environment, pairs
 			o.Status.Strike = &investv1.OrderContractNote{TradeDate: date, NAVDate: date, NAVPerShare: 1_000_000, Units: u, GrossAmount: u * 1_000_000,
 				NetAmount: u * 1_000_000, SettlementDate: date, StruckAt: at,
 				Secondary: &investv1.OrderSecondaryFill{Window: name, Outcome: investv1.FillFilled, RequestedUnits: u, NAVPerShare: 1_000_000}}
+			executedAsWritten(o, at.Time)
 			if err := k.Status().Update(ctx, o); err != nil {
 				errs <- err
 			}
@@ -173,6 +174,10 @@ func settleOnce(b *testing.B, ctx context.Context, e *envtest.Environment, pairs
 		b.Fatal(err)
 	}
 
+	counted, err := apiRequests(ctx, e.Config)
+	if err != nil {
+		b.Fatal(err)
+	}
 	b.StartTimer()
 	start := time.Now()
 	cfg := rest.CopyConfig(e.Config)
@@ -263,6 +268,12 @@ func settleOnce(b *testing.B, ctx context.Context, e *envtest.Environment, pairs
 	}
 	elapsed := time.Since(start)
 	b.StopTimer()
+	after, err := apiRequests(ctx, e.Config)
+	if err != nil {
+		b.Fatal(err)
+	}
+	reqs := after.minus(counted)
+	b.Logf("API requests for %d orders: %s (%.2f status writes and %.2f Events per order)", 2*pairs, reqs, reqs.statusWrites()/float64(2*pairs), reqs.events()/float64(2*pairs))
 	stop()
 	if got := c.TotalSupply(c.Token); got != supply {
 		b.Fatalf("totalSupply %d after the window, %d before", got, supply)
