@@ -648,9 +648,18 @@ type PortfolioPosition struct {
 	Reserved       int64   `json:"reserved" openapi:"min=0"`
 	// TransferredInUnits and TransferredOutUnits are the units that arrived from and left
 	// to other holders' wallets on chain (counted in units).
-	TransferredInUnits  int64          `json:"transferred_in_units" openapi:"min=0"`
-	TransferredOutUnits int64          `json:"transferred_out_units" openapi:"min=0"`
-	Lots                []PortfolioLot `json:"lots"`
+	TransferredInUnits  int64 `json:"transferred_in_units" openapi:"min=0"`
+	TransferredOutUnits int64 `json:"transferred_out_units" openapi:"min=0"`
+	// SubscribedUnits and RedeemedUnits are the units of the completed PRIMARY BUYs and
+	// SELLs (issued and redeemed by the fund); SecondaryBoughtUnits and
+	// SecondarySoldUnits those of the completed SECONDARY ones (trades with other
+	// investors in matching windows). units = subscribed − redeemed + secondary bought −
+	// secondary sold + transferred in − transferred out.
+	SubscribedUnits      int64          `json:"subscribed_units" openapi:"min=0"`
+	RedeemedUnits        int64          `json:"redeemed_units" openapi:"min=0"`
+	SecondaryBoughtUnits int64          `json:"secondary_bought_units" openapi:"min=0"`
+	SecondarySoldUnits   int64          `json:"secondary_sold_units" openapi:"min=0"`
+	Lots                 []PortfolioLot `json:"lots"`
 }
 
 // Transfer is one side of an on-chain transfer of share tokens between holders, as the

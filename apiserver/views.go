@@ -370,6 +370,7 @@ func portfolioView(accountID string, positions map[investv1.ISIN]*holdings.Posit
 		pos := PortfolioPosition{
 			ISIN: string(isin), Units: p.Units, Redeemable: p.Redeemable(), Locked: p.Locked, Reserved: p.Reserved,
 			TransferredInUnits: p.TransferredIn, TransferredOutUnits: p.TransferredOut,
+			SubscribedUnits: p.Subscribed, RedeemedUnits: p.Redeemed, SecondaryBoughtUnits: p.SecondaryBought, SecondarySoldUnits: p.SecondarySold,
 			Lots: make([]PortfolioLot, 0, len(p.Lots)),
 		}
 		if c := classes[isin]; c != nil {

@@ -158,6 +158,22 @@ type Holding struct {
 	// transfers to other holders (Transfer objects, direction Out); subtracted from Units.
 	// +optional
 	TransferredOutUnits int64 `json:"transferredOutUnits,omitempty"`
+	// SubscribedUnits are the units of the account's completed PRIMARY BUYs (issued by the
+	// fund); counted in Units.
+	// +optional
+	SubscribedUnits int64 `json:"subscribedUnits,omitempty"`
+	// RedeemedUnits are the units of its completed PRIMARY SELLs (redeemed by the fund);
+	// subtracted from Units.
+	// +optional
+	RedeemedUnits int64 `json:"redeemedUnits,omitempty"`
+	// SecondaryBoughtUnits are the units of its completed SECONDARY BUYs (bought from
+	// other investors in matching windows); counted in Units.
+	// +optional
+	SecondaryBoughtUnits int64 `json:"secondaryBoughtUnits,omitempty"`
+	// SecondarySoldUnits are the units of its completed SECONDARY SELLs (sold to other
+	// investors in matching windows); subtracted from Units.
+	// +optional
+	SecondarySoldUnits int64 `json:"secondarySoldUnits,omitempty"`
 	// Lots break the units down by the day they unlock, oldest first: one lot per
 	// completed buy while it is locked (unlocksAt after now), and at most one lot for every
 	// unit past its lock-up, so that the list is bounded by the buys within the lock-up

@@ -109,6 +109,9 @@ func randomInput(r *rand.Rand) Input {
 		state := states[r.IntN(len(states))]
 		o := order(fmt.Sprintf("o%d", i), side, 1+r.Int64N(100), state, t0.AddDate(0, 0, r.IntN(200)).Add(time.Duration(r.IntN(86400))*time.Second))
 		o.Spec.ISIN = isins[r.IntN(2)]
+		if r.IntN(3) == 0 {
+			o.Spec.Market = investv1.MarketSecondary
+		}
 		if state == investv1.StateCompleted && r.IntN(4) == 0 {
 			o.Status.History = nil // no history: completed at creation
 			o.CreationTimestamp = metav1.NewTime(t0.AddDate(0, 0, r.IntN(200)))

@@ -49,6 +49,12 @@ type Position struct {
 	// TransferredIn and TransferredOut are the units the account's wallets received from
 	// and sent to other holders on chain (counted in Units).
 	TransferredIn, TransferredOut int64
+	// Subscribed and Redeemed are the units of the completed PRIMARY BUYs and SELLs
+	// (issued by the fund and redeemed by it); SecondaryBought and SecondarySold those of
+	// the completed SECONDARY BUYs and SELLs (moved from and to other investors in
+	// matching windows). Units = Subscribed − Redeemed + SecondaryBought − SecondarySold
+	// + TransferredIn − TransferredOut.
+	Subscribed, Redeemed, SecondaryBought, SecondarySold int64
 	// Lots that make up Units, oldest first: one per completed buy that is still locked,
 	// and at most one for every unit past its lock-up (see foldUnlocked).
 	Lots []Lot
@@ -116,6 +122,10 @@ type ArchivedPosition struct {
 	Sold int64
 	// Bought are the archived completed buys: units and completion time.
 	Bought []Bought
+	// SecondarySold and SecondaryBought are the units of the SECONDARY orders among them
+	// (counted in Sold and Bought too), so that a portfolio shows the trades between
+	// investors apart from subscriptions and redemptions.
+	SecondarySold, SecondaryBought int64
 }
 
 // Bought is a number of units bought, when the buy completed, and the release time its
@@ -254,6 +264,7 @@ func computeLots(in Input) map[investv1.ISIN]*Position {
 		if o.Status.State != investv1.StateCompleted || in.Archived != nil && o.UID != "" && in.Archived.Counted[o.UID] {
 			continue
 		}
+		pos(o.Spec.ISIN).count(o.Spec.Side, o.Spec.Market, lifecycle.Units(o))
 		switch o.Spec.Side {
 		case investv1.SideBuy:
 			p := pos(o.Spec.ISIN)
@@ -271,7 +282,12 @@ func computeLots(in Input) map[investv1.ISIN]*Position {
 		for isin, a := range in.Archived.ByISIN {
 			p := pos(isin)
 			sold[isin] += a.Sold
+			p.Redeemed += a.Sold - a.SecondarySold
+			p.SecondarySold += a.SecondarySold
+			p.SecondaryBought += a.SecondaryBought
+			p.Subscribed -= a.SecondaryBought // Bought holds the secondary buys too
 			for _, b := range a.Bought {
+				p.Subscribed += b.Units
 				l := lot(isin, b.Units, b.CompletedAt)
 				if !b.LockedUntil.IsZero() {
 					l.UnlocksAt = b.LockedUntil
@@ -320,6 +336,20 @@ func computeLots(in Input) map[investv1.ISIN]*Position {
 		pos(r.ISIN).Reserved += r.Units
 	}
 	return positions
+}
+
+// count adds a completed order's units to the figure of its side and market.
+func (p *Position) count(side investv1.OrderSide, market investv1.Market, units int64) {
+	switch {
+	case side == investv1.SideBuy && market == investv1.MarketSecondary:
+		p.SecondaryBought += units
+	case side == investv1.SideBuy:
+		p.Subscribed += units
+	case market == investv1.MarketSecondary:
+		p.SecondarySold += units
+	default:
+		p.Redeemed += units
+	}
 }
 
 // transferOut takes units transferred out of lots (oldest first): from the unlocked lots
@@ -378,7 +408,8 @@ func ToStatus(positions map[investv1.ISIN]*Position) []investv1.Holding {
 			continue
 		}
 		h := investv1.Holding{ISIN: p.ISIN, Units: p.Units, LockedUnits: p.Locked, ReservedUnits: p.Reserved,
-			TransferredInUnits: p.TransferredIn, TransferredOutUnits: p.TransferredOut}
+			TransferredInUnits: p.TransferredIn, TransferredOutUnits: p.TransferredOut,
+			SubscribedUnits: p.Subscribed, RedeemedUnits: p.Redeemed, SecondaryBoughtUnits: p.SecondaryBought, SecondarySoldUnits: p.SecondarySold}
 		for _, l := range p.Lots {
 			h.Lots = append(h.Lots, investv1.HoldingLot{Units: l.Units, AcquiredAt: metaTime(l.AcquiredAt), UnlocksAt: metaTime(l.UnlocksAt)})
 		}
@@ -418,6 +449,13 @@ func Summarize(archived []investv1.Order, foldBefore time.Time, live []types.UID
 		}
 		a := s.ByISIN[o.Spec.ISIN]
 		at := CompletedAt(o).UTC().Truncate(time.Second)
+		if o.Spec.Market == investv1.MarketSecondary {
+			if o.Spec.Side == investv1.SideSell {
+				a.SecondarySold += lifecycle.Units(o)
+			} else {
+				a.SecondaryBought += lifecycle.Units(o)
+			}
+		}
 		switch {
 		case o.Spec.Side == investv1.SideSell:
 			a.Sold += lifecycle.Units(o)

@@ -255,6 +255,7 @@ func TestTheArchiveSummaryGivesTheHoldingsOfTheWholeHistory(t *testing.T) {
 		for id, w := range want {
 			g := got[id]
 			if g == nil || g.Units != w.Units || g.Locked != w.Locked || g.Reserved != w.Reserved ||
+				g.Subscribed != w.Subscribed || g.Redeemed != w.Redeemed || g.SecondaryBought != w.SecondaryBought || g.SecondarySold != w.SecondarySold ||
 				!slices.EqualFunc(g.Lots, w.Lots, func(a, b Lot) bool {
 					return a.Units == b.Units && a.AcquiredAt.Equal(b.AcquiredAt) && a.UnlocksAt.Equal(b.UnlocksAt)
 				}) {
@@ -264,6 +265,42 @@ func TestTheArchiveSummaryGivesTheHoldingsOfTheWholeHistory(t *testing.T) {
 	}
 	if summed < 100 {
 		t.Fatalf("only %d positions had summed buys: the cases do not exercise the cut-off", summed)
+	}
+}
+
+// TestAPortfolioShowsSecondaryTradesApartFromSubscriptionsAndRedemptions: the units of
+// completed PRIMARY orders (issued and redeemed by the fund) and of completed SECONDARY
+// ones (bought from and sold to other investors in matching windows) are shown apart,
+// live and archived alike, and with the transfers they add up to the units held.
+func TestAPortfolioShowsSecondaryTradesApartFromSubscriptionsAndRedemptions(t *testing.T) {
+	secondary := func(o investv1.Order) investv1.Order { o.Spec.Market = investv1.MarketSecondary; return o }
+	orders := []investv1.Order{
+		order("sub", investv1.SideBuy, 100, investv1.StateCompleted, t0),
+		order("red", investv1.SideSell, 10, investv1.StateCompleted, t0.AddDate(0, 0, 1)),
+		secondary(order("bought", investv1.SideBuy, 40, investv1.StateCompleted, t0.AddDate(0, 0, 2))),
+		secondary(order("sold", investv1.SideSell, 25, investv1.StateCompleted, t0.AddDate(0, 0, 3))),
+		secondary(order("open", investv1.SideBuy, 7, investv1.StateExecuted, t0.AddDate(0, 0, 3))),
+		order("old-sub", investv1.SideBuy, 30, investv1.StateCompleted, t0.AddDate(0, 0, -40)),
+		secondary(order("old-bought", investv1.SideBuy, 5, investv1.StateCompleted, t0.AddDate(0, 0, -40))),
+		secondary(order("old-sold", investv1.SideSell, 3, investv1.StateCompleted, t0.AddDate(0, 0, -39))),
+		order("old-red", investv1.SideSell, 2, investv1.StateCompleted, t0.AddDate(0, 0, -38)),
+	}
+	in := Input{Now: t0.AddDate(0, 0, 10), LockUpDays: lockUp(0), Orders: orders[:5],
+		Archived: func() *Summary { s := Summarize(orders[5:], t0.AddDate(0, 0, -20), nil); return &s }(),
+		Transfers: []investv1.Transfer{
+			{Spec: investv1.TransferSpec{ISIN: isin, Units: 6, Direction: investv1.TransferIn, TransactionHash: "0x1", BlockTime: metav1.NewTime(t0)}},
+			{Spec: investv1.TransferSpec{ISIN: isin, Units: 4, Direction: investv1.TransferOut, TransactionHash: "0x2", BlockTime: metav1.NewTime(t0)}},
+		}}
+	p := Compute(in)[isin]
+	if p.Subscribed != 130 || p.Redeemed != 12 || p.SecondaryBought != 45 || p.SecondarySold != 28 {
+		t.Fatalf("subscribed %d redeemed %d secondary bought %d sold %d; want 130/12/45/28", p.Subscribed, p.Redeemed, p.SecondaryBought, p.SecondarySold)
+	}
+	if sum := p.Subscribed - p.Redeemed + p.SecondaryBought - p.SecondarySold + p.TransferredIn - p.TransferredOut; p.Units != 137 || sum != p.Units {
+		t.Fatalf("units %d, the figures add up to %d; want 137 both", p.Units, sum)
+	}
+	h := ToStatus(map[investv1.ISIN]*Position{isin: p})[0]
+	if h.SubscribedUnits != 130 || h.RedeemedUnits != 12 || h.SecondaryBoughtUnits != 45 || h.SecondarySoldUnits != 28 {
+		t.Fatalf("the account's status: %+v", h)
 	}
 }
 

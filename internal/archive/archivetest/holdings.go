@@ -42,6 +42,9 @@ func history(seed uint64, n int) []*investv1.Order {
 			if r.IntN(2) == 0 {
 				o.Spec.ISIN = "IE00B4L5Y983"
 			}
+			if r.IntN(4) == 0 {
+				o.Spec.Market = investv1.MarketSecondary
+			}
 			o.Status.History[len(o.Status.History)-1].At = metav1.NewTime(completed)
 			if r.IntN(3) == 0 {
 				// The lock its mint wrote on chain: about the lock-up after delivery,

@@ -510,10 +510,11 @@ func (s *store) CompletedOrders(ctx context.Context, namespace, accountID string
 }
 
 // holdingsQuery sums an account's archived completed orders (archive.Store.Holdings), by
-// the covering index archived_orders_holdings (migrations 00002 and 00003): kind 0 is a
-// sum of sells, 1 the sum of the buys completed before the cut-off (with the latest
+// the covering index archived_orders_holdings (migrations 00002, 00003 and 00008): kind 0
+// is a sum of sells, 1 the sum of the buys completed before the cut-off (with the latest
 // completion and the latest on-chain release), 2 a later buy (with its release); a
-// release of 0 means none was recorded.
+// release of 0 means none was recorded; 3 a sum of SECONDARY orders of one side (1 for
+// the buys, 0 for the sells), which kinds 0 to 2 count too.
 func holdingsQuery(dia dialect) string {
 	from := dia.from("archived_orders_holdings")
 	return `SELECT 0, isin, CAST(SUM(units) AS BIGINT), CAST(0 AS BIGINT), CAST(0 AS BIGINT) FROM ` + from + `
@@ -522,6 +523,8 @@ func holdingsQuery(dia dialect) string {
 		WHERE namespace = ? AND account_id = ? AND state = ? AND side = ? AND terminal_unix < ? GROUP BY isin
 	UNION ALL SELECT 2, isin, units, terminal_unix, CAST(COALESCE(locked_until_unix, 0) AS BIGINT) FROM ` + from + `
 		WHERE namespace = ? AND account_id = ? AND state = ? AND side = ? AND terminal_unix >= ?
+	UNION ALL SELECT 3, isin, CAST(SUM(units) AS BIGINT), CAST(CASE WHEN side = ? THEN 1 ELSE 0 END AS BIGINT), CAST(0 AS BIGINT) FROM ` + from + `
+		WHERE namespace = ? AND account_id = ? AND state = ? AND market = ? GROUP BY isin, side
 	ORDER BY 1, 4, 3, 5`
 }
 
@@ -530,7 +533,8 @@ func holdingsArgs(namespace, accountID string, foldBefore time.Time) []any {
 	completed, sell, buy := string(investv1.StateCompleted), string(investv1.SideSell), string(investv1.SideBuy)
 	return []any{namespace, accountID, completed, sell,
 		namespace, accountID, completed, buy, foldBefore.Unix(),
-		namespace, accountID, completed, buy, foldBefore.Unix()}
+		namespace, accountID, completed, buy, foldBefore.Unix(),
+		buy, namespace, accountID, completed, string(investv1.MarketSecondary)}
 }
 
 // countedChunk is how many UIDs one query of Holdings looks up.
@@ -580,9 +584,14 @@ func (s *store) sumHoldings(ctx context.Context, q querier, namespace, accountID
 			return err
 		}
 		p := byISIN[investv1.ISIN(isin)]
-		if kind == 0 {
+		switch {
+		case kind == 3 && at == 1:
+			p.SecondaryBought += units
+		case kind == 3:
+			p.SecondarySold += units
+		case kind == 0:
 			p.Sold += units
-		} else {
+		default:
 			b := holdings.Bought{Units: units, CompletedAt: time.Unix(at, 0).UTC()}
 			if until != 0 {
 				b.LockedUntil = time.Unix(until, 0).UTC()
