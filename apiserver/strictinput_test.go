@@ -5,6 +5,7 @@ import (
 	"net/http"
 	"net/url"
 	"strings"
+	"time"
 
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
@@ -164,7 +165,14 @@ var _ = Describe("Strict input: a Content-Type charset other than UTF-8 is refus
 				t.get(walletsOf(account) + "/" + wallet + "/recovery").String(),
 			}
 		}
-		before := lists()
+		// The controllers settle what was just created (the primary marks of the wallets)
+		// before the lists are taken: two reads apart agree.
+		var before []string
+		Eventually(func(g Gomega) {
+			before = lists()
+			time.Sleep(200 * time.Millisecond)
+			g.Expect(lists()).To(Equal(before))
+		}).WithTimeout(10 * time.Second).Should(Succeed())
 
 		routes := []struct{ method, path, body string }{
 			{http.MethodPost, "/v1/accounts", mustJSON(individual())},
