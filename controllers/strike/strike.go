@@ -30,8 +30,10 @@ import (
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/client-go/tools/events"
+	"k8s.io/client-go/util/workqueue"
 	ctrl "sigs.k8s.io/controller-runtime"
 	"sigs.k8s.io/controller-runtime/pkg/client"
+	"sigs.k8s.io/controller-runtime/pkg/event"
 	"sigs.k8s.io/controller-runtime/pkg/handler"
 	"sigs.k8s.io/controller-runtime/pkg/reconcile"
 
@@ -462,10 +464,43 @@ func (r *Reconciler) SetupWithManager(mgr ctrl.Manager) error {
 	return ctrl.NewControllerManagedBy(mgr).
 		Named("strike").
 		For(&investv1.Dealing{}).
-		Watches(&investv1.Order{}, handler.EnqueueRequestsFromMapFunc(dealingOfOrder)).
+		Watches(&investv1.Order{}, coalescedDealings{}).
 		Watches(&investv1.NAVHistory{}, handler.EnqueueRequestsFromMapFunc(r.dealingsOfNAV)).
 		Watches(&investv1.ShareClass{}, handler.EnqueueRequestsFromMapFunc(r.upcoming)).
 		Complete(r)
+}
+
+// orderCoalesce is how long after an order's change its dealing is looked at: the
+// changes of a burst (orders placed, paid, priced) are counted in one reconcile and one
+// status write of the Dealing, not one each. A NAV published is looked at at once.
+const orderCoalesce = time.Second
+
+// coalescedDealings enqueues the dealings of a changed order (dealingOfOrder, the old and
+// the new version of an update) orderCoalesce later; a dealing already waiting is not
+// pushed back, so a steady stream of changes is counted every orderCoalesce.
+type coalescedDealings struct{}
+
+func (coalescedDealings) add(obj client.Object, q workqueue.TypedRateLimitingInterface[reconcile.Request]) {
+	for _, req := range dealingOfOrder(context.Background(), obj) {
+		q.AddAfter(req, orderCoalesce)
+	}
+}
+
+func (h coalescedDealings) Create(_ context.Context, e event.CreateEvent, q workqueue.TypedRateLimitingInterface[reconcile.Request]) {
+	h.add(e.Object, q)
+}
+
+func (h coalescedDealings) Update(_ context.Context, e event.UpdateEvent, q workqueue.TypedRateLimitingInterface[reconcile.Request]) {
+	h.add(e.ObjectOld, q)
+	h.add(e.ObjectNew, q)
+}
+
+func (h coalescedDealings) Delete(_ context.Context, e event.DeleteEvent, q workqueue.TypedRateLimitingInterface[reconcile.Request]) {
+	h.add(e.Object, q)
+}
+
+func (h coalescedDealings) Generic(_ context.Context, e event.GenericEvent, q workqueue.TypedRateLimitingInterface[reconcile.Request]) {
+	h.add(e.Object, q)
 }
 
 func dealingOfOrder(_ context.Context, obj client.Object) []reconcile.Request {

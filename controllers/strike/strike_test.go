@@ -96,6 +96,48 @@ var _ = Describe("Forward orders and the NAV strike", func() {
 			"the transition's Event carries the contract note")
 	})
 
+	It("a burst of orders is counted in a few status writes of its Dealing, not one write per order", func() {
+		sc, _ := forwardClass(nil)
+		c := newCustomer()
+		name := lifecycle.DealingName(sc.Spec.ISIN, dealingDay)
+		first := c.buyAmount(sc.Spec.ISIN, 10_000_000)
+		Expect(k8s.Create(ctx, first)).To(Succeed())
+		d := &investv1.Dealing{}
+		Eventually(func(g Gomega) {
+			g.Expect(k8s.Get(ctx, client.ObjectKey{Name: name}, d)).To(Succeed())
+			g.Expect(d.Status.Orders).To(Equal(int32(1)))
+		}).WithTimeout(envtest.Settle).Should(Succeed())
+		wc, err := client.NewWithWatch(env.Config, client.Options{Scheme: k8s.Scheme()})
+		Expect(err).NotTo(HaveOccurred())
+		w, err := wc.Watch(ctx, &investv1.DealingList{}, client.MatchingFields{"metadata.name": name},
+			&client.ListOptions{Raw: &metav1.ListOptions{ResourceVersion: d.ResourceVersion}})
+		Expect(err).NotTo(HaveOccurred())
+		defer w.Stop()
+
+		const burst = 20
+		for range burst {
+			Expect(k8s.Create(ctx, c.buyAmount(sc.Spec.ISIN, 10_000_000))).To(Succeed())
+			time.Sleep(50 * time.Millisecond) // one order after the other, as clients place them
+		}
+		var counts []int32 // the order count of every version of the Dealing the API server stored
+		Eventually(func() int32 {
+			for {
+				select {
+				case ev := <-w.ResultChan():
+					if v, ok := ev.Object.(*investv1.Dealing); ok {
+						counts = append(counts, v.Status.Orders)
+					}
+				default:
+					if len(counts) == 0 {
+						return 0
+					}
+					return counts[len(counts)-1]
+				}
+			}
+		}).WithTimeout(envtest.Settle).Should(Equal(int32(1 + burst)))
+		Expect(len(counts)).To(BeNumerically("<=", 3), "the Dealing's versions while %d orders arrived in about a second: %v", burst, counts)
+	})
+
 	It("an amount BUY gets units rounded down and the residual refunded", func() {
 		sc, nh := forwardClass(nil)
 		c := newCustomer()
