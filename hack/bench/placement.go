@@ -22,6 +22,9 @@ type placementSide struct {
 	P50     float64 `json:"p50_ms"`
 	P99     float64 `json:"p99_ms"`
 	Refused int     `json:"refused"`
+	// Requests are the manager's API requests from the start of the side's rounds until
+	// its controllers were idle again after each (the placements and what they set off).
+	Requests requestCounts `json:"requests"`
 }
 
 // placementResult compares placing forward orders (by amount, priced at the strike: no NAV
@@ -42,7 +45,8 @@ type placementResult struct {
 const placementRounds = 4
 
 // measurePlacement places n orders of each kind through REST, n/placementRounds at a time,
-// alternating the kinds, and compares the rates and latencies of the placements.
+// alternating the kinds, each round from idle controllers, and compares the rates and
+// latencies of the placements and the API requests each kind set off.
 func (b *bench) measurePlacement(ctx context.Context, n int) (placementResult, error) {
 	res := placementResult{Rounds: placementRounds, Clients: b.o.pipelineConc}
 	if !b.res.Served.Create {
@@ -100,6 +104,23 @@ func (b *bench) measurePlacement(ctx context.Context, n int) (placementResult, e
 	round := func(order func(int, accountRef) map[string]any, offset int, lat *[]time.Duration, dur *time.Duration, side *placementSide) error {
 		got := make([]time.Duration, per)
 		codes := make([]int, per)
+		// Each round starts with the controllers idle: what the orders of the round
+		// before set off (a latest-priced BUY is paid and settled by the sandbox, a
+		// forward one waits for its strike) does not run under this round's clock.
+		if err := waitIdle(ctx, 5*time.Minute); err != nil {
+			return err
+		}
+		snap := b.counter.snapshot()
+		defer func() {
+			if waitIdle(ctx, 5*time.Minute) == nil {
+				if side.Requests == nil {
+					side.Requests = requestCounts{}
+				}
+				for k, v := range diffCounts(snap, b.counter.snapshot()) {
+					side.Requests[k] += v
+				}
+			}
+		}()
 		start := time.Now()
 		err := parallel(ctx, b.o.pipelineConc, per, func(i int) error {
 			acct := accts[(offset+i)%len(accts)]

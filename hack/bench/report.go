@@ -284,9 +284,9 @@ func (r *results) printTable(w io.Writer) {
 	if pl := r.Placement; pl != nil {
 		tg, res := targetOf(placementTarget)
 		side := func(p placementSide) string {
-			return fmt.Sprintf("%.0f orders/s · p50 %.2f ms · p99 %.2f ms (%d orders)", p.PerSec, p.P50, p.P99, p.Orders)
+			return fmt.Sprintf("%.0f orders/s · p50 %.2f ms · p99 %.2f ms (%d orders; until idle: %s)", p.PerSec, p.P50, p.P99, p.Orders, formatCounts(p.Requests))
 		}
-		label := fmt.Sprintf("placement through REST, %d clients, %d alternating rounds: forward BUY by amount (no NAV read) vs latest-priced BUY by units", pl.Clients, pl.Rounds)
+		label := fmt.Sprintf("placement through REST, %d clients, %d alternating rounds from idle controllers: forward BUY by amount (no NAV read) vs latest-priced BUY by units", pl.Clients, pl.Rounds)
 		ours := side(pl.Forward)
 		if pl.Err != "" {
 			ours += " (" + pl.Err + ")"
