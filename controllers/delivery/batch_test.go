@@ -542,7 +542,7 @@ func (m *minedOnSend) SendTransaction(ctx context.Context, tx *types.Transaction
 	}
 	for range 200 { // the pool may take the transaction a moment after SendTransaction
 		m.chain.Commit(1)
-		if r, err := m.Backend.TransactionReceipt(ctx, tx.Hash()); err == nil && r != nil {
+		if r, err := m.TransactionReceipt(ctx, tx.Hash()); err == nil && r != nil {
 			return nil
 		}
 		time.Sleep(5 * time.Millisecond)
