@@ -196,13 +196,25 @@ type crashingWriter struct {
 var errCrashed = errors.New("the process crashed")
 
 func (w crashingWriter) Patch(ctx context.Context, obj client.Object, p client.Patch, opts ...client.SubResourcePatchOption) error {
-	if _, ok := obj.(*investv1.Order); ok {
-		// Counted before the write: the strike writes several orders at once, and the
-		// process dies after exactly `after` of them.
-		if w.c.written.Add(1) > w.c.after {
-			return errCrashed
-		}
-		return w.SubResourceWriter.Patch(ctx, obj, p, opts...)
+	if w.crashed(obj) {
+		return errCrashed
 	}
 	return w.SubResourceWriter.Patch(ctx, obj, p, opts...)
+}
+
+func (w crashingWriter) Update(ctx context.Context, obj client.Object, opts ...client.SubResourceUpdateOption) error {
+	if w.crashed(obj) {
+		return errCrashed
+	}
+	return w.SubResourceWriter.Update(ctx, obj, opts...)
+}
+
+// crashed counts a write of an order's status before it is made (the strike writes
+// several orders at once, and the process dies after exactly `after` of them) and says
+// whether the process is dead by then.
+func (w crashingWriter) crashed(obj client.Object) bool {
+	if _, ok := obj.(*investv1.Order); !ok {
+		return false
+	}
+	return w.c.written.Add(1) > w.c.after
 }
