@@ -285,6 +285,13 @@ type SettlementRecord struct {
 	// +kubebuilder:validation:MaxLength=128
 	// +optional
 	RecordedBy string `json:"recordedBy,omitempty"`
+	// BlockNumber is the chain block of TransactionHash, where the record says it: a
+	// SECONDARY SELL's unitsDelivered names the last of the settlements that moved its
+	// units, and this block, so that an on-chain figure of that block or later is known to
+	// be without them (a next SELL's check does not hold them back twice).
+	// +kubebuilder:validation:Minimum=0
+	// +optional
+	BlockNumber int64 `json:"blockNumber,omitempty"`
 }
 
 // SettlementEvidence is what settlement agents recorded about an order. The order

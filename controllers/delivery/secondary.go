@@ -161,7 +161,10 @@ func (r *Reconciler) unitsDelivered(ctx context.Context, o *investv1.Order) (ctr
 		return ctrl.Result{}, err
 	}
 	key := o.Namespace + "/" + o.Name
-	var last *investv1.SettlementRecord
+	var (
+		last      *investv1.SettlementRecord
+		lastBlock int64 // last's block; 0 when not known (no chain)
+	)
 	for _, t := range transfers {
 		if t.SellID != key {
 			continue
@@ -176,15 +179,16 @@ func (r *Reconciler) unitsDelivered(ctx context.Context, o *investv1.Order) (ctr
 			// (wakeSells); the requeue is a safety net.
 			return ctrl.Result{RequeueAfter: 5 * r.poll()}, nil
 		}
-		if last == nil || done.At.After(last.At.Time) {
-			last = done
+		block := settledBlock(buy)
+		if last == nil || block > lastBlock || block == lastBlock && done.At.After(last.At.Time) {
+			last, lastBlock = done, block
 		}
 	}
 	if last == nil {
 		return ctrl.Result{}, fmt.Errorf("the window pairs no BUY with the SELL %s", key)
 	}
 	before := o.DeepCopy()
-	rec := investv1.SettlementRecord{TransactionHash: last.TransactionHash, At: metav1.NewTime(r.now().UTC().Truncate(time.Second)), RecordedBy: Name}
+	rec := investv1.SettlementRecord{TransactionHash: last.TransactionHash, BlockNumber: lastBlock, At: metav1.NewTime(r.now().UTC().Truncate(time.Second)), RecordedBy: Name}
 	if !lifecycle.Record(o, lifecycle.StepUnitsDelivered, rec) {
 		return ctrl.Result{}, nil
 	}
@@ -289,4 +293,20 @@ func (c WalletChecker) Wallet(ctx context.Context, namespace string, isin invest
 	}
 	st.Verified, err = reg.UnpackIsVerified(out)
 	return st, err
+}
+
+// settledBlock is the block of the transaction that moved a SECONDARY BUY's units: its
+// recorded receipt's, or the block the chain showed its effect applied in (recovered); 0
+// when neither is recorded (the no-chain sandbox).
+func settledBlock(buy *investv1.Order) int64 {
+	c := buy.Status.Chain
+	switch {
+	case c == nil:
+		return 0
+	case c.Recovered != nil:
+		return c.Recovered.BlockNumber
+	case c.Transaction != nil && c.Transaction.Receipt != nil && c.Transaction.Receipt.Status == investv1.ChainReceiptSucceeded:
+		return c.Transaction.Receipt.BlockNumber
+	}
+	return 0
 }

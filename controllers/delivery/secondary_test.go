@@ -95,7 +95,7 @@ func transferred(o *investv1.Order) {
 }
 
 var _ = Describe("Delivery versus payment on the secondary market", func() {
-	It("moves a SECONDARY BUY's units from its sellers' wallets to its wallet, never minting or burning, and records the SELLs' units delivered after", func() {
+	It("moves a SECONDARY BUY's units from its sellers' wallets to its wallet, never minting or burning, and records the SELLs' units delivered after, with the block they left at", func() {
 		w := newWorld()
 		buyWal, buyAddr := w.wallet(true)
 		s1, s2 := w.otherAccount(), w.otherAccount()
@@ -126,6 +126,8 @@ var _ = Describe("Delivery versus payment on the secondary market", func() {
 		for _, s := range []*investv1.Order{sell1, sell2} {
 			Eventually(func() *investv1.SettlementRecord { return get(s).Status.Settlement.UnitsDelivered }, timeout, interval).ShouldNot(BeNil())
 			Expect(get(s).Status.Settlement.UnitsDelivered.TransactionHash).To(Equal(cur.Status.Settlement.DeliveryCompleted.TransactionHash))
+			Expect(get(s).Status.Settlement.UnitsDelivered.BlockNumber).To(Equal(cur.Status.Chain.Transaction.Receipt.BlockNumber),
+				"unitsDelivered names the block the units left at, for the next SELL's on-chain check")
 			Expect(get(s).Status.Chain).To(BeNil(), "a SECONDARY SELL is never burned")
 		}
 		Expect(w.chain.Balance(w.chain.Token, buyAddr)).To(Equal(int64(18)))

@@ -304,6 +304,29 @@ func TestAPortfolioShowsSecondaryTradesApartFromSubscriptionsAndRedemptions(t *t
 	}
 }
 
+// TestASecondarySellWhoseUnitsLeftByTheBlockHoldsNoneOfTheOnChainFigure: a SECONDARY
+// SELL is never burned; its units leave in its buyers' settlements, and its
+// unitsDelivered names the block of the last. Until it completes (its payout) its
+// reservation stands, but an on-chain figure of that block or later has its units gone
+// already: they are not held back from a next SELL a second time.
+func TestASecondarySellWhoseUnitsLeftByTheBlockHoldsNoneOfTheOnChainFigure(t *testing.T) {
+	delivered := func(name string, block int64) investv1.Order {
+		o := investv1.Order{ObjectMeta: metav1.ObjectMeta{Name: name}, Spec: investv1.OrderSpec{Side: investv1.SideSell, Market: investv1.MarketSecondary, ISIN: isin}}
+		o.Status.State = investv1.StateExecuted
+		o.Status.Settlement.UnitsDelivered = &investv1.SettlementRecord{TransactionHash: "0x1", BlockNumber: block, At: metav1.NewTime(t0)}
+		return o
+	}
+	matched := investv1.Order{ObjectMeta: metav1.ObjectMeta{Name: "matched"}, Spec: investv1.OrderSpec{Side: investv1.SideSell, Market: investv1.MarketSecondary, ISIN: isin}}
+	orders := []investv1.Order{delivered("left-at-9", 9), delivered("left-at-11", 11), delivered("no-chain", 0), matched}
+	res := []investv1.UnitReservation{
+		{Order: "left-at-9", ISIN: isin, Units: 6}, {Order: "left-at-11", ISIN: isin, Units: 20},
+		{Order: "no-chain", ISIN: isin, Units: 300}, {Order: "matched", ISIN: isin, Units: 4000},
+	}
+	if got, want := NotBurnedBy(res, orders, isin, "", 10), int64(20+300+4000); got != want {
+		t.Fatalf("NotBurnedBy = %d, want %d (units left at or below the block count no more; after it, without a block, or not delivered they do)", got, want)
+	}
+}
+
 // TestASellIsCheckedAgainstTheUnitsOnChain: a sell may claim the units on chain at the
 // recorded block less those reserved by other sells not burned by that block; without
 // on-chain figures (no chain) it is not checked here.

@@ -9,7 +9,8 @@ import (
 
 // NotBurnedBy is the units of the account's reservations of isin (leaving out exclude's)
 // that are still in the on-chain figure of block: their sell's burn is not recorded as
-// mined and successful at or below block. Those units are on chain at block but promised
+// mined and successful at or below block (nor, for a SECONDARY SELL, the settlements that
+// moved its units: burnedBy). Those units are on chain at block but promised
 // to that sell. orders are the account's live orders; a reservation whose order is not
 // among them counts in full.
 func NotBurnedBy(reservations []investv1.UnitReservation, orders []investv1.Order, isin investv1.ISIN, exclude string, block int64) int64 {
@@ -48,9 +49,14 @@ func MintedAfter(orders []investv1.Order, isin investv1.ISIN, block int64) int64
 	return units
 }
 
-// burnedBy says whether the sell's recorded burn was mined at or below block and
-// succeeded.
+// burnedBy says whether the sell's units left the account on chain at or below block:
+// its recorded burn was mined there and succeeded, or (a SECONDARY SELL, never burned)
+// its unitsDelivered names the block of the last settlement that moved them to the
+// buyers.
 func burnedBy(o *investv1.Order, block int64) bool {
+	if ud := o.Status.Settlement.UnitsDelivered; o.Spec.Market == investv1.MarketSecondary && ud != nil {
+		return ud.BlockNumber > 0 && ud.BlockNumber <= block
+	}
 	c := o.Status.Chain
 	if c == nil || c.Transaction == nil || c.Transaction.Receipt == nil {
 		return false
