@@ -4,6 +4,8 @@
 // between). Losing that race is routine (two controllers write one Account's status, a
 // person edits an order, the cache lags): the reconciler reads the object again and decides
 // again. Retry says so in one place, instead of a hand-written conflict branch per write.
+// One hot path replaces a status instead (StatusReplace, under the same lock): the strike,
+// which writes thousands of orders at once.
 package patch
 
 import (
