@@ -140,9 +140,7 @@ var _ = Describe("batch mints", func() {
 
 	It("a member of a batch that is final at once records its transaction, both pieces of evidence and the receipt in one status write and one Event", func() {
 		w := newWorld()
-		stop := w.chain.Mine(100 * time.Millisecond)
-		defer stop()
-		oneWritePerMember(w, agentOptions{batchSize: 3, initiateAfter: time.Minute})
+		oneWritePerMember(w, agentOptions{batchSize: 3, initiateAfter: time.Minute}, 100*time.Millisecond)
 	})
 
 	It("a batch whose transaction is final when the agent looks at it again is recorded on each member in one write, however late that look: its members are not initiated first", func() {
@@ -151,7 +149,7 @@ var _ = Describe("batch mints", func() {
 		// transaction is final from its broadcast on: a busy agent's late look must not
 		// cost each member a second write.
 		w := newWorld()
-		oneWritePerMember(w, agentOptions{batchSize: 3, initiateAfter: time.Nanosecond, backend: &minedOnSend{Backend: w.chain.Client, chain: w.chain}})
+		oneWritePerMember(w, agentOptions{batchSize: 3, initiateAfter: time.Nanosecond, backend: &minedOnSend{Backend: w.chain.Client, chain: w.chain}}, 0)
 	})
 
 	It("never puts orders of different share classes (tokens) in one batch", func() {
@@ -470,10 +468,11 @@ func describeChain(c *investv1.OrderChainStatus) string {
 	return out
 }
 
-// oneWritePerMember runs a batch of three buyers with the agent of opts and expects each
-// order stored once by the delivery (the transaction, both pieces of evidence and the
-// receipt in one status write) and one Event per order.
-func oneWritePerMember(w *world, opts agentOptions) {
+// oneWritePerMember runs a batch of three buyers with the agent of opts, the chain mining
+// a block every mine once they are set up (0: it mines only what the agent's backend
+// does), and expects each order stored once by the delivery (the transaction, both pieces
+// of evidence and the receipt in one status write) and one Event per order.
+func oneWritePerMember(w *world, opts agentOptions, mine time.Duration) {
 	GinkgoHelper()
 	bs := w.buyers(3)
 	var before investv1.OrderList
@@ -483,6 +482,10 @@ func oneWritePerMember(w *world, opts agentOptions) {
 	watch, err := wc.Watch(ctx, &investv1.OrderList{}, client.InNamespace(w.ns), &client.ListOptions{Raw: &metav1.ListOptions{ResourceVersion: before.ResourceVersion}})
 	Expect(err).NotTo(HaveOccurred())
 	defer watch.Stop()
+	if mine > 0 {
+		stop := w.chain.Mine(mine)
+		defer stop()
+	}
 	agent := w.startAgent(opts)
 	defer agent.Stop()
 	for _, x := range bs {
