@@ -20,13 +20,16 @@ type requests map[string]float64
 // requestLine is one apiserver_request_total sample of the API server's /metrics.
 var requestLine = regexp.MustCompile(`^apiserver_request_total\{(.*)\} ([0-9.e+]+)$`)
 
-// label reads one label's value from a sample's label list.
-func label(labels, name string) string {
-	m := regexp.MustCompile(`(?:^|,)` + name + `="([^"]*)"`).FindStringSubmatch(labels)
-	if m == nil {
-		return ""
+// labelPair is one name="value" of a sample's label list.
+var labelPair = regexp.MustCompile(`([a-z_]+)="([^"]*)"`)
+
+// labels reads a sample's label list.
+func labels(list string) map[string]string {
+	out := map[string]string{}
+	for _, m := range labelPair.FindAllStringSubmatch(list, -1) {
+		out[m[1]] = m[2]
 	}
-	return m[1]
+	return out
 }
 
 // apiRequests reads the API server's request counters for orders, their Events and
@@ -56,18 +59,19 @@ func apiRequests(ctx context.Context, cfg *rest.Config) (requests, error) {
 		if m == nil {
 			continue
 		}
-		resource := label(m[1], "resource")
+		l := labels(m[1])
+		resource := l["resource"]
 		if resource != "orders" && resource != "events" && resource != "deliverybatches" {
 			continue
 		}
-		if sub := label(m[1], "subresource"); sub != "" {
+		if sub := l["subresource"]; sub != "" {
 			resource += "/" + sub
 		}
 		v, err := strconv.ParseFloat(m[2], 64)
 		if err != nil {
 			return nil, err
 		}
-		out[label(m[1], "verb")+" "+resource+" "+label(m[1], "code")] += v
+		out[l["verb"]+" "+resource+" "+l["code"]] += v
 	}
 	return out, sc.Err()
 }
