@@ -3,6 +3,7 @@ package guides
 import (
 	"context"
 	"errors"
+	"fmt"
 	"math/rand/v2"
 	"os"
 	"os/exec"
@@ -180,8 +181,34 @@ func runGuide(t *testing.T, g *Guide, root, fundsharectl string) {
 		t.Error(f)
 	}
 	if err != nil {
-		t.Fatal(err)
+		t.Fatalf("%v\n--- what the cluster shows now\n%s", err, snapshot(work))
 	}
+}
+
+// snapshot is what a person would look at when a guide's command hangs: every object of
+// the project with its status, each order's conditions that are not True, and the last
+// Events. It reads with kubectl beside the stuck shell.
+func snapshot(work string) string {
+	kc := filepath.Join(work, ".local", "kubeconfig")
+	var b strings.Builder
+	for _, args := range [][]string{
+		{"get", "fundshare,matchingwindows", "-A", "-o", "wide"},
+		{"get", "orders", "-A", "-o", `jsonpath={range .items[*]}{.metadata.namespace}/{.metadata.name} {.spec.side} {.spec.market} {.status.phase}:{range .status.conditions[?(@.status!="True")]} {.type}={.reason}{end}{"\n"}{end}`},
+		{"get", "events", "-A", "--sort-by=.lastTimestamp"},
+	} {
+		ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+		out, err := exec.CommandContext(ctx, "kubectl", append([]string{"--kubeconfig", kc}, args...)...).CombinedOutput()
+		cancel()
+		lines := strings.Split(strings.TrimRight(string(out), "\n"), "\n")
+		if len(lines) > 60 {
+			lines = append([]string{"..."}, lines[len(lines)-60:]...)
+		}
+		fmt.Fprintf(&b, "$ kubectl %s\n%s\n", strings.Join(args, " "), strings.Join(lines, "\n"))
+		if err != nil {
+			fmt.Fprintf(&b, "(%v)\n", err)
+		}
+	}
+	return b.String()
 }
 
 // startEnv starts the make run environment of o on free loopback ports. A port found free
