@@ -343,6 +343,37 @@ func TestASecondaryOrderShowsItsMatchingWindowThenItsFill(t *testing.T) {
 	if v := asJSON(t, orderListItemView(rest)); v["carried_from"] != sell.Name {
 		t.Errorf("carried remainder: carried_from %v", v["carried_from"])
 	}
+	if cf := got["confirmation"].(map[string]any)["carried_forward"].(map[string]any); cf["amount"] != nil {
+		t.Errorf("a SELL's carried_forward carries no money: %v", cf)
+	}
+
+	// A BUY filled in part whose remainder is carried with the money its payment did not
+	// use: no residual, the carried BUY's amount is that money.
+	buy := secondaryOrder(investv1.SideBuy, 100)
+	buy.Status.State = investv1.StateExecuted
+	buyPaid := buy.Spec.Quote.Amount
+	buy.Status.Strike = &investv1.OrderContractNote{TradeDate: "2026-03-20", NAVDate: "2026-03-19", NAVPerShare: 1_005_000, Units: 60,
+		GrossAmount: 60_300_000, FeeRate: 100, FeeAmount: 603_000, NetAmount: 60_300_000, SettlementDate: "2026-03-20",
+		StruckAt: *utc(2026, 3, 19, 11, 0), RequestedUnits: 100,
+		CarriedForward: &investv1.OrderCarry{Order: investv1.ObjectID(carry), Units: 40, Amount: buyPaid - 60_903_000, DealingDate: "2026-03-27", CutOff: *utc(2026, 3, 26, 11, 0)},
+		Secondary: &investv1.OrderSecondaryFill{Window: "lu0000secm19-2026-03-20", Outcome: investv1.FillPartial, RequestedUnits: 100,
+			NAVPerShare: 1_000_000, SpreadBasisPoints: 50, AmountPaid: buyPaid, AmountDue: 60_903_000}}
+	got = asJSON(t, orderView(buy))
+	validateAgainst(t, doc, "Order", got)
+	bc := got["confirmation"].(map[string]any)
+	if cf := bc["carried_forward"].(map[string]any); cf["order_id"] != carry || cf["units"] != 40.0 || cf["amount"] != float64(buyPaid-60_903_000) {
+		t.Errorf("BUY carried_forward %v, want 40 units and the %d its payment did not use", cf, buyPaid-60_903_000)
+	}
+	if bc["residual_amount"] != nil || bc["fill"].(map[string]any)["carried_to_order"] != carry || bc["fill"].(map[string]any)["remainder_cancelled"] != 0.0 {
+		t.Errorf("BUY confirmation %v", bc)
+	}
+	child := secondaryOrder(investv1.SideBuy, 40)
+	child.Spec.CarriedFrom, child.Spec.Quote.Amount, child.Spec.Quote.PaymentDetails = investv1.ObjectID(buy.Name), buyPaid-60_903_000, nil
+	cv := asJSON(t, orderView(child))
+	validateAgainst(t, doc, "Order", cv)
+	if cv["carried_from"] != buy.Name || cv["amount"] != float64(buyPaid-60_903_000) {
+		t.Errorf("the carried BUY: carried_from %v amount %v", cv["carried_from"], cv["amount"])
+	}
 }
 
 func TestAForwardConfirmationHasANullFillAndOtherOrdersNoWindow(t *testing.T) {

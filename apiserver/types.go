@@ -483,8 +483,9 @@ type OrderConfirmation struct {
 	// RequestedUnits (a SELL the share class's redemption gate filled in part) are the
 	// units asked; units are those filled. Null when the order was filled in full.
 	RequestedUnits *int64 `json:"requested_units" openapi:"min=0"`
-	// CarriedForward (a SELL filled in part, remainder policy CarryForward) is the SELL
-	// that deals the rest; null otherwise.
+	// CarriedForward (a SELL filled in part, remainder policy CarryForward; a SECONDARY
+	// SELL or BUY filled in part whose remainder is carried) is the order that deals the
+	// rest; null otherwise.
 	CarriedForward *OrderCarriedForward `json:"carried_forward"`
 	// AntiDilution is what the share class's anti-dilution did to the order (null:
 	// nothing): the swung price or the levy.
@@ -511,8 +512,9 @@ type OrderFill struct {
 	AmountDue *int64 `json:"amount_due" openapi:"min=0"`
 	// RemainderCancelled are the units asked, not filled and not carried to a later window.
 	RemainderCancelled int64 `json:"remainder_cancelled" openapi:"min=0"`
-	// CarriedToOrder (a SELL filled in part whose remainder is carried) is the SELL of
-	// the next window that deals the rest; null otherwise.
+	// CarriedToOrder (an order filled in part whose remainder is carried) is the order
+	// of the next window that deals the rest (carried_forward has its units and, for a
+	// BUY, the money it carries); null otherwise.
 	CarriedToOrder *string `json:"carried_to_order" openapi:"uuid"`
 }
 
@@ -527,12 +529,16 @@ type OrderAntiDilution struct {
 	LevyAmount *int64 `json:"levy_amount" openapi:"min=0"`
 }
 
-// OrderCarriedForward is the SELL that deals the units a redemption gate did not fill.
+// OrderCarriedForward is the order that deals the units a redemption gate or a matching
+// window did not fill.
 type OrderCarriedForward struct {
 	OrderID     string `json:"order_id" openapi:"uuid"`
 	Units       int64  `json:"units" openapi:"min=1"`
 	DealingDate string `json:"dealing_date" openapi:"format=date"`
 	CutOff      string `json:"cut_off" openapi:"format=date-time"`
+	// Amount (a SECONDARY BUY) is the money carried with the units: what the payment did
+	// not use, which pays the carried BUY; null for a SELL.
+	Amount *int64 `json:"amount" openapi:"min=0"`
 }
 
 // OrderList is the answer of GET /v1/orders.

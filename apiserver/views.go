@@ -276,6 +276,9 @@ func confirmationView(o *investv1.Order) *OrderConfirmation {
 	}
 	if f := n.CarriedForward; f != nil {
 		c.CarriedForward = &OrderCarriedForward{OrderID: string(f.Order), Units: f.Units, DealingDate: f.DealingDate, CutOff: timestamp(f.CutOff)}
+		if o.Spec.Side == investv1.SideBuy {
+			c.CarriedForward.Amount = optInt64(f.Amount)
+		}
 	}
 	c.Fill = fillView(o, n)
 	return c

@@ -159,10 +159,12 @@ type OrderSpec struct {
 	// +optional
 	Quote *OrderQuote `json:"quote,omitempty"`
 
-	// CarriedFrom (forward pricing, a SELL under a redemption gate) is the order whose
-	// units the redemption gate of its dealing date did not fill and carried forward to
-	// this one. Only the strike controller creates such an order; admission accepts it
-	// only when that order's contract note names it, for the same units. Immutable.
+	// CarriedFrom is the order whose units were not filled and carried forward to this
+	// one: a forward-priced SELL the redemption gate of its dealing date filled in part,
+	// or a SECONDARY SELL or BUY its matching window filled in part (a carried BUY is
+	// paid with the money its parent's payment did not use). Only the strike and window
+	// controllers create such an order; admission accepts it only when that order's
+	// contract note names it, for the same units (and money). Immutable.
 	// +kubebuilder:validation:XValidation:rule="self == oldSelf",message="carriedFrom is immutable"
 	// +optional
 	CarriedFrom ObjectID `json:"carriedFrom,omitempty"`
@@ -666,9 +668,9 @@ type OrderSecondaryFill struct {
 	// +kubebuilder:validation:Minimum=0
 	// +optional
 	Carried int32 `json:"carried,omitempty"`
-	// RemainderCancelled are the units asked and not filled that are not carried: a BUY's
-	// after a partial fill (its money is in the residual), or any remainder once the
-	// order was carried the policy's carryWindows.
+	// RemainderCancelled are the units asked and not filled that are not carried: a
+	// BUY's that its payment does not cover at the window's price (its money is in the
+	// residual), or any remainder once the order was carried the policy's carryWindows.
 	// +kubebuilder:validation:Minimum=0
 	// +optional
 	RemainderCancelled int64 `json:"remainderCancelled,omitempty"`
@@ -706,14 +708,21 @@ const (
 	DealingMoveRedemptionGate = "RedemptionGate"
 )
 
-// OrderCarry is where the units of a SELL that the redemption gate did not fill went:
-// a new SELL for them at the next dealing date.
+// OrderCarry is where the units an order asked and was not filled went: a new order for
+// them at the next dealing date or window (a SELL under a redemption gate, a SECONDARY
+// SELL or BUY filled in part).
 type OrderCarry struct {
-	// Order is the id of the SELL that deals the carried units.
+	// Order is the id of the order that deals the carried units.
 	Order ObjectID `json:"order"`
 	// Units carried forward.
 	// +kubebuilder:validation:Minimum=1
 	Units int64 `json:"units"`
+	// Amount is the money a SECONDARY BUY carries with its units, in micro-units: what
+	// its payment did not use, which pays the carried BUY (nothing is refunded to, or
+	// asked again of, the customer). Absent for a SELL.
+	// +kubebuilder:validation:Minimum=0
+	// +optional
+	Amount int64 `json:"amount,omitempty"`
 	// DealingDate the carried units deal at.
 	// +kubebuilder:validation:Format=date
 	DealingDate string `json:"dealingDate"`

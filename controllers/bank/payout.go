@@ -525,6 +525,12 @@ func (p *Payer) creditor(ctx context.Context, o *investv1.Order, purpose ledger.
 		return "", "", nil
 	}
 	paid := []string{o.Name}
+	if purpose != ledger.PurposePayout && lifecycle.CarriedBuy(o) {
+		// A carried BUY was paid by the orders it was carried from: their payer.
+		if paid, err = p.carriedFrom(ctx, o); err != nil {
+			return "", "", err
+		}
+	}
 	if purpose == ledger.PurposePayout {
 		if paid, err = p.paidBuys(ctx, o); err != nil {
 			return "", "", err
@@ -548,6 +554,28 @@ func (p *Payer) creditor(ctx context.Context, o *investv1.Order, purpose ledger.
 	}
 	return "", "", nil
 }
+
+// carriedFrom is a carried BUY and the BUYs it was carried from, itself first, as far
+// back as they are in the cluster (at most maxCarryChain).
+func (p *Payer) carriedFrom(ctx context.Context, o *investv1.Order) ([]string, error) {
+	ids := []string{o.Name}
+	for from := o.Spec.CarriedFrom; from != "" && len(ids) < maxCarryChain; {
+		ids = append(ids, string(from))
+		var parent investv1.Order
+		err := p.Client.Get(ctx, types.NamespacedName{Namespace: o.Namespace, Name: string(from)}, &parent)
+		if apierrors.IsNotFound(err) {
+			break
+		}
+		if err != nil {
+			return nil, fmt.Errorf("read order %s/%s, which %s was carried from: %w", o.Namespace, from, o.Name, err)
+		}
+		from = parent.Spec.CarriedFrom
+	}
+	return ids, nil
+}
+
+// maxCarryChain bounds the walk from a carried BUY to the BUY that was paid.
+const maxCarryChain = 32
 
 // paidBuys are the account's BUYs with a payment received, newest first.
 func (p *Payer) paidBuys(ctx context.Context, o *investv1.Order) ([]string, error) {

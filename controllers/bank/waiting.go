@@ -13,6 +13,7 @@ import (
 	"github.com/fundshare/fundshare-operator/internal/bank/reconcile"
 	"github.com/fundshare/fundshare-operator/internal/bank/rf"
 	"github.com/fundshare/fundshare-operator/internal/index"
+	"github.com/fundshare/fundshare-operator/internal/lifecycle"
 	"github.com/fundshare/fundshare-operator/internal/money"
 	"github.com/fundshare/fundshare-operator/internal/validation"
 )
@@ -101,6 +102,9 @@ func (g *Ingester) payerIBANs(ctx context.Context, namespace, accountID string) 
 // rounded up to a whole cent, since a bank transfer carries cents (a price with four
 // decimals times one unit may not be a whole number of cents); 0 while it is not known.
 func AmountDue(o *investv1.Order) int64 {
+	if lifecycle.CarriedBuy(o) {
+		return 0 // paid with the money its parent carried to it, never by a transfer
+	}
 	var due int64
 	if q := o.Spec.Quote; q != nil && q.Amount > 0 {
 		due = q.Amount

@@ -203,15 +203,30 @@ func (r *Reconciler) Reconcile(ctx context.Context, req ctrl.Request) (ctrl.Resu
 		return ctrl.Result{RequeueAfter: reservationRetry}, nil
 	}
 	if from := full.Spec.CarriedFrom; from != "" {
-		// The SELL a redemption gate carried forward stays while the SELL it came from is
-		// live and not terminal: that one's strike makes sure it exists, and must find it.
+		// The SELL a redemption gate or a window carried forward stays while the SELL it
+		// came from is live and not terminal: that one's strike or window makes sure it
+		// exists, and must find it. A carried BUY stays while the BUY it came from is live
+		// at all: the window creates it for a parent in any state (its money is owed to
+		// it), so it must never be created again after it was archived.
 		parent := &investv1.Order{}
 		err := r.Live.Get(ctx, client.ObjectKey{Namespace: full.Namespace, Name: string(from)}, parent)
 		switch {
-		case err == nil && !parent.Status.State.Terminal():
-			log.V(1).Info("the order it was carried from is not terminal yet", "carriedFrom", from)
+		case err == nil && (lifecycle.CarriedBuy(full) || !parent.Status.State.Terminal()):
+			log.V(1).Info("the order it was carried from is still live", "carriedFrom", from)
 			return ctrl.Result{RequeueAfter: reservationRetry}, nil
 		case err != nil && !apierrors.IsNotFound(err):
+			return ctrl.Result{}, err
+		}
+	}
+	if n := full.Status.Strike; n != nil && n.CarriedForward != nil && full.Spec.Side == investv1.SideBuy {
+		// A BUY whose remainder a window carried stays until the BUY that carries it (and
+		// its money) exists: archived before, nothing would create it.
+		err := r.Live.Get(ctx, client.ObjectKey{Namespace: full.Namespace, Name: string(n.CarriedForward.Order)}, &investv1.Order{})
+		switch {
+		case apierrors.IsNotFound(err):
+			log.V(1).Info("the BUY that carries its remainder does not exist yet", "carriedTo", n.CarriedForward.Order)
+			return ctrl.Result{RequeueAfter: reservationRetry}, nil
+		case err != nil:
 			return ctrl.Result{}, err
 		}
 	}

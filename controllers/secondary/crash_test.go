@@ -43,3 +43,33 @@ func (w crashingWriter) Patch(ctx context.Context, obj client.Object, p client.P
 	}
 	return err
 }
+
+// carryCrashClient is a client whose status writes of carried orders (spec.carriedFrom)
+// fail: a window controller on it dies right after it created a carried BUY, before it
+// records the BUY's payment.
+type carryCrashClient struct{ client.Client }
+
+func (c carryCrashClient) Status() client.SubResourceWriter {
+	return carryCrashWriter{SubResourceWriter: c.Client.Status()}
+}
+
+type carryCrashWriter struct{ client.SubResourceWriter }
+
+func carriedOrder(obj client.Object) bool {
+	o, ok := obj.(*investv1.Order)
+	return ok && o.Spec.CarriedFrom != ""
+}
+
+func (w carryCrashWriter) Patch(ctx context.Context, obj client.Object, p client.Patch, opts ...client.SubResourcePatchOption) error {
+	if carriedOrder(obj) {
+		return errCrashed
+	}
+	return w.SubResourceWriter.Patch(ctx, obj, p, opts...)
+}
+
+func (w carryCrashWriter) Update(ctx context.Context, obj client.Object, opts ...client.SubResourceUpdateOption) error {
+	if carriedOrder(obj) {
+		return errCrashed
+	}
+	return w.SubResourceWriter.Update(ctx, obj, opts...)
+}

@@ -43,6 +43,8 @@ import (
 	"github.com/fundshare/fundshare-operator/internal/dealing"
 	"github.com/fundshare/fundshare-operator/internal/index"
 	"github.com/fundshare/fundshare-operator/internal/lifecycle"
+	"github.com/fundshare/fundshare-operator/internal/lifecycle/facts"
+	"github.com/fundshare/fundshare-operator/internal/money"
 	"github.com/fundshare/fundshare-operator/internal/patch"
 	"github.com/fundshare/fundshare-operator/internal/secondary"
 )
@@ -529,7 +531,7 @@ func (r *Reconciler) fillAll(ctx context.Context, w *investv1.MatchingWindow, sc
 	for i := range orders {
 		o := &orders[i]
 		if n := o.Status.Strike; n != nil && n.CarriedForward != nil && n.Secondary != nil && n.Secondary.Window == w.Name {
-			if err := r.carryRemainder(ctx, o); err != nil {
+			if err := r.carryRemainder(ctx, o, now); err != nil {
 				return patch.Retry(ctx, err, "carry the remainder of order "+o.Namespace+"/"+o.Name)
 			}
 		}
@@ -649,25 +651,41 @@ func contractNote(o *investv1.Order, w *investv1.MatchingWindow, f secondary.Fil
 		}
 		return n, nil
 	}
-	// A BUY: it paid its quote's amount; the fill costs gross + fee, the rest is refunded
-	// with the residual (its remainder is never carried: the money belongs to this order).
+	// A BUY: it paid its quote's amount; the fill costs gross + fee. The units of the
+	// book the pro-rata fill left over are carried with the rest of the money, which pays
+	// the carried BUY; without a carry (or for units the payment never covered at this
+	// window's price) the rest is refunded as the residual.
 	paid := o.Spec.Quote.Amount
 	n.NetAmount = f.Gross
 	n.Secondary.AmountPaid, n.Secondary.AmountDue = paid, f.ToPay
 	n.Secondary.RemainderCancelled = remainder
-	if f.Filled > 0 && paid > f.ToPay {
-		n.Residual = paid - f.ToPay
-		n.ResidualReference = lifecycle.ResidualReference(o)
+	if f.Filled == 0 || paid <= f.ToPay {
+		return n, nil
 	}
+	if f.Remainder > 0 && f.Fate == secondary.Carried && target != nil {
+		n.CarriedForward = &investv1.OrderCarry{
+			Order: investv1.ObjectID(lifecycle.CarryName(o.Namespace, o.Name, w.Name)), Units: f.Remainder,
+			Amount: paid - f.ToPay, DealingDate: target.Date, CutOff: target.Deadline,
+		}
+		n.Secondary.RemainderCancelled = remainder - f.Remainder
+		return n, nil
+	}
+	n.Residual = paid - f.ToPay
+	n.ResidualReference = lifecycle.ResidualReference(o)
 	return n, nil
 }
 
-// carryRemainder makes a partly filled SELL's carried remainder true outside the order:
-// the account reserves the units filled for it and the remainder for the SELL that
-// carries them (one write), and that SELL exists. Nothing is done twice.
-func (r *Reconciler) carryRemainder(ctx context.Context, o *investv1.Order) error {
+// carryRemainder makes a partly filled order's carried remainder true outside the order.
+// A SELL's: the account reserves the units filled for it and the remainder for the SELL
+// that carries them (one write), and that SELL exists. A BUY's: the BUY that carries
+// them exists and its payment, the money carried, is recorded on it. Nothing is done
+// twice.
+func (r *Reconciler) carryRemainder(ctx context.Context, o *investv1.Order, now time.Time) error {
 	n := o.Status.Strike
 	carry := n.CarriedForward
+	if o.Spec.Side == investv1.SideBuy {
+		return r.carryBuy(ctx, o, now)
+	}
 	if o.Status.State.Terminal() || r.exists(ctx, o.Namespace, string(carry.Order)) {
 		return nil
 	}
@@ -712,6 +730,79 @@ func (r *Reconciler) carryRemainder(ctx context.Context, o *investv1.Order) erro
 		n.Units, n.RequestedUnits, carry.Units, carry.DealingDate, carry.Order)
 	return nil
 }
+
+// carryBuy creates the BUY that deals a partly filled BUY's carried units, and records
+// its payment: the money the parent's payment did not use (contract note
+// carriedForward.amount), with the parent's id as the reference. The carried BUY takes
+// no payment of its own (its quote has no payment instructions, the bank and the sandbox
+// never match a transfer to it); between its creation and this record it waits in
+// AWAITING_PAYMENT, and a restart records it then. Its evidence is written once: the
+// API server keeps it immutable and the write is guarded by the version read.
+func (r *Reconciler) carryBuy(ctx context.Context, o *investv1.Order, now time.Time) error {
+	carry := o.Status.Strike.CarriedForward
+	child := &investv1.Order{}
+	key := client.ObjectKey{Namespace: o.Namespace, Name: string(carry.Order)}
+	if err := r.Client.Get(ctx, key, child); err == nil && child.Status.Settlement.PaymentReceived != nil {
+		return nil // done (the cache is enough: evidence once recorded stays)
+	}
+	err := r.live().Get(ctx, key, child)
+	switch {
+	case apierrors.IsNotFound(err):
+		if o.Status.State == investv1.StateCancelled {
+			return nil // never carried: the parent's payment is refunded whole
+		}
+		child = &investv1.Order{
+			ObjectMeta: metav1.ObjectMeta{Namespace: o.Namespace, Name: string(carry.Order), Labels: o.Labels},
+			Spec: investv1.OrderSpec{
+				Side: investv1.SideBuy, Market: o.Spec.Market, ISIN: o.Spec.ISIN, Currency: o.Spec.Currency,
+				AmountOfUnits: carry.Units, AccountID: o.Spec.AccountID, SettlementType: o.Spec.SettlementType,
+				WalletID: o.Spec.WalletID, PaymentMethodDetailsID: o.Spec.PaymentMethodDetailsID,
+				CustomOfferingID: o.Spec.CustomOfferingID, CarriedFrom: investv1.ObjectID(o.Name),
+			},
+		}
+		if err := r.Client.Create(ctx, child); err != nil && !apierrors.IsAlreadyExists(err) {
+			return err
+		}
+		ctrl.LoggerFrom(ctx).Info("remainder carried to the next window", "order", klog.KObj(o), "carry", klog.KObj(child), "units", carry.Units, "amount", carry.Amount, "window", carry.DealingDate)
+		r.event(o, corev1.EventTypeNormal, lifecycle.ReasonCarriedToNextWindow, "Carry",
+			"the matching window filled %d of %d units: %d are carried to the window of %s as order %s, paid with the %s the payment did not use",
+			o.Status.Strike.Units, o.Status.Strike.RequestedUnits, carry.Units, carry.DealingDate, carry.Order,
+			money.Format(carry.Amount, string(o.Spec.Currency)))
+		if err := r.live().Get(ctx, client.ObjectKeyFromObject(child), child); err != nil {
+			return err
+		}
+	case err != nil:
+		return err
+	}
+	if child.Status.Settlement.PaymentReceived != nil || !child.DeletionTimestamp.IsZero() {
+		return nil
+	}
+	before := child.DeepCopy()
+	lifecycle.Record(child, lifecycle.StepPaymentReceived, investv1.SettlementRecord{
+		Reference: CarriedPaymentPrefix + o.Name, At: metav1.NewTime(now.UTC()), RecordedBy: RecordedBy,
+	})
+	moves, err := facts.Follow(ctx, r.live(), child, now)
+	if err != nil {
+		return err
+	}
+	if err := patch.Status(ctx, r.Client, child, before); err != nil {
+		return err
+	}
+	if r.Recorder != nil {
+		recorded := fmt.Sprintf("%s recorded paymentReceived evidence: %s carried from order %s", RecordedBy,
+			money.Format(carry.Amount, string(o.Spec.Currency)), o.Name)
+		kind, reason, note := lifecycle.EvidenceEvent(lifecycle.StepPaymentReceived, recorded, before.Status.State, moves)
+		r.Recorder.Eventf(child, nil, kind, reason, "Record", "%s", note)
+	}
+	return nil
+}
+
+// RecordedBy names the window controller in the evidence it records.
+const RecordedBy = "matching-window"
+
+// CarriedPaymentPrefix begins the paymentReceived reference of a carried BUY; the
+// parent's id follows.
+const CarriedPaymentPrefix = "CARRIED-FROM-"
 
 func (r *Reconciler) exists(ctx context.Context, ns, name string) bool {
 	return r.live().Get(ctx, client.ObjectKey{Namespace: ns, Name: name}, &investv1.Order{}) == nil

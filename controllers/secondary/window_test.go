@@ -9,6 +9,7 @@ import (
 	"github.com/ethereum/go-ethereum/common"
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	ctrl "sigs.k8s.io/controller-runtime"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
@@ -133,6 +134,151 @@ var _ = Describe("A matching window", func() {
 		for i, c := range sellers {
 			Eventually(func() int64 { return holding(c, sc.Spec.ISIN) }).WithTimeout(envtest.Settle).Should(Equal(100 - filled[i]))
 		}
+	})
+
+	// Two BUYs of 6 and 8 units meet one SELL of 10: 10 × 6 / 14 and 10 × 8 / 14 round
+	// down to 4 and 5, the unit left over goes to the larger remainder (80 mod 14 = 10
+	// against 60 mod 14 = 4): fills of 4 and 6, remainders of 2 each. At 101 EUR and a
+	// 0.5% fee the first paid 609.03 EUR and its fill costs 406.02 EUR: the 203.01 EUR
+	// left pays its carried BUY of 2 units, exactly what 2 units cost at that price. In the
+	// next window a SELL of 2 fills each carried BUY with 1 unit; carried once already
+	// (carryWindows 1), the rest of each is cancelled and its money refunded.
+	It("carries a BUY's remainder as a new BUY paid with the money its payment did not use, and refunds what that BUY does not use once carried the policy's windows", func() {
+		sc, nh := secondaryClass(1)
+		seller := holders(sc, 1, 10)[0]
+		sell := seller.order(sc, investv1.SideSell, 10)
+		buyer1, buyer2 := newCustomer(), newCustomer()
+		buy1, buy2 := buyer1.order(sc, investv1.SideBuy, 6), buyer2.order(sc, investv1.SideBuy, 8)
+		Expect(get(buy1).Spec.Quote.Amount).To(Equal(int64(6_090_300)))
+
+		clock.Set(deadline.Add(time.Minute))
+		publish(nh, windowDay)
+		matched(sc.Spec.ISIN, windowDay)
+		waitState(sell, investv1.StateExecuted)
+		paid := map[string]int64{buy1.Name: 6_090_300, buy2.Name: 8_120_400}
+		var children []*investv1.Order
+		for i, o := range []*investv1.Order{buy1, buy2} {
+			waitState(o, investv1.StateExecuted)
+			n := get(o).Status.Strike
+			Expect(n.Units).To(Equal([]int64{4, 6}[i]))
+			Expect(n.Secondary.Outcome).To(Equal(investv1.FillPartial))
+			Expect(n.Secondary.RemainderCancelled).To(BeZero())
+			Expect(n.Residual).To(BeZero(), "nothing is refunded: the money goes with the remainder")
+			Expect(n.ResidualReference).To(BeEmpty())
+			c := n.CarriedForward
+			Expect(c).NotTo(BeNil())
+			Expect(c.Units).To(Equal(int64(2)))
+			Expect(c.Amount).To(Equal(paid[o.Name]-n.Secondary.AmountDue), "what the fill did not use")
+			Expect(c.Amount).To(Equal(int64(2_030_100)), "2 units at 101 EUR and the 0.5% fee")
+			Expect(c.DealingDate).To(Equal(nextDay))
+
+			child := &investv1.Order{}
+			Eventually(func() error {
+				return k8s.Get(ctx, client.ObjectKey{Namespace: o.Namespace, Name: string(c.Order)}, child)
+			}).
+				WithTimeout(envtest.Settle).Should(Succeed())
+			Expect(child.Spec.Side).To(Equal(investv1.SideBuy))
+			Expect(child.Spec.CarriedFrom).To(Equal(investv1.ObjectID(o.Name)))
+			Expect(child.Spec.AmountOfUnits).To(Equal(int64(2)))
+			Expect(child.Spec.Quote.Amount).To(Equal(c.Amount))
+			Expect(child.Spec.Quote.PaymentDetails).To(BeNil(), "the carried BUY asks for no payment")
+			Expect(child.Spec.Quote.Window.Date).To(Equal(nextDay))
+			waitState(child, investv1.StatePaymentReceived)
+			Expect(get(child).Status.Settlement.PaymentReceived.Reference).To(Equal(secondary.CarriedPaymentPrefix + o.Name))
+			Expect(lifecycle.ReadyForMatching(get(child))).To(BeTrue())
+			Expect(events(o.Namespace, o.Name, lifecycle.ReasonCarriedToNextWindow)).To(Equal(1))
+			children = append(children, child)
+		}
+
+		// The parents settle as any BUY filled in part, with no residual to refund.
+		for _, o := range []*investv1.Order{buy1, buy2} {
+			record(o, lifecycle.StepDeliveryInitiated)
+			waitState(o, investv1.StateDeliveryInitiated)
+			record(o, lifecycle.StepDeliveryCompleted)
+			waitState(o, investv1.StateCompleted)
+			Expect(get(o).Status.Settlement.ResidualRefundSent).To(BeNil())
+		}
+
+		other := holders(sc, 1, 5)[0]
+		sell2 := other.order(sc, investv1.SideSell, 2)
+		Expect(get(sell2).Spec.Quote.Window.Date).To(Equal(nextDay))
+		clock.Set(deadline.Add(24*time.Hour + time.Minute))
+		publish(nh, nextDay)
+		matched(sc.Spec.ISIN, nextDay)
+		for _, child := range children {
+			waitState(child, investv1.StateExecuted)
+			n := get(child).Status.Strike
+			Expect(n.Units).To(Equal(int64(1)))
+			Expect(n.Secondary.Carried).To(Equal(int32(1)))
+			Expect(n.CarriedForward).To(BeNil(), "carried the policy's windows: not carried again")
+			Expect(n.Secondary.RemainderCancelled).To(Equal(int64(1)))
+			Expect(n.Residual).To(Equal(int64(2_030_100-1_015_050)), "the unit it could not buy is refunded")
+			Expect(n.ResidualReference).NotTo(BeEmpty())
+		}
+	})
+
+	It("records a carried BUY's payment once after a crash between its creation and that record, and refuses its cancellation until then", func() {
+		sc, nh := secondaryClass(1)
+		seller := holders(sc, 1, 3)[0]
+		seller.order(sc, investv1.SideSell, 3)
+		buyer := newCustomer()
+		buy := buyer.order(sc, investv1.SideBuy, 5)
+		other := newCustomer().order(sc, investv1.SideBuy, 5)
+
+		stopMgr()
+		restarted := false
+		DeferCleanup(func() {
+			if !restarted {
+				stopMgr = startManager()
+			}
+		})
+		dying := env.StartManager(env.Config, apptest.Manager(app.Config{Webhooks: true, Clock: clock.Now}, func(mgr ctrl.Manager) error {
+			return (&secondary.Reconciler{Client: carryCrashClient{mgr.GetClient()}, Live: mgr.GetAPIReader(),
+				Recorder: mgr.GetEventRecorder("window-controller"), Now: clock.Now}).SetupWithManager(mgr)
+		}))
+		clock.Set(deadline.Add(time.Minute))
+		publish(nh, windowDay)
+		matched(sc.Spec.ISIN, windowDay)
+		var children []*investv1.Order
+		for _, o := range []*investv1.Order{buy, other} {
+			Eventually(func() *investv1.OrderContractNote { return get(o).Status.Strike }).WithTimeout(envtest.Settle).ShouldNot(BeNil())
+			c := get(o).Status.Strike.CarriedForward
+			Expect(c).NotTo(BeNil())
+			children = append(children, &investv1.Order{ObjectMeta: metav1.ObjectMeta{Namespace: o.Namespace, Name: string(c.Order)}})
+		}
+		// The controller dies on the first carried BUY's record (the other is never
+		// created before the restart).
+		var created *investv1.Order
+		Eventually(func() bool {
+			for _, child := range children {
+				if k8s.Get(ctx, client.ObjectKeyFromObject(child), child) == nil {
+					created = child
+					return true
+				}
+			}
+			return false
+		}).WithTimeout(envtest.Settle).Should(BeTrue())
+		Expect(get(created).Status.Settlement.PaymentReceived).To(BeNil(), "the crash came before the record")
+		// With its money not recorded yet, a carried BUY cannot be cancelled: nothing
+		// would refund it (the dying manager still answers admission).
+		fresh := get(created)
+		base := fresh.DeepCopy()
+		fresh.Spec.CancellationRequested = true
+		err := k8s.Patch(ctx, fresh, client.MergeFrom(base))
+		Expect(err).To(HaveOccurred())
+		Expect(err.Error()).To(ContainSubstring("is not recorded as the order's payment yet"))
+		dying.Stop()
+
+		stopMgr, restarted = startManager(), true
+		for _, child := range children {
+			Eventually(func() error { return k8s.Get(ctx, client.ObjectKeyFromObject(child), child) }).WithTimeout(envtest.Settle).Should(Succeed())
+			waitState(child, investv1.StatePaymentReceived)
+			Expect(get(child).Status.Settlement.PaymentReceived.Reference).To(HavePrefix(secondary.CarriedPaymentPrefix))
+			Expect(lifecycle.ValidHistory(investv1.SideBuy, lifecycle.HistoryStates(get(child).Status.History))).To(Succeed())
+			Eventually(func() int { return events(child.Namespace, child.Name, lifecycle.ReasonPaymentReceived) }).WithTimeout(envtest.Settle).Should(Equal(1))
+		}
+		Consistently(func() int { return events(created.Namespace, created.Name, lifecycle.ReasonPaymentReceived) }).
+			WithTimeout(2 * time.Second).Should(Equal(1))
 	})
 
 	It("carries an order it fills none of to the next window, and cancels it with its refund once carried the policy's windows", func() {

@@ -71,6 +71,9 @@ func (r *Reconciler) Reconcile(ctx context.Context, req ctrl.Request) (ctrl.Resu
 	if !ok || step.Side() != r.side() || slices.Contains(r.Leave, step) {
 		return ctrl.Result{}, nil
 	}
+	if step == lifecycle.StepPaymentReceived && lifecycle.CarriedBuy(o) {
+		return ctrl.Result{}, nil // paid by the order it was carried from (the window controller records it)
+	}
 	log = log.WithValues("step", step)
 	if left := r.Delay - r.now().Sub(lifecycle.StartedAt(o, step)); left > 0 {
 		log.V(1).Info("waiting for the settlement delay", "left", left)

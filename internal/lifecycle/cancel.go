@@ -13,7 +13,8 @@ import (
 // DELETE, admission (spec.cancellationRequested) and the order controller all ask it.
 // It is decided by what has already happened outside:
 //
-//   - BUY: cancellable in PLACED and AWAITING_PAYMENT (nothing to undo); in
+//   - BUY: cancellable in PLACED and AWAITING_PAYMENT (nothing to undo; not a carried
+//     BUY whose carried money is not recorded yet, RefusalCarryInFlight); in
 //     PAYMENT_RECEIVED, or earlier with the customer's payment already recorded, only
 //     with a refund of what the customer paid (refund true). From EXECUTED on
 //     (EXECUTED, DELIVERY_INITIATED, DELIVERY_COMPLETED) or once a token transfer is
@@ -51,6 +52,10 @@ const (
 	// still succeed, so the order cannot be cancelled until it is final (a reverted burn
 	// makes it cancellable again).
 	RefusalBurnInFlight CancelRefusal = "BurnInFlight"
+	// RefusalCarryInFlight: a carried BUY whose money (carried from the order it came
+	// from) is not recorded as its payment yet; cancelled now, nothing would refund it.
+	// The window controller records it in a moment.
+	RefusalCarryInFlight CancelRefusal = "CarryInFlight"
 	// RefusalInvalidState: the state does not belong to the order's side.
 	RefusalInvalidState CancelRefusal = "InvalidState"
 	// RefusalSubmittedForDealing: a forward order's cut-off has passed: it was submitted
@@ -129,6 +134,9 @@ func cancellable(o *investv1.Order) (ok, refund bool, kind CancelRefusal, reason
 		}
 		switch state {
 		case "", investv1.StatePlaced, investv1.StateAwaitingPayment:
+			if CarriedBuy(o) && ev.PaymentReceived == nil {
+				return false, false, RefusalCarryInFlight, fmt.Sprintf("the money carried from order %s is not recorded as the order's payment yet: try again in a moment", o.Spec.CarriedFrom)
+			}
 			return true, ev.PaymentReceived != nil, RefusalNone, ""
 		case investv1.StatePaymentReceived:
 			return true, true, RefusalNone, ""

@@ -399,6 +399,10 @@ func gateMessage(f Facts) string {
 
 func paymentInstructions(o *investv1.Order) string {
 	q := o.Spec.Quote
+	if CarriedBuy(o) && q != nil {
+		return fmt.Sprintf("no payment is asked for: the order is paid with the %s carried from order %s",
+			money.Format(q.Amount, string(o.Spec.Currency)), o.Spec.CarriedFrom)
+	}
 	if q == nil || q.PaymentDetails == nil {
 		return "payment instructions issued"
 	}

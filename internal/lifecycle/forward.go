@@ -301,6 +301,9 @@ func unpaidAtCutOff(o *investv1.Order, f Facts) Decision {
 
 // payBy is what a forward BUY waiting for its payment is told.
 func payBy(o *investv1.Order) string {
+	if CarriedBuy(o) {
+		return "waiting for the money carried from order " + string(o.Spec.CarriedFrom) + " to be recorded as its payment (by the matching window)"
+	}
 	if w := Window(o); w != nil {
 		amount := ""
 		if q := o.Spec.Quote; q != nil {

@@ -122,6 +122,9 @@ func fillMessage(o *investv1.Order) string {
 	}
 	if c := n.CarriedForward; c != nil {
 		msg += fmt.Sprintf("; %d units carried to the window of %s as order %s", c.Units, c.DealingDate, c.Order)
+		if o.Spec.Side == investv1.SideBuy {
+			msg += fmt.Sprintf(", paid with the %s the payment did not use", money.Format(c.Amount, cur))
+		}
 	}
 	return msg
 }
@@ -133,14 +136,22 @@ func unitsDeliveredWait(o *investv1.Order) Decision {
 }
 
 // UnpaidAtDeadline reports whether a Secondary BUY is still unpaid when its window's
-// order deadline has passed at now.
+// order deadline has passed at now. A carried BUY never is: it is paid with money already
+// received, which its window controller records (late, after a restart, but never lost).
 func UnpaidAtDeadline(o *investv1.Order, now time.Time) bool {
 	w := Window(o)
-	return w != nil && o.Spec.Side == investv1.SideBuy && o.Status.Settlement.PaymentReceived == nil && !now.Before(w.Deadline.Time)
+	return w != nil && o.Spec.Side == investv1.SideBuy && !CarriedBuy(o) && o.Status.Settlement.PaymentReceived == nil && !now.Before(w.Deadline.Time)
 }
 
 // waitingFor reports whether the order's Waiting condition is True with the reason.
 func waitingFor(o *investv1.Order, reason string) bool {
 	c := meta.FindStatusCondition(o.Status.Conditions, ConditionWaiting)
 	return c != nil && c.Status == metav1.ConditionTrue && c.Reason == reason
+}
+
+// CarriedBuy reports whether o is a BUY carried from another order (a SECONDARY BUY's
+// remainder): it is paid with the money its parent carried to it, which the window
+// controller records; no transfer is asked for or matched to it.
+func CarriedBuy(o *investv1.Order) bool {
+	return o.Spec.Side == investv1.SideBuy && o.Spec.CarriedFrom != ""
 }

@@ -149,3 +149,38 @@ func TestADealingOrWindowNameSplitsIntoItsISINAndDate(t *testing.T) {
 		}
 	}
 }
+
+// carried is o as the BUY a window carried from order "parent-1", paid with its money.
+func carried(o *investv1.Order) *investv1.Order {
+	o.Spec.CarriedFrom = "parent-1"
+	o.Spec.Quote.PaymentDetails = nil
+	return o
+}
+
+func TestACarriedBuyIsNeverCancelledUnpaidAtTheDeadline(t *testing.T) {
+	o := carried(onWindow(investv1.SideBuy, investv1.StateAwaitingPayment))
+	f := openFacts()
+	f.Now = o.Spec.Quote.Window.Deadline.Add(time.Minute)
+	d := Next(o, f)
+	if describe(d) != "wait "+WaitAwaitingPaymentEvidence {
+		t.Fatalf("past the deadline with its carried money not recorded yet: %s, want a wait (the money is recorded late, never lost)", describe(d))
+	}
+	if !strings.Contains(d.Wait.Message, "carried from order parent-1") {
+		t.Errorf("the wait names the order the money comes from: %q", d.Wait.Message)
+	}
+	placed := carried(onWindow(investv1.SideBuy, investv1.StatePlaced))
+	if d := Next(placed, openFacts()); d.Transition == nil || !strings.Contains(d.Transition.Message, "no payment is asked for") {
+		t.Errorf("a carried BUY asks for no payment: %s", describe(d))
+	}
+}
+
+func TestACarriedBuyIsNotCancellableUntilItsCarriedMoneyIsRecorded(t *testing.T) {
+	o := carried(onWindow(investv1.SideBuy, investv1.StateAwaitingPayment))
+	if ok, _, reason := CancellableAt(o, now); ok || CancelRefusalAt(o, now) != RefusalCarryInFlight {
+		t.Fatalf("cancellable with its money in flight (%q): nothing would refund it", reason)
+	}
+	Record(o, StepPaymentReceived, investv1.SettlementRecord{Reference: "CARRIED-FROM-parent-1", At: metav1.NewTime(now)})
+	if ok, refund, reason := CancellableAt(o, now); !ok || !refund {
+		t.Errorf("with its money recorded, cancellable with a refund: ok %v refund %v (%q)", ok, refund, reason)
+	}
+}

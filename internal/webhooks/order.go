@@ -70,11 +70,13 @@ func (h *orderWebhook) Default(ctx context.Context, o *investv1.Order) error {
 	return nil
 }
 
-// carried admits the SELL that deals the remainder of a gated SELL (spec.carriedFrom),
-// which the strike controller creates: only when the order it names carries exactly this
-// order's units forward to it, with the same account, share class, wallet and bank
-// account. It is not placed again (its units are already reserved); it takes the quote of
-// the order it came from, at the dealing date its contract note names.
+// carried admits the order that deals the remainder of a gated SELL or of a SECONDARY
+// order filled in part (spec.carriedFrom), which the strike and window controllers
+// create: only when the order it names carries exactly this order's units forward to it,
+// on the same side, with the same account, share class, wallet and bank account. It is
+// not placed again (a SELL's units are already reserved, a BUY's money already paid); it
+// takes the quote of the order it came from, at the dealing date or window its contract
+// note names, and a BUY's amount is the money carried with the units.
 func (h *orderWebhook) carried(ctx context.Context, o *investv1.Order) error {
 	path := field.NewPath("spec", "carriedFrom")
 	parent := &investv1.Order{}
@@ -89,19 +91,24 @@ func (h *orderWebhook) carried(ctx context.Context, o *investv1.Order) error {
 		c = parent.Status.Strike.CarriedForward
 	}
 	same := c != nil && string(c.Order) == o.Name && c.Units == o.Spec.AmountOfUnits && parent.Spec.Quote != nil &&
-		o.Spec.Side == investv1.SideSell && o.Spec.Market == parent.Spec.Market && o.Spec.ISIN == parent.Spec.ISIN &&
+		o.Spec.Side == parent.Spec.Side && (o.Spec.Side == investv1.SideSell || c.Amount > 0 && parent.Spec.Quote.Window != nil) &&
+		o.Spec.Market == parent.Spec.Market && o.Spec.ISIN == parent.Spec.ISIN &&
 		o.Spec.Currency == parent.Spec.Currency && o.Spec.AccountID == parent.Spec.AccountID &&
 		o.Spec.WalletID == parent.Spec.WalletID && o.Spec.PaymentMethodDetailsID == parent.Spec.PaymentMethodDetailsID &&
 		o.Spec.CustomOfferingID == parent.Spec.CustomOfferingID && o.Spec.Amount == 0
 	if !same {
 		return invalid("Order", o.Name, field.ErrorList{field.Invalid(path, o.Spec.CarriedFrom,
-			"only the strike and window controllers create a carried-forward SELL: the contract note of order "+string(o.Spec.CarriedFrom)+
+			"only the strike and window controllers create a carried-forward order: the contract note of order "+string(o.Spec.CarriedFrom)+
 				" carries no units forward to this order with these units, account, share class, wallet and bank account")})
 	}
 	q := parent.Spec.Quote.DeepCopy()
 	if q.Window != nil {
-		// A SECONDARY SELL's remainder deals in the window the parent's fill names.
+		// A SECONDARY order's remainder deals in the window the parent's fill names; a
+		// BUY's is paid with the money carried with it.
 		q.Window = &investv1.OrderWindow{Date: c.DealingDate, Deadline: c.CutOff}
+		if o.Spec.Side == investv1.SideBuy {
+			q.Amount, q.PaymentDetails = c.Amount, nil // paid by the parent: no payment to ask for
+		}
 	} else {
 		q.DealingDate, q.CutOff = c.DealingDate, c.CutOff.DeepCopy()
 	}
