@@ -20,7 +20,7 @@ const srcDir = path.join(here, 'src');
 const nodeModules = path.join(here, 'node_modules');
 
 // Contracts that get an ABI, bytecode and Go bindings; interfaces are compiled but not emitted.
-const DEPLOYABLE = ['IdentityRegistry', 'ShareToken'];
+const DEPLOYABLE = ['CashToken', 'DeliveryVersusPayment', 'IdentityRegistry', 'ShareToken'];
 
 // Cancun: supported by Polygon PoS and Amoy and by go-ethereum's simulated backend.
 const SETTINGS = {

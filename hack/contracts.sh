@@ -16,7 +16,7 @@ abigen=${2:?usage: hack/contracts.sh build|check ABIGEN}
 
 artifacts=contracts/build
 bindings=internal/chain/contracts
-contracts=(IdentityRegistry ShareToken)
+contracts=(CashToken DeliveryVersusPayment IdentityRegistry ShareToken)
 
 # npm ci again only when the lock file is newer than the last install.
 if [[ ! -f contracts/node_modules/.package-lock.json || contracts/package-lock.json -nt contracts/node_modules/.package-lock.json ]]; then

@@ -77,8 +77,10 @@ func TestCommittedBuildIsOfTheCommittedSources(t *testing.T) {
 
 func TestBindingsCarryTheCommittedABIAndBytecode(t *testing.T) {
 	for name, md := range map[string]*bind.MetaData{
-		"IdentityRegistry": &contracts.IdentityRegistryMetaData,
-		"ShareToken":       &contracts.ShareTokenMetaData,
+		"CashToken":             &contracts.CashTokenMetaData,
+		"DeliveryVersusPayment": &contracts.DeliveryVersusPaymentMetaData,
+		"IdentityRegistry":      &contracts.IdentityRegistryMetaData,
+		"ShareToken":            &contracts.ShareTokenMetaData,
 	} {
 		abiFile, err := os.ReadFile(filepath.Join(contractsDir, "build", name+".abi"))
 		if err != nil {

@@ -70,3 +70,29 @@ func deploy(ctx context.Context, backend bind.ContractBackend, signer Signer, ch
 	}
 	return Deployment{Address: addr, Tx: tx}, nil
 }
+
+// DeployCashToken sends the creation of a euro settlement token (contracts/src/CashToken.sol:
+// the cash leg of on-chain delivery versus payment, 4 decimals, one unit one money unit),
+// signed by signer: admin grants roles, issuer mints and burns.
+func DeployCashToken(ctx context.Context, backend bind.ContractBackend, signer Signer, chainID *big.Int, name, symbol string, admin, issuer common.Address) (Deployment, error) {
+	if name == "" || symbol == "" {
+		return Deployment{}, errors.New("deploy cash token: name and symbol must be set")
+	}
+	if admin == (common.Address{}) || issuer == (common.Address{}) {
+		return Deployment{}, errors.New("deploy cash token: admin and issuer must be set")
+	}
+	input := contracts.NewCashToken().PackConstructor(name, symbol, admin, issuer)
+	return deploy(ctx, backend, signer, chainID, contracts.CashTokenMetaData.Bin, input, "cash token "+symbol)
+}
+
+// DeployDeliveryVersusPayment sends the creation of the settlement contract that swaps share
+// units for escrowed cash in one transaction (contracts/src/DeliveryVersusPayment.sol),
+// signed by signer: admin grants roles, agent swaps and refunds. It settles a share token's
+// trades once that token grants it AGENT_ROLE.
+func DeployDeliveryVersusPayment(ctx context.Context, backend bind.ContractBackend, signer Signer, chainID *big.Int, admin, agent common.Address) (Deployment, error) {
+	if admin == (common.Address{}) || agent == (common.Address{}) {
+		return Deployment{}, errors.New("deploy delivery versus payment: admin and agent must be set")
+	}
+	input := contracts.NewDeliveryVersusPayment().PackConstructor(admin, agent)
+	return deploy(ctx, backend, signer, chainID, contracts.DeliveryVersusPaymentMetaData.Bin, input, "delivery versus payment")
+}

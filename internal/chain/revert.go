@@ -75,7 +75,7 @@ func formatArg(a any) string {
 
 var knownErrors = sync.OnceValue(func() map[[4]byte]abi.Error {
 	m := map[[4]byte]abi.Error{}
-	for _, md := range []*bind.MetaData{&contracts.ShareTokenMetaData, &contracts.IdentityRegistryMetaData} {
+	for _, md := range []*bind.MetaData{&contracts.ShareTokenMetaData, &contracts.IdentityRegistryMetaData, &contracts.CashTokenMetaData, &contracts.DeliveryVersusPaymentMetaData} {
 		parsed, err := md.ParseABI()
 		if err != nil {
 			panic("chain: committed contract ABI does not parse: " + err.Error())
