@@ -46,8 +46,19 @@ func (w crashingWriter) Patch(ctx context.Context, obj client.Object, p client.P
 
 // carryCrashClient is a client whose status writes of carried orders (spec.carriedFrom)
 // fail: a window controller on it dies right after it created a carried BUY, before it
-// records the BUY's payment.
-type carryCrashClient struct{ client.Client }
+// records the BUY's payment. With beforeCreate, their creation fails too: it dies before
+// it creates them.
+type carryCrashClient struct {
+	client.Client
+	beforeCreate bool
+}
+
+func (c carryCrashClient) Create(ctx context.Context, obj client.Object, opts ...client.CreateOption) error {
+	if c.beforeCreate && carriedOrder(obj) {
+		return errCrashed
+	}
+	return c.Client.Create(ctx, obj, opts...)
+}
 
 func (c carryCrashClient) Status() client.SubResourceWriter {
 	return carryCrashWriter{SubResourceWriter: c.Client.Status()}

@@ -528,13 +528,18 @@ func (r *Reconciler) fillAll(ctx context.Context, w *investv1.MatchingWindow, sc
 	if err := g.Wait(); err != nil {
 		return patch.Retry(ctx, err, "write the fills of window "+w.Name)
 	}
+	// Each carry on its own: one that fails (a conflict, a refusal) holds back no other.
+	var carryErrs []error
 	for i := range orders {
 		o := &orders[i]
 		if n := o.Status.Strike; n != nil && n.CarriedForward != nil && n.Secondary != nil && n.Secondary.Window == w.Name {
 			if err := r.carryRemainder(ctx, o, now); err != nil {
-				return patch.Retry(ctx, err, "carry the remainder of order "+o.Namespace+"/"+o.Name)
+				carryErrs = append(carryErrs, fmt.Errorf("order %s/%s: %w", o.Namespace, o.Name, err))
 			}
 		}
+	}
+	if err := errors.Join(carryErrs...); err != nil {
+		return patch.Retry(ctx, err, "carry the remainders of window "+w.Name)
 	}
 	return r.writeStatus(ctx, w, func(st *investv1.MatchingWindowStatus) { progress(st, w, orders) })
 }

@@ -233,7 +233,7 @@ var _ = Describe("A matching window", func() {
 			}
 		})
 		dying := env.StartManager(env.Config, apptest.Manager(app.Config{Webhooks: true, Clock: clock.Now}, func(mgr ctrl.Manager) error {
-			return (&secondary.Reconciler{Client: carryCrashClient{mgr.GetClient()}, Live: mgr.GetAPIReader(),
+			return (&secondary.Reconciler{Client: carryCrashClient{Client: mgr.GetClient()}, Live: mgr.GetAPIReader(),
 				Recorder: mgr.GetEventRecorder("window-controller"), Now: clock.Now}).SetupWithManager(mgr)
 		}))
 		clock.Set(deadline.Add(time.Minute))
@@ -246,18 +246,11 @@ var _ = Describe("A matching window", func() {
 			Expect(c).NotTo(BeNil())
 			children = append(children, &investv1.Order{ObjectMeta: metav1.ObjectMeta{Namespace: o.Namespace, Name: string(c.Order)}})
 		}
-		// The controller dies on the first carried BUY's record (the other is never
-		// created before the restart).
-		var created *investv1.Order
-		Eventually(func() bool {
-			for _, child := range children {
-				if k8s.Get(ctx, client.ObjectKeyFromObject(child), child) == nil {
-					created = child
-					return true
-				}
-			}
-			return false
-		}).WithTimeout(envtest.Settle).Should(BeTrue())
+		// The controller dies on each carried BUY's record, after creating it.
+		for _, child := range children {
+			Eventually(func() error { return k8s.Get(ctx, client.ObjectKeyFromObject(child), child) }).WithTimeout(envtest.Settle).Should(Succeed())
+		}
+		created := children[0]
 		Expect(get(created).Status.Settlement.PaymentReceived).To(BeNil(), "the crash came before the record")
 		// With its money not recorded yet, a carried BUY cannot be cancelled: nothing
 		// would refund it (the dying manager still answers admission).
