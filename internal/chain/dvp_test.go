@@ -6,6 +6,7 @@ import (
 
 	"github.com/ethereum/go-ethereum/accounts/abi/bind/v2"
 	"github.com/ethereum/go-ethereum/common"
+	"github.com/ethereum/go-ethereum/crypto"
 
 	"github.com/fundshare/fundshare-operator/internal/chain"
 	"github.com/fundshare/fundshare-operator/internal/chain/contracts"
@@ -97,7 +98,8 @@ func TestTheCashTokenCountsMoneyUnits(t *testing.T) {
 	if got := c.cashOf(c.carol.Address()); got != carolIssue {
 		t.Fatalf("carol holds %d, want the %d issued", got, carolIssue)
 	}
-	c.Reverts(c.carol, c.cash, c.cashABI.PackMint(c.carol.Address(), big.NewInt(1)), "AccessControlUnauthorizedAccount")
+	wantArgs(t, c.Reverts(c.carol, c.cash, c.cashABI.PackMint(c.carol.Address(), big.NewInt(1)), "AccessControlUnauthorizedAccount"),
+		c.carol.Address(), crypto.Keccak256Hash([]byte("ISSUER_ROLE")))
 }
 
 func TestASwapMovesTheUnitsAndPaysTheSellersInOneTransactionAndLeavesTheSupplyAlone(t *testing.T) {
@@ -144,8 +146,8 @@ func TestASwapMovesTheUnitsAndPaysTheSellersInOneTransactionAndLeavesTheSupplyAl
 		t.Errorf("escrow closed in block %v, want the swap's %v", e.ClosedIn, r.BlockNumber)
 	}
 	// Exactly once: the escrow is closed (and the share token would refuse the ref too).
-	c.Reverts(c.Agent, c.dvp, c.dvpABI.PackSwap(ref, c.Token, c.trade()), "EscrowClosed")
-	c.Reverts(c.Agent, c.dvp, c.dvpABI.PackRefund(ref), "EscrowClosed")
+	wantArgs(t, c.Reverts(c.Agent, c.dvp, c.dvpABI.PackSwap(ref, c.Token, c.trade()), "EscrowClosed"), ref, r.BlockNumber)
+	wantArgs(t, c.Reverts(c.Agent, c.dvp, c.dvpABI.PackRefund(ref), "EscrowClosed"), ref, r.BlockNumber)
 }
 
 func TestASwapToAFrozenWalletRevertsBothLegsAndTheEscrowIsRefundedOnce(t *testing.T) {
@@ -153,7 +155,7 @@ func TestASwapToAFrozenWalletRevertsBothLegsAndTheEscrowIsRefundedOnce(t *testin
 	ref := settlementRef("buy-frozen")
 	c.escrow(ref, escrowed)
 	c.Freeze(c.Token, c.carol.Address(), true)
-	c.Reverts(c.Agent, c.dvp, c.dvpABI.PackSwap(ref, c.Token, c.trade()), "WalletFrozen")
+	wantArgs(t, c.Reverts(c.Agent, c.dvp, c.dvpABI.PackSwap(ref, c.Token, c.trade()), "WalletFrozen"), c.carol.Address())
 	wantNothingMoved(t, c.tokenChain, ref)
 	if got := c.cashOf(c.dvp); got != escrowed {
 		t.Fatalf("the contract holds %d after the reverted swap, want the %d escrowed", got, escrowed)
@@ -164,26 +166,27 @@ func TestASwapToAFrozenWalletRevertsBothLegsAndTheEscrowIsRefundedOnce(t *testin
 	if e := c.escrowOf(ref); e.ClosedIn.Sign() != 0 || e.Amount.Int64() != escrowed || e.Payer != c.carol.Address() {
 		t.Fatalf("escrow after the reverted swap %+v, want still held for carol", e)
 	}
-	c.Send(c.Agent, c.dvp, c.dvpABI.PackRefund(ref))
+	refund := c.Send(c.Agent, c.dvp, c.dvpABI.PackRefund(ref))
 	if got := c.cashOf(c.carol.Address()); got != carolIssue {
 		t.Fatalf("carol holds %d after the refund, want all %d back", got, carolIssue)
 	}
-	c.Reverts(c.Agent, c.dvp, c.dvpABI.PackRefund(ref), "EscrowClosed")
+	wantArgs(t, c.Reverts(c.Agent, c.dvp, c.dvpABI.PackRefund(ref), "EscrowClosed"), ref, refund.BlockNumber)
 }
 
 func TestAnEscrowIsTakenOnceAndASwapPaysNoMoreThanItAndOnlyTheAgentSwaps(t *testing.T) {
 	c := newDvPChain(t)
 	ref := settlementRef("buy-rules")
-	c.Reverts(c.Agent, c.dvp, c.dvpABI.PackSwap(ref, c.Token, c.trade()), "NotEscrowed")
+	wantArgs(t, c.Reverts(c.Agent, c.dvp, c.dvpABI.PackSwap(ref, c.Token, c.trade()), "NotEscrowed"), ref)
 	c.escrow(ref, escrowed)
 	c.Send(c.carol, c.cash, c.cashABI.PackApprove(c.dvp, big.NewInt(1)))
-	c.Reverts(c.carol, c.dvp, c.dvpABI.PackEscrow(ref, c.cash, big.NewInt(1)), "AlreadyEscrowed")
-	c.Reverts(c.carol, c.dvp, c.dvpABI.PackSwap(ref, c.Token, c.trade()), "AccessControlUnauthorizedAccount")
+	wantArgs(t, c.Reverts(c.carol, c.dvp, c.dvpABI.PackEscrow(ref, c.cash, big.NewInt(1)), "AlreadyEscrowed"), ref)
+	wantArgs(t, c.Reverts(c.carol, c.dvp, c.dvpABI.PackSwap(ref, c.Token, c.trade()), "AccessControlUnauthorizedAccount"), c.carol.Address(), agentRole)
 	greedy := c.trade()
 	greedy.Fee = big.NewInt(escrowed) // more than the escrow leaves
-	c.Reverts(c.Agent, c.dvp, c.dvpABI.PackSwap(ref, c.Token, greedy), "CashExceedsEscrow")
+	wantArgs(t, c.Reverts(c.Agent, c.dvp, c.dvpABI.PackSwap(ref, c.Token, greedy), "CashExceedsEscrow"),
+		ref, big.NewInt(escrowed+aliceCash+bobCash), big.NewInt(escrowed))
 	short := c.trade()
 	short.SellerCash = units(aliceCash)
-	c.Reverts(c.Agent, c.dvp, c.dvpABI.PackSwap(ref, c.Token, short), "LengthMismatch")
+	wantArgs(t, c.Reverts(c.Agent, c.dvp, c.dvpABI.PackSwap(ref, c.Token, short), "LengthMismatch"), big.NewInt(2), big.NewInt(1))
 	wantNothingMoved(t, c.tokenChain, ref)
 }
