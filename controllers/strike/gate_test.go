@@ -105,7 +105,7 @@ var _ = Describe("The redemption gate of a dealing date", func() {
 		forged.Spec.Side, forged.Spec.CarriedFrom = investv1.SideSell, investv1.ObjectID(sells[0].Name)
 		err := k8s.Create(ctx, forged)
 		Expect(err).To(HaveOccurred())
-		Expect(err.Error()).To(ContainSubstring("only the strike and window controllers create a carried-forward SELL"))
+		Expect(err.Error()).To(ContainSubstring("only the strike and window controllers create a carried-forward order"))
 
 		// The next dealing date gates the carried units again: 300 outstanding (the SELLs
 		// are not completed), 49 asked, 30 filled pro rata.
