@@ -248,7 +248,14 @@ func computeLots(in Input) map[investv1.ISIN]*Position {
 			p.TransferredIn += t.Units
 			if !own {
 				// Received units are unlocked: the sender could move them, so they were.
-				p.Lots = append(p.Lots, Lot{Units: t.Units, AcquiredAt: t.BlockTime.Time, UnlocksAt: t.BlockTime.Time})
+				// A block is dated by its producer's clock, which may run ahead of ours (a
+				// local chain seals blocks ahead of the wall clock): the lot is never locked
+				// for that difference.
+				unlocks := t.BlockTime.Time
+				if !in.Now.IsZero() && unlocks.After(in.Now) {
+					unlocks = in.Now
+				}
+				p.Lots = append(p.Lots, Lot{Units: t.Units, AcquiredAt: t.BlockTime.Time, UnlocksAt: unlocks})
 			}
 		case investv1.TransferOut:
 			p.TransferredOut += t.Units

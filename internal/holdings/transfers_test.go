@@ -107,3 +107,21 @@ func TestAnAccountThatTransferredEverythingOutShowsItsTransfers(t *testing.T) {
 		t.Fatalf("status %+v", st)
 	}
 }
+
+// TestUnitsReceivedInABlockDatedAheadOfTheClockAreUnlocked: a block's time is its
+// producer's clock; units received in a block dated ahead of the operator's clock can be
+// sold at once, and read as unlocked.
+func TestUnitsReceivedInABlockDatedAheadOfTheClockAreUnlocked(t *testing.T) {
+	now := t0.AddDate(0, 0, 40)
+	positions := Compute(Input{
+		Transfers:  []investv1.Transfer{transfer(investv1.TransferIn, 25, now.Add(30*time.Second))},
+		LockUpDays: lockUp(90), Now: now,
+	})
+	p := positions[isin]
+	if p == nil || p.Units != 25 || p.Locked != 0 {
+		t.Fatalf("position: %+v", p)
+	}
+	if code, msg, ok := SellCheck(positions, isin, 25); !ok {
+		t.Fatalf("a SELL of the received units: %s %s", code, msg)
+	}
+}
