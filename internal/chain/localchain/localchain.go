@@ -44,6 +44,7 @@ import (
 	"time"
 
 	"github.com/ethereum/go-ethereum"
+	"github.com/ethereum/go-ethereum/accounts/abi/bind/v2"
 	"github.com/ethereum/go-ethereum/common"
 	gethhex "github.com/ethereum/go-ethereum/common/hexutil"
 	"github.com/ethereum/go-ethereum/core"
@@ -61,6 +62,7 @@ import (
 	gethrpc "github.com/ethereum/go-ethereum/rpc"
 
 	"github.com/fundshare/fundshare-operator/internal/chain"
+	"github.com/fundshare/fundshare-operator/internal/chain/contracts"
 )
 
 // Defaults of the local chain's flags.
@@ -110,6 +112,12 @@ type Info struct {
 	Operator common.Address `json:"operator"`
 	// Admin is the address of the admin key (DEFAULT_ADMIN_ROLE); it stays in the local folder.
 	Admin common.Address `json:"admin"`
+	// CashToken is the euro settlement token (contracts/src/CashToken.sol), whose issuer is
+	// the admin key: the cash leg of delivery versus payment on chain.
+	CashToken common.Address `json:"cash_token"`
+	// Settlement is the delivery-versus-payment contract (DeliveryVersusPayment.sol); the
+	// operator's key is its agent, and it is an agent of every token above.
+	Settlement common.Address `json:"settlement"`
 }
 
 // Chain is a running local chain.
@@ -314,8 +322,104 @@ func (c *Chain) deploy(ctx context.Context, admin *ecdsa.PrivateKey, classes []S
 		}
 		deployments = append(deployments, tok.Tx)
 	}
-	return c.mined(ctx, deployments...)
+	if err := c.mined(ctx, deployments...); err != nil {
+		return err
+	}
+	return c.deploySettlement(ctx, admin, chainID)
 }
+
+// deploySettlement deploys what delivery versus payment on chain needs and the chain does
+// not have yet: the euro settlement token (issuer: the admin, make run's stand-in for a
+// stablecoin issuer) and the settlement contract (agent: the operator), each its own
+// deployer's first transaction so that its address never changes, and makes the settlement
+// contract an agent of every token (the admin grants the role where it is missing).
+func (c *Chain) deploySettlement(ctx context.Context, admin *ecdsa.PrivateKey, chainID *big.Int) error {
+	client := c.node.client
+	adminSigner := keySigner(admin)
+	adminNonce, err := client.NonceAt(ctx, c.Admin, nil) // everything the admin sent is mined
+	if err != nil {
+		return err
+	}
+	for _, ct := range []struct {
+		name   string
+		addr   *common.Address
+		deploy func(chain.Signer) (chain.Deployment, error)
+	}{
+		{"euro settlement token", &c.CashToken, func(s chain.Signer) (chain.Deployment, error) {
+			return chain.DeployCashToken(ctx, client, s, chainID, "Euro settlement token (local chain)", "EURS", c.Admin, c.Admin)
+		}},
+		{"delivery versus payment", &c.Settlement, func(s chain.Signer) (chain.Deployment, error) {
+			return chain.DeployDeliveryVersusPayment(ctx, client, s, chainID, c.Admin, c.Operator)
+		}},
+	} {
+		k := deployerKey(admin, "contract "+ct.name)
+		from := crypto.PubkeyToAddress(k.PublicKey)
+		*ct.addr = crypto.CreateAddress(from, 0)
+		has, err := c.hasCode(ctx, *ct.addr)
+		if err != nil {
+			return err
+		}
+		if has {
+			continue
+		}
+		bal, err := client.BalanceAt(ctx, from, nil)
+		if err != nil {
+			return err
+		}
+		if bal.Cmp(ether) < 0 {
+			tx, err := c.transfer(ctx, adminSigner, chainID, adminNonce, from, ether)
+			if err != nil {
+				return err
+			}
+			adminNonce++
+			if err := c.mined(ctx, tx); err != nil {
+				return err
+			}
+		}
+		var d chain.Deployment
+		if err := waitPending(ctx, func() (bool, error) {
+			var err error
+			d, err = ct.deploy(keySigner(k))
+			if err != nil && strings.Contains(err.Error(), "insufficient funds") {
+				return false, nil // the pool has not taken up the funding block yet
+			}
+			return err == nil, err
+		}); err != nil {
+			return err
+		}
+		if d.Address != *ct.addr {
+			return fmt.Errorf("local chain: %s deployed at %s, want %s", ct.name, d.Address.Hex(), ct.addr.Hex())
+		}
+		if err := c.mined(ctx, d.Tx); err != nil {
+			return err
+		}
+	}
+	tok := contracts.NewShareToken()
+	for _, isin := range slices.Sorted(maps.Keys(c.Tokens)) {
+		inst := tok.Instance(client, c.Tokens[isin])
+		has, err := bind.Call(inst, &bind.CallOpts{Context: ctx}, tok.PackHasRole(agentRole, c.Settlement), tok.UnpackHasRole)
+		if err != nil {
+			return fmt.Errorf("local chain: token of %s: %w", isin, err)
+		}
+		if has {
+			continue
+		}
+		opts := chain.TransactOpts(ctx, adminSigner, chainID)
+		opts.Nonce = new(big.Int).SetUint64(adminNonce)
+		tx, err := bind.Transact(inst, opts, tok.PackGrantRole(agentRole, c.Settlement))
+		if err != nil {
+			return fmt.Errorf("local chain: make the settlement contract an agent of the token of %s: %w", isin, chain.DecodeError(err))
+		}
+		adminNonce++
+		if err := c.mined(ctx, tx); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// agentRole is the share token's AGENT_ROLE.
+var agentRole = crypto.Keccak256Hash([]byte("AGENT_ROLE"))
 
 // waitPending polls cond until it holds (at most ten seconds).
 func waitPending(ctx context.Context, cond func() (bool, error)) error {

@@ -111,7 +111,7 @@ func TestLocalChainServesJSONRPCWithWhatChainJSONSays(t *testing.T) {
 		t.Fatalf("rpc_url %q, want %q", info.RPCURL, want)
 	}
 	raw, _ := os.ReadFile(path)
-	for _, key := range []string{`"rpc_url"`, `"chain_id": 1337`, `"registry"`, `"tokens"`, `"LU000FSHA019"`, `"IE000FSHB028"`} {
+	for _, key := range []string{`"rpc_url"`, `"chain_id": 1337`, `"registry"`, `"tokens"`, `"LU000FSHA019"`, `"IE000FSHB028"`, `"cash_token"`, `"settlement"`} {
 		if !strings.Contains(string(raw), key) {
 			t.Fatalf("chain.json lacks %s:\n%s", key, raw)
 		}
@@ -123,7 +123,8 @@ func TestLocalChainServesJSONRPCWithWhatChainJSONSays(t *testing.T) {
 	if got := hexInt(t, rpcString(t, info.RPCURL, "eth_chainId")); got.Uint64() != info.ChainID || info.ChainID != 1337 {
 		t.Fatalf("eth_chainId %s, chain.json %d, want 1337", got, info.ChainID)
 	}
-	for what, addr := range map[string]common.Address{"registry": info.Registry, "LU000FSHA019": info.Tokens["LU000FSHA019"], "IE000FSHB028": info.Tokens["IE000FSHB028"]} {
+	for what, addr := range map[string]common.Address{"registry": info.Registry, "LU000FSHA019": info.Tokens["LU000FSHA019"], "IE000FSHB028": info.Tokens["IE000FSHB028"],
+		"cash_token": info.CashToken, "settlement": info.Settlement} {
 		if code := rpcString(t, info.RPCURL, "eth_getCode", addr.Hex(), "latest"); len(code) <= 2 {
 			t.Fatalf("no contract at %s's address %s", what, addr.Hex())
 		}
@@ -140,6 +141,31 @@ func TestLocalChainServesJSONRPCWithWhatChainJSONSays(t *testing.T) {
 		if ok, err := tok.UnpackHasRole(common.FromHex(out)); err != nil || !ok {
 			t.Fatalf("operator holds no AGENT_ROLE on %s: %v", isin, err)
 		}
+	}
+	wantSettlementAgent(t, info)
+	cash := contracts.NewCashToken()
+	out := rpcString(t, info.RPCURL, "eth_call", map[string]string{"to": info.CashToken.Hex(), "data": hexutil(cash.PackDecimals())}, "latest")
+	if dec, err := cash.UnpackDecimals(common.FromHex(out)); err != nil || dec != 4 {
+		t.Fatalf("the cash token's decimals %d, %v; want 4 (money units)", dec, err)
+	}
+}
+
+// wantSettlementAgent fails unless the delivery-versus-payment contract is an agent of
+// every token, and the operator is its agent.
+func wantSettlementAgent(t *testing.T, info Info) {
+	t.Helper()
+	role := crypto.Keccak256Hash([]byte("AGENT_ROLE"))
+	tok := contracts.NewShareToken()
+	for isin, addr := range info.Tokens {
+		out := rpcString(t, info.RPCURL, "eth_call", map[string]string{"to": addr.Hex(), "data": hexutil(tok.PackHasRole(role, info.Settlement))}, "latest")
+		if ok, err := tok.UnpackHasRole(common.FromHex(out)); err != nil || !ok {
+			t.Fatalf("the settlement contract holds no AGENT_ROLE on the token of %s: %v", isin, err)
+		}
+	}
+	dvp := contracts.NewDeliveryVersusPayment()
+	out := rpcString(t, info.RPCURL, "eth_call", map[string]string{"to": info.Settlement.Hex(), "data": hexutil(dvp.PackHasRole(role, info.Operator))}, "latest")
+	if ok, err := dvp.UnpackHasRole(common.FromHex(out)); err != nil || !ok {
+		t.Fatalf("the operator is not the settlement contract's agent: %v", err)
 	}
 }
 
@@ -237,7 +263,8 @@ func TestLocalChainRestartContinuesTheChain(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer func() { _ = c2.Close() }()
-	if c2.Operator != first.Operator || c2.Admin != first.Admin || c2.Registry != first.Registry {
+	if c2.Operator != first.Operator || c2.Admin != first.Admin || c2.Registry != first.Registry ||
+		c2.CashToken != first.CashToken || c2.Settlement != first.Settlement {
 		t.Fatalf("restart changed keys or registry: %+v then %+v", first, c2.Info)
 	}
 	for _, sc := range samples {
@@ -248,6 +275,7 @@ func TestLocalChainRestartContinuesTheChain(t *testing.T) {
 	if code := rpcString(t, c2.RPCURL, "eth_getCode", c2.Tokens["DE000FSHC037"].Hex(), "latest"); len(code) <= 2 {
 		t.Fatal("no token for the share class added before the restart")
 	}
+	wantSettlementAgent(t, c2.Info) // the token added at the restart too
 	if got := hexInt(t, rpcString(t, c2.RPCURL, "eth_call", balanceOfCall(c2.Tokens["LU000FSHA019"], wallet), "latest")); got.Int64() != 7 {
 		t.Fatalf("balanceOf after restart %s, want 7", got)
 	}
