@@ -38,6 +38,9 @@ func secondaryMarketView(m *investv1.SecondaryMarket, now time.Time) *ShareClass
 		SpreadBasisPoints: m.SpreadBasisPoints, BuyFeeRate: m.BuyFeeRate, SellFeeRate: m.SellFeeRate,
 		CarryWindows: m.CarryWindows, NextWindows: []SecondaryMarketWindow{},
 	}
+	if c := m.CashOnChain; c != nil {
+		out.CashOnChain = &CashOnChain{Settlement: c.Settlement, CashToken: c.CashToken, FeeCollector: c.FeeCollector}
+	}
 	if m.Weekday != "" {
 		out.Weekday = optString(upperSnake(string(m.Weekday)))
 	}

@@ -255,6 +255,28 @@ type ShareClassSecondaryMarket struct {
 	// to (0: cancelled at once).
 	CarryWindows int32                   `json:"carry_windows" openapi:"min=0;max=12"`
 	NextWindows  []SecondaryMarketWindow `json:"next_windows"`
+	// CashOnChain (present only when the market's cash is on chain) names the settlement
+	// contract, the cash token buyers pay in and the fund's fee wallet.
+	CashOnChain *CashOnChain `json:"cash_on_chain,omitempty"`
+}
+
+// CashOnChain is a secondary market's cash leg on chain (docs/secondary.md, Cash on
+// chain): addresses, 0x and 40 hexadecimal digits.
+type CashOnChain struct {
+	Settlement   string `json:"settlement" openapi:"pattern=^0x[0-9a-fA-F]{40}$"`
+	CashToken    string `json:"cash_token" openapi:"pattern=^0x[0-9a-fA-F]{40}$"`
+	FeeCollector string `json:"fee_collector" openapi:"pattern=^0x[0-9a-fA-F]{40}$"`
+}
+
+// OrderCashOnChain is how a SECONDARY order's cash moves on chain: a BUY escrows
+// escrow_amount (micro-units, one cash token unit each) at the settlement contract under
+// escrow_reference (escrow(reference, cash_token, amount), after approving the contract
+// for the amount); a SELL is paid by the swaps that take its units (escrow_reference and
+// escrow_amount null).
+type OrderCashOnChain struct {
+	CashOnChain
+	EscrowReference *string `json:"escrow_reference" openapi:"pattern=^0x[0-9a-f]{64}$"`
+	EscrowAmount    *int64  `json:"escrow_amount" openapi:"min=0"`
 }
 
 // SecondaryMarketWindow is one matching window of the calendar: its date and order
@@ -617,6 +639,9 @@ type Order struct {
 	// order's dealing date for its side: it can be cancelled until then, and a BUY by
 	// amount is paid by then.
 	CutOff *string `json:"cut_off,omitempty" openapi:"format=date-time"`
+	// CashOnChain (SECONDARY orders of a market whose cash is on chain only; absent
+	// otherwise) replaces payment_details: where and how the cash moves on chain.
+	CashOnChain *OrderCashOnChain `json:"cash_on_chain,omitempty"`
 }
 
 // OrderCreateRequest is the body of POST /v1/orders (an extension of the spec).

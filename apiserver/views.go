@@ -340,6 +340,12 @@ func orderView(o *investv1.Order) Order {
 		if p := q.PaymentDetails; p != nil && o.Spec.Side == investv1.SideBuy {
 			out.PaymentDetails = &OrderPaymentDetails{AccountHolderName: p.AccountHolderName, IBAN: p.IBAN, PaymentReference: p.PaymentReference}
 		}
+		if c := q.CashOnChain; c != nil {
+			out.CashOnChain = &OrderCashOnChain{CashOnChain: CashOnChain{Settlement: c.Settlement, CashToken: c.CashToken, FeeCollector: c.FeeCollector}}
+			if o.Spec.Side == investv1.SideBuy {
+				out.CashOnChain.EscrowReference, out.CashOnChain.EscrowAmount = optString(c.EscrowReference), optInt64(q.Amount)
+			}
+		}
 	}
 	if r := o.Status.Refund; r != nil {
 		out.Refund = &OrderRefund{

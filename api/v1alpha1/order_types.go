@@ -240,6 +240,23 @@ type OrderQuote struct {
 	// PaymentMethodDetailsID is the customer's bank account resolved at placement.
 	// +optional
 	PaymentMethodDetailsID ObjectID `json:"paymentMethodDetailsID,omitempty"`
+	// CashOnChain (a SECONDARY order of a share class whose cash is on chain) is how the
+	// order's cash moves: a BUY escrows its amount at the settlement contract under its
+	// escrow reference (its payment instructions), a SELL is paid by the swaps that take
+	// its units. Absent: through the bank.
+	// +optional
+	CashOnChain *OrderCashOnChain `json:"cashOnChain,omitempty"`
+}
+
+// OrderCashOnChain is an order's cash leg on chain, fixed at placement.
+type OrderCashOnChain struct {
+	CashOnChain `json:",inline"`
+	// EscrowReference (BUY) is the 32-byte reference, 0x and 64 hexadecimal digits, under
+	// which the buyer escrows the order's amount (escrow(reference, cashToken, amount)); the
+	// swap that settles the BUY carries it, and the share token records it.
+	// +kubebuilder:validation:Pattern=`^0x[0-9a-f]{64}$`
+	// +optional
+	EscrowReference string `json:"escrowReference,omitempty"`
 }
 
 // OrderFundDetails name the fund and share class of an order.

@@ -82,6 +82,33 @@ type SecondaryMarket struct {
 	// +kubebuilder:validation:Maximum=12
 	// +optional
 	CarryWindows int32 `json:"carryWindows,omitempty"`
+	// CashOnChain settles the class's secondary trades against cash on chain (delivery
+	// versus payment in one transaction, docs/secondary.md "Cash on chain"): a BUY is paid
+	// by escrowing the cash token at the settlement contract, and the contract's swap moves
+	// the units, pays the sellers and the fees, and returns what the fill did not use, all
+	// at once. Absent: cash moves through the bank, as for primary orders. An order keeps
+	// the cash settlement it was placed with; a window leaves out the orders placed under
+	// another one.
+	// +optional
+	CashOnChain *CashOnChain `json:"cashOnChain,omitempty"`
+}
+
+// CashOnChain names the contracts of the cash leg on the share token's chain.
+type CashOnChain struct {
+	// Settlement is the DeliveryVersusPayment contract (contracts/src/DeliveryVersusPayment.sol)
+	// whose agent is the operator's key and which is an agent of the share token.
+	// +kubebuilder:validation:Pattern=`^0x[0-9a-fA-F]{40}$`
+	// +required
+	Settlement string `json:"settlement"`
+	// CashToken is the ERC-20 cash token (a euro stablecoin or tokenised deposit) in which
+	// buyers pay; one token unit is one money unit of the class's currency (4 decimals).
+	// +kubebuilder:validation:Pattern=`^0x[0-9a-fA-F]{40}$`
+	// +required
+	CashToken string `json:"cashToken"`
+	// FeeCollector is the fund's wallet that receives the secondary fees of both sides.
+	// +kubebuilder:validation:Pattern=`^0x[0-9a-fA-F]{40}$`
+	// +required
+	FeeCollector string `json:"feeCollector"`
 }
 
 // MatchingWindowPhase is where one matching window stands.

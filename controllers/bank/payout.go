@@ -328,7 +328,8 @@ func payoutSteps(purpose ledger.Purpose) (sent, completed lifecycle.Step) {
 // step is none.
 func purposeOf(o *investv1.Order) (ledger.Purpose, bool) {
 	step, ok := lifecycle.NextStep(o)
-	if !ok {
+	if !ok || lifecycle.SideOf(o, step) != lifecycle.MoneySide {
+		// Cash on chain: the settlement contract pays it, the chain agent records it.
 		return "", false
 	}
 	switch step {

@@ -105,6 +105,9 @@ func AmountDue(o *investv1.Order) int64 {
 	if lifecycle.CarriedBuy(o) {
 		return 0 // paid with the money its parent carried to it, never by a transfer
 	}
+	if lifecycle.CashOnChain(o) {
+		return 0 // paid by an escrow on chain, never by a bank transfer
+	}
 	var due int64
 	if q := o.Spec.Quote; q != nil && q.Amount > 0 {
 		due = q.Amount

@@ -421,8 +421,8 @@ func (r *Reconciler) heldBy(ctx context.Context, o *investv1.Order, except ...st
 // batchable: a live BUY that waits for its mint (or settlement), with no transaction and
 // no claim.
 func batchable(o *investv1.Order) bool {
-	if !o.DeletionTimestamp.IsZero() || o.Spec.Side != investv1.SideBuy {
-		return false
+	if !o.DeletionTimestamp.IsZero() || o.Spec.Side != investv1.SideBuy || lifecycle.CashOnChain(o) {
+		return false // a BUY with cash on chain is settled by its own swap
 	}
 	if step, ok := lifecycle.NextStep(o); !ok || step != lifecycle.StepDeliveryInitiated {
 		return false

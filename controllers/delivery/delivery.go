@@ -124,7 +124,7 @@ func (r *Reconciler) Reconcile(ctx context.Context, req ctrl.Request) (ctrl.Resu
 		return ctrl.Result{}, nil
 	}
 	step, ok := lifecycle.NextStep(o)
-	if !ok || step.Side() != lifecycle.TokenSide {
+	if !ok || lifecycle.SideOf(o, step) != lifecycle.TokenSide {
 		return ctrl.Result{}, nil
 	}
 	if c := o.Status.Chain; c != nil && c.Batch != "" && c.Recovered == nil {
@@ -135,8 +135,16 @@ func (r *Reconciler) Reconcile(ctx context.Context, req ctrl.Request) (ctrl.Resu
 		return ctrl.Result{}, nil
 	}
 	ctx = ctrl.LoggerInto(ctx, ctrl.LoggerFrom(ctx).WithValues("step", step))
-	if step == lifecycle.StepUnitsDelivered {
+	switch step {
+	case lifecycle.StepUnitsDelivered, lifecycle.StepPaymentSent, lifecycle.StepPaymentCompleted:
+		// A SELL's units delivered; with cash on chain its payout is in the same swaps.
 		return r.unitsDelivered(ctx, o)
+	case lifecycle.StepPaymentReceived:
+		return r.escrowed(ctx, o)
+	case lifecycle.StepResidualRefundSent, lifecycle.StepResidualRefundCompleted:
+		return r.residualReturned(ctx, o)
+	case lifecycle.StepRefundSent, lifecycle.StepRefundCompleted:
+		return r.refundEscrow(ctx, o, step)
 	}
 	var tx *investv1.ChainTransaction
 	if o.Status.Chain != nil {
@@ -198,6 +206,7 @@ func (r *Reconciler) send(ctx context.Context, o *investv1.Order, step lifecycle
 		data      []byte
 		recipient string
 		burns     []investv1.OrderBurn
+		to        = tok.Address // the share token, or the settlement contract of a swap
 	)
 	switch {
 	case step == lifecycle.StepDeliveryInitiated && lifecycle.Secondary(o):
@@ -209,6 +218,21 @@ func (r *Reconciler) send(ctx context.Context, o *investv1.Order, step lifecycle
 			return r.refuse(ctx, o, err.Error())
 		}
 		recipient = addr.Hex()
+		if lifecycle.CashOnChain(o) {
+			// Delivery versus payment in one transaction: the settlement contract's swap.
+			var until *metav1.Time
+			if until, err = r.decideLockedUntil(ctx, o, tok); err != nil {
+				return patch.Retry(ctx, err, "record the release time of the units' lock-up")
+			}
+			if to, data, err = r.swap(ctx, o, tok, ref, addr, releaseTime(until)); err != nil {
+				var short *settleError
+				if errors.As(err, &short) {
+					return r.refuse(ctx, o, short.Error())
+				}
+				return ctrl.Result{}, err
+			}
+			break
+		}
 		if r.batching() && r.hold(o, tok) {
 			// Settled in a batch settlement, or handed back to be settled on its own.
 			return ctrl.Result{RequeueAfter: 2*r.batchWindow() + r.poll()}, nil
@@ -272,7 +296,7 @@ func (r *Reconciler) send(ctx context.Context, o *investv1.Order, step lifecycle
 	if o.Status.Chain != nil {
 		lockedUntil = o.Status.Chain.LockedUntil
 	}
-	rec, err := r.Outbox.Send(ctx, outbox.Call{To: &tok.Address, Data: data}, func(ctx context.Context, tx *investv1.ChainTransaction) error {
+	rec, err := r.Outbox.Send(ctx, outbox.Call{To: &to, Data: data}, func(ctx context.Context, tx *investv1.ChainTransaction) error {
 		o.Status.Chain = &investv1.OrderChainStatus{Token: tok.Address.Hex(), Recipient: recipient, Transaction: tx, Burns: burns, LockedUntil: lockedUntil}
 		return patch.Status(ctx, r.Client, o, before)
 	})
@@ -414,6 +438,15 @@ func (r *Reconciler) track(ctx context.Context, o *investv1.Order, step lifecycl
 
 // record writes the step's evidence (and the final receipt, when given) in one patch.
 func (r *Reconciler) record(ctx context.Context, o *investv1.Order, step lifecycle.Step, hash string, receipt *investv1.ChainReceipt) (ctrl.Result, error) {
+	if step == lifecycle.StepRefundSent && lifecycle.CashOnChain(o) {
+		// The escrow's refund, final: sent and arrived in the same transaction.
+		var block int64
+		if receipt != nil {
+			block = receipt.BlockNumber
+		}
+		return r.recordPaidWith(ctx, o, []lifecycle.Step{lifecycle.StepRefundSent, lifecycle.StepRefundCompleted}, hash, block, receipt,
+			"the settlement contract %s returned the escrow %s to its payer", o.Spec.Quote.CashOnChain.Settlement, o.Spec.Quote.CashOnChain.EscrowReference)
+	}
 	before := o.DeepCopy()
 	rec := investv1.SettlementRecord{TransactionHash: hash, At: metav1.NewTime(r.now().UTC().Truncate(time.Second)), RecordedBy: Name}
 	if !lifecycle.Record(o, step, rec) {

@@ -29,6 +29,10 @@ import (
 // member's mint uses the same reference as its own mint would, so a batch formed anew
 // after a restore (with another name and UID) cannot mint an order twice either.
 func orderRef(o *investv1.Order, step lifecycle.Step) [32]byte {
+	if ref, ok := escrowRef(o); ok {
+		// Cash on chain: the escrow's reference, which the swap hands to the share token.
+		return ref
+	}
 	if lifecycle.Secondary(o) && (step == lifecycle.StepDeliveryInitiated || step == lifecycle.StepDeliveryCompleted) {
 		return chain.EffectRef("Order", o.Namespace, o.Name, string(o.UID), chain.EffectSettle)
 	}

@@ -35,6 +35,15 @@ import (
 // pairing is the transfers of the window that matched o that involve o: the recorded
 // book replayed, once per window version (pairings).
 func (r *Reconciler) pairing(ctx context.Context, o *investv1.Order) ([]secondary.Transfer, error) {
+	p, err := r.windowPairing(ctx, o)
+	if err != nil {
+		return nil, err
+	}
+	return p.byOrder[o.Namespace+"/"+o.Name], nil
+}
+
+// windowPairing is the replayed book of the window that matched o.
+func (r *Reconciler) windowPairing(ctx context.Context, o *investv1.Order) (*windowPairing, error) {
 	f := lifecycle.Fill(o)
 	if f == nil {
 		return nil, &settleError{msg: "the order has no fill of a matching window"}
@@ -52,7 +61,7 @@ func (r *Reconciler) pairing(ctx context.Context, o *investv1.Order) ([]secondar
 	if err != nil {
 		return nil, &settleError{msg: fmt.Sprintf("the book of matching window %s cannot be replayed: %v", f.Window, err)}
 	}
-	return p.byOrder[o.Namespace+"/"+o.Name], nil
+	return p, nil
 }
 
 // windowPairing is a recorded book replayed: the transfers of each order (namespace/name),
@@ -60,6 +69,8 @@ func (r *Reconciler) pairing(ctx context.Context, o *investv1.Order) ([]secondar
 type windowPairing struct {
 	version string
 	byOrder map[string][]secondary.Transfer
+	// fills are the window's fills by order (namespace/name).
+	fills map[string]secondary.Fill
 }
 
 // pairingCache keeps the replays of the windows being settled: a window's book is recorded
@@ -84,7 +95,10 @@ func (c *pairingCache) of(w *investv1.MatchingWindow) (*windowPairing, error) {
 	if err != nil {
 		return nil, err
 	}
-	p := &windowPairing{version: w.ResourceVersion, byOrder: map[string][]secondary.Transfer{}}
+	p := &windowPairing{version: w.ResourceVersion, byOrder: map[string][]secondary.Transfer{}, fills: make(map[string]secondary.Fill, len(res.Fills))}
+	for _, f := range res.Fills {
+		p.fills[f.ID] = f
+	}
 	for _, t := range res.Transfers {
 		p.byOrder[t.BuyID] = append(p.byOrder[t.BuyID], t)
 		p.byOrder[t.SellID] = append(p.byOrder[t.SellID], t)
@@ -186,6 +200,12 @@ func (r *Reconciler) unitsDelivered(ctx context.Context, o *investv1.Order) (ctr
 	}
 	if last == nil {
 		return ctrl.Result{}, fmt.Errorf("the window pairs no BUY with the SELL %s", key)
+	}
+	if lifecycle.CashOnChain(o) {
+		// The swaps that took the units paid the seller in the same transactions.
+		return r.recordPaidBy(ctx, o, []lifecycle.Step{lifecycle.StepUnitsDelivered, lifecycle.StepPaymentSent, lifecycle.StepPaymentCompleted}, last.TransactionHash, lastBlock,
+			"the units sold are in the buyers' wallets and the swaps paid the seller %d in the cash token %s (last transaction %s)",
+			netOf(o), o.Spec.Quote.CashOnChain.CashToken, last.TransactionHash)
 	}
 	before := o.DeepCopy()
 	rec := investv1.SettlementRecord{TransactionHash: last.TransactionHash, BlockNumber: lastBlock, At: metav1.NewTime(r.now().UTC().Truncate(time.Second)), RecordedBy: Name}
@@ -309,4 +329,12 @@ func settledBlock(buy *investv1.Order) int64 {
 		return c.Transaction.Receipt.BlockNumber
 	}
 	return 0
+}
+
+// netOf is a matched order's net on its contract note (0 without one).
+func netOf(o *investv1.Order) int64 {
+	if o.Status.Strike == nil {
+		return 0
+	}
+	return o.Status.Strike.NetAmount
 }

@@ -31,6 +31,18 @@ var windowDays atomic.Int32
 // no spread, no fee.
 func (w *world) match(sells, buys []*investv1.Order) *investv1.MatchingWindow {
 	GinkgoHelper()
+	return w.matchWith(sells, buys, nil)
+}
+
+// matchWith is match under a policy with fees: each order's contract note has its fee and
+// net, a BUY's the amount it paid (its quote's), the amount due and the residual, as the
+// window controller writes them. A nil policy is match's.
+func (w *world) matchWith(sells, buys []*investv1.Order, policy *investv1.MatchingPolicy) *investv1.MatchingWindow {
+	GinkgoHelper()
+	recorded := policy
+	if recorded == nil {
+		recorded = &investv1.MatchingPolicy{}
+	}
 	day := time.Date(2026, 4, 1, 0, 0, 0, 0, time.UTC).AddDate(0, 0, int(windowDays.Add(1)))
 	date := day.Format(time.DateOnly)
 	mw := &investv1.MatchingWindow{ObjectMeta: metav1.ObjectMeta{Name: lifecycle.WindowName(w.isin, date)}, Spec: investv1.MatchingWindowSpec{ISIN: w.isin, Date: date}}
@@ -42,10 +54,10 @@ func (w *world) match(sells, buys []*investv1.Order) *investv1.MatchingWindow {
 	at := metav1.NewTime(time.Now().UTC().Truncate(time.Second))
 	mw.Status = investv1.MatchingWindowStatus{
 		Phase: investv1.WindowMatching, NAV: &investv1.DealingNAV{NAVPerShare: 1_000_000, Date: date, RecordedAt: at},
-		Policy: &investv1.MatchingPolicy{}, Book: book, MatchedAt: &at,
+		Policy: recorded, Book: book, MatchedAt: &at,
 	}
 	Expect(k8s.Status().Update(ctx, mw)).To(Succeed())
-	res, _, err := secondary.Replay(date, 1_000_000, secondary.Policy{}, book)
+	res, _, err := secondary.Replay(date, 1_000_000, secondary.PolicyOf(recorded), book)
 	Expect(err).NotTo(HaveOccurred())
 	for _, f := range res.Fills {
 		for _, o := range append(append([]*investv1.Order{}, sells...), buys...) {
@@ -57,6 +69,15 @@ func (w *world) match(sells, buys []*investv1.Order) *investv1.MatchingWindow {
 				o.Status.Strike = &investv1.OrderContractNote{TradeDate: date, NAVDate: date, NAVPerShare: f.Price, Units: f.Filled,
 					GrossAmount: f.Gross, NetAmount: f.Gross, SettlementDate: date, StruckAt: at,
 					Secondary: &investv1.OrderSecondaryFill{Window: mw.Name, Outcome: string(f.Outcome), RequestedUnits: f.Requested, NAVPerShare: 1_000_000}}
+				if policy != nil {
+					n := o.Status.Strike
+					n.FeeAmount, n.NetAmount = f.Fee, f.Net
+					if o.Spec.Side == investv1.SideBuy {
+						n.NetAmount = f.Gross
+						n.Secondary.AmountPaid, n.Secondary.AmountDue = o.Spec.Quote.Amount, f.ToPay
+						n.Residual = o.Spec.Quote.Amount - f.ToPay
+					}
+				}
 				g.Expect(k8s.Status().Update(ctx, o)).To(Succeed())
 			}, timeout, interval).Should(Succeed())
 		}
@@ -74,11 +95,20 @@ func (w *world) match(sells, buys []*investv1.Order) *investv1.MatchingWindow {
 // for a window (its quote names one); admission is not served in this suite.
 func (w *world) secondaryOrder(side investv1.OrderSide, units int64, wallet *investv1.Wallet) *investv1.Order {
 	GinkgoHelper()
+	return w.secondaryOrderWith(side, units, wallet, nil)
+}
+
+// secondaryOrderWith is secondaryOrder with a change made before it is created.
+func (w *world) secondaryOrderWith(side investv1.OrderSide, units int64, wallet *investv1.Wallet, change func(*investv1.Order)) *investv1.Order {
+	GinkgoHelper()
 	o := fixtures.BuyOrder(w.ns, w.account, string(w.isin), units)
 	o.Spec.Side, o.Spec.Market, o.Spec.WalletID = side, investv1.MarketSecondary, investv1.ObjectID(wallet.Name)
 	o.Spec.Quote = &investv1.OrderQuote{Amount: units * 1_000_000, WalletID: investv1.ObjectID(wallet.Name), FeeSource: investv1.FeeSourceDefault,
 		FundDetails: investv1.OrderFundDetails{ISIN: w.isin, FundID: investv1.ObjectID(controlplane.NewID()), ShareClassID: investv1.ObjectID(controlplane.NewID())},
 		Window:      &investv1.OrderWindow{Date: "2026-04-01", Deadline: metav1.NewTime(time.Now().UTC())}}
+	if change != nil {
+		change(o)
+	}
 	Expect(k8s.Create(ctx, o)).To(Succeed())
 	return o
 }

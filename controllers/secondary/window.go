@@ -285,6 +285,9 @@ func (r *Reconciler) draw(ctx context.Context, w *investv1.MatchingWindow, sc *i
 		if err != nil {
 			return ctrl.Result{}, err
 		}
+		if why == "" {
+			why = cashMismatch(o, sc.Spec.Secondary.CashOnChain)
+		}
 		if why != "" {
 			leaveOut(o, why)
 			continue
@@ -667,7 +670,9 @@ func contractNote(o *investv1.Order, w *investv1.MatchingWindow, f secondary.Fil
 	if f.Filled == 0 || paid <= f.ToPay {
 		return n, nil
 	}
-	if f.Remainder > 0 && f.Fate == secondary.Carried && target != nil {
+	if f.Remainder > 0 && f.Fate == secondary.Carried && target != nil && !lifecycle.CashOnChain(o) {
+		// (With cash on chain the swap returns the money the fill did not use to the
+		// payer's wallet, so nothing is left to carry: the remainder is cancelled.)
 		n.CarriedForward = &investv1.OrderCarry{
 			Order: investv1.ObjectID(lifecycle.CarryName(o.Namespace, o.Name, w.Name)), Units: f.Remainder,
 			Amount: paid - f.ToPay, DealingDate: target.Date, CutOff: target.Deadline,
@@ -950,4 +955,26 @@ func (r *Reconciler) upcoming(_ context.Context, obj client.Object) []reconcile.
 		reqs = append(reqs, reconcile.Request{NamespacedName: client.ObjectKey{Name: lifecycle.WindowName(sc.Spec.ISIN, d.Date.String())}})
 	}
 	return reqs
+}
+
+// cashMismatch is why an order placed under another cash settlement than the market's
+// today is left out of its window ("" when they agree): a BUY paid through the bank
+// cannot pay a seller on chain, and an escrow cannot pay a bank payout.
+func cashMismatch(o *investv1.Order, market *investv1.CashOnChain) string {
+	var placed *investv1.CashOnChain
+	if lifecycle.CashOnChain(o) {
+		placed = &o.Spec.Quote.CashOnChain.CashOnChain
+	}
+	describe := func(c *investv1.CashOnChain) string {
+		if c == nil {
+			return "through the bank"
+		}
+		return "on chain (settlement contract " + c.Settlement + ", cash token " + c.CashToken + ")"
+	}
+	same := placed == nil && market == nil ||
+		placed != nil && market != nil && strings.EqualFold(placed.Settlement, market.Settlement) && strings.EqualFold(placed.CashToken, market.CashToken)
+	if same {
+		return ""
+	}
+	return "its cash settles " + describe(placed) + " as placed, the market's today " + describe(market)
 }

@@ -68,7 +68,7 @@ func (r *Reconciler) Reconcile(ctx context.Context, req ctrl.Request) (ctrl.Resu
 		return ctrl.Result{}, nil // nothing moves for an order on its way out
 	}
 	step, ok := lifecycle.NextStep(o)
-	if !ok || step.Side() != r.side() || slices.Contains(r.Leave, step) {
+	if !ok || lifecycle.SideOf(o, step) != r.side() || slices.Contains(r.Leave, step) {
 		return ctrl.Result{}, nil
 	}
 	if step == lifecycle.StepPaymentReceived && lifecycle.CarriedBuy(o) {

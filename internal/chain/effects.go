@@ -31,6 +31,10 @@ const (
 	// EffectSettle is a SECONDARY BUY's delivery: the transfers of its units from its
 	// sellers' wallets (settleWithRef, one effect).
 	EffectSettle = "settle"
+	// EffectEscrow is a SECONDARY BUY settled with cash on chain: the reference of its
+	// escrow at the settlement contract and of the swap that settles it (the UID is not
+	// part of it: the buyer is told the reference at placement, before the order has one).
+	EffectEscrow = "escrow"
 	// EffectRecoverWallet is a lost-key recovery's forced transfer on one token; the step is
 	// EffectRecoverWallet + ":" + the token's ISIN.
 	EffectRecoverWallet = "recoverWallet"

@@ -155,3 +155,21 @@ func waitingFor(o *investv1.Order, reason string) bool {
 func CarriedBuy(o *investv1.Order) bool {
 	return o.Spec.Side == investv1.SideBuy && o.Spec.CarriedFrom != ""
 }
+
+// CashOnChain reports whether the order's cash moves on chain (a SECONDARY order of a
+// market whose cash is on chain, spec.quote.cashOnChain): its payment is an escrow at the
+// settlement contract, its payout, residual and refund are paid by that contract, and the
+// chain agent records all of them; the bank and its sandbox never see the order.
+func CashOnChain(o *investv1.Order) bool {
+	return o.Spec.Quote != nil && o.Spec.Quote.CashOnChain != nil
+}
+
+// SideOf is the side that settles o's step: the step's own side, except that the money
+// steps of an order whose cash is on chain (CashOnChain) are read from the chain, by the
+// chain agent, with the token steps.
+func SideOf(o *investv1.Order, step Step) Side {
+	if CashOnChain(o) {
+		return TokenSide
+	}
+	return step.Side()
+}

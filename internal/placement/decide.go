@@ -1,11 +1,13 @@
 package placement
 
 import (
+	"encoding/hex"
 	"fmt"
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
 	investv1 "github.com/fundshare/fundshare-operator/api/v1alpha1"
+	"github.com/fundshare/fundshare-operator/internal/chain"
 	"github.com/fundshare/fundshare-operator/internal/dealing"
 	"github.com/fundshare/fundshare-operator/internal/holdings"
 	"github.com/fundshare/fundshare-operator/internal/money"
@@ -177,6 +179,15 @@ func Decide(in Input) Result {
 	} else {
 		res.Quote.NAVPerShare, res.Quote.NAVDate = nav.NAVPerShare, nav.Date
 	}
+	if onSecondary && sc.Spec.Secondary.CashOnChain != nil {
+		// Cash on chain: the buyer escrows its amount at the settlement contract, the
+		// seller is paid by the swaps; no bank transfer is asked for.
+		res.Quote.CashOnChain = &investv1.OrderCashOnChain{CashOnChain: *sc.Spec.Secondary.CashOnChain}
+		if o.Spec.Side == investv1.SideBuy {
+			res.Quote.CashOnChain.EscrowReference = EscrowReference(o.Namespace, o.Name)
+		}
+		return res
+	}
 	if o.Spec.Side == investv1.SideBuy && fund.Spec.PaymentDetails != nil {
 		res.Quote.PaymentDetails = &investv1.OrderPaymentDetails{
 			AccountHolderName: fund.Spec.PaymentDetails.AccountHolderName,
@@ -320,4 +331,13 @@ func CheckQuantity(side investv1.OrderSide, forward, hasAmount, hasUnits bool) v
 		fe.Add("amount_of_units", msgExactlyOne)
 	}
 	return fe
+}
+
+// EscrowReference is the reference under which the buyer of a SECONDARY BUY settled with
+// cash on chain escrows its amount, 0x and 64 lower-case hexadecimal digits: the order's
+// effect reference for the escrow (its namespace and name; the UID is not known at
+// placement). The swap that settles the BUY carries the same reference to the share token.
+func EscrowReference(namespace, name string) string {
+	ref := chain.EffectRef("Order", namespace, name, "", chain.EffectEscrow)
+	return "0x" + hex.EncodeToString(ref[:])
 }
