@@ -409,3 +409,49 @@ func TestAForwardConfirmationHasANullFillAndOtherOrdersNoWindow(t *testing.T) {
 		t.Fatalf("a SECONDARY order without a window:\n %v\nwant\n %v", keys, want)
 	}
 }
+
+// TestAnOrderWithCashOnChainShowsItsEscrowInsteadOfBankDetails: a SECONDARY order of a
+// market whose cash is on chain shows cash_on_chain (a BUY its escrow reference and
+// amount) and no payment_details; the market shows its contracts; other orders and
+// markets show no cash_on_chain at all.
+func TestAnOrderWithCashOnChainShowsItsEscrowInsteadOfBankDetails(t *testing.T) {
+	cash := investv1.CashOnChain{Settlement: "0x1111111111111111111111111111111111111111",
+		CashToken: "0x2222222222222222222222222222222222222222", FeeCollector: "0x3333333333333333333333333333333333333333"}
+	buy := fixtures.BuyOrder("tenant-a", controlplaneID, "LU0274208692", 40)
+	buy.Spec.Market = investv1.MarketSecondary
+	buy.Spec.Quote = &investv1.OrderQuote{Amount: 40_602_000, GrossValue: 40_400_000,
+		CashOnChain: &investv1.OrderCashOnChain{CashOnChain: cash, EscrowReference: "0x" + strings.Repeat("ab", 32)}}
+	body, err := json.Marshal(orderView(buy))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got map[string]any
+	if err := json.Unmarshal(body, &got); err != nil {
+		t.Fatal(err)
+	}
+	want := map[string]any{"settlement": cash.Settlement, "cash_token": cash.CashToken, "fee_collector": cash.FeeCollector,
+		"escrow_reference": "0x" + strings.Repeat("ab", 32), "escrow_amount": float64(40_602_000)}
+	if !reflect.DeepEqual(got["cash_on_chain"], want) || got["payment_details"] != nil {
+		t.Errorf("BUY: cash_on_chain %v, payment_details %v; want %v and null", got["cash_on_chain"], got["payment_details"], want)
+	}
+	sell := buy.DeepCopy()
+	sell.Spec.Side = investv1.SideSell
+	sell.Spec.Quote.CashOnChain.EscrowReference = ""
+	if v := orderView(sell).CashOnChain; v == nil || v.EscrowReference != nil || v.EscrowAmount != nil || v.Settlement != cash.Settlement {
+		t.Errorf("SELL: cash_on_chain %+v, want the contracts without an escrow", v)
+	}
+	buy.Spec.Quote.CashOnChain = nil
+	if body, _ := json.Marshal(orderView(buy)); strings.Contains(string(body), "cash_on_chain") {
+		t.Errorf("an order whose cash moves through the bank shows cash_on_chain: %s", body)
+	}
+	m := secondaryMarket()
+	if v := secondaryMarketView(m, time.Now()); v.CashOnChain != nil {
+		t.Errorf("a market through the bank: cash_on_chain %+v", v.CashOnChain)
+	}
+	m.CashOnChain = &cash
+	if v := secondaryMarketView(m, time.Now()); v.CashOnChain == nil || *v.CashOnChain != (CashOnChain{Settlement: cash.Settlement, CashToken: cash.CashToken, FeeCollector: cash.FeeCollector}) {
+		t.Errorf("a market with cash on chain: %+v", v.CashOnChain)
+	}
+}
+
+const controlplaneID = "11111111-1111-4111-8111-111111111111"

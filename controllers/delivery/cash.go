@@ -1,7 +1,7 @@
 package delivery
 
 // Cash on chain (docs/secondary.md, "Cash on chain"): a SECONDARY market whose share class
-// names a settlement contract (spec.secondaryMarket.cashOnChain) moves its cash on chain
+// names a settlement contract (spec.secondary.cashOnChain) moves its cash on chain
 // too, and the chain agent records every money step of its orders from the chain:
 //
 //   - a BUY is paid when the settlement contract holds its escrow (escrowOf(reference), at

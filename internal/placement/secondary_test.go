@@ -97,3 +97,36 @@ func TestASecondaryBuyIsGivenInUnitsEvenOfAForwardPricedShareClass(t *testing.T)
 		t.Errorf("a SECONDARY BUY of a forward-priced class is quoted at the latest NAV for a window: %+v", q)
 	}
 }
+
+// TestAMarketWithCashOnChainQuotesAnEscrowInsteadOfABankTransfer: a SECONDARY BUY of a
+// market whose cash is on chain is paid by an escrow under its own reference at the
+// settlement contract, never by a bank transfer; a SELL is paid by the swaps.
+func TestAMarketWithCashOnChainQuotesAnEscrowInsteadOfABankTransfer(t *testing.T) {
+	cash := &investv1.CashOnChain{Settlement: "0x1111111111111111111111111111111111111111",
+		CashToken: "0x2222222222222222222222222222222222222222", FeeCollector: "0x3333333333333333333333333333333333333333"}
+	in := onSecondary(investv1.SideBuy)
+	in.ShareClass.Spec.Secondary.CashOnChain = cash
+	buy := placed(t, Decide(in))
+	if buy.CashOnChain == nil || buy.CashOnChain.CashOnChain != *cash || buy.PaymentDetails != nil {
+		t.Fatalf("BUY quote: cash on chain %+v, payment details %+v", buy.CashOnChain, buy.PaymentDetails)
+	}
+	want := EscrowReference(in.Order.Namespace, in.Order.Name)
+	if buy.CashOnChain.EscrowReference != want || len(want) != 66 {
+		t.Errorf("escrow reference %q, want %q (0x and 64 hexadecimal digits)", buy.CashOnChain.EscrowReference, want)
+	}
+	if buy.Amount != 40_602_000 {
+		t.Errorf("the escrow is the quote's amount to pay: %d", buy.Amount)
+	}
+	if EscrowReference(in.Order.Namespace, in.Order.Name+"x") == want || EscrowReference(in.Order.Namespace+"x", in.Order.Name) == want {
+		t.Error("another order has the same escrow reference")
+	}
+	in = onSecondary(investv1.SideSell)
+	in.ShareClass.Spec.Secondary.CashOnChain = cash
+	sell := placed(t, Decide(in))
+	if sell.CashOnChain == nil || sell.CashOnChain.CashOnChain != *cash || sell.CashOnChain.EscrowReference != "" {
+		t.Errorf("SELL quote: cash on chain %+v", sell.CashOnChain)
+	}
+	if q := placed(t, Decide(onSecondary(investv1.SideBuy))); q.CashOnChain != nil || q.PaymentDetails == nil {
+		t.Errorf("a market without cash on chain: cash %+v, payment details %+v", q.CashOnChain, q.PaymentDetails)
+	}
+}
