@@ -130,7 +130,7 @@ var _ = Describe("Cash on chain: delivery versus payment in one transaction", fu
 		Expect(w.chain.Balance(c.cash, addr1)).To(Equal(int64(11_880_000)))
 		Expect(w.chain.Balance(c.cash, addr2)).To(Equal(int64(5_940_000)))
 		Expect(w.chain.Balance(c.cash, c.fees)).To(Equal(int64(360_000)))
-		Expect(w.chain.Balance(c.cash, c.payer.Address()) - payerBefore).To(Equal(int64(1_820_000)), "the residual went back to the payer")
+		Expect(w.chain.Balance(c.cash, c.payer.Address())-payerBefore).To(Equal(int64(1_820_000)), "the residual went back to the payer")
 		Expect(w.chain.Balance(c.cash, c.dvp)).To(BeZero(), "nothing stays in escrow")
 
 		Eventually(func() *investv1.SettlementRecord { return get(buy).Status.Settlement.ResidualRefundCompleted }, timeout, interval).ShouldNot(BeNil())
