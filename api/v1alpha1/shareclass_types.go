@@ -179,6 +179,11 @@ type ShareClassTokenStatus struct {
 	// broadcast.
 	// +optional
 	Deployment *ChainTransaction `json:"deployment,omitempty"`
+	// SettlementGrant (Deploy mode, a secondary market with cash on chain) is the
+	// operator's grantRole(AGENT_ROLE, settlement contract) on the token it deployed,
+	// recorded before it is broadcast.
+	// +optional
+	SettlementGrant *ChainTransaction `json:"settlementGrant,omitempty"`
 }
 
 // TransferCursor is the last block whose Transfer events of the token are all recorded as

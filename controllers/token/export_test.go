@@ -10,3 +10,6 @@ import (
 func (r *LedgerReconciler) SettledBy(ctx context.Context, o *investv1.Order, at uint64) (int64, error) {
 	return r.settledBy(ctx, o, at)
 }
+
+// GrantedTo exposes grantedTo to the external tests.
+var GrantedTo = grantedTo

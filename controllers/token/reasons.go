@@ -28,6 +28,32 @@ const (
 	// on chain before they are signed, effects on tokens without them wait for a person;
 	// docs/tokens.md, When the records fall behind the chain).
 	TypeChainInSync = "ChainInSync"
+	// TypeSettlementReady (ShareClass with spec.secondary.cashOnChain): the settlement
+	// contract is this release's DeliveryVersusPayment, the operator's key is its agent, it
+	// is an agent of the share token, and the cash token counts in money units (4
+	// decimals): a swap can settle. Absent without cash on chain.
+	TypeSettlementReady = "SettlementReady"
+)
+
+// Reasons of SettlementReady.
+const (
+	// ReasonSettlementReady: every check passed.
+	ReasonSettlementReady = "SettlementReady"
+	// ReasonNotASettlementContract: the code at the settlement address is not this
+	// release's DeliveryVersusPayment (or there is none).
+	ReasonNotASettlementContract = "NotASettlementContract"
+	// ReasonSettlementNotOurs: the operator's key is not an agent of the settlement
+	// contract, so it cannot swap or refund.
+	ReasonSettlementNotOurs = "SettlementNotOurs"
+	// ReasonSettlementNotAgent: the settlement contract is not an agent of the share token;
+	// for a token the operator deployed it grants the role itself (ReasonGranting).
+	ReasonSettlementNotAgent = "SettlementNotAgent"
+	// ReasonGranting: the operator's grant of AGENT_ROLE to the settlement contract is
+	// recorded and sent, and not final yet.
+	ReasonGranting = "Granting"
+	// ReasonCashTokenUnits: the cash token does not count in money units (decimals() is
+	// not 4, or it has no decimals()).
+	ReasonCashTokenUnits = "CashTokenUnits"
 )
 
 // Reasons of TokenReady and of the kstatus trio (Ready, Reconciling, Stalled) on a

@@ -62,8 +62,12 @@ func Source(r client.Reader) outbox.Source {
 		}
 		for i := range classes.Items {
 			sc := &classes.Items[i]
-			if t := sc.Status.Token; t != nil && t.Deployment != nil {
-				recs = append(recs, outbox.Record{Owner: "ShareClass " + sc.Name, Object: sc, Tx: t.Deployment})
+			if t := sc.Status.Token; t != nil {
+				for _, tx := range []*investv1.ChainTransaction{t.Deployment, t.SettlementGrant} {
+					if tx != nil {
+						recs = append(recs, outbox.Record{Owner: "ShareClass " + sc.Name, Object: sc, Tx: tx})
+					}
+				}
 			}
 		}
 		var wallets investv1.WalletList
@@ -116,6 +120,7 @@ func Setup(mgr ctrl.Manager, c Config) error {
 		c.Outbox.AddSource(Source(mgr.GetAPIReader()))
 		sc.Chain = c.Outbox
 		sc.Deployer = &OutboxDeployer{Client: mgr.GetClient(), Outbox: c.Outbox, Registry: c.Registry, Confirmations: c.Confirmations}
+		sc.Outbox, sc.Confirmations = c.Outbox, c.Confirmations
 		wr := &WalletReconciler{
 			Client: mgr.GetClient(), APIReader: mgr.GetAPIReader(), Chain: c.Chain,
 			Outbox: c.Outbox, Registry: c.Registry, Confirmations: c.Confirmations,

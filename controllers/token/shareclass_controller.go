@@ -1,6 +1,7 @@
 package token
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -44,6 +45,12 @@ type ShareClassReconciler struct {
 	// Chain reports how the chain stands against the recorded transactions (the outbox's
 	// healing): condition ChainInSync. Nil: the condition is not set.
 	Chain ChainHealth
+	// Outbox sends the operator's grant of AGENT_ROLE to a cash-on-chain market's
+	// settlement contract on a token it deployed (settlement.go); nil: never granted, only
+	// reported (SettlementReady).
+	Outbox Outbox
+	// Confirmations the grant needs before it is final (at least 1).
+	Confirmations uint64
 }
 
 // ChainHealth is the outbox's view of the chain against its records.
@@ -140,7 +147,14 @@ func (r *ShareClassReconciler) reconcile(ctx context.Context, req ctrl.Request) 
 	case err != nil:
 		return ctrl.Result{}, err
 	}
-	return requeue(r.Recheck, r.setStatus(ctx, sc, &addr, nil))
+	if err := r.setStatus(ctx, sc, &addr, nil); err != nil {
+		return ctrl.Result{}, err
+	}
+	wait, err := r.settlementReady(ctx, sc, addr)
+	if err != nil {
+		return ctrl.Result{}, err
+	}
+	return ctrl.Result{RequeueAfter: cmp.Or(wait, r.Recheck)}, nil
 }
 
 // requeue asks to come back after d, unless err (then the controller's backoff applies).

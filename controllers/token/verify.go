@@ -55,8 +55,9 @@ type Verifier struct {
 	Registry common.Address
 	Operator common.Address
 
-	mu      sync.Mutex
-	runtime []byte // the ShareToken's runtime code, computed once
+	mu         sync.Mutex
+	runtime    []byte // the ShareToken's runtime code, computed once
+	dvpRuntime []byte // DeliveryVersusPayment's runtime code, computed once
 }
 
 // runtimeCode is the code a ShareToken deployment leaves at its address: the creation code
