@@ -3,6 +3,7 @@ package lifecycle
 import (
 	"errors"
 	"fmt"
+	"strconv"
 	"time"
 	"unicode/utf8"
 
@@ -402,6 +403,14 @@ func paymentInstructions(o *investv1.Order) string {
 	if CarriedBuy(o) && q != nil {
 		return fmt.Sprintf("no payment is asked for: the order is paid with the %s carried from order %s",
 			money.Format(q.Amount, string(o.Spec.Currency)), o.Spec.CarriedFrom)
+	}
+	if CashOnChain(o) && o.Spec.Side == investv1.SideBuy {
+		msg := fmt.Sprintf("escrow %s units of the cash token %s at the settlement contract %s under reference %s",
+			strconv.FormatInt(q.Amount, 10), q.CashOnChain.CashToken, q.CashOnChain.Settlement, q.CashOnChain.EscrowReference)
+		if w := Window(o); w != nil {
+			msg += fmt.Sprintf(" by %s, the order deadline of the matching window of %s", w.Deadline.UTC().Format(time.RFC3339), w.Date)
+		}
+		return msg
 	}
 	if q == nil || q.PaymentDetails == nil {
 		return "payment instructions issued"

@@ -184,3 +184,31 @@ func TestACarriedBuyIsNotCancellableUntilItsCarriedMoneyIsRecorded(t *testing.T)
 		t.Errorf("with its money recorded, cancellable with a refund: ok %v refund %v (%q)", ok, refund, reason)
 	}
 }
+
+// TestABuyWithCashOnChainIsAskedForItsEscrow: a SECONDARY BUY whose cash is on chain is
+// told to escrow its amount at the settlement contract under its reference, by the
+// window's deadline; its money steps are the chain agent's, never the bank's.
+func TestABuyWithCashOnChainIsAskedForItsEscrow(t *testing.T) {
+	o := onWindow(investv1.SideBuy, investv1.StatePlaced)
+	o.Spec.Quote.Amount = 5_050_125
+	o.Spec.Quote.CashOnChain = &investv1.OrderCashOnChain{CashOnChain: investv1.CashOnChain{
+		Settlement: "0x1111111111111111111111111111111111111111", CashToken: "0x2222222222222222222222222222222222222222"},
+		EscrowReference: "0x" + strings.Repeat("ab", 32)}
+	d := Next(o, openFacts())
+	if d.Transition == nil {
+		t.Fatalf("placed: %s", describe(d))
+	}
+	want := "escrow 5050125 units of the cash token 0x2222222222222222222222222222222222222222 at the settlement contract 0x1111111111111111111111111111111111111111 under reference 0x" + strings.Repeat("ab", 32) + " by "
+	if !strings.HasPrefix(d.Transition.Message, want) {
+		t.Errorf("payment instructions %q, want them to start %q", d.Transition.Message, want)
+	}
+	for _, step := range MoneySteps() {
+		if SideOf(o, step) != TokenSide {
+			t.Errorf("%s of an order with cash on chain is settled by the %s side", step, SideOf(o, step))
+		}
+	}
+	o.Spec.Quote.CashOnChain = nil
+	if SideOf(o, StepPaymentReceived) != MoneySide {
+		t.Error("a bank-paid order's payment is the money side's")
+	}
+}

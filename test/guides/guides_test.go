@@ -94,10 +94,13 @@ func TestGuidesRunAsWritten(t *testing.T) {
 	ctrl.SetLogger(zap.New(zap.UseDevMode(true), zap.Level(zapcore.ErrorLevel)))
 	root := controlplane.Root()
 	bin := t.TempDir()
-	build := exec.Command("go", "build", "-o", filepath.Join(bin, "fundsharectl"), "./cmd/fundsharectl")
-	build.Dir = root
-	if out, err := build.CombinedOutput(); err != nil {
-		t.Fatalf("go build fundsharectl: %v\n%s", err, out)
+	// The tools a guide runs from bin/, built as the guides tell a reader to build them.
+	for _, tool := range []struct{ name, pkg string }{{"fundsharectl", "./cmd/fundsharectl"}, {"localwallet", "./hack/localwallet"}} {
+		build := exec.Command("go", "build", "-o", filepath.Join(bin, tool.name), tool.pkg)
+		build.Dir = root
+		if out, err := build.CombinedOutput(); err != nil {
+			t.Fatalf("go build %s: %v\n%s", tool.name, err, out)
+		}
 	}
 	// In a random order (each guide has its own fresh environment, so none may depend on
 	// another having run first); the order is logged.
@@ -142,8 +145,10 @@ func runGuide(t *testing.T, g *Guide, root, fundsharectl string) {
 	if err := os.Symlink(filepath.Join(root, "config"), filepath.Join(work, "config")); err != nil {
 		t.Fatal(err)
 	}
-	if err := os.Link(fundsharectl, filepath.Join(work, "bin", "fundsharectl")); err != nil {
-		t.Fatal(err)
+	for _, tool := range []string{"fundsharectl", "localwallet"} {
+		if err := os.Link(filepath.Join(filepath.Dir(fundsharectl), tool), filepath.Join(work, "bin", tool)); err != nil {
+			t.Fatal(err)
+		}
 	}
 	delay := testSettlementDelay
 	if g.SandboxSettlementDelay != 0 {
