@@ -17,7 +17,6 @@ package main
 
 import (
 	"context"
-	"crypto/ecdsa"
 	"encoding/hex"
 	"encoding/json"
 	"errors"
@@ -112,12 +111,11 @@ type wallet struct {
 	eth     *ethclient.Client
 	info    localchain.Info
 	chainID *big.Int
-	admin   *ecdsa.PrivateKey
 	dir     string
 }
 
 func open(ctx context.Context, dir string) (*wallet, error) {
-	raw, err := os.ReadFile(filepath.Join(dir, "chain.json"))
+	raw, err := os.ReadFile(filepath.Join(dir, "chain.json")) //nolint:gosec // the developer's own make run folder (--local-dir)
 	if err != nil {
 		return nil, fmt.Errorf("read make run's chain.json (is make run running?): %w", err)
 	}
@@ -139,7 +137,7 @@ func open(ctx context.Context, dir string) (*wallet, error) {
 }
 
 func (w *wallet) adminSigner() (*chain.KeySigner, error) {
-	raw, err := os.ReadFile(filepath.Join(w.dir, "chain", "admin.key"))
+	raw, err := os.ReadFile(filepath.Join(w.dir, "chain", "admin.key")) //nolint:gosec // the developer's own make run folder (--local-dir)
 	if err != nil {
 		return nil, fmt.Errorf("the local chain's admin key: %w", err)
 	}
