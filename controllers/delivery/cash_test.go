@@ -76,6 +76,20 @@ func (c *cashWorld) escrow(w *world, o *investv1.Order, amount int64) common.Has
 	return w.chain.Send(c.payer, c.dvp, c.dvpABI.PackEscrow(ref, c.cash, big.NewInt(amount))).TxHash
 }
 
+// paidPair is a SELL of 4 of a seller's 10 units and a BUY of 4 whose 4,000,000 are
+// escrowed, with the seller's and the buyer's wallet addresses.
+func (c *cashWorld) paidPair(w *world) (sell, buy *investv1.Order, seller, buyer common.Address) {
+	GinkgoHelper()
+	buyWal, buyer := w.wallet(true)
+	s1 := w.otherAccount()
+	wal1, seller := s1.wallet(true)
+	w.chain.Mint(w.chain.Token, seller, 10)
+	sell = c.order(s1, investv1.SideSell, 4, wal1)
+	buy = c.order(w, investv1.SideBuy, 4, buyWal)
+	c.escrow(w, buy, 4_000_000)
+	return sell, buy, seller, buyer
+}
+
 // decodeFirst is the order's first recorded attempt, decoded.
 func decodeFirst(o *investv1.Order) (*types.Transaction, error) {
 	return outbox.Decode(o.Status.Chain.Transaction.Attempts[0])
@@ -181,13 +195,7 @@ var _ = Describe("Cash on chain: delivery versus payment in one transaction", fu
 	It("refuses a swap that reverts on a frozen buyer's wallet: no unit and no euro moves, the cash stays in escrow", func() {
 		w := newWorld()
 		c := w.cashOnChain()
-		buyWal, buyAddr := w.wallet(true)
-		s1 := w.otherAccount()
-		wal1, addr1 := s1.wallet(true)
-		w.chain.Mint(w.chain.Token, addr1, 10)
-		sell := c.order(s1, investv1.SideSell, 4, wal1)
-		buy := c.order(w, investv1.SideBuy, 4, buyWal)
-		c.escrow(w, buy, 4_000_000)
+		sell, buy, addr1, buyAddr := c.paidPair(w)
 		w.chain.Freeze(w.chain.Token, buyAddr, true)
 		w.matchWith([]*investv1.Order{sell}, []*investv1.Order{buy}, &investv1.MatchingPolicy{})
 		agent := w.startAgent(agentOptions{})
@@ -210,13 +218,7 @@ var _ = Describe("Cash on chain: delivery versus payment in one transaction", fu
 	It("swaps once when a BUY's record of its swap is lost with an etcd restore: the share token's reference recovers it, the sellers are paid once", func() {
 		w := newWorld()
 		c := w.cashOnChain()
-		buyWal, buyAddr := w.wallet(true)
-		s1 := w.otherAccount()
-		wal1, addr1 := s1.wallet(true)
-		w.chain.Mint(w.chain.Token, addr1, 10)
-		sell := c.order(s1, investv1.SideSell, 4, wal1)
-		buy := c.order(w, investv1.SideBuy, 4, buyWal)
-		c.escrow(w, buy, 4_000_000)
+		sell, buy, addr1, buyAddr := c.paidPair(w)
 		w.matchWith([]*investv1.Order{sell}, []*investv1.Order{buy}, &investv1.MatchingPolicy{SellFeeRate: 50})
 		snap := takeSnapshot(buy) // EXECUTED, nothing recorded on chain
 		stopMiner := w.chain.Mine(50 * time.Millisecond)
