@@ -111,6 +111,7 @@ func TestASwapMovesTheUnitsAndPaysTheSellersInOneTransactionAndLeavesTheSupplyAl
 	}
 	supply := c.TotalSupply(c.Token)
 	r := c.Send(c.Agent, c.dvp, c.dvpABI.PackSwap(ref, c.Token, c.trade()))
+	t.Logf("a swap of two legs: %d gas", r.GasUsed)
 
 	for _, b := range []struct {
 		name       string
