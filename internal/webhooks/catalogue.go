@@ -40,6 +40,9 @@ func (h *shareClassWebhook) validate(ctx context.Context, sc *investv1.ShareClas
 		// The schema checks the form of the terms; the time zone needs the IANA database.
 		errs = append(errs, dealing.Validate(sc.Spec.Dealing, field.NewPath("spec", "dealing"))...)
 	}
+	if m := sc.Spec.Secondary; m != nil && m.CashOnChain != nil {
+		errs = append(errs, validateCashOnChain(m.CashOnChain, field.NewPath("spec", "secondary", "cashOnChain"))...)
+	}
 	if tok := sc.Spec.Token; tok != nil && tok.Mode == investv1.TokenModeAdopt {
 		tokErrs, err := h.validateTokenAddress(ctx, sc)
 		if err != nil {
@@ -78,6 +81,29 @@ func (h *shareClassWebhook) validateTokenAddress(ctx context.Context, sc *invest
 		}
 	}
 	return nil, nil
+}
+
+// validateCashOnChain checks the addresses of a secondary market's cash leg: each with a
+// valid EIP-55 checksum where it has mixed case, none the zero address, and the settlement
+// contract and the cash token two different contracts.
+func validateCashOnChain(c *investv1.CashOnChain, path *field.Path) field.ErrorList {
+	var errs field.ErrorList
+	norm := map[string]string{}
+	for _, a := range []struct{ name, value string }{{"settlement", c.Settlement}, {"cashToken", c.CashToken}, {"feeCollector", c.FeeCollector}} {
+		addr, err := validation.NormalizeEVMAddress(a.value)
+		switch {
+		case err != nil:
+			errs = append(errs, field.Invalid(path.Child(a.name), a.value, err.Error()))
+		case addr == "0x0000000000000000000000000000000000000000":
+			errs = append(errs, field.Invalid(path.Child(a.name), a.value, "must not be the zero address"))
+		default:
+			norm[a.name] = addr
+		}
+	}
+	if s, t := norm["settlement"], norm["cashToken"]; s != "" && strings.EqualFold(s, t) {
+		errs = append(errs, field.Invalid(path.Child("cashToken"), c.CashToken, "must not be the settlement contract"))
+	}
+	return errs
 }
 
 func tokenSpecAddress(sc *investv1.ShareClass) string {
