@@ -35,7 +35,14 @@ type Lot struct {
 	Units      int64
 	AcquiredAt time.Time
 	UnlocksAt  time.Time
+	// Received units came by a holder transfer: the sender could move them, so they are
+	// unlocked, whatever the block's time says (a block is dated by its producer's clock,
+	// which may run ahead of ours).
+	Received bool
 }
+
+// locked says whether the lot's units are locked at now.
+func (l Lot) locked(now time.Time) bool { return !l.Received && l.UnlocksAt.After(now) }
 
 // Position is what an account owns of one ISIN.
 type Position struct {
@@ -71,7 +78,7 @@ func (p Position) Redeemable() int64 { return max(0, p.Units-p.Locked-p.Reserved
 func (p Position) NextUnlock(now time.Time) time.Time {
 	var next time.Time
 	for _, l := range p.Lots {
-		if l.UnlocksAt.After(now) && (next.IsZero() || l.UnlocksAt.Before(next)) {
+		if l.locked(now) && (next.IsZero() || l.UnlocksAt.Before(next)) {
 			next = l.UnlocksAt
 		}
 	}
@@ -182,7 +189,7 @@ func foldUnlocked(lots []Lot, now time.Time) []Lot {
 	n := 0
 	out := make([]Lot, 0, len(lots))
 	for _, l := range lots {
-		if l.UnlocksAt.After(now) {
+		if l.locked(now) {
 			out = append(out, l)
 			continue
 		}
@@ -193,6 +200,7 @@ func foldUnlocked(lots []Lot, now time.Time) []Lot {
 			folded.UnlocksAt = l.UnlocksAt
 		}
 		folded.Units += l.Units
+		folded.Received = folded.Received || l.Received // unlocked whatever its time says
 		n++
 	}
 	if n == 0 {
@@ -251,11 +259,7 @@ func computeLots(in Input) map[investv1.ISIN]*Position {
 				// A block is dated by its producer's clock, which may run ahead of ours (a
 				// local chain seals blocks ahead of the wall clock): the lot is never locked
 				// for that difference.
-				unlocks := t.BlockTime.Time
-				if !in.Now.IsZero() && unlocks.After(in.Now) {
-					unlocks = in.Now
-				}
-				p.Lots = append(p.Lots, Lot{Units: t.Units, AcquiredAt: t.BlockTime.Time, UnlocksAt: unlocks})
+				p.Lots = append(p.Lots, Lot{Units: t.Units, AcquiredAt: t.BlockTime.Time, UnlocksAt: t.BlockTime.Time, Received: true})
 			}
 		case investv1.TransferOut:
 			p.TransferredOut += t.Units
@@ -323,7 +327,7 @@ func computeLots(in Input) map[investv1.ISIN]*Position {
 		p.Lots = transferOut(lots, out[isin], in.Now)
 		for _, l := range p.Lots {
 			p.Units += l.Units
-			if l.UnlocksAt.After(in.Now) {
+			if l.locked(in.Now) {
 				p.Locked += l.Units
 			}
 		}
@@ -368,7 +372,7 @@ func transferOut(lots []Lot, units int64, now time.Time) []Lot {
 			if units == 0 {
 				break
 			}
-			if unlockedOnly && lots[i].UnlocksAt.After(now) {
+			if unlockedOnly && lots[i].locked(now) {
 				continue
 			}
 			take := min(lots[i].Units, units)
