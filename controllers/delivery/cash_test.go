@@ -114,11 +114,12 @@ var _ = Describe("Cash on chain: delivery versus payment in one transaction", fu
 
 		agent := w.startAgent(agentOptions{})
 		defer agent.Stop()
-		stop := w.chain.Mine(200 * time.Millisecond)
-		defer stop()
-
+		// The escrow is mined by the spec itself (the simulated chain takes one miner at a
+		// time); blocks come every 200 ms once it is paid.
 		escrowTx := c.escrow(w, buy, 20_000_000)
 		Eventually(func() *investv1.SettlementRecord { return get(buy).Status.Settlement.PaymentReceived }, timeout, interval).ShouldNot(BeNil())
+		stop := w.chain.Mine(200 * time.Millisecond)
+		defer stop()
 		paid := get(buy).Status.Settlement.PaymentReceived
 		Expect(paid.Reference).To(Equal(buy.Spec.Quote.CashOnChain.EscrowReference))
 		Expect(paid.TransactionHash).To(Equal(escrowTx.Hex()), "the evidence names the escrow's transaction")
@@ -164,11 +165,11 @@ var _ = Describe("Cash on chain: delivery versus payment in one transaction", fu
 		buy := c.order(w, investv1.SideBuy, 5, buyWal)
 		moveTo(buy, investv1.StatePlaced, investv1.StateAwaitingPayment)
 		agent := w.startAgent(agentOptions{})
+		before := w.chain.Balance(c.cash, c.payer.Address())
+		c.escrow(w, buy, 5_000_000) // mined by the spec, before the miner runs
+		Eventually(func() *investv1.SettlementRecord { return get(buy).Status.Settlement.PaymentReceived }, timeout, interval).ShouldNot(BeNil())
 		stop := w.chain.Mine(200 * time.Millisecond)
 		defer stop()
-		before := w.chain.Balance(c.cash, c.payer.Address())
-		c.escrow(w, buy, 5_000_000)
-		Eventually(func() *investv1.SettlementRecord { return get(buy).Status.Settlement.PaymentReceived }, timeout, interval).ShouldNot(BeNil())
 
 		// Cancelled after its payment, as the order controller cancels it: a refund is owed.
 		Eventually(func(g Gomega) {

@@ -26,7 +26,6 @@ import (
 	"github.com/fundshare/fundshare-operator/internal/chain"
 	"github.com/fundshare/fundshare-operator/internal/chain/contracts"
 	"github.com/fundshare/fundshare-operator/internal/chain/outbox"
-	"github.com/fundshare/fundshare-operator/internal/patch"
 )
 
 // moneyDecimals are the decimals of a cash token whose unit is the operator's money unit.
@@ -179,7 +178,7 @@ func (r *ShareClassReconciler) trackGrant(ctx context.Context, sc *investv1.Shar
 	case outbox.Final:
 		before := sc.DeepCopy()
 		sc.Status.Token.SettlementGrant.Receipt = obs.Receipt
-		if err := patch.Status(ctx, r.Client, sc, before); err != nil {
+		if err := r.Client.Status().Patch(ctx, sc, client.MergeFrom(before)); err != nil {
 			return 0, err
 		}
 		if obs.Receipt.Status != investv1.ChainReceiptSucceeded {
@@ -191,13 +190,15 @@ func (r *ShareClassReconciler) trackGrant(ctx context.Context, sc *investv1.Shar
 	return pollWhilePending, nil
 }
 
-// recordGrant writes the grant (first attempt or a replacement) into status.token, under
-// the optimistic lock.
+// recordGrant writes the grant (first attempt or a replacement) into status.token: a merge
+// patch of that field alone, without the optimistic lock. Once the token exists the
+// transfer indexer moves status.transfers with every block, so a write under the lock
+// loses the race to it over and over; this controller is the only writer of the grant.
 func (r *ShareClassReconciler) recordGrant(sc *investv1.ShareClass) outbox.RecordFunc {
 	return func(ctx context.Context, tx *investv1.ChainTransaction) error {
 		before := sc.DeepCopy()
 		sc.Status.Token.SettlementGrant = tx.DeepCopy()
-		return patch.Status(ctx, r.Client, sc, before)
+		return r.Client.Status().Patch(ctx, sc, client.MergeFrom(before))
 	}
 }
 
