@@ -112,7 +112,7 @@ func OrderEvents(o *investv1.Order, since time.Time) []Event {
 		d := orderData(o, string(h.State), h.Reason, i+1)
 		if h.State == investv1.StateExecuted && o.Status.Strike != nil {
 			n := o.Status.Strike
-			d.ContractNote = &ContractNote{DealingDate: n.Dealing, NAVDate: n.NAVDate, Price: n.NAVPerShare, Units: n.Units,
+			d.ContractNote = &ContractNote{DealingDate: n.TradeDate, NAVDate: n.NAVDate, Price: n.NAVPerShare, Units: n.Units,
 				GrossAmount: n.GrossAmount, FeeAmount: n.FeeAmount, NetAmount: n.NetAmount, Currency: string(o.Spec.Currency)}
 		}
 		out = append(out, event(EventID("order", string(o.UID), strconv.Itoa(i), string(h.State)), o.Namespace, t, o.Name, h.At, d))

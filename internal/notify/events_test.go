@@ -109,7 +109,7 @@ func TestAStalledOrderIsOneEventPerTimeItBecameStalled(t *testing.T) {
 
 func TestOrderExecutedAtAStrikeCarriesItsContractNote(t *testing.T) {
 	o := orderWithHistory(investv1.StatePlaced, investv1.StateExecuted)
-	o.Status.Strike = &investv1.OrderContractNote{Dealing: "2026-11-30", NAVDate: "2026-11-30", NAVPerShare: 1_234_567, Units: 810,
+	o.Status.Strike = &investv1.OrderContractNote{Dealing: "lu0000deal19-2026-11-30", TradeDate: "2026-11-30", NAVDate: "2026-11-30", NAVPerShare: 1_234_567, Units: 810,
 		GrossAmount: 1_000_000_000, FeeAmount: 10_000_000, NetAmount: 990_000_000}
 	evs := OrderEvents(o, time.Time{})
 	var p struct {
