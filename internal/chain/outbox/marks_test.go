@@ -6,6 +6,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/prometheus/client_golang/prometheus/testutil"
 
@@ -58,7 +59,24 @@ func sendMined(t *testing.T, c *chaintest.Chain, ob *Outbox, s *store, prefix st
 			t.Fatal(err)
 		}
 	}
-	c.Commit(1)
+	// Every transaction sent is mined before the test reads the chain: one block usually
+	// holds them all, but a loaded machine saw one left in the pool for the next block.
+	for range 100 {
+		c.Commit(1)
+		pending, err := c.Client.PendingNonceAt(c.Ctx, c.Agent.Address())
+		if err != nil {
+			t.Fatal(err)
+		}
+		mined, err := c.Client.NonceAt(c.Ctx, c.Agent.Address(), nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if pending == mined {
+			return
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	t.Fatal("the transactions sent were never all mined")
 }
 
 func heal(t *testing.T, c *chaintest.Chain, ob *Outbox) Health {
