@@ -23,10 +23,11 @@ func dealingView(terms *investv1.DealingTerms, now time.Time) *ShareClassDealing
 	if pricing == "" {
 		pricing = investv1.PricingLatest
 	}
+	intraday := terms.Frequency == investv1.DealingIntraday
 	out := &ShareClassDealing{
 		Pricing: upperSnake(string(pricing)), TimeZone: terms.TimeZone, Frequency: upperSnake(string(terms.Frequency)),
 		BusinessDays: []string{}, Holidays: append([]string{}, terms.Holidays...),
-		SubscriptionCutOff: cutOffView(terms.SubscriptionCutOff), RedemptionCutOff: cutOffView(terms.RedemptionCutOff),
+		SubscriptionCutOff: cutOffView(terms.SubscriptionCutOff, intraday), RedemptionCutOff: cutOffView(terms.RedemptionCutOff, intraday),
 		NAVPublicationLag: terms.NAVPublicationLag, SettlementPeriod: terms.SettlementPeriod,
 		RedemptionNoticeDays: terms.RedemptionNoticeDays, UnitDecimals: terms.UnitDecimals,
 		NextDealings: []DealingDateView{},
@@ -40,6 +41,16 @@ func dealingView(terms *investv1.DealingTerms, now time.Time) *ShareClassDealing
 	}
 	if a := terms.AntiDilution; a != nil {
 		out.AntiDilution = &DealingAntiDilution{Method: upperSnake(string(a.Method)), ThresholdBasisPoints: a.ThresholdBasisPoints, FactorBasisPoints: a.FactorBasisPoints}
+	}
+	if intraday {
+		first, last := terms.FirstDealingTime, terms.LastDealingTime
+		if first == "" {
+			first = "00:00"
+		}
+		if last == "" {
+			last = "23:59"
+		}
+		out.IntervalMinutes, out.FirstDealingTime, out.LastDealingTime = &terms.IntervalMinutes, &first, &last
 	}
 	if terms.Weekday != "" {
 		out.Weekday = optString(upperSnake(string(terms.Weekday)))
@@ -71,7 +82,7 @@ func dealingView(terms *investv1.DealingTerms, now time.Time) *ShareClassDealing
 	if next, err := dealing.Next(terms, now, nextDealings); err == nil {
 		for _, d := range next {
 			out.NextDealings = append(out.NextDealings, DealingDateView{
-				DealingDate: d.Date.String(), NAVDate: d.Date.String(),
+				DealingDate: d.String(), NAVDate: d.String(),
 				SubscriptionCutOff: instant(d.SubscriptionCutOff), RedemptionCutOff: instant(d.RedemptionCutOff),
 				ValuationPoint: instant(d.ValuationPoint), NAVPublicationDate: d.NAVPublicationDate.String(),
 				SettlementDate: d.SettlementDate.String(),
@@ -81,8 +92,11 @@ func dealingView(terms *investv1.DealingTerms, now time.Time) *ShareClassDealing
 	return out
 }
 
-func cutOffView(c investv1.CutOff) DealingCutOff {
-	return DealingCutOff{Time: c.Time, BusinessDaysBefore: c.BusinessDaysBefore}
+func cutOffView(c investv1.CutOff, intraday bool) DealingCutOff {
+	if intraday {
+		return DealingCutOff{MinutesBefore: &c.MinutesBefore}
+	}
+	return DealingCutOff{Time: optString(c.Time), BusinessDaysBefore: c.BusinessDaysBefore}
 }
 
 func instant(t time.Time) string { return t.UTC().Format(time.RFC3339) }

@@ -47,8 +47,10 @@ var _ = Describe("Dealing terms of a share class", func() {
 		Expect(got).To(HaveKeyWithValue("day_rule", BeNil()))
 		Expect(got["business_days"]).To(Equal([]any{"MONDAY", "TUESDAY", "WEDNESDAY", "THURSDAY", "FRIDAY"}))
 		Expect(got["holidays"]).To(Equal([]any{"2026-12-25"}))
-		Expect(got).To(HaveKeyWithValue("subscription_cut_off", map[string]any{"time": "12:00", "business_days_before": 0.0}))
-		Expect(got).To(HaveKeyWithValue("redemption_cut_off", map[string]any{"time": "16:00", "business_days_before": 1.0}))
+		Expect(got).To(HaveKeyWithValue("subscription_cut_off", map[string]any{"time": "12:00", "business_days_before": 0.0, "minutes_before": nil}))
+		Expect(got).To(HaveKeyWithValue("redemption_cut_off", map[string]any{"time": "16:00", "business_days_before": 1.0, "minutes_before": nil}))
+		Expect(got).To(HaveKeyWithValue("interval_minutes", BeNil()))
+		Expect(got).To(HaveKeyWithValue("first_dealing_time", BeNil()))
 		Expect(got).To(HaveKeyWithValue("settlement_period", 2.0))
 		Expect(got).To(HaveKeyWithValue("redemption_notice_days", 5.0))
 		Expect(got).To(HaveKeyWithValue("unit_decimals", 6.0))
@@ -80,6 +82,53 @@ var _ = Describe("Dealing terms of a share class", func() {
 		}
 		Expect(listed).NotTo(BeNil())
 		Expect(listed["dealing"]).To(HaveKeyWithValue("pricing", "FORWARD"))
+	})
+
+	It("serves an intraday share class's interval, its cut-offs in minutes and its next dealing points", func() {
+		d, err := validation.ISINCheckDigit("LU0000DEAL3")
+		Expect(err).NotTo(HaveOccurred())
+		isin := "LU0000DEAL3" + string(d)
+		sc := fixtures.ShareClass(controlplane.NewID(), isin)
+		sc.Name = controlplane.NewID()
+		sc.Spec.Abbreviation = "I-EUR"
+		terms := &investv1.DealingTerms{
+			Pricing: investv1.PricingForward, TimeZone: "UTC", Frequency: investv1.DealingIntraday, IntervalMinutes: 5,
+			BusinessDays:       []investv1.Weekday{"Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday"},
+			SubscriptionCutOff: investv1.CutOff{MinutesBefore: 2}, RedemptionCutOff: investv1.CutOff{MinutesBefore: 3},
+		}
+		sc.Spec.Dealing = terms
+		Expect(k8s.Create(ctx, sc)).To(Succeed())
+		DeferCleanup(func() { Expect(client.IgnoreNotFound(k8s.Delete(ctx, sc))).To(Succeed()) })
+
+		var r response
+		Eventually(func() int { r = alpha.get("/v1/share-classes/" + isin); return r.code }, 10*time.Second).Should(Equal(http.StatusOK))
+		before := time.Now()
+		r = alpha.get("/v1/share-classes/" + isin)
+		after := time.Now()
+		got := r.json()["dealing"].(map[string]any)
+		Expect(got).To(HaveKeyWithValue("frequency", "INTRADAY"))
+		Expect(got).To(HaveKeyWithValue("interval_minutes", 5.0))
+		Expect(got).To(HaveKeyWithValue("first_dealing_time", "00:00"))
+		Expect(got).To(HaveKeyWithValue("last_dealing_time", "23:59"))
+		Expect(got).To(HaveKeyWithValue("subscription_cut_off", map[string]any{"time": nil, "business_days_before": 0.0, "minutes_before": 2.0}))
+		Expect(got).To(HaveKeyWithValue("redemption_cut_off", map[string]any{"time": nil, "business_days_before": 0.0, "minutes_before": 3.0}))
+		points := func(at time.Time) []any {
+			next, err := dealing.Next(terms, at, 3)
+			Expect(err).NotTo(HaveOccurred())
+			var out []any
+			for _, d := range next {
+				out = append(out, d.String())
+			}
+			return out
+		}
+		var dates []any
+		for _, n := range got["next_dealings"].([]any) {
+			v := n.(map[string]any)
+			Expect(v["nav_date"]).To(Equal(v["dealing_date"]))
+			dates = append(dates, v["dealing_date"])
+		}
+		Expect(dates).To(Or(Equal(points(before)), Equal(points(after))))
+		Expect(dates[0]).To(MatchRegexp(`^\d{4}-\d{2}-\d{2}T\d{2}:\d[05]$`))
 	})
 
 	It("leaves dealing out for a share class without terms", func() {

@@ -34,7 +34,7 @@ func secondaryMarketView(m *investv1.SecondaryMarket, now time.Time) *ShareClass
 	out := &ShareClassSecondaryMarket{
 		TimeZone: m.TimeZone, Frequency: upperSnake(string(m.Frequency)),
 		BusinessDays: []string{}, Holidays: append([]string{}, m.Holidays...),
-		OrderDeadline:     cutOffView(m.OrderDeadline),
+		OrderDeadline:     WindowDeadline{Time: m.OrderDeadline.Time, BusinessDaysBefore: m.OrderDeadline.BusinessDaysBefore},
 		SpreadBasisPoints: m.SpreadBasisPoints, BuyFeeRate: m.BuyFeeRate, SellFeeRate: m.SellFeeRate,
 		CarryWindows: m.CarryWindows, NextWindows: []SecondaryMarketWindow{},
 	}

@@ -245,7 +245,7 @@ type ShareClassSecondaryMarket struct {
 	Holidays       []string `json:"holidays"`
 	// OrderDeadline is the cut-off of every window: an order received at or after it goes
 	// to a later window.
-	OrderDeadline DealingCutOff `json:"order_deadline"`
+	OrderDeadline WindowDeadline `json:"order_deadline"`
 	// SpreadBasisPoints: a BUY pays NAV × (10,000 + spread) / 10,000 per unit, a SELL
 	// receives NAV × (10,000 − spread) / 10,000, each rounded half up.
 	SpreadBasisPoints int32 `json:"spread_basis_points" openapi:"min=0;max=10000"`
@@ -321,7 +321,13 @@ type MatchingWindowList struct {
 type ShareClassDealing struct {
 	Pricing              string        `json:"pricing" openapi:"enum=LATEST|FORWARD"`
 	TimeZone             string        `json:"time_zone"`
-	Frequency            string        `json:"frequency" openapi:"enum=DAILY|WEEKLY|MONTHLY|QUARTERLY"`
+	Frequency            string        `json:"frequency" openapi:"enum=INTRADAY|DAILY|WEEKLY|MONTHLY|QUARTERLY"`
+	// IntervalMinutes, FirstDealingTime and LastDealingTime (INTRADAY only; null
+	// otherwise): a dealing point every intervalMinutes from the first to the last
+	// dealing time of each business day.
+	IntervalMinutes  *int32  `json:"interval_minutes" openapi:"min=1;max=720"`
+	FirstDealingTime *string `json:"first_dealing_time" openapi:"pattern=^([01][0-9]|2[0-3]):[0-5][0-9]$"`
+	LastDealingTime  *string `json:"last_dealing_time" openapi:"pattern=^([01][0-9]|2[0-3]):[0-5][0-9]$"`
 	Weekday              *string       `json:"weekday" openapi:"enum=MONDAY|TUESDAY|WEDNESDAY|THURSDAY|FRIDAY|SATURDAY|SUNDAY"`
 	DayRule              *string       `json:"day_rule" openapi:"enum=DAY_OF_MONTH|FIRST_BUSINESS_DAY|LAST_BUSINESS_DAY"`
 	DayOfMonth           *int32        `json:"day_of_month" openapi:"min=1;max=31"`
@@ -357,17 +363,29 @@ type DealingRedemptionGate struct {
 
 // DealingCutOff is a cut-off: a local time of day, business days before the dealing date.
 type DealingCutOff struct {
+	// Time is null for an INTRADAY share class, whose cut-off is minutes_before each
+	// dealing point.
+	Time               *string `json:"time" openapi:"pattern=^([01][0-9]|2[0-3]):[0-5][0-9]$"`
+	BusinessDaysBefore int32   `json:"business_days_before" openapi:"min=0"`
+	MinutesBefore      *int32  `json:"minutes_before" openapi:"min=0;max=1440"`
+}
+
+// WindowDeadline is the order deadline of a matching window: a local time of day, business
+// days before the window's date.
+type WindowDeadline struct {
 	Time               string `json:"time" openapi:"pattern=^([01][0-9]|2[0-3]):[0-5][0-9]$"`
 	BusinessDaysBefore int32  `json:"business_days_before" openapi:"min=0"`
 }
 
 // DealingDateView is one dealing date with its cut-offs and the dates that follow from it.
 type DealingDateView struct {
-	DealingDate        string `json:"dealing_date" openapi:"format=date"`
+	// DealingDate is YYYY-MM-DD; for an INTRADAY share class the dealing point,
+	// YYYY-MM-DDTHH:MM in its time zone (valuation_point is the same instant in UTC).
+	DealingDate        string `json:"dealing_date" openapi:"pattern=^[0-9]{4}-[0-9]{2}-[0-9]{2}(T[0-9]{2}:[0-9]{2})?$"`
 	SubscriptionCutOff string `json:"subscription_cut_off" openapi:"format=date-time"`
 	RedemptionCutOff   string `json:"redemption_cut_off" openapi:"format=date-time"`
 	ValuationPoint     string `json:"valuation_point" openapi:"format=date-time"`
-	NAVDate            string `json:"nav_date" openapi:"format=date"`
+	NAVDate            string `json:"nav_date" openapi:"pattern=^[0-9]{4}-[0-9]{2}-[0-9]{2}(T[0-9]{2}:[0-9]{2})?$"`
 	NAVPublicationDate string `json:"nav_publication_date" openapi:"format=date"`
 	SettlementDate     string `json:"settlement_date" openapi:"format=date"`
 }
@@ -452,8 +470,9 @@ type OrderListItem struct {
 	// placement by the same rule.
 	PaymentMethodDetailsID *string `json:"payment_method_details_id" openapi:"uuid"`
 	// DealingDate (forward-priced share classes only; absent otherwise) is the dealing date
-	// the order deals at: it is priced at that date's NAV.
-	DealingDate *string `json:"dealing_date,omitempty" openapi:"format=date"`
+	// the order deals at: it is priced at that date's NAV. For an INTRADAY share class the
+	// dealing point, YYYY-MM-DDTHH:MM in the class's time zone.
+	DealingDate *string `json:"dealing_date,omitempty" openapi:"pattern=^[0-9]{4}-[0-9]{2}-[0-9]{2}(T[0-9]{2}:[0-9]{2})?$"`
 	// Confirmation (forward-priced share classes only; absent otherwise) is the order's
 	// contract note, null until the strike prices the order.
 	Confirmation presentOrNull[OrderConfirmation] `json:"confirmation,omitzero"`
@@ -480,8 +499,10 @@ type OrderMatchingWindow struct {
 type OrderConfirmation struct {
 	// Dealing is the dealing (an ISIN and a date) whose strike priced the order.
 	Dealing   string `json:"dealing"`
-	TradeDate string `json:"trade_date" openapi:"format=date"`
-	NAVDate   string `json:"nav_date" openapi:"format=date"`
+	// TradeDate and NAVDate are the dealing date; for an INTRADAY share class the
+	// dealing point, YYYY-MM-DDTHH:MM in the class's time zone.
+	TradeDate string `json:"trade_date" openapi:"pattern=^[0-9]{4}-[0-9]{2}-[0-9]{2}(T[0-9]{2}:[0-9]{2})?$"`
+	NAVDate   string `json:"nav_date" openapi:"pattern=^[0-9]{4}-[0-9]{2}-[0-9]{2}(T[0-9]{2}:[0-9]{2})?$"`
 	// Price is the NAV per unit, micro-units.
 	Price int64 `json:"price" openapi:"min=1"`
 	Units int64 `json:"units" openapi:"min=0"`
@@ -556,7 +577,7 @@ type OrderAntiDilution struct {
 type OrderCarriedForward struct {
 	OrderID     string `json:"order_id" openapi:"uuid"`
 	Units       int64  `json:"units" openapi:"min=1"`
-	DealingDate string `json:"dealing_date" openapi:"format=date"`
+	DealingDate string `json:"dealing_date" openapi:"pattern=^[0-9]{4}-[0-9]{2}-[0-9]{2}(T[0-9]{2}:[0-9]{2})?$"`
 	CutOff      string `json:"cut_off" openapi:"format=date-time"`
 	// Amount (a SECONDARY BUY) is the money carried with the units: what the payment did
 	// not use, which pays the carried BUY; null for a SELL.

@@ -37,11 +37,15 @@ const (
 )
 
 // DealingFrequency is how often the share class deals (openfunds "Dealing Frequency").
-// +kubebuilder:validation:Enum=Daily;Weekly;Monthly;Quarterly
+// +kubebuilder:validation:Enum=Intraday;Daily;Weekly;Monthly;Quarterly
 type DealingFrequency string
 
 // The dealing frequencies.
 const (
+	// DealingIntraday: several dealing points on every business day, every
+	// intervalMinutes from firstDealingTime to lastDealingTime; each dealing point is its
+	// own valuation point, with its own NAV and cut-offs minutes before it.
+	DealingIntraday DealingFrequency = "Intraday"
 	// DealingDaily: every business day.
 	DealingDaily DealingFrequency = "Daily"
 	// DealingWeekly: once a week, on weekday.
@@ -74,20 +78,28 @@ const (
 
 // CutOff is the last moment an order is accepted for a dealing date (openfunds "Cut-Off
 // Time" and "Cut-Off Day Offset"): a local time of day in the share class's time zone,
-// businessDaysBefore business days before the dealing date.
+// businessDaysBefore business days before the dealing date; for an Intraday share class,
+// minutesBefore each dealing point instead.
 type CutOff struct {
 	// Time of day, HH:MM (24-hour clock) in the share class's time zone. An order received
-	// at or after it deals at a later dealing date.
+	// at or after it deals at a later dealing date. Required unless the frequency is
+	// Intraday, where it is not allowed.
 	// +kubebuilder:validation:Pattern=`^([01][0-9]|2[0-3]):[0-5][0-9]$`
 	// +kubebuilder:validation:MaxLength=5
-	// +required
-	Time string `json:"time"`
+	// +optional
+	Time string `json:"time,omitempty"`
 	// BusinessDaysBefore the dealing date on which the cut-off falls; 0: on the dealing
 	// date itself.
 	// +kubebuilder:validation:Minimum=0
 	// +kubebuilder:validation:Maximum=60
 	// +optional
 	BusinessDaysBefore int32 `json:"businessDaysBefore"`
+	// MinutesBefore each dealing point the cut-off falls (Intraday only; 0: at the dealing
+	// point itself, so an order must arrive strictly before it).
+	// +kubebuilder:validation:Minimum=0
+	// +kubebuilder:validation:Maximum=1440
+	// +optional
+	MinutesBefore int32 `json:"minutesBefore,omitempty"`
 }
 
 // DealingTerms are a share class's dealing terms: its pricing and its dealing calendar.
@@ -95,8 +107,13 @@ type CutOff struct {
 // +kubebuilder:validation:XValidation:rule="self.frequency in ['Monthly', 'Quarterly'] ? has(self.dayRule) : !has(self.dayRule)",message="dayRule is required when frequency is Monthly or Quarterly and not allowed otherwise",fieldPath=".dayRule"
 // +kubebuilder:validation:XValidation:rule="has(self.dayRule) && self.dayRule == 'DayOfMonth' ? has(self.dayOfMonth) : !has(self.dayOfMonth)",message="dayOfMonth is required when dayRule is DayOfMonth and not allowed otherwise",fieldPath=".dayOfMonth"
 // +kubebuilder:validation:XValidation:rule="self.frequency == 'Quarterly' || !has(self.monthOfQuarter)",message="monthOfQuarter is allowed only when frequency is Quarterly",fieldPath=".monthOfQuarter"
-// +kubebuilder:validation:XValidation:rule="!has(self.valuationTime) || self.subscriptionCutOff.businessDaysBefore > 0 || self.subscriptionCutOff.time < self.valuationTime",message="a subscription cut-off on the dealing date must be before the valuation time",fieldPath=".subscriptionCutOff"
-// +kubebuilder:validation:XValidation:rule="!has(self.valuationTime) || self.redemptionCutOff.businessDaysBefore > 0 || self.redemptionCutOff.time < self.valuationTime",message="a redemption cut-off on the dealing date must be before the valuation time",fieldPath=".redemptionCutOff"
+// +kubebuilder:validation:XValidation:rule="self.frequency == 'Intraday' ? has(self.intervalMinutes) : !has(self.intervalMinutes) && !has(self.firstDealingTime) && !has(self.lastDealingTime)",message="intervalMinutes is required when frequency is Intraday, and intervalMinutes, firstDealingTime and lastDealingTime are allowed only then",fieldPath=".intervalMinutes"
+// +kubebuilder:validation:XValidation:rule="self.frequency != 'Intraday' || !has(self.valuationTime)",message="valuationTime is not allowed when frequency is Intraday: each dealing point is its own valuation point",fieldPath=".valuationTime"
+// +kubebuilder:validation:XValidation:rule="self.frequency == 'Intraday' ? !has(self.subscriptionCutOff.time) && (!has(self.subscriptionCutOff.businessDaysBefore) || self.subscriptionCutOff.businessDaysBefore == 0) : has(self.subscriptionCutOff.time) && !has(self.subscriptionCutOff.minutesBefore)",message="an Intraday cut-off is minutesBefore each dealing point (no time or businessDaysBefore); any other cut-off is a time (no minutesBefore)",fieldPath=".subscriptionCutOff"
+// +kubebuilder:validation:XValidation:rule="self.frequency == 'Intraday' ? !has(self.redemptionCutOff.time) && (!has(self.redemptionCutOff.businessDaysBefore) || self.redemptionCutOff.businessDaysBefore == 0) : has(self.redemptionCutOff.time) && !has(self.redemptionCutOff.minutesBefore)",message="an Intraday cut-off is minutesBefore each dealing point (no time or businessDaysBefore); any other cut-off is a time (no minutesBefore)",fieldPath=".redemptionCutOff"
+// +kubebuilder:validation:XValidation:rule="!has(self.firstDealingTime) || !has(self.lastDealingTime) || self.firstDealingTime <= self.lastDealingTime",message="firstDealingTime must not be after lastDealingTime",fieldPath=".lastDealingTime"
+// +kubebuilder:validation:XValidation:rule="!has(self.valuationTime) || !has(self.subscriptionCutOff.time) || (has(self.subscriptionCutOff.businessDaysBefore) && self.subscriptionCutOff.businessDaysBefore > 0) || self.subscriptionCutOff.time < self.valuationTime",message="a subscription cut-off on the dealing date must be before the valuation time",fieldPath=".subscriptionCutOff"
+// +kubebuilder:validation:XValidation:rule="!has(self.valuationTime) || !has(self.redemptionCutOff.time) || (has(self.redemptionCutOff.businessDaysBefore) && self.redemptionCutOff.businessDaysBefore > 0) || self.redemptionCutOff.time < self.valuationTime",message="a redemption cut-off on the dealing date must be before the valuation time",fieldPath=".redemptionCutOff"
 type DealingTerms struct {
 	// Pricing is Latest (orders priced at placement with the latest NAV; the default) or
 	// Forward (orders priced at the NAV of their dealing date, unknown at placement).
@@ -115,6 +132,25 @@ type DealingTerms struct {
 	// monthOfQuarter).
 	// +required
 	Frequency DealingFrequency `json:"frequency"`
+	// IntervalMinutes between the dealing points of an Intraday share class: 1 to 720, a
+	// divisor of a day's 1,440 minutes (5: every five minutes).
+	// +kubebuilder:validation:Minimum=1
+	// +kubebuilder:validation:Maximum=720
+	// +kubebuilder:validation:XValidation:rule="1440 % self == 0",message="intervalMinutes must divide a day (1,440 minutes): 1, 2, 3, 4, 5, 6, 10, 15, 20, 30, 60, 120, ..."
+	// +optional
+	IntervalMinutes int32 `json:"intervalMinutes,omitempty"`
+	// FirstDealingTime is the local time (HH:MM) of an Intraday share class's first dealing
+	// point of a business day; default 00:00. The points follow every intervalMinutes.
+	// +kubebuilder:validation:Pattern=`^([01][0-9]|2[0-3]):[0-5][0-9]$`
+	// +kubebuilder:validation:MaxLength=5
+	// +optional
+	FirstDealingTime string `json:"firstDealingTime,omitempty"`
+	// LastDealingTime is the local time (HH:MM) no dealing point of an Intraday share class
+	// is after, on a business day; default 23:59.
+	// +kubebuilder:validation:Pattern=`^([01][0-9]|2[0-3]):[0-5][0-9]$`
+	// +kubebuilder:validation:MaxLength=5
+	// +optional
+	LastDealingTime string `json:"lastDealingTime,omitempty"`
 	// Weekday a Weekly share class deals on; when it is not a business day, the next
 	// business day.
 	// +optional
@@ -286,8 +322,10 @@ type DealingStatus struct {
 
 // DealingDate is one dealing date with its cut-offs and the dates that follow from it.
 type DealingDate struct {
-	// Date is the dealing date (trade date, and the NAV date), YYYY-MM-DD in the time zone.
-	// +kubebuilder:validation:Format=date
+	// Date is the dealing date (trade date, and the NAV date), YYYY-MM-DD in the time zone;
+	// for an Intraday share class the dealing point, YYYY-MM-DDTHH:MM (local time).
+	// +kubebuilder:validation:Pattern=`^[0-9]{4}-[0-9]{2}-[0-9]{2}(T[0-9]{2}:[0-9]{2})?$`
+	// +kubebuilder:validation:MaxLength=16
 	Date string `json:"date"`
 	// SubscriptionCutOff is the instant BUY orders for this date must arrive before.
 	SubscriptionCutOff metav1.Time `json:"subscriptionCutOff"`

@@ -22,16 +22,26 @@ const (
 	DealingSettled DealingPhase = "Settled"
 )
 
-// DealingSpec names the dealing: an ISIN and a dealing date. The name of the object is
-// derived from them (lifecycle.DealingName: the ISIN in lower case, a dash, the date).
-// +kubebuilder:validation:XValidation:rule="self == oldSelf",message="a dealing's ISIN and date are immutable"
+// DealingSpec names the dealing: an ISIN and a dealing date (or an Intraday share class's
+// dealing point). The name of the object is derived from them (lifecycle.DealingName: the
+// ISIN in lower case, a dash, the date; a dealing point's time without its colon).
+// +kubebuilder:validation:XValidation:rule="self.isin == oldSelf.isin && self.date == oldSelf.date",message="a dealing's ISIN and date are immutable"
+// +kubebuilder:validation:XValidation:rule="!has(self.navPerShare) || self.date.contains('T')",message="navPerShare is published on the Dealing of an Intraday dealing point only (date YYYY-MM-DDTHH:MM); the NAV of a dealing date is a price of the ISIN's NAVHistory",fieldPath=".navPerShare"
+// +kubebuilder:validation:XValidation:rule="!has(oldSelf.navPerShare) || (has(self.navPerShare) && self.navPerShare == oldSelf.navPerShare)",message="the NAV of a dealing point is published once and cannot be changed or removed"
 type DealingSpec struct {
 	// ISIN of the share class.
 	ISIN ISIN `json:"isin"`
-	// Date is the dealing date (trade date and NAV date), YYYY-MM-DD.
-	// +kubebuilder:validation:Pattern=`^[0-9]{4}-(0[1-9]|1[0-2])-(0[1-9]|[12][0-9]|3[01])$`
-	// +kubebuilder:validation:MaxLength=10
+	// Date is the dealing date (trade date and NAV date), YYYY-MM-DD; for an Intraday share
+	// class the dealing point, YYYY-MM-DDTHH:MM in the class's time zone.
+	// +kubebuilder:validation:Pattern=`^[0-9]{4}-(0[1-9]|1[0-2])-(0[1-9]|[12][0-9]|3[01])(T([01][0-9]|2[0-3]):[0-5][0-9])?$`
+	// +kubebuilder:validation:MaxLength=16
 	Date string `json:"date"`
+	// NAVPerShare is the NAV of an Intraday dealing point, in micro-units, published on
+	// the Dealing itself (a dealing date's NAV is a price of the NAV history). Set once:
+	// it cannot be changed or removed.
+	// +kubebuilder:validation:Minimum=1
+	// +optional
+	NAVPerShare *int64 `json:"navPerShare,omitempty"`
 }
 
 // DealingNAV is the NAV a dealing was struck at, recorded before the first order is
@@ -40,8 +50,9 @@ type DealingNAV struct {
 	// NAVPerShare in micro-units.
 	// +kubebuilder:validation:Minimum=1
 	NAVPerShare int64 `json:"navPerShare"`
-	// Date of the NAV: the dealing date.
-	// +kubebuilder:validation:Format=date
+	// Date of the NAV: the dealing date (an Intraday class's dealing point).
+	// +kubebuilder:validation:Pattern=`^[0-9]{4}-[0-9]{2}-[0-9]{2}(T[0-9]{2}:[0-9]{2})?$`
+	// +kubebuilder:validation:MaxLength=16
 	Date string `json:"date"`
 	// RecordedAt is when the strike recorded it.
 	RecordedAt metav1.Time `json:"recordedAt"`
@@ -211,7 +222,7 @@ type DealingProgress struct {
 // +kubebuilder:printcolumn:name="Carried",type=integer,JSONPath=`.status.unitsCarriedForward`,priority=1
 // +kubebuilder:printcolumn:name="Settlement",type=string,JSONPath=`.status.settlementDate`,priority=1
 // +kubebuilder:printcolumn:name="Age",type=date,JSONPath=`.metadata.creationTimestamp`
-// +kubebuilder:validation:XValidation:rule="self.metadata.name == self.spec.isin.lowerAscii() + '-' + self.spec.date",message="metadata.name must be the ISIN in lower case, a dash and the date, e.g. lu0000deal19-2026-03-10"
+// +kubebuilder:validation:XValidation:rule="self.metadata.name == self.spec.isin.lowerAscii() + '-' + self.spec.date.lowerAscii().replace(':', '')",message="metadata.name must be the ISIN in lower case, a dash and the date, e.g. lu0000deal19-2026-03-10 (a dealing point 2026-03-10T12:05: lu0000deal19-2026-03-10t1205)"
 type Dealing struct {
 	metav1.TypeMeta   `json:",inline"`
 	metav1.ObjectMeta `json:"metadata,omitempty"`

@@ -195,8 +195,10 @@ type OrderQuote struct {
 	NAVDate string `json:"navDate,omitempty"`
 	// DealingDate (forward pricing) is the dealing date the order was placed for: the
 	// first dealing date whose cut-off for the order's side was still ahead (for a SELL
-	// also after the notice period). The order is priced at that date's NAV.
-	// +kubebuilder:validation:Format=date
+	// also after the notice period). The order is priced at that date's NAV. For an
+	// Intraday share class the dealing point, YYYY-MM-DDTHH:MM (local time).
+	// +kubebuilder:validation:Pattern=`^[0-9]{4}-[0-9]{2}-[0-9]{2}(T[0-9]{2}:[0-9]{2})?$`
+	// +kubebuilder:validation:MaxLength=16
 	// +optional
 	DealingDate string `json:"dealingDate,omitempty"`
 	// CutOff (forward pricing) is the cut-off of the dealing date for the order's side:
@@ -702,8 +704,9 @@ const (
 
 // OrderDealing is the dealing date a forward-priced order deals at now.
 type OrderDealing struct {
-	// Date is the dealing date.
-	// +kubebuilder:validation:Format=date
+	// Date is the dealing date (an Intraday class's dealing point, YYYY-MM-DDTHH:MM).
+	// +kubebuilder:validation:Pattern=`^[0-9]{4}-[0-9]{2}-[0-9]{2}(T[0-9]{2}:[0-9]{2})?$`
+	// +kubebuilder:validation:MaxLength=16
 	Date string `json:"date"`
 	// CutOff is its cut-off for the order's side.
 	CutOff metav1.Time `json:"cutOff"`
@@ -740,8 +743,9 @@ type OrderCarry struct {
 	// +kubebuilder:validation:Minimum=0
 	// +optional
 	Amount int64 `json:"amount,omitempty"`
-	// DealingDate the carried units deal at.
-	// +kubebuilder:validation:Format=date
+	// DealingDate the carried units deal at (a dealing point for an Intraday class).
+	// +kubebuilder:validation:Pattern=`^[0-9]{4}-[0-9]{2}-[0-9]{2}(T[0-9]{2}:[0-9]{2})?$`
+	// +kubebuilder:validation:MaxLength=16
 	DealingDate string `json:"dealingDate"`
 	// CutOff is that date's redemption cut-off.
 	CutOff metav1.Time `json:"cutOff"`
@@ -754,11 +758,15 @@ type OrderContractNote struct {
 	// Dealing is the Dealing object (cluster-scoped) of the strike that priced the order.
 	// +kubebuilder:validation:MaxLength=253
 	Dealing string `json:"dealing"`
-	// TradeDate is the dealing date.
-	// +kubebuilder:validation:Format=date
+	// TradeDate is the dealing date; for an Intraday share class the dealing point,
+	// YYYY-MM-DDTHH:MM local time (setr.012's trade date and time).
+	// +kubebuilder:validation:Pattern=`^[0-9]{4}-[0-9]{2}-[0-9]{2}(T[0-9]{2}:[0-9]{2})?$`
+	// +kubebuilder:validation:MaxLength=16
 	TradeDate string `json:"tradeDate"`
-	// NAVDate is the date of the NAV the order was priced at (the dealing date).
-	// +kubebuilder:validation:Format=date
+	// NAVDate is the date of the NAV the order was priced at (the dealing date; the
+	// dealing point for an Intraday share class).
+	// +kubebuilder:validation:Pattern=`^[0-9]{4}-[0-9]{2}-[0-9]{2}(T[0-9]{2}:[0-9]{2})?$`
+	// +kubebuilder:validation:MaxLength=16
 	NAVDate string `json:"navDate"`
 	// NAVPerShare is the price per unit.
 	// +kubebuilder:validation:Minimum=1

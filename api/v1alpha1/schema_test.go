@@ -6,6 +6,8 @@ import (
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/util/intstr"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
@@ -24,6 +26,13 @@ func expectInvalid(err error, field, message string) {
 	if message != "" {
 		Expect(err.Error()).To(ContainSubstring(message))
 	}
+}
+
+// intraday makes terms deal every five minutes from 09:00 to 17:00, BUYs and SELLs until
+// two minutes before each dealing point.
+func intraday(t *investv1.DealingTerms) {
+	t.Frequency, t.IntervalMinutes, t.FirstDealingTime, t.LastDealingTime = investv1.DealingIntraday, 5, "09:00", "17:00"
+	t.SubscriptionCutOff, t.RedemptionCutOff = investv1.CutOff{MinutesBefore: 2}, investv1.CutOff{MinutesBefore: 2}
 }
 
 var _ = Describe("CRD schemas", func() {
@@ -367,7 +376,59 @@ var _ = Describe("CRD schemas", func() {
 				"spec.dealing.unitDecimals", ""),
 			Entry("pricing is Latest or Forward", func(t *investv1.DealingTerms) { t.Pricing = "Historic" },
 				"spec.dealing.pricing", "Unsupported value"),
+			Entry("Intraday needs intervalMinutes", func(t *investv1.DealingTerms) { intraday(t); t.IntervalMinutes = 0 },
+				"spec.dealing.intervalMinutes", "intervalMinutes is required when frequency is Intraday"),
+			Entry("an interval divides a day", func(t *investv1.DealingTerms) { intraday(t); t.IntervalMinutes = 7 },
+				"spec.dealing.intervalMinutes", "must divide a day"),
+			Entry("an intraday cut-off is minutes before each point, not a time", func(t *investv1.DealingTerms) {
+				intraday(t)
+				t.SubscriptionCutOff = investv1.CutOff{Time: "12:00"}
+			}, "spec.dealing.subscriptionCutOff", "an Intraday cut-off is minutesBefore each dealing point"),
+			Entry("an intraday point is its own valuation point", func(t *investv1.DealingTerms) { intraday(t); t.ValuationTime = "12:00" },
+				"spec.dealing.valuationTime", "not allowed when frequency is Intraday"),
+			Entry("the first dealing time is not after the last", func(t *investv1.DealingTerms) {
+				intraday(t)
+				t.FirstDealingTime, t.LastDealingTime = "17:00", "09:00"
+			}, "spec.dealing.lastDealingTime", "must not be after lastDealingTime"),
+			Entry("a daily cut-off is a time, not minutes before", func(t *investv1.DealingTerms) { t.RedemptionCutOff.MinutesBefore = 5 },
+				"spec.dealing.redemptionCutOff", "any other cut-off is a time"),
+			Entry("only Intraday has an interval", func(t *investv1.DealingTerms) { t.IntervalMinutes = 5 },
+				"spec.dealing.intervalMinutes", "allowed only then"),
 		)
+
+		It("refuses intraday matching windows and a window deadline in minutes", func() {
+			sc := fixtures.ShareClass(controlplane.NewID(), fixtures.ISIN)
+			sc.Name = controlplane.NewID()
+			sc.Spec.Secondary = &investv1.SecondaryMarket{TimeZone: "UTC", Frequency: investv1.DealingIntraday, OrderDeadline: investv1.CutOff{Time: "12:00"}}
+			expectInvalid(k8s.Create(ctx, sc), "spec.secondary.frequency", "matching windows are dated")
+			sc.Spec.Secondary = &investv1.SecondaryMarket{TimeZone: "UTC", Frequency: investv1.DealingDaily, OrderDeadline: investv1.CutOff{MinutesBefore: 5}}
+			expectInvalid(k8s.Create(ctx, sc), "spec.secondary.orderDeadline", "the order deadline is a time")
+		})
+
+		It("accepts terms written without businessDaysBefore, as YAML leaves it out", func() {
+			for _, dealing := range []map[string]any{
+				{"pricing": "Forward", "timeZone": "UTC", "frequency": "Intraday", "intervalMinutes": int64(2),
+					"subscriptionCutOff": map[string]any{"minutesBefore": int64(1)}, "redemptionCutOff": map[string]any{"minutesBefore": int64(1)}},
+				{"pricing": "Forward", "timeZone": "UTC", "frequency": "Daily", "valuationTime": "16:00",
+					"subscriptionCutOff": map[string]any{"time": "12:00"}, "redemptionCutOff": map[string]any{"time": "12:00"}},
+			} {
+				sc := fixtures.ShareClass(controlplane.NewID(), fixtures.ISIN)
+				sc.Name = controlplane.NewID()
+				raw, err := runtime.DefaultUnstructuredConverter.ToUnstructured(sc)
+				Expect(err).NotTo(HaveOccurred())
+				u := &unstructured.Unstructured{Object: raw}
+				u.SetGroupVersionKind(investv1.GroupVersion.WithKind("ShareClass"))
+				Expect(unstructured.SetNestedField(u.Object, dealing, "spec", "dealing")).To(Succeed())
+				Expect(k8s.Create(ctx, u)).To(Succeed(), "%v", dealing)
+				DeferCleanup(func() { Expect(client.IgnoreNotFound(k8s.Delete(ctx, u))).To(Succeed()) })
+			}
+		})
+
+		It("accepts intraday terms: a dealing point every five minutes, cut-offs minutes before", func() {
+			sc := withTerms(intraday)
+			Expect(k8s.Create(ctx, sc)).To(Succeed())
+			DeferCleanup(func() { Expect(client.IgnoreNotFound(k8s.Delete(ctx, sc))).To(Succeed()) })
+		})
 	})
 
 	Describe("immutability", func() {

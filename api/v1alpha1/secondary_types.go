@@ -13,6 +13,8 @@ import (
 // +kubebuilder:validation:XValidation:rule="self.frequency in ['Monthly', 'Quarterly'] ? has(self.dayRule) : !has(self.dayRule)",message="dayRule is required when frequency is Monthly or Quarterly and not allowed otherwise",fieldPath=".dayRule"
 // +kubebuilder:validation:XValidation:rule="has(self.dayRule) && self.dayRule == 'DayOfMonth' ? has(self.dayOfMonth) : !has(self.dayOfMonth)",message="dayOfMonth is required when dayRule is DayOfMonth and not allowed otherwise",fieldPath=".dayOfMonth"
 // +kubebuilder:validation:XValidation:rule="self.frequency == 'Quarterly' || !has(self.monthOfQuarter)",message="monthOfQuarter is allowed only when frequency is Quarterly",fieldPath=".monthOfQuarter"
+// +kubebuilder:validation:XValidation:rule="self.frequency != 'Intraday'",message="matching windows are dated: frequency Intraday is for a share class's dealing terms only",fieldPath=".frequency"
+// +kubebuilder:validation:XValidation:rule="has(self.orderDeadline.time) && !has(self.orderDeadline.minutesBefore)",message="the order deadline is a time (HH:MM) and businessDaysBefore; minutesBefore is for Intraday dealing terms only",fieldPath=".orderDeadline"
 type SecondaryMarket struct {
 	// TimeZone of the calendar and the deadline, an IANA name (Europe/Luxembourg).
 	// +kubebuilder:validation:MinLength=1

@@ -46,7 +46,7 @@ func Calendar(sc *investv1.ShareClass, now time.Time) (*investv1.DealingStatus, 
 	}
 	for _, d := range next {
 		out.Next = append(out.Next, investv1.DealingDate{
-			Date:               d.Date.String(),
+			Date:               d.String(),
 			SubscriptionCutOff: metav1.NewTime(d.SubscriptionCutOff.UTC()),
 			RedemptionCutOff:   metav1.NewTime(d.RedemptionCutOff.UTC()),
 			NAVPublicationDate: d.NAVPublicationDate.String(),

@@ -559,7 +559,7 @@ func (r *Reconciler) carryTarget(ctx context.Context, sc *investv1.ShareClass, w
 		return investv1.OrderWindow{}, err
 	}
 	for range 60 {
-		next, err := cal.After(from)
+		next, err := cal.After(dealing.DatePoint(from))
 		if err != nil {
 			return investv1.OrderWindow{}, err
 		}

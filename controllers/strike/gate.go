@@ -102,25 +102,28 @@ func (r *Reconciler) draw(ctx context.Context, d *investv1.Dealing, terms *inves
 // carryTarget is the dealing date a remainder goes to: the first dealing date after the
 // strike's whose NAV is not recorded yet, so that the remainder is counted by its gate.
 func (r *Reconciler) carryTarget(ctx context.Context, cal *dealing.Calendar, s lifecycle.Strike) (dealing.Dealing, error) {
-	from, err := dealing.ParseDate(s.Date)
+	from, err := dealing.ParsePoint(s.Date)
 	if err != nil {
 		return dealing.Dealing{}, err
 	}
-	isin := s.Dealing[:len(s.Dealing)-len(s.Date)-1]
+	isin, _, ok := lifecycle.SplitName(s.Dealing)
+	if !ok {
+		return dealing.Dealing{}, fmt.Errorf("%q is not the name of a Dealing", s.Dealing)
+	}
 	for range 60 {
 		next, err := cal.After(from)
 		if err != nil {
 			return dealing.Dealing{}, err
 		}
 		d := &investv1.Dealing{}
-		err = r.live().Get(ctx, client.ObjectKey{Name: isin + "-" + next.Date.String()}, d)
+		err = r.live().Get(ctx, client.ObjectKey{Name: lifecycle.DealingName(isin, next.String())}, d)
 		if apierrors.IsNotFound(err) || err == nil && d.Status.NAV == nil {
 			return next, nil
 		}
 		if err != nil {
 			return dealing.Dealing{}, err
 		}
-		from = next.Date
+		from = next.Point
 	}
 	return dealing.Dealing{}, fmt.Errorf("no dealing date after %s is still to be struck", s.Date)
 }
@@ -135,15 +138,15 @@ func (r *Reconciler) moveOn(ctx context.Context, o *investv1.Order, next dealing
 	}
 	from := lifecycle.DealingDate(o)
 	o.Status.Dealing = &investv1.OrderDealing{
-		Date: next.Date.String(), CutOff: metav1.NewTime(next.RedemptionCutOff.UTC()), Moves: moves, Reason: investv1.DealingMoveRedemptionGate,
+		Date: next.String(), CutOff: metav1.NewTime(next.RedemptionCutOff.UTC()), Moves: moves, Reason: investv1.DealingMoveRedemptionGate,
 	}
 	if err := patch.Status(ctx, r.Client, o, before); err != nil {
 		return err
 	}
-	ctrl.LoggerFrom(ctx).Info("gated SELL moved to the next dealing date", "order", klog.KObj(o), "from", from, "to", next.Date.String())
+	ctrl.LoggerFrom(ctx).Info("gated SELL moved to the next dealing date", "order", klog.KObj(o), "from", from, "to", next.String())
 	if r.Recorder != nil {
 		r.Recorder.Eventf(o, nil, corev1.EventTypeWarning, lifecycle.ReasonRedemptionCarriedForward, "Redate",
-			"the redemption gate of dealing date %s filled none of the %d units: the order deals at %s", from, o.Spec.AmountOfUnits, next.Date.String())
+			"the redemption gate of dealing date %s filled none of the %d units: the order deals at %s", from, o.Spec.AmountOfUnits, next.String())
 	}
 	return nil
 }

@@ -45,7 +45,7 @@ import (
 	"github.com/fundshare/fundshare-operator/internal/patch"
 )
 
-// +kubebuilder:rbac:groups=invest.fundshare.io,resources=dealings,verbs=get;list;watch;create
+// +kubebuilder:rbac:groups=invest.fundshare.io,resources=dealings,verbs=get;list;watch;create;delete
 // +kubebuilder:rbac:groups=invest.fundshare.io,resources=dealings/status,verbs=get;update;patch
 // +kubebuilder:rbac:groups=invest.fundshare.io,resources=orders,verbs=get;list;watch;create
 // +kubebuilder:rbac:groups=invest.fundshare.io,resources=orders/status,verbs=get;update;patch
@@ -101,17 +101,17 @@ func (r *Reconciler) Reconcile(ctx context.Context, req ctrl.Request) (ctrl.Resu
 	if err != nil {
 		return r.writeStatus(ctx, d, func(st *investv1.DealingProgress) { st.Message = "no dealing calendar: " + err.Error() })
 	}
-	date, err := dealing.ParseDate(d.Spec.Date)
+	point, err := dealing.ParsePoint(d.Spec.Date)
 	if err != nil {
 		return ctrl.Result{}, reconcile.TerminalError(err)
 	}
-	dl, err := cal.Dealing(date)
+	dl, err := cal.DealingAt(point)
 	if err != nil {
 		return r.writeStatus(ctx, d, func(st *investv1.DealingProgress) { st.Message = err.Error() })
 	}
 
 	if d.Status.NAV == nil && !now.Before(dl.LastCutOff()) {
-		nav, err := r.publishedNAV(ctx, d)
+		nav, err := r.publishedNAV(ctx, d, point)
 		if err != nil {
 			return ctrl.Result{}, err
 		}
@@ -171,6 +171,23 @@ func (r *Reconciler) Reconcile(ctx context.Context, req ctrl.Request) (ctrl.Resu
 		}
 	}
 
+	if point.Timed() && d.Status.NAV == nil && noLiveOrder(orders.Items) {
+		// An intraday dealing point nobody dealt at is not kept: a class that deals every
+		// five minutes would leave 288 of them a day. An order that turns out to deal at it
+		// after all (a cache behind the API server) makes it again.
+		if at := dl.LastCutOff().Add(emptyPointGrace); now.Before(at) {
+			if res, err := r.writeStatus(ctx, d, func(st *investv1.DealingProgress) { progress(st, d, dl, orders.Items, now) }); err != nil || res.RequeueAfter > 0 {
+				return res, err
+			}
+			return ctrl.Result{RequeueAfter: at.Sub(now) + time.Second}, nil
+		}
+		if err := r.Client.Delete(ctx, d, client.Preconditions{ResourceVersion: &d.ResourceVersion}); err != nil && !apierrors.IsNotFound(err) {
+			return patch.Retry(ctx, err, "delete the empty dealing point "+d.Name)
+		}
+		ctrl.LoggerFrom(ctx).V(1).Info("empty intraday dealing point deleted", "isin", d.Spec.ISIN, "point", d.Spec.Date)
+		return ctrl.Result{}, nil
+	}
+
 	res, err := r.writeStatus(ctx, d, func(st *investv1.DealingProgress) { progress(st, d, dl, orders.Items, now) })
 	if err != nil || res.RequeueAfter > 0 {
 		return res, err
@@ -198,9 +215,9 @@ func (r *Reconciler) create(ctx context.Context, name string) (*investv1.Dealing
 	if err != nil {
 		return nil, nil //nolint:nilerr // a share class without a calendar has no dealings; its status says why
 	}
-	d, err := dealing.ParseDate(date)
-	if err != nil || !cal.IsDealingDate(d) {
-		return nil, nil //nolint:nilerr // not a dealing date: nothing to create
+	p, err := dealing.ParsePoint(date)
+	if err != nil || !cal.IsDealingPoint(p) {
+		return nil, nil //nolint:nilerr // not a dealing date (or point): nothing to create
 	}
 	obj := &investv1.Dealing{ObjectMeta: metav1.ObjectMeta{Name: name}, Spec: investv1.DealingSpec{ISIN: isin, Date: date}}
 	if err := r.Client.Create(ctx, obj); err != nil {
@@ -224,9 +241,16 @@ func (r *Reconciler) shareClass(ctx context.Context, isin investv1.ISIN) (*inves
 	return &classes.Items[0], nil
 }
 
-// publishedNAV is the NAV of the dealing's date in its ISIN's history; nil when none is
-// published yet.
-func (r *Reconciler) publishedNAV(ctx context.Context, d *investv1.Dealing) (*investv1.NAVPrice, error) {
+// publishedNAV is the NAV of the dealing: for an intraday dealing point the NAV published
+// on the Dealing itself (spec.navPerShare), for a dealing date the price of that date in
+// its ISIN's history; nil when none is published yet.
+func (r *Reconciler) publishedNAV(ctx context.Context, d *investv1.Dealing, point dealing.Point) (*investv1.NAVPrice, error) {
+	if point.Timed() {
+		if d.Spec.NAVPerShare == nil {
+			return nil, nil
+		}
+		return &investv1.NAVPrice{Date: d.Spec.Date, NAVPerShare: *d.Spec.NAVPerShare}, nil
+	}
 	h := &investv1.NAVHistory{}
 	if err := r.Client.Get(ctx, client.ObjectKey{Name: strings.ToLower(string(d.Spec.ISIN))}, h); err != nil {
 		return nil, client.IgnoreNotFound(err)
@@ -334,7 +358,7 @@ func (r *Reconciler) price(ctx context.Context, o *investv1.Order, s lifecycle.S
 		}
 		note.CarriedForward = &investv1.OrderCarry{
 			Order: investv1.ObjectID(lifecycle.CarryName(o.Namespace, o.Name, s.Dealing)), Units: note.RequestedUnits - note.Units,
-			DealingDate: next.Date.String(), CutOff: metav1.NewTime(next.RedemptionCutOff.UTC()),
+			DealingDate: next.String(), CutOff: metav1.NewTime(next.RedemptionCutOff.UTC()),
 		}
 	}
 	from := o.Status.State
@@ -373,6 +397,22 @@ func (r *Reconciler) price(ctx context.Context, o *investv1.Order, s lifecycle.S
 }
 
 // progress is the dealing's status from its calendar and its orders at now.
+// emptyPointGrace is how long after its last cut-off an intraday dealing point without an
+// order is kept: long enough for an order placed just before the cut-off to reach the
+// cache.
+const emptyPointGrace = time.Minute
+
+// noLiveOrder says whether none of a dealing's orders is to be struck: none, or each
+// cancelled before it was priced.
+func noLiveOrder(orders []investv1.Order) bool {
+	for i := range orders {
+		if orders[i].Status.State != investv1.StateCancelled || orders[i].Status.Strike != nil {
+			return false
+		}
+	}
+	return true
+}
+
 func progress(st *investv1.DealingProgress, d *investv1.Dealing, dl dealing.Dealing, orders []investv1.Order, now time.Time) {
 	fillDates(st, dl)
 	st.Message = ""
@@ -563,7 +603,7 @@ func (r *Reconciler) upcoming(_ context.Context, obj client.Object) []reconcile.
 	}
 	reqs := make([]reconcile.Request, 0, len(next))
 	for _, d := range next {
-		reqs = append(reqs, reconcile.Request{NamespacedName: client.ObjectKey{Name: lifecycle.DealingName(sc.Spec.ISIN, d.Date.String())}})
+		reqs = append(reqs, reconcile.Request{NamespacedName: client.ObjectKey{Name: lifecycle.DealingName(sc.Spec.ISIN, d.String())}})
 	}
 	return reqs
 }

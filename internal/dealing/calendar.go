@@ -3,6 +3,7 @@ package dealing
 import (
 	"errors"
 	"fmt"
+	"strings"
 	"sync"
 	"time"
 
@@ -46,13 +47,51 @@ func (d Date) Weekday() time.Weekday { return time.Weekday((int64(d)%7 + 7 + 4) 
 // String is YYYY-MM-DD.
 func (d Date) String() string { return d.civil().Format(time.DateOnly) }
 
+// Point is a dealing date, or a dealing point of an Intraday share class: a date and a
+// local time of day. Its text (String, ParsePoint) is YYYY-MM-DD or YYYY-MM-DDTHH:MM; it
+// is what orders, Dealing objects and contract notes name a dealing by.
+type Point struct {
+	Date Date
+	// Minute of the local day of an intraday dealing point, 0 to 1439; -1 for a date.
+	Minute int
+}
+
+// DatePoint is the dealing date d.
+func DatePoint(d Date) Point { return Point{Date: d, Minute: -1} }
+
+// Timed says whether p is an intraday dealing point (a date and a time).
+func (p Point) Timed() bool { return p.Minute >= 0 }
+
+// String is YYYY-MM-DD, or YYYY-MM-DDTHH:MM for an intraday dealing point.
+func (p Point) String() string {
+	if !p.Timed() {
+		return p.Date.String()
+	}
+	return fmt.Sprintf("%sT%02d:%02d", p.Date, p.Minute/60, p.Minute%60)
+}
+
+// ParsePoint reads YYYY-MM-DD or YYYY-MM-DDTHH:MM.
+func ParsePoint(s string) (Point, error) {
+	date, hm, timed := strings.Cut(s, "T")
+	d, err := ParseDate(date)
+	if err != nil || !timed {
+		return Point{Date: d, Minute: -1}, err
+	}
+	at, err := parseClock(hm)
+	if err != nil {
+		return Point{}, fmt.Errorf("%q is not a dealing point (YYYY-MM-DDTHH:MM)", s)
+	}
+	return Point{Date: d, Minute: int(at)}, nil
+}
+
 // Side is the side of an order: its cut-off and, for a SELL, its notice.
 type Side = investv1.OrderSide
 
-// Dealing is one dealing date and what follows from it.
+// Dealing is one dealing date (or intraday dealing point) and what follows from it.
 type Dealing struct {
-	// Date is the dealing date: the trade date and the NAV date.
-	Date Date
+	// Point is the dealing date (the trade date and the NAV date), or the dealing point of
+	// an Intraday share class; Date is its date.
+	Point
 	// SubscriptionCutOff and RedemptionCutOff are the instants BUYs and SELLs for Date
 	// must arrive before.
 	SubscriptionCutOff, RedemptionCutOff time.Time
@@ -149,6 +188,11 @@ type Calendar struct {
 	hasValuation   bool
 	weekday        time.Weekday
 	monthOfQuarter int
+	// Intraday: the dealing points of a business day are first, first+interval, ... up
+	// to last; the cut-offs are subMinutes and redMinutes before each.
+	intraday               bool
+	interval, first, last  clock
+	subMinutes, redMinutes clock
 }
 
 var weekdays = map[investv1.Weekday]time.Weekday{
@@ -187,6 +231,16 @@ func New(terms *investv1.DealingTerms) (*Calendar, error) {
 	if terms.MonthOfQuarter != 0 {
 		c.monthOfQuarter = int(terms.MonthOfQuarter)
 	}
+	if terms.Frequency == investv1.DealingIntraday {
+		c.intraday, c.interval, c.first, c.last = true, clock(terms.IntervalMinutes), 0, 24*60-1
+		if terms.FirstDealingTime != "" {
+			c.first, _ = parseClock(terms.FirstDealingTime)
+		}
+		if terms.LastDealingTime != "" {
+			c.last, _ = parseClock(terms.LastDealingTime)
+		}
+		c.subMinutes, c.redMinutes = clock(terms.SubscriptionCutOff.MinutesBefore), clock(terms.RedemptionCutOff.MinutesBefore)
+	}
 	return c, nil
 }
 
@@ -218,13 +272,35 @@ func (c *Calendar) AddBusinessDays(d Date, n int) (Date, error) {
 	return d, nil
 }
 
-// IsDealingDate says whether d is a dealing date.
+// Intraday says whether the calendar has dealing points within a day.
+func (c *Calendar) Intraday() bool { return c.intraday }
+
+// start is the first point of date d a search looks at.
+func (c *Calendar) start(d Date) Point {
+	if c.intraday {
+		return Point{Date: d, Minute: int(c.first)}
+	}
+	return DatePoint(d)
+}
+
+// IsDealingPoint says whether p is a dealing date of a calendar of dates, or a dealing
+// point of an Intraday one.
+func (c *Calendar) IsDealingPoint(p Point) bool {
+	if !c.intraday {
+		return !p.Timed() && c.IsDealingDate(p.Date)
+	}
+	m := clock(p.Minute)
+	return p.Timed() && c.IsBusinessDay(p.Date) && m >= c.first && m <= c.last && (m-c.first)%c.interval == 0
+}
+
+// IsDealingDate says whether d is a dealing date (for an Intraday calendar: a date with
+// dealing points, a business day).
 func (c *Calendar) IsDealingDate(d Date) bool {
 	if !c.IsBusinessDay(d) {
 		return false
 	}
 	switch c.terms.Frequency {
-	case investv1.DealingDaily:
+	case investv1.DealingDaily, investv1.DealingIntraday:
 		return true
 	case investv1.DealingWeekly:
 		// d is the first business day on or after the week's scheduled weekday: every day
@@ -286,10 +362,31 @@ func (c *Calendar) lastBusinessDay(from, to Date) (Date, bool) {
 }
 
 // Dealing is what follows from dealing date d: its cut-offs, valuation point, NAV
-// publication and settlement dates. d should be a dealing date.
-func (c *Calendar) Dealing(d Date) (Dealing, error) {
-	out := Dealing{Date: d}
+// publication and settlement dates. d should be a dealing date of a calendar of dates.
+func (c *Calendar) Dealing(d Date) (Dealing, error) { return c.DealingAt(DatePoint(d)) }
+
+// DealingAt is what follows from dealing point p (a dealing date, or an intraday dealing
+// point): its cut-offs, valuation point, NAV publication and settlement dates. p should
+// be a dealing point of the calendar (IsDealingPoint). An intraday dealing point is its
+// own valuation point; its cut-offs are minutesBefore it; its NAV publication and
+// settlement dates count business days from its date.
+func (c *Calendar) DealingAt(p Point) (Dealing, error) {
+	d := p.Date
+	out := Dealing{Point: p}
 	var err error
+	if p.Timed() {
+		at := LocalInstant(d, p.Minute/60, p.Minute%60, c.loc)
+		out.ValuationPoint = at
+		out.SubscriptionCutOff = at.Add(-time.Duration(c.subMinutes) * time.Minute)
+		out.RedemptionCutOff = at.Add(-time.Duration(c.redMinutes) * time.Minute)
+		if out.NAVPublicationDate, err = c.AddBusinessDays(d, int(c.terms.NAVPublicationLag)); err != nil {
+			return Dealing{}, err
+		}
+		if out.SettlementDate, err = c.AddBusinessDays(d, int(c.terms.SettlementPeriod)); err != nil {
+			return Dealing{}, err
+		}
+		return out, nil
+	}
 	if out.SubscriptionCutOff, err = c.cutOffInstant(d, c.sub); err != nil {
 		return Dealing{}, err
 	}
@@ -318,42 +415,96 @@ func (c *Calendar) cutOffInstant(d Date, co cutOff) (time.Time, error) {
 	return LocalInstant(day, int(co.at/60), int(co.at%60), c.loc), nil
 }
 
-// nextDealing is the first dealing at or after date from for which keep is true.
-func (c *Calendar) nextDealing(from Date, keep func(Dealing) bool) (Dealing, error) {
-	for d, end := from, from+Horizon; d < end; d++ {
+// nextDealing is the first dealing at or after point from (a date: every dealing of that
+// date and later) for which keep is true.
+func (c *Calendar) nextDealing(from Point, keep func(Dealing) bool) (Dealing, error) {
+	for d, end := from.Date, from.Date+Horizon; d < end; d++ {
 		if !c.IsDealingDate(d) {
 			continue
 		}
-		dl, err := c.Dealing(d)
-		if err != nil {
-			return Dealing{}, err
+		if !c.intraday {
+			dl, err := c.Dealing(d)
+			if err != nil {
+				return Dealing{}, err
+			}
+			if keep(dl) {
+				return dl, nil
+			}
+			continue
 		}
-		if keep(dl) {
-			return dl, nil
+		m := c.first
+		if d == from.Date && clock(from.Minute) > m {
+			// The first point at or after from's time.
+			m += (clock(from.Minute) - m + c.interval - 1) / c.interval * c.interval
+		}
+		for ; m <= c.last; m += c.interval {
+			dl, err := c.DealingAt(Point{Date: d, Minute: int(m)})
+			if err != nil {
+				return Dealing{}, err
+			}
+			if keep(dl) {
+				return dl, nil
+			}
 		}
 	}
 	return Dealing{}, ErrNoDealingDate
 }
 
-// After is the first dealing after date d (the next dealing date, whatever its cut-offs).
-func (c *Calendar) After(d Date) (Dealing, error) {
-	return c.nextDealing(d+1, func(Dealing) bool { return true })
+// searchFrom is where a search for a dealing whose cut-off is after instant at starts, at
+// date d or later. A cut-off is at or before its dealing point, so an intraday search
+// skips the points of at's local date before at's local time (two hours before it, the
+// widest daylight saving shift, when the zone's offset changes near at): a day of
+// two-minute points is not computed point by point for every order placed.
+func (c *Calendar) searchFrom(at time.Time, d Date) Point {
+	if !c.intraday {
+		return c.start(d)
+	}
+	local := at.In(c.loc)
+	today := DateOf(local.Date())
+	m := local.Hour()*60 + local.Minute()
+	_, now := local.Zone()
+	_, earlier := at.Add(-3 * time.Hour).In(c.loc).Zone()
+	_, later := at.Add(26 * time.Hour).In(c.loc).Zone()
+	if now != earlier || now != later {
+		m -= 120 // a daylight saving change near at: local times are not in order
+	}
+	if d > today || m < 0 {
+		return c.start(d)
+	}
+	// Every point of an earlier date, and of today before at's local time (two hours
+	// before it near a daylight saving change), is before at, and so is its cut-off.
+	return Point{Date: today, Minute: m}
 }
 
-// Next is the next n open dealings at instant at: the first n dealing dates, earliest
-// first, at least one of whose cut-offs is still ahead (strictly after at).
+// successor is the first point after p a search looks at.
+func (c *Calendar) successor(p Point) Point {
+	if c.intraday && p.Timed() {
+		return Point{Date: p.Date, Minute: p.Minute + 1}
+	}
+	return c.start(p.Date + 1)
+}
+
+// After is the first dealing after point p (the next dealing date or point, whatever its
+// cut-offs).
+func (c *Calendar) After(p Point) (Dealing, error) {
+	return c.nextDealing(c.successor(p), func(Dealing) bool { return true })
+}
+
+// Next is the next n open dealings at instant at: the first n dealing dates (or intraday
+// dealing points), earliest first, at least one of whose cut-offs is still ahead
+// (strictly after at).
 func (c *Calendar) Next(at time.Time, n int) ([]Dealing, error) {
 	out := make([]Dealing, 0, n)
 	// A dealing whose cut-off is ahead is on or after the local date of at; a day earlier
 	// is searched too, for a zone whose clocks go back across midnight.
-	from := LocalDate(at, c.loc) - 1
+	from := c.searchFrom(at, LocalDate(at, c.loc)-1)
 	for len(out) < n {
 		dl, err := c.nextDealing(from, func(dl Dealing) bool { return dl.LastCutOff().After(at) })
 		if err != nil {
 			return out, err
 		}
 		out = append(out, dl)
-		from = dl.Date + 1
+		from = c.successor(dl.Point)
 	}
 	return out, nil
 }
@@ -368,7 +519,7 @@ func (c *Calendar) DealingDateFor(side Side, receivedAt time.Time) (Dealing, err
 	if side == investv1.SideSell {
 		earliest = received + Date(c.terms.RedemptionNoticeDays)
 	}
-	return c.nextDealing(earliest, func(dl Dealing) bool { return dl.CutOff(side).After(receivedAt) })
+	return c.nextDealing(c.searchFrom(receivedAt, earliest), func(dl Dealing) bool { return dl.CutOff(side).After(receivedAt) })
 }
 
 // Next is Calendar.Next for terms.

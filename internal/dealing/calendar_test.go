@@ -65,7 +65,7 @@ func dates(t *testing.T, c *dealing.Calendar, now time.Time, n int) string {
 	}
 	var out []string
 	for _, d := range next {
-		out = append(out, d.Date.String())
+		out = append(out, d.String())
 	}
 	return strings.Join(out, " ")
 }

@@ -28,11 +28,13 @@ func Validate(t *investv1.DealingTerms, path *field.Path) field.ErrorList {
 	}
 	weekly := t.Frequency == investv1.DealingWeekly
 	monthly := t.Frequency == investv1.DealingMonthly || t.Frequency == investv1.DealingQuarterly
+	intraday := t.Frequency == investv1.DealingIntraday
 	switch t.Frequency {
-	case investv1.DealingDaily, investv1.DealingWeekly, investv1.DealingMonthly, investv1.DealingQuarterly:
+	case investv1.DealingIntraday, investv1.DealingDaily, investv1.DealingWeekly, investv1.DealingMonthly, investv1.DealingQuarterly:
 	default:
-		errs = append(errs, field.NotSupported(path.Child("frequency"), t.Frequency, []string{"Daily", "Weekly", "Monthly", "Quarterly"}))
+		errs = append(errs, field.NotSupported(path.Child("frequency"), t.Frequency, []string{"Intraday", "Daily", "Weekly", "Monthly", "Quarterly"}))
 	}
+	errs = append(errs, validateIntraday(t, intraday, path)...)
 	switch {
 	case weekly && t.Weekday == "":
 		errs = append(errs, field.Required(path.Child("weekday"), "weekday is required when frequency is Weekly"))
@@ -76,7 +78,9 @@ func Validate(t *investv1.DealingTerms, path *field.Path) field.ErrorList {
 		}
 	}
 	var valuation clock = -1
-	if t.ValuationTime != "" {
+	if intraday && t.ValuationTime != "" {
+		errs = append(errs, field.Forbidden(path.Child("valuationTime"), "valuationTime is not allowed when frequency is Intraday: each dealing point is its own valuation point"))
+	} else if t.ValuationTime != "" {
 		v, err := parseClock(t.ValuationTime)
 		if err != nil {
 			errs = append(errs, field.Invalid(path.Child("valuationTime"), t.ValuationTime, err.Error()))
@@ -88,6 +92,18 @@ func Validate(t *investv1.DealingTerms, path *field.Path) field.ErrorList {
 		c    investv1.CutOff
 	}{{"subscriptionCutOff", t.SubscriptionCutOff}, {"redemptionCutOff", t.RedemptionCutOff}} {
 		p := path.Child(co.name)
+		if intraday {
+			if co.c.Time != "" || co.c.BusinessDaysBefore != 0 {
+				errs = append(errs, field.Forbidden(p, "an Intraday cut-off is minutesBefore each dealing point (no time or businessDaysBefore)"))
+			}
+			if co.c.MinutesBefore < 0 || co.c.MinutesBefore > 1440 {
+				errs = append(errs, field.Invalid(p.Child("minutesBefore"), co.c.MinutesBefore, "0 to 1440"))
+			}
+			continue
+		}
+		if co.c.MinutesBefore != 0 {
+			errs = append(errs, field.Forbidden(p.Child("minutesBefore"), "minutesBefore is allowed only when frequency is Intraday"))
+		}
 		at, err := parseClock(co.c.Time)
 		if err != nil {
 			errs = append(errs, field.Invalid(p.Child("time"), co.c.Time, err.Error()))
@@ -107,6 +123,43 @@ func Validate(t *investv1.DealingTerms, path *field.Path) field.ErrorList {
 		if n.value < 0 || n.value > n.max {
 			errs = append(errs, field.Invalid(path.Child(n.name), n.value, "0 to "+strconv.Itoa(int(n.max))))
 		}
+	}
+	return errs
+}
+
+// validateIntraday checks the fields of an Intraday calendar: an interval that divides a
+// day, and the first and last dealing times of a business day.
+func validateIntraday(t *investv1.DealingTerms, intraday bool, path *field.Path) field.ErrorList {
+	var errs field.ErrorList
+	if !intraday {
+		for _, f := range []struct {
+			name string
+			set  bool
+		}{{"intervalMinutes", t.IntervalMinutes != 0}, {"firstDealingTime", t.FirstDealingTime != ""}, {"lastDealingTime", t.LastDealingTime != ""}} {
+			if f.set {
+				errs = append(errs, field.Forbidden(path.Child(f.name), f.name+" is allowed only when frequency is Intraday"))
+			}
+		}
+		return errs
+	}
+	if t.IntervalMinutes < 1 || t.IntervalMinutes > 720 || 1440%t.IntervalMinutes != 0 {
+		errs = append(errs, field.Invalid(path.Child("intervalMinutes"), t.IntervalMinutes,
+			"intervalMinutes (1 to 720, dividing a day's 1,440 minutes) is required when frequency is Intraday"))
+	}
+	first, last := clock(0), clock(24*60-1)
+	var err error
+	if t.FirstDealingTime != "" {
+		if first, err = parseClock(t.FirstDealingTime); err != nil {
+			errs = append(errs, field.Invalid(path.Child("firstDealingTime"), t.FirstDealingTime, err.Error()))
+		}
+	}
+	if t.LastDealingTime != "" {
+		if last, err = parseClock(t.LastDealingTime); err != nil {
+			errs = append(errs, field.Invalid(path.Child("lastDealingTime"), t.LastDealingTime, err.Error()))
+		}
+	}
+	if first > last {
+		errs = append(errs, field.Invalid(path.Child("lastDealingTime"), t.LastDealingTime, "firstDealingTime must not be after lastDealingTime"))
 	}
 	return errs
 }

@@ -51,19 +51,29 @@ func CutOff(o *investv1.Order) time.Time {
 }
 
 // DealingName is the name of the Dealing object of an ISIN and a dealing date: the ISIN
-// in lower case, a dash and the date (lu0000deal19-2026-03-10).
+// in lower case, a dash and the date (lu0000deal19-2026-03-10); an Intraday class's
+// dealing point (2026-03-10T12:05) is written in lower case without its colon
+// (lu0000deal19-2026-03-10t1205), as names allow.
 func DealingName(isin investv1.ISIN, date string) string {
-	return strings.ToLower(string(isin)) + "-" + date
+	return strings.ToLower(string(isin)) + "-" + strings.ToLower(strings.ReplaceAll(date, ":", ""))
 }
 
 // SplitName splits the name of a Dealing or a MatchingWindow (DealingName, WindowName)
-// into its ISIN (upper case) and date; false when it is not such a name.
+// into its ISIN (upper case) and date (or dealing point, YYYY-MM-DDTHH:MM); false when it
+// is not such a name.
 func SplitName(name string) (investv1.ISIN, string, bool) {
-	const isinLen, dateLen = 12, 10
-	if len(name) != isinLen+1+dateLen || name[isinLen] != '-' {
+	const isinLen, dateLen, pointLen = 12, 10, 15 // 2026-03-10, 2026-03-10t1205
+	if len(name) < isinLen+1+dateLen || name[isinLen] != '-' {
 		return "", "", false
 	}
-	return investv1.ISIN(strings.ToUpper(name[:isinLen])), name[isinLen+1:], true
+	isin, date := investv1.ISIN(strings.ToUpper(name[:isinLen])), name[isinLen+1:]
+	switch {
+	case len(date) == dateLen:
+		return isin, date, true
+	case len(date) == pointLen && date[dateLen] == 't':
+		return isin, date[:dateLen] + "T" + date[dateLen+1:dateLen+3] + ":" + date[dateLen+3:], true
+	}
+	return "", "", false
 }
 
 // OrderDealingName is the Dealing the order belongs to now; "" for a latest-priced order.

@@ -143,7 +143,14 @@ func TestADealingOrWindowNameSplitsIntoItsISINAndDate(t *testing.T) {
 	if isin, date, ok := SplitName(name); !ok || isin != "LU0000SCND27" || date != "2026-03-10" || name != DealingName(isin, date) {
 		t.Errorf("SplitName(%q) = %s %s %v", name, isin, date, ok)
 	}
-	for _, bad := range []string{"", "lu0000scnd27", "lu0000scnd27_2026-03-10", "lu0000scnd2-2026-03-10x"} {
+	point := DealingName("LU0000FWRD24", "2026-03-10T12:05")
+	if point != "lu0000fwrd24-2026-03-10t1205" {
+		t.Errorf("the Dealing of a dealing point is named %q, want lu0000fwrd24-2026-03-10t1205", point)
+	}
+	if isin, date, ok := SplitName(point); !ok || isin != "LU0000FWRD24" || date != "2026-03-10T12:05" {
+		t.Errorf("SplitName(%q) = %s %s %v", point, isin, date, ok)
+	}
+	for _, bad := range []string{"", "lu0000scnd27", "lu0000scnd27_2026-03-10", "lu0000scnd2-2026-03-10x", "lu0000fwrd24-2026-03-10x1205", "lu0000fwrd24-2026-03-10t12055"} {
 		if _, _, ok := SplitName(bad); ok {
 			t.Errorf("SplitName(%q): want false", bad)
 		}

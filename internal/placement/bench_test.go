@@ -24,10 +24,18 @@ func BenchmarkDecide(b *testing.B) {
 		SubscriptionCutOff: investv1.CutOff{Time: "12:00"}, RedemptionCutOff: investv1.CutOff{Time: "16:00", BusinessDaysBefore: 1},
 		Holidays: []string{"2026-12-24", "2026-12-25", "2026-12-31", "2027-01-01"}, SettlementPeriod: 2,
 	}
+	intraday := placeable()
+	intraday.NAVHistory = nil
+	intraday.Order.Spec.AmountOfUnits, intraday.Order.Spec.Amount = 0, 20_000_000
+	intraday.ShareClass.Spec.Dealing = &investv1.DealingTerms{
+		Pricing: investv1.PricingForward, TimeZone: "Europe/Luxembourg", Frequency: investv1.DealingIntraday, IntervalMinutes: 2,
+		SubscriptionCutOff: investv1.CutOff{MinutesBefore: 1}, RedemptionCutOff: investv1.CutOff{MinutesBefore: 1},
+		Holidays: []string{"2026-12-24", "2026-12-25", "2026-12-31", "2027-01-01"}, SettlementPeriod: 2,
+	}
 	for _, bc := range []struct {
 		name string
 		in   Input
-	}{{"latest", latest}, {"forward", forward}} {
+	}{{"latest", latest}, {"forward", forward}, {"intraday", intraday}} {
 		b.Run(bc.name, func(b *testing.B) {
 			b.ReportAllocs()
 			for b.Loop() {

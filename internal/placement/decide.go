@@ -175,7 +175,7 @@ func Decide(in Input) Result {
 	}
 	if forward {
 		cutOff := metav1.NewTime(dl.CutOff(o.Spec.Side).UTC())
-		res.Quote.DealingDate, res.Quote.CutOff = dl.Date.String(), &cutOff
+		res.Quote.DealingDate, res.Quote.CutOff = dl.String(), &cutOff
 	} else {
 		res.Quote.NAVPerShare, res.Quote.NAVDate = nav.NAVPerShare, nav.Date
 	}

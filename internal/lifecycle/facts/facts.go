@@ -116,7 +116,7 @@ func forwardFacts(f *lifecycle.Facts, o *investv1.Order, sc *investv1.ShareClass
 	}
 	if f.UnpaidPolicy == investv1.UnpaidNextDealingDate {
 		if next, err := dealing.DealingDateFor(terms, investv1.SideBuy, now); err == nil {
-			f.NextDealing = &investv1.OrderDealing{Date: next.Date.String(), CutOff: metav1.NewTime(next.SubscriptionCutOff.UTC())}
+			f.NextDealing = &investv1.OrderDealing{Date: next.String(), CutOff: metav1.NewTime(next.SubscriptionCutOff.UTC())}
 		}
 	}
 	return time.Time{}
