@@ -319,15 +319,15 @@ type MatchingWindowList struct {
 
 // ShareClassDealing are a share class's dealing terms and its next dealing dates.
 type ShareClassDealing struct {
-	Pricing              string        `json:"pricing" openapi:"enum=LATEST|FORWARD"`
-	TimeZone             string        `json:"time_zone"`
-	Frequency            string        `json:"frequency" openapi:"enum=INTRADAY|DAILY|WEEKLY|MONTHLY|QUARTERLY"`
+	Pricing   string `json:"pricing" openapi:"enum=LATEST|FORWARD"`
+	TimeZone  string `json:"time_zone"`
+	Frequency string `json:"frequency" openapi:"enum=INTRADAY|DAILY|WEEKLY|MONTHLY|QUARTERLY"`
 	// IntervalMinutes, FirstDealingTime and LastDealingTime (INTRADAY only; null
 	// otherwise): a dealing point every intervalMinutes from the first to the last
 	// dealing time of each business day.
-	IntervalMinutes  *int32  `json:"interval_minutes" openapi:"min=1;max=720"`
-	FirstDealingTime *string `json:"first_dealing_time" openapi:"pattern=^([01][0-9]|2[0-3]):[0-5][0-9]$"`
-	LastDealingTime  *string `json:"last_dealing_time" openapi:"pattern=^([01][0-9]|2[0-3]):[0-5][0-9]$"`
+	IntervalMinutes      *int32        `json:"interval_minutes" openapi:"min=1;max=720"`
+	FirstDealingTime     *string       `json:"first_dealing_time" openapi:"pattern=^([01][0-9]|2[0-3]):[0-5][0-9]$"`
+	LastDealingTime      *string       `json:"last_dealing_time" openapi:"pattern=^([01][0-9]|2[0-3]):[0-5][0-9]$"`
 	Weekday              *string       `json:"weekday" openapi:"enum=MONDAY|TUESDAY|WEDNESDAY|THURSDAY|FRIDAY|SATURDAY|SUNDAY"`
 	DayRule              *string       `json:"day_rule" openapi:"enum=DAY_OF_MONTH|FIRST_BUSINESS_DAY|LAST_BUSINESS_DAY"`
 	DayOfMonth           *int32        `json:"day_of_month" openapi:"min=1;max=31"`
@@ -498,7 +498,7 @@ type OrderMatchingWindow struct {
 // 20022 setr.012 confirmation): what the strike of its dealing date fixed.
 type OrderConfirmation struct {
 	// Dealing is the dealing (an ISIN and a date) whose strike priced the order.
-	Dealing   string `json:"dealing"`
+	Dealing string `json:"dealing"`
 	// TradeDate and NAVDate are the dealing date; for an INTRADAY share class the
 	// dealing point, YYYY-MM-DDTHH:MM in the class's time zone.
 	TradeDate string `json:"trade_date" openapi:"pattern=^[0-9]{4}-[0-9]{2}-[0-9]{2}(T[0-9]{2}:[0-9]{2})?$"`
