@@ -17,6 +17,7 @@ func TestEverySampleShareClassGetsALocalChainToken(t *testing.T) {
 		{ISIN: "LU000FSHA019", Name: "Class A EUR Acc"},
 		{ISIN: "LU000FSHI012", Name: "Class I EUR Acc"},
 		{ISIN: "IE000FSHD018", Name: "Class D EUR Dis"},
+		{ISIN: "LU000FSHM014", Name: "Class M EUR Acc (forward, every two minutes)"},
 	}
 	if len(got) != len(want) {
 		t.Fatalf("share classes %+v, want %+v", got, want)
