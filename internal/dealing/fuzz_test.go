@@ -11,7 +11,8 @@ import (
 
 var (
 	fuzzZones       = []string{"Europe/Luxembourg", "America/New_York", "Australia/Lord_Howe", "Asia/Kolkata", "UTC", "America/Sao_Paulo", "Pacific/Apia"}
-	fuzzFrequencies = []investv1.DealingFrequency{investv1.DealingDaily, investv1.DealingWeekly, investv1.DealingMonthly, investv1.DealingQuarterly}
+	fuzzFrequencies = []investv1.DealingFrequency{investv1.DealingDaily, investv1.DealingWeekly, investv1.DealingMonthly, investv1.DealingQuarterly, investv1.DealingIntraday}
+	fuzzIntervals   = []int32{1, 2, 5, 15, 30, 60, 90, 720}
 	fuzzRules       = []investv1.DealingDayRule{investv1.DayRuleDayOfMonth, investv1.DayRuleFirstBusinessDay, investv1.DayRuleLastBusinessDay}
 	fuzzWeekdays    = []investv1.Weekday{"Sunday", "Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday"}
 )
@@ -25,6 +26,8 @@ func FuzzCalendarInvariants(f *testing.F) {
 	f.Add(uint8(0), uint8(0), uint8(2), uint8(0), uint8(31), uint8(3), uint8(0x3e), uint16(720), uint8(0), uint16(900), uint8(1), uint16(0), int64(1773136800), uint64(0), uint8(1), uint8(3), uint8(10))
 	f.Add(uint8(1), uint8(2), uint8(3), uint8(2), uint8(15), uint8(1), uint8(0x7f), uint16(150), uint8(3), uint16(1439), uint8(0), uint16(300), int64(1774746000), uint64(0xdeadbeef), uint8(0), uint8(0), uint8(0))
 	f.Add(uint8(5), uint8(3), uint8(1), uint8(1), uint8(1), uint8(2), uint8(0x41), uint16(0), uint8(10), uint16(60), uint8(2), uint16(1380), int64(1792800000), uint64(42), uint8(2), uint8(5), uint8(60))
+	f.Add(uint8(0), uint8(4), uint8(2), uint8(0), uint8(9), uint8(17), uint8(0x3e), uint16(2), uint8(0), uint16(3), uint8(0), uint16(540), int64(1793235600), uint64(0), uint8(0), uint8(1), uint8(0))
+	f.Add(uint8(1), uint8(4), uint8(0), uint8(0), uint8(0), uint8(0), uint8(0x7f), uint16(0), uint8(0), uint16(59), uint8(0), uint16(0), int64(1793584800), uint64(7), uint8(0), uint8(0), uint8(2))
 	f.Fuzz(func(t *testing.T, zone, freq, rule, weekday, dayOfMonth, monthOfQuarter, businessMask uint8,
 		subAt uint16, subBefore uint8, redAt uint16, redBefore uint8, valuation uint16,
 		unix int64, holidaySeed uint64, lag, settlement, notice uint8) {
@@ -37,6 +40,15 @@ func FuzzCalendarInvariants(f *testing.F) {
 			NAVPublicationLag:  int32(lag % 10), SettlementPeriod: int32(settlement % 10), RedemptionNoticeDays: int32(notice),
 		}
 		switch terms.Frequency {
+		case investv1.DealingIntraday:
+			// An interval, a dealing window from dayOfMonth to monthOfQuarter hours (when
+			// in order), cut-offs up to two hours before each point.
+			terms.IntervalMinutes = fuzzIntervals[int(rule)%len(fuzzIntervals)]
+			if first, last := int(dayOfMonth%24), int(monthOfQuarter%24); first < last {
+				terms.FirstDealingTime, terms.LastDealingTime = fmt.Sprintf("%02d:00", first), fmt.Sprintf("%02d:59", last)
+			}
+			terms.SubscriptionCutOff = investv1.CutOff{MinutesBefore: int32(subAt % 120)}
+			terms.RedemptionCutOff = investv1.CutOff{MinutesBefore: int32(redAt % 120)}
 		case investv1.DealingWeekly:
 			terms.Weekday = fuzzWeekdays[int(weekday)%7]
 		case investv1.DealingMonthly, investv1.DealingQuarterly:
@@ -53,7 +65,7 @@ func FuzzCalendarInvariants(f *testing.F) {
 				terms.BusinessDays = append(terms.BusinessDays, d)
 			}
 		}
-		if valuation%2 == 1 {
+		if valuation%2 == 1 && terms.Frequency != investv1.DealingIntraday {
 			terms.ValuationTime = hhmm(valuation)
 		}
 		// Instants from 1990 to 2100; holidays scattered over the following half year.
@@ -76,11 +88,11 @@ func FuzzCalendarInvariants(f *testing.F) {
 			t.Fatalf("Next(%s): %v (terms %+v)", now, err, terms)
 		}
 		for i, d := range next {
-			where := fmt.Sprintf("dealing %d (%s) at %s, terms %+v", i, d.Date, now.UTC(), terms)
-			if !c.IsDealingDate(d.Date) {
+			where := fmt.Sprintf("dealing %d (%s) at %s, terms %+v", i, d.Point, now.UTC(), terms)
+			if !c.IsDealingDate(d.Date) || !c.IsDealingPoint(d.Point) {
 				t.Fatalf("%s: not a dealing date", where)
 			}
-			if i > 0 && d.Date <= next[i-1].Date {
+			if i > 0 && !pointBefore(next[i-1].Point, d.Point) {
 				t.Fatalf("%s: not after the previous one %s", where, next[i-1].Date)
 			}
 			if !d.LastCutOff().After(now) {
@@ -115,12 +127,17 @@ func FuzzCalendarInvariants(f *testing.F) {
 				}
 			}
 			for _, d := range next {
-				if d.Date >= earliest && d.Date < got.Date && d.CutOff(side).After(now) {
+				if d.Date >= earliest && pointBefore(d.Point, got.Point) && d.CutOff(side).After(now) {
 					t.Fatalf("%s at %s deals %s, but %s was open (cut-off %s)", side, now, got.Date, d.Date, d.CutOff(side))
 				}
 			}
 		}
 	})
+}
+
+// pointBefore says whether dealing point a comes before b.
+func pointBefore(a, b dealing.Point) bool {
+	return a.Date < b.Date || a.Date == b.Date && a.Minute < b.Minute
 }
 
 func hhmm(minutes uint16) string {
