@@ -222,7 +222,7 @@ type DealingProgress struct {
 // +kubebuilder:printcolumn:name="Carried",type=integer,JSONPath=`.status.unitsCarriedForward`,priority=1
 // +kubebuilder:printcolumn:name="Settlement",type=string,JSONPath=`.status.settlementDate`,priority=1
 // +kubebuilder:printcolumn:name="Age",type=date,JSONPath=`.metadata.creationTimestamp`
-// +kubebuilder:validation:XValidation:rule="self.metadata.name == self.spec.isin.lowerAscii() + '-' + self.spec.date.lowerAscii().split(':').join()",message="metadata.name must be the ISIN in lower case, a dash and the date, e.g. lu0000deal19-2026-03-10 (a dealing point 2026-03-10T12:05: lu0000deal19-2026-03-10t1205)"
+// +kubebuilder:validation:XValidation:rule="self.metadata.name == self.spec.isin.lowerAscii() + '-' + (self.spec.date.size() == 10 ? self.spec.date : self.spec.date.substring(0, 10) + 't' + self.spec.date.substring(11, 13) + self.spec.date.substring(14, 16))",message="metadata.name must be the ISIN in lower case, a dash and the date, e.g. lu0000deal19-2026-03-10 (a dealing point 2026-03-10T12:05: lu0000deal19-2026-03-10t1205)"
 type Dealing struct {
 	metav1.TypeMeta   `json:",inline"`
 	metav1.ObjectMeta `json:"metadata,omitempty"`

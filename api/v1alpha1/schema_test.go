@@ -6,6 +6,7 @@ import (
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/util/intstr"
@@ -421,6 +422,25 @@ var _ = Describe("CRD schemas", func() {
 				Expect(unstructured.SetNestedField(u.Object, dealing, "spec", "dealing")).To(Succeed())
 				Expect(k8s.Create(ctx, u)).To(Succeed(), "%v", dealing)
 				DeferCleanup(func() { Expect(client.IgnoreNotFound(k8s.Delete(ctx, u))).To(Succeed()) })
+			}
+		})
+
+		It("names a Dealing after its ISIN and its date or dealing point, and nothing else", func() {
+			for name, date := range map[string]string{
+				"lu0000deal19-2026-03-10":      "2026-03-10",
+				"lu0000deal19-2026-03-10t1205": "2026-03-10T12:05",
+			} {
+				d := &investv1.Dealing{ObjectMeta: metav1.ObjectMeta{Name: name}, Spec: investv1.DealingSpec{ISIN: "LU0000DEAL19", Date: date}}
+				Expect(k8s.Create(ctx, d)).To(Succeed(), name)
+				DeferCleanup(func() { Expect(client.IgnoreNotFound(k8s.Delete(ctx, d))).To(Succeed()) })
+			}
+			for name, date := range map[string]string{
+				"lu0000deal19-2026-03-11":      "2026-03-10",
+				"lu0000deal19-2026-03-10t1210": "2026-03-10T12:05",
+				"lu0000deal19-2026-03-10":      "2026-03-10T12:05",
+			} {
+				d := &investv1.Dealing{ObjectMeta: metav1.ObjectMeta{Name: name}, Spec: investv1.DealingSpec{ISIN: "LU0000DEAL19", Date: date}}
+				expectInvalid(k8s.Create(ctx, d), "metadata.name", "must be the ISIN in lower case, a dash and the date")
 			}
 		})
 
