@@ -396,7 +396,6 @@ func (r *Reconciler) price(ctx context.Context, o *investv1.Order, s lifecycle.S
 	return nil
 }
 
-// progress is the dealing's status from its calendar and its orders at now.
 // emptyPointGrace is how long after its last cut-off an intraday dealing point without an
 // order is kept: long enough for an order placed just before the cut-off to reach the
 // cache.
@@ -413,6 +412,7 @@ func noLiveOrder(orders []investv1.Order) bool {
 	return true
 }
 
+// progress is the dealing's status from its calendar and its orders at now.
 func progress(st *investv1.DealingProgress, d *investv1.Dealing, dl dealing.Dealing, orders []investv1.Order, now time.Time) {
 	fillDates(st, dl)
 	st.Message = ""
