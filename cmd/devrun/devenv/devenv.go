@@ -26,6 +26,8 @@ import (
 	"github.com/fundshare/fundshare-operator/internal/localport"
 	"github.com/fundshare/fundshare-operator/internal/notify/egress"
 
+	"k8s.io/apimachinery/pkg/api/meta"
+	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/client-go/rest"
 	"k8s.io/utils/ptr"
 	ctrl "sigs.k8s.io/controller-runtime"
@@ -35,6 +37,7 @@ import (
 	metricsserver "sigs.k8s.io/controller-runtime/pkg/metrics/server"
 	"sigs.k8s.io/controller-runtime/pkg/webhook"
 
+	investv1 "github.com/fundshare/fundshare-operator/api/v1alpha1"
 	"github.com/fundshare/fundshare-operator/cmd/manager/app"
 	"github.com/fundshare/fundshare-operator/controllers/token"
 	"github.com/fundshare/fundshare-operator/internal/archive"
@@ -274,8 +277,47 @@ func Start(ctx context.Context, o Options) (_ *Env, err error) {
 	if err := e.waitFor(ctx, func() bool { return serves(o.RESTAddr) && issuesToken(o.RESTAddr, e.Credentials) }); err != nil {
 		return nil, err
 	}
+	// The REST facade answers from the manager's cache: "running" also means it holds the
+	// catalogue as stored (a loaded machine served the share classes while the NAV
+	// histories' watch was still behind, and a first price read said none was published).
+	if err := e.waitFor(ctx, func() bool { return cached(ctx, c, mgr.GetCache()) }); err != nil {
+		return nil, err
+	}
 	return e, nil
 }
+
+// cached says whether reader holds every fund, share class and NAV history the API server
+// has, each with the spec the API server has (its generation; their statuses change on
+// their own).
+func cached(ctx context.Context, live client.Reader, reader client.Reader) bool {
+	for _, pair := range []struct{ live, cache client.ObjectList }{
+		{&investv1.FundList{}, &investv1.FundList{}},
+		{&investv1.ShareClassList{}, &investv1.ShareClassList{}},
+		{&investv1.NAVHistoryList{}, &investv1.NAVHistoryList{}},
+	} {
+		if live.List(ctx, pair.live) != nil || reader.List(ctx, pair.cache) != nil {
+			return false
+		}
+		have := map[string]int64{}
+		_ = meta.EachListItem(pair.cache, func(o runtime.Object) error {
+			m := o.(client.Object)
+			have[m.GetName()] = m.GetGeneration()
+			return nil
+		})
+		missing := meta.EachListItem(pair.live, func(o runtime.Object) error {
+			if m := o.(client.Object); have[m.GetName()] != m.GetGeneration() {
+				return errNotCached
+			}
+			return nil
+		})
+		if missing != nil {
+			return false
+		}
+	}
+	return true
+}
+
+var errNotCached = errors.New("not cached yet")
 
 // Stop ends the manager (as ctx ending does); Wait then returns.
 func (e *Env) Stop() { e.cancel() }
