@@ -2,6 +2,7 @@ package token_test
 
 import (
 	"math/big"
+	"strings"
 
 	"github.com/ethereum/go-ethereum/accounts/abi/bind/v2"
 	"github.com/ethereum/go-ethereum/common"
@@ -114,7 +115,11 @@ var _ = Describe("Ledger reconciliation", func() {
 		send(token, tok.PackMint(wallet, big.NewInt(2)))
 		Expect(balanceOf(token, wallet)).To(Equal(int64(12)))
 		c = ledgerCondition(acct, metav1.ConditionFalse, ReasonBalanceMismatch)
-		Expect(c.Message).To(Equal("ISIN " + isin + ": chain 12 units, ledger 10"))
+		// The numbers of this ISIN exactly; the suite's other ISINs may be reported not yet
+		// comparable after them while a loaded machine indexes their transfers late.
+		mismatch := "ISIN " + isin + ": chain 12 units, ledger 10"
+		Expect(c.Message).To(Or(Equal(mismatch), HavePrefix(mismatch+"; not yet comparable: ")))
+		Expect(strings.TrimPrefix(c.Message, mismatch)).NotTo(ContainSubstring(isin), "only other ISINs may be not comparable")
 		Eventually(func(g Gomega) {
 			var evs eventsv1.EventList
 			g.Expect(k8s.List(ctx, &evs, client.InNamespace(ns))).To(Succeed())
