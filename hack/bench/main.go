@@ -466,8 +466,9 @@ func (b *bench) start(ctx context.Context, last bool, v variant) error {
 	m := managerStart{Orders: b.ds.orders, Variant: v.name, Times: op.startup, ListAll: list, ListParts: parts, Before: before, After: after,
 		PerOrder: float64(int64(after.HeapAlloc)-int64(before.HeapAlloc)) / float64(b.ds.orders)}
 	b.res.Managers = append(b.res.Managers, m)
-	progress("caches synced after %.2f s (API server alone: %.2f s), controllers idle after %.2f s; heap +%s",
-		m.Times.CacheSynced.Seconds(), list.Seconds(), m.Times.Idle.Seconds(), mib(after.HeapAlloc-before.HeapAlloc))
+	// Signed: the heap of the manager stopped before may be collected meanwhile.
+	progress("caches synced after %.2f s (API server alone: %.2f s), controllers idle after %.2f s; heap %+.0f MiB",
+		m.Times.CacheSynced.Seconds(), list.Seconds(), m.Times.Idle.Seconds(), float64(int64(after.HeapAlloc)-int64(before.HeapAlloc))/(1<<20))
 	if last && b.o.memProfile != "" {
 		if err := writeHeapProfile(b.o.memProfile); err != nil {
 			progress("heap profile: %v", err)
