@@ -7,6 +7,7 @@ package notify
 
 import (
 	"context"
+	"fmt"
 	"time"
 
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
@@ -17,19 +18,26 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/predicate"
 
 	investv1 "github.com/fundshare/fundshare-operator/api/v1alpha1"
+	"github.com/fundshare/fundshare-operator/internal/index"
 	"github.com/fundshare/fundshare-operator/internal/notify"
 )
 
-// +kubebuilder:rbac:groups=invest.fundshare.io,resources=orders;wallets;navhistories,verbs=get;list;watch
+// +kubebuilder:rbac:groups=invest.fundshare.io,resources=orders;wallets;navhistories;dealings;shareclasses,verbs=get;list;watch
 
 // ingest records the events an object's committed status shows. kind names the object's
-// kind in the recorder's keys; events derives its events.
+// kind in the recorder's keys; events derives its events (reading what else it needs from
+// the cache).
 type ingest[T client.Object] struct {
 	reader   client.Reader
 	recorder *notify.Recorder
 	kind     string
 	newObj   func() T
-	events   func(T, time.Time) []notify.Event
+	events   func(context.Context, T, time.Time) ([]notify.Event, error)
+}
+
+// of makes a pure event function one of ingest's.
+func of[T client.Object](f func(T, time.Time) []notify.Event) func(context.Context, T, time.Time) ([]notify.Event, error) {
+	return func(_ context.Context, obj T, since time.Time) ([]notify.Event, error) { return f(obj, since), nil }
 }
 
 func (r *ingest[T]) Reconcile(ctx context.Context, req ctrl.Request) (ctrl.Result, error) {
@@ -44,13 +52,17 @@ func (r *ingest[T]) Reconcile(ctx context.Context, req ctrl.Request) (ctrl.Resul
 	}
 	// An object deleted and created again under its name has other event ids (they hold
 	// its UID), so what the recorder remembers of the old one hides nothing.
-	if err := r.recorder.Record(ctx, key, r.events(obj, r.recorder.Since())); err != nil {
+	events, err := r.events(ctx, obj, r.recorder.Since())
+	if err != nil {
+		return ctrl.Result{}, err
+	}
+	if err := r.recorder.Record(ctx, key, events); err != nil {
 		return ctrl.Result{}, err
 	}
 	return ctrl.Result{}, nil
 }
 
-// setupIngest registers the three ingest reconcilers. They only read (the cache) and write
+// setupIngest registers the ingest reconcilers. They only read (the cache) and write
 // the store, so every change of an order wakes them; the workqueue folds rapid changes of
 // one object into one reconcile.
 func setupIngest(mgr ctrl.Manager, rec *notify.Recorder) error {
@@ -59,17 +71,39 @@ func setupIngest(mgr ctrl.Manager, rec *notify.Recorder) error {
 		For(&investv1.Order{}, statusChanged).
 		WithOptions(controller.Options{MaxConcurrentReconciles: 4}).
 		Complete(&ingest[*investv1.Order]{reader: mgr.GetClient(), recorder: rec, kind: "order",
-			newObj: func() *investv1.Order { return &investv1.Order{} }, events: notify.OrderEvents}); err != nil {
+			newObj: func() *investv1.Order { return &investv1.Order{} }, events: of(notify.OrderEvents)}); err != nil {
 		return err
 	}
 	if err := ctrl.NewControllerManagedBy(mgr).Named("webhook-events-wallets").
 		For(&investv1.Wallet{}, statusChanged).
 		Complete(&ingest[*investv1.Wallet]{reader: mgr.GetClient(), recorder: rec, kind: "wallet",
-			newObj: func() *investv1.Wallet { return &investv1.Wallet{} }, events: notify.WalletEvents}); err != nil {
+			newObj: func() *investv1.Wallet { return &investv1.Wallet{} }, events: of(notify.WalletEvents)}); err != nil {
 		return err
 	}
-	return ctrl.NewControllerManagedBy(mgr).Named("webhook-events-navs").
+	if err := ctrl.NewControllerManagedBy(mgr).Named("webhook-events-navs").
 		For(&investv1.NAVHistory{}, statusChanged).
 		Complete(&ingest[*investv1.NAVHistory]{reader: mgr.GetClient(), recorder: rec, kind: "nav",
-			newObj: func() *investv1.NAVHistory { return &investv1.NAVHistory{} }, events: notify.NAVEvents})
+			newObj: func() *investv1.NAVHistory { return &investv1.NAVHistory{} }, events: of(notify.NAVEvents)}); err != nil {
+		return err
+	}
+	// The NAV of an Intraday dealing point is published on its Dealing (spec.navPerShare):
+	// only a change of the spec can publish one.
+	reader := mgr.GetClient()
+	return ctrl.NewControllerManagedBy(mgr).Named("webhook-events-dealing-navs").
+		For(&investv1.Dealing{}, builder.WithPredicates(predicate.GenerationChangedPredicate{})).
+		Complete(&ingest[*investv1.Dealing]{reader: reader, recorder: rec, kind: "dealing-nav",
+			newObj: func() *investv1.Dealing { return &investv1.Dealing{} },
+			events: func(ctx context.Context, d *investv1.Dealing, since time.Time) ([]notify.Event, error) {
+				if d.Spec.NAVPerShare == nil {
+					return nil, nil
+				}
+				var classes investv1.ShareClassList
+				if err := reader.List(ctx, &classes, client.MatchingFields{index.ShareClassISIN: string(d.Spec.ISIN)}); err != nil {
+					return nil, err
+				}
+				if len(classes.Items) == 0 {
+					return nil, fmt.Errorf("no share class with ISIN %s in the cache yet", d.Spec.ISIN)
+				}
+				return notify.IntradayNAVEvents(d, &classes.Items[0], since), nil
+			}})
 }

@@ -13,6 +13,7 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
 	investv1 "github.com/fundshare/fundshare-operator/api/v1alpha1"
+	"github.com/fundshare/fundshare-operator/internal/dealing"
 )
 
 // MaxPayload is the largest payload an event may have (the thin-payload promise of
@@ -182,6 +183,33 @@ func NAVEvents(h *investv1.NAVHistory, since time.Time) []Event {
 			string(h.Spec.ISIN), metav1.NewTime(day), d))
 	}
 	return out
+}
+
+// IntradayNAVEvents returns nav.published for the NAV published on an Intraday share
+// class's dealing point (the Dealing's spec.navPerShare, set once): its date is the point
+// (YYYY-MM-DDTHH:MM in sc's time zone) and it occurs at the point's instant; none before
+// since. A dealing date's Dealing has none: its NAV is a price of the NAV history
+// (NAVEvents). Catalogue events go to every tenant.
+func IntradayNAVEvents(d *investv1.Dealing, sc *investv1.ShareClass, since time.Time) []Event {
+	if d.Spec.NAVPerShare == nil || sc == nil || sc.Spec.Dealing == nil || sc.Spec.ISIN != d.Spec.ISIN {
+		return nil
+	}
+	p, err := dealing.ParsePoint(d.Spec.Date)
+	if err != nil || !p.Timed() {
+		return nil
+	}
+	cal, err := dealing.New(sc.Spec.Dealing)
+	if err != nil {
+		return nil
+	}
+	at := dealing.LocalInstant(p.Date, p.Minute/60, p.Minute%60, cal.Location())
+	if at.Before(since) {
+		return nil
+	}
+	price := *d.Spec.NAVPerShare
+	data := NAVData{Object: "nav", ISIN: string(d.Spec.ISIN), Date: d.Spec.Date, Price: price, Currency: string(sc.Spec.Currency)}
+	return []Event{event(EventID("nav", string(d.Spec.ISIN), d.Spec.Date, strconv.FormatInt(price, 10)), "", NAVPublished,
+		string(d.Spec.ISIN), metav1.NewTime(at), data)}
 }
 
 // event builds an event with its payload.

@@ -166,6 +166,55 @@ func TestANAVPriceIsPublishedToEveryTenantAndACorrectionIsANewEvent(t *testing.T
 	}
 }
 
+func TestAnIntradayNAVIsPublishedToEveryTenantOnceDatedItsDealingPoint(t *testing.T) {
+	sc := &investv1.ShareClass{Spec: investv1.ShareClassSpec{ISIN: "LU0000000001", Currency: "EUR", Dealing: &investv1.DealingTerms{
+		Pricing: investv1.PricingForward, TimeZone: "Europe/Luxembourg", Frequency: investv1.DealingIntraday, IntervalMinutes: 30,
+		SubscriptionCutOff: investv1.CutOff{MinutesBefore: 5}, RedemptionCutOff: investv1.CutOff{MinutesBefore: 5}}}}
+	nav := int64(1_050_000)
+	d := &investv1.Dealing{Spec: investv1.DealingSpec{ISIN: "LU0000000001", Date: "2026-11-26T11:30"}}
+	if evs := IntradayNAVEvents(d, sc, t0.Add(-time.Hour)); len(evs) != 0 {
+		t.Fatalf("a dealing point without a NAV: %+v", evs)
+	}
+	d.Spec.NAVPerShare = &nav
+	evs := IntradayNAVEvents(d, sc, t0.Add(-time.Hour))
+	if len(evs) != 1 || evs[0].Namespace != "" || evs[0].Type != NAVPublished || evs[0].Subject != "LU0000000001" {
+		t.Fatalf("events: %+v", evs)
+	}
+	// 11:30 in Luxembourg (CET, UTC+1) is 10:30 UTC.
+	if want := time.Date(2026, 11, 26, 10, 30, 0, 0, time.UTC); !evs[0].OccurredAt.Equal(want) {
+		t.Errorf("occurred at %s, want the dealing point %s", evs[0].OccurredAt, want)
+	}
+	var p struct {
+		Data NAVData `json:"data"`
+	}
+	if err := json.Unmarshal(evs[0].Payload, &p); err != nil {
+		t.Fatal(err)
+	}
+	if want := (NAVData{Object: "nav", ISIN: "LU0000000001", Date: "2026-11-26T11:30", Price: 1_050_000, Currency: "EUR"}); p.Data != want {
+		t.Errorf("data %+v, want %+v", p.Data, want)
+	}
+	if again := IntradayNAVEvents(d.DeepCopy(), sc, t0.Add(-time.Hour)); again[0].ID != evs[0].ID {
+		t.Error("the same NAV of the same point has another id")
+	}
+	if evs := IntradayNAVEvents(d, sc, t0.Add(time.Hour)); len(evs) != 0 {
+		t.Errorf("a point before since: %+v", evs)
+	}
+	dated := &investv1.Dealing{Spec: investv1.DealingSpec{ISIN: "LU0000000001", Date: "2026-11-26", NAVPerShare: &nav}}
+	if evs := IntradayNAVEvents(dated, sc, time.Time{}); len(evs) != 0 {
+		t.Errorf("a dealing date's NAV is the NAV history's event, not the Dealing's: %+v", evs)
+	}
+	other := sc.DeepCopy()
+	other.Spec.ISIN = "LU0000000002"
+	if evs := IntradayNAVEvents(d, other, time.Time{}); len(evs) != 0 {
+		t.Errorf("another ISIN's share class: %+v", evs)
+	}
+	h := &investv1.NAVHistory{Spec: investv1.NAVHistorySpec{ISIN: "LU0000000001", Currency: "EUR",
+		Prices: []investv1.NAVPrice{{Date: "2026-11-26", NAVPerShare: 1_050_000}}}}
+	if NAVEvents(h, time.Time{})[0].ID == evs[0].ID {
+		t.Error("the NAV of a dealing point has the id of the same NAV on its date")
+	}
+}
+
 func TestAnEndpointSubscribesToItsTenantsAndTheCataloguesEventsOfItsTypes(t *testing.T) {
 	ep := Endpoint{UID: "e", Namespace: "a", Types: []EventType{OrderCompleted, NAVPublished}}
 	for _, tc := range []struct {
