@@ -139,6 +139,11 @@ var _ = Describe("Intraday dealing points", func() {
 			}
 			return apierrors.IsNotFound(err)
 		}).WithTimeout(envtest.Settle).WithPolling(200 * time.Millisecond).Should(BeTrue())
+		// Deleted for good: its deletion wakes the controller for it, which does not make it
+		// again (a loop of create and delete, hundreds a second, until this was seen).
+		Consistently(func() bool {
+			return apierrors.IsNotFound(k8s.Get(ctx, client.ObjectKey{Name: name}, &investv1.Dealing{}))
+		}).WithTimeout(3 * time.Second).WithPolling(20 * time.Millisecond).Should(BeTrue())
 		// The next point, still open, is kept.
 		Expect(k8s.Get(ctx, client.ObjectKey{Name: lifecycle.DealingName(sc.Spec.ISIN, "2026-03-10T10:10")}, &investv1.Dealing{})).To(Succeed())
 	})

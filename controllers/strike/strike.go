@@ -199,9 +199,9 @@ func (r *Reconciler) Reconcile(ctx context.Context, req ctrl.Request) (ctrl.Resu
 	return ctrl.Result{}, nil
 }
 
-// create makes the Dealing object name stands for, when its share class prices forward,
-// its date is a dealing date, and it is one of the next dealings or an order deals at it;
-// nil when it should not exist.
+// create makes the Dealing object name stands for, when its share class prices forward and
+// its date is a dealing date (or point); an intraday point whose time to be deleted empty
+// has come only when an order deals at it. nil when it should not exist.
 func (r *Reconciler) create(ctx context.Context, name string) (*investv1.Dealing, error) {
 	isin, date, ok := lifecycle.SplitName(name)
 	if !ok {
@@ -218,6 +218,24 @@ func (r *Reconciler) create(ctx context.Context, name string) (*investv1.Dealing
 	p, err := dealing.ParsePoint(date)
 	if err != nil || !cal.IsDealingPoint(p) {
 		return nil, nil //nolint:nilerr // not a dealing date (or point): nothing to create
+	}
+	if p.Timed() {
+		// An intraday point past the time it is deleted at when empty is made for an order
+		// that deals at it only: made empty, it would be deleted at once, and its deletion
+		// wakes this controller for it again.
+		dl, err := cal.DealingAt(p)
+		if err != nil {
+			return nil, nil //nolint:nilerr // the calendar cannot place it: nothing to create
+		}
+		if !r.now().Before(dl.LastCutOff().Add(emptyPointGrace)) {
+			var orders investv1.OrderList
+			if err := r.Client.List(ctx, &orders, client.MatchingFields{index.OrderDealing: name}, client.UnsafeDisableDeepCopy); err != nil {
+				return nil, err
+			}
+			if noLiveOrder(orders.Items) {
+				return nil, nil
+			}
+		}
 	}
 	obj := &investv1.Dealing{ObjectMeta: metav1.ObjectMeta{Name: name}, Spec: investv1.DealingSpec{ISIN: isin, Date: date}}
 	if err := r.Client.Create(ctx, obj); err != nil {
