@@ -4,11 +4,13 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"maps"
 	"net"
 	"net/http"
 	"os"
 	"runtime"
 	"runtime/debug"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -244,7 +246,7 @@ func waitIdle(ctx context.Context, timeout time.Duration) error {
 		}
 		lastAdds = adds
 		if now.After(deadline) {
-			return fmt.Errorf("controllers still busy after %s (queued %v, reconciling %v)", timeout, depth, active)
+			return fmt.Errorf("controllers still busy after %s (queued %v, reconciling %v; by queue: %s)", timeout, depth, active, busyQueues())
 		}
 		select {
 		case <-ctx.Done():
@@ -280,6 +282,51 @@ func queueMetrics() (depth, active, adds float64) {
 		}
 	}
 	return depth, active, adds
+}
+
+// busyQueues names the work queues with items queued or in work, and those that are
+// added to within a second, for an error that says which controller does not go idle.
+func busyQueues() string {
+	byQueue := func() map[string][3]float64 {
+		out := map[string][3]float64{}
+		families, err := metrics.Registry.Gather()
+		if err != nil {
+			return out
+		}
+		for _, f := range families {
+			i := map[string]int{"workqueue_depth": 0, "controller_runtime_active_workers": 1, "workqueue_adds_total": 2}
+			k, ok := i[f.GetName()]
+			if !ok {
+				continue
+			}
+			for _, m := range f.GetMetric() {
+				name := ""
+				for _, l := range m.GetLabel() {
+					if l.GetName() == "name" || l.GetName() == "controller" {
+						name = l.GetValue()
+					}
+				}
+				v := out[name]
+				v[k] += m.GetGauge().GetValue() + m.GetCounter().GetValue()
+				out[name] = v
+			}
+		}
+		return out
+	}
+	before := byQueue()
+	time.Sleep(time.Second)
+	after := byQueue()
+	var parts []string
+	for _, name := range slices.Sorted(maps.Keys(after)) {
+		v := after[name]
+		if added := v[2] - before[name][2]; v[0] > 0 || v[1] > 0 || added > 0 {
+			parts = append(parts, fmt.Sprintf("%s queued %v, reconciling %v, added %v/s", name, v[0], v[1], added))
+		}
+	}
+	if len(parts) == 0 {
+		return "none now"
+	}
+	return strings.Join(parts, "; ")
 }
 
 // apiCounter counts the requests a client sends to the API server, by verb and resource,
