@@ -85,6 +85,15 @@ func loadCatalogue(ctx context.Context, c client.Client) ([]shareClassQuote, err
 	var out []shareClassQuote
 	for i := range classes.Items {
 		sc := &classes.Items[i]
+		if t := sc.Spec.Dealing; t != nil && t.Frequency == investv1.DealingIntraday {
+			// A class that deals every few minutes writes on its own clock (its next dealing
+			// points, its empty points made and deleted): writes the harness would count as
+			// those of the orders it measures. The strike measures a forward class of its own.
+			if err := c.Delete(ctx, sc); err != nil {
+				return nil, err
+			}
+			continue
+		}
 		fund := &investv1.Fund{}
 		if err := c.Get(ctx, client.ObjectKey{Name: string(sc.Spec.FeederFundID)}, fund); err != nil {
 			return nil, err

@@ -164,6 +164,13 @@ func (b *bench) measureStrike(ctx context.Context, n int) (strikeResult, error) 
 	}
 	res.ISIN, res.Date = isin, dl.Date.String()
 	nh := fixtures.NAVHistory(isin, "EUR", investv1.NAVPrice{Date: (dl.Date - 7).String(), NAVPerShare: 1_000_000})
+	if b.op == nil {
+		// The webhook measurement leaves the manager stopped, and its admission webhooks
+		// still registered: the catalogue goes through admission as an operator's would.
+		if err := b.start(ctx, false, variant{}); err != nil {
+			return res, err
+		}
+	}
 	for _, obj := range []client.Object{fund, sc, nh} {
 		if err := b.c.Create(ctx, obj); err != nil {
 			return res, fmt.Errorf("create %T: %w", obj, err)
