@@ -32,9 +32,11 @@ import (
 	"k8s.io/client-go/tools/events"
 	"k8s.io/client-go/util/workqueue"
 	ctrl "sigs.k8s.io/controller-runtime"
+	"sigs.k8s.io/controller-runtime/pkg/builder"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	"sigs.k8s.io/controller-runtime/pkg/event"
 	"sigs.k8s.io/controller-runtime/pkg/handler"
+	"sigs.k8s.io/controller-runtime/pkg/predicate"
 	"sigs.k8s.io/controller-runtime/pkg/reconcile"
 
 	investv1 "github.com/fundshare/fundshare-operator/api/v1alpha1"
@@ -536,8 +538,24 @@ func (r *Reconciler) SetupWithManager(mgr ctrl.Manager) error {
 		For(&investv1.Dealing{}).
 		Watches(&investv1.Order{}, coalescedDealings{}).
 		Watches(&investv1.NAVHistory{}, handler.EnqueueRequestsFromMapFunc(r.dealingsOfNAV)).
-		Watches(&investv1.ShareClass{}, handler.EnqueueRequestsFromMapFunc(r.upcoming)).
+		Watches(&investv1.ShareClass{}, handler.EnqueueRequestsFromMapFunc(r.upcoming), builder.WithPredicates(NextDealingsMoved)).
 		Complete(r)
+}
+
+// NextDealingsMoved passes what can change a share class's next dealings: its creation, a
+// change of its spec (generation), and a change of status.dealing, which the dealing
+// controller writes as the next dealings move. Not the other writes of its status, such as
+// its token's transfer cursor, written every block: each would look at its next three
+// dealings for nothing.
+var NextDealingsMoved = predicate.Funcs{
+	UpdateFunc: func(e event.UpdateEvent) bool {
+		old, ok1 := e.ObjectOld.(*investv1.ShareClass)
+		cur, ok2 := e.ObjectNew.(*investv1.ShareClass)
+		if !ok1 || !ok2 {
+			return true
+		}
+		return old.Generation != cur.Generation || !equality.Semantic.DeepEqual(old.Status.Dealing, cur.Status.Dealing)
+	},
 }
 
 // orderCoalesce is how long after an order's change its dealing is looked at: the
