@@ -72,6 +72,14 @@ func (r *Reconciler) Reconcile(ctx context.Context, req ctrl.Request) (ctrl.Resu
 	if err != nil {
 		return ctrl.Result{}, err
 	}
+	if o.Status.State == "" && f.Priced && !f.FundFound {
+		// Admission priced the order from its share class and fund, so their absence from
+		// the cache is most likely a cache behind the API server (both made just before
+		// the order). Cancelling is final: the API server is asked first.
+		if f, requeueAt, err = facts.Gather(ctx, r.Live, o, r.Now()); err != nil {
+			return ctrl.Result{}, err
+		}
+	}
 	if f.Reservation == lifecycle.ReservationPending && o.Status.State == investv1.StatePlaced && !o.Spec.CancellationRequested {
 		held, message, err := r.reserve(ctx, o)
 		account := klog.KRef(o.Namespace, string(o.Spec.AccountID))

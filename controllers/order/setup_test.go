@@ -28,6 +28,43 @@ func TestTransitionWrittenIsLogged(t *testing.T) {
 	ctrltest.ExpectLogged(t, lines, `"msg"="transition written"`, `"to"="CANCELLED"`, `"reason"="`+lifecycle.ReasonNotPriced+`"`)
 }
 
+// TestANewOrderIsNotCancelledForAShareClassItsCacheHasNotSeenYet: a priced order whose
+// share class and fund the cache does not hold yet (made just before it; CI saw one
+// cancelled so, ShareClassNotFound) is placed when the API server has them, and cancelled
+// only when the API server has none either.
+func TestANewOrderIsNotCancelledForAShareClassItsCacheHasNotSeenYet(t *testing.T) {
+	fund := fixtures.Fund()
+	sc := fixtures.ShareClass(fund.Name, "LU0000000001")
+	order := func() *investv1.Order {
+		o := fixtures.BuyOrder("t", "acct-1", "LU0000000001", 10)
+		o.Spec.Quote = &investv1.OrderQuote{WalletID: "wal-1", PaymentMethodDetailsID: "pmd-1"}
+		return o
+	}
+	for _, tc := range []struct {
+		name    string
+		live    []client.Object
+		want    investv1.OrderState
+		wantWhy string
+	}{
+		{"the API server has them", []client.Object{fund, sc}, investv1.StatePlaced, lifecycle.ReasonAccepted},
+		{"the API server has none either", nil, investv1.StateCancelled, lifecycle.ReasonShareClassNotFound},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			o := order()
+			cache := ctrltest.FakeClient(t, []client.Object{o}, &investv1.Order{})
+			live := ctrltest.FakeClient(t, append([]client.Object{o.DeepCopy()}, tc.live...), &investv1.Order{})
+			ctrltest.ReconcileLogged(t, &Reconciler{Client: cache, Live: live, Now: time.Now}, o, 0, 1)
+			got := &investv1.Order{}
+			if err := cache.Get(t.Context(), client.ObjectKeyFromObject(o), got); err != nil {
+				t.Fatal(err)
+			}
+			if len(got.Status.History) == 0 || got.Status.History[0].State != tc.want || got.Status.History[0].Reason != tc.wantWhy {
+				t.Errorf("history %+v; want it to start %s (%s)", got.Status.History, tc.want, tc.wantWhy)
+			}
+		})
+	}
+}
+
 func TestSetupWithManagerRefusesNilDependencies(t *testing.T) {
 	c := ctrltest.FailingLists(t)
 	ctrltest.ExpectSetupRefusesNil(t, &Reconciler{Client: c, Live: c}, "Client", "Live")
