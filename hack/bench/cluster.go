@@ -258,69 +258,71 @@ func waitIdle(ctx context.Context, timeout time.Duration) error {
 
 // queueMetrics sums controller-runtime's work queue depth, active workers and adds.
 func queueMetrics() (depth, active, adds float64) {
-	families, err := metrics.Registry.Gather()
+	queues, err := byQueue()
 	if err != nil {
 		return -1, -1, -1
 	}
-	for _, f := range families {
-		var sum float64
-		for _, m := range f.GetMetric() {
-			switch {
-			case m.GetGauge() != nil:
-				sum += m.GetGauge().GetValue()
-			case m.GetCounter() != nil:
-				sum += m.GetCounter().GetValue()
-			}
-		}
-		switch f.GetName() {
-		case "workqueue_depth":
-			depth = sum
-		case "controller_runtime_active_workers":
-			active = sum
-		case "workqueue_adds_total":
-			adds = sum
-		}
+	for _, q := range queues {
+		depth, active, adds = depth+q.depth, active+q.active, adds+q.adds
 	}
 	return depth, active, adds
+}
+
+// queueFigures are a work queue's depth, active workers and adds, by field.
+type queueFigures struct{ depth, active, adds float64 }
+
+// byQueue reads controller-runtime's work queue depth, active workers and adds, per
+// queue (its name, or its controller's).
+func byQueue() (map[string]queueFigures, error) {
+	families, err := metrics.Registry.Gather()
+	if err != nil {
+		return nil, err
+	}
+	out := map[string]queueFigures{}
+	for _, f := range families {
+		name := f.GetName()
+		if name != "workqueue_depth" && name != "controller_runtime_active_workers" && name != "workqueue_adds_total" {
+			continue
+		}
+		for _, m := range f.GetMetric() {
+			queue := ""
+			for _, l := range m.GetLabel() {
+				if l.GetName() == "name" || l.GetName() == "controller" {
+					queue = l.GetValue()
+				}
+			}
+			v, q := m.GetGauge().GetValue()+m.GetCounter().GetValue(), out[queue]
+			switch name {
+			case "workqueue_depth":
+				q.depth += v
+			case "controller_runtime_active_workers":
+				q.active += v
+			default:
+				q.adds += v
+			}
+			out[queue] = q
+		}
+	}
+	return out, nil
 }
 
 // busyQueues names the work queues with items queued or in work, and those that are
 // added to within a second, for an error that says which controller does not go idle.
 func busyQueues() string {
-	byQueue := func() map[string][3]float64 {
-		out := map[string][3]float64{}
-		families, err := metrics.Registry.Gather()
-		if err != nil {
-			return out
-		}
-		for _, f := range families {
-			i := map[string]int{"workqueue_depth": 0, "controller_runtime_active_workers": 1, "workqueue_adds_total": 2}
-			k, ok := i[f.GetName()]
-			if !ok {
-				continue
-			}
-			for _, m := range f.GetMetric() {
-				name := ""
-				for _, l := range m.GetLabel() {
-					if l.GetName() == "name" || l.GetName() == "controller" {
-						name = l.GetValue()
-					}
-				}
-				v := out[name]
-				v[k] += m.GetGauge().GetValue() + m.GetCounter().GetValue()
-				out[name] = v
-			}
-		}
-		return out
+	before, err := byQueue()
+	if err != nil {
+		return err.Error()
 	}
-	before := byQueue()
 	time.Sleep(time.Second)
-	after := byQueue()
+	after, err := byQueue()
+	if err != nil {
+		return err.Error()
+	}
 	var parts []string
 	for _, name := range slices.Sorted(maps.Keys(after)) {
-		v := after[name]
-		if added := v[2] - before[name][2]; v[0] > 0 || v[1] > 0 || added > 0 {
-			parts = append(parts, fmt.Sprintf("%s queued %v, reconciling %v, added %v/s", name, v[0], v[1], added))
+		q := after[name]
+		if added := q.adds - before[name].adds; q.depth > 0 || q.active > 0 || added > 0 {
+			parts = append(parts, fmt.Sprintf("%s queued %v, reconciling %v, added %v/s", name, q.depth, q.active, added))
 		}
 	}
 	if len(parts) == 0 {
