@@ -6,7 +6,9 @@ package index
 import (
 	"context"
 	"fmt"
+	"slices"
 
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	investv1 "github.com/fundshare/fundshare-operator/api/v1alpha1"
@@ -192,4 +194,22 @@ func Register(ctx context.Context, fi FieldIndexer) error {
 		}
 	}
 	return nil
+}
+
+// ShareClassesOf lists the share classes of isin: through the cache's index, or, from a
+// reader that is the API server itself (which has no such field selector and says so
+// with 400 Bad Request), all of them, picked by ISIN. The catalogue is small: a reader
+// that asks the API server (a class created a moment ago, not yet in the cache) reads it
+// whole once.
+func ShareClassesOf(ctx context.Context, c client.Reader, isin investv1.ISIN) (investv1.ShareClassList, error) {
+	var classes investv1.ShareClassList
+	err := c.List(ctx, &classes, client.MatchingFields{ShareClassISIN: string(isin)})
+	if !apierrors.IsBadRequest(err) {
+		return classes, err
+	}
+	if err := c.List(ctx, &classes); err != nil {
+		return classes, err
+	}
+	classes.Items = slices.DeleteFunc(classes.Items, func(sc investv1.ShareClass) bool { return sc.Spec.ISIN != isin })
+	return classes, nil
 }

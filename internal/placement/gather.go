@@ -69,9 +69,16 @@ func Gather(ctx context.Context, r Readers, o *investv1.Order, now time.Time) (I
 	}
 	in.Account = acct
 
-	var classes investv1.ShareClassList
-	if err := r.Cache.List(ctx, &classes, client.MatchingFields{index.ShareClassISIN: string(o.Spec.ISIN)}); err != nil {
+	classes, err := index.ShareClassesOf(ctx, r.Cache, o.Spec.ISIN)
+	if err != nil {
 		return in, err
+	}
+	if len(classes.Items) == 0 && r.Live != nil {
+		// A class created a moment ago may not be in the cache yet: the API server says
+		// whether the ISIN is unknown.
+		if classes, err = index.ShareClassesOf(ctx, r.Live, o.Spec.ISIN); err != nil {
+			return in, err
+		}
 	}
 	if len(classes.Items) == 0 {
 		return in, nil

@@ -6,12 +6,14 @@ import (
 	"reflect"
 	"testing"
 
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	"sigs.k8s.io/controller-runtime/pkg/client/fake"
 	"sigs.k8s.io/controller-runtime/pkg/client/interceptor"
 
 	investv1 "github.com/fundshare/fundshare-operator/api/v1alpha1"
+	"github.com/fundshare/fundshare-operator/internal/fixtures"
 	"github.com/fundshare/fundshare-operator/internal/index"
 	"github.com/fundshare/fundshare-operator/internal/scheme"
 	"github.com/fundshare/fundshare-operator/internal/validation"
@@ -149,6 +151,52 @@ func TestGatherAsksTheAPIServerForWhatTheCacheDoesNotShowYet(t *testing.T) {
 	in, err := Gather(context.Background(), readers(t, append(live, fresh), cache), o, now)
 	if err != nil || in.Wallet == nil || in.Wallet.Name != "new" {
 		t.Fatalf("wallet %v, err %v: want the one only the API server shows", in.Wallet, err)
+	}
+}
+
+// apiServer is a fake API server that, like the real one, refuses the cache's field
+// indexes with 400 Bad Request.
+func apiServer(t *testing.T, objs ...client.Object) client.Client {
+	t.Helper()
+	return fakeReader(t, &interceptor.Funcs{List: func(ctx context.Context, c client.WithWatch, list client.ObjectList, opts ...client.ListOption) error {
+		lo := (&client.ListOptions{}).ApplyOptions(opts)
+		if lo.FieldSelector != nil && !lo.FieldSelector.Empty() {
+			return apierrors.NewBadRequest("field label not supported: " + lo.FieldSelector.String())
+		}
+		return c.List(ctx, list, opts...)
+	}}, objs...)
+}
+
+func TestAnOrderForAShareClassTheCacheHasNotSeenYetIsGatheredFromTheAPIServer(t *testing.T) {
+	o, live, cache := world()
+	var lagging []client.Object // the cache has not seen the share class or its fund yet
+	for _, obj := range cache {
+		switch obj.(type) {
+		case *investv1.ShareClass, *investv1.Fund:
+			live = append(live, obj)
+		default:
+			lagging = append(lagging, obj)
+		}
+	}
+	other := fixtures.ShareClass("fund1", "LU0274208692")
+	in, err := Gather(context.Background(), Readers{Cache: fakeReader(t, nil, lagging...), Live: apiServer(t, append(live, other)...)}, o, now)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if in.ShareClass == nil || in.ShareClass.Spec.ISIN != isin || in.Fund == nil || in.NAVHistory == nil {
+		t.Fatalf("share class %+v, fund %v, NAV %v: want the class of %s and its fund from the API server", in.ShareClass, in.Fund != nil, in.NAVHistory != nil, isin)
+	}
+	if res := Decide(in); res.Err() != nil {
+		t.Fatalf("refused: %v", res.Err())
+	}
+	// An ISIN neither knows is still not found.
+	o.Spec.ISIN = other.Spec.ISIN
+	in, err = Gather(context.Background(), Readers{Cache: fakeReader(t, nil, lagging...), Live: apiServer(t, live...)}, o, now)
+	if err != nil || in.ShareClass != nil {
+		t.Fatalf("share class %v, err %v: want none", in.ShareClass, err)
+	}
+	if res := Decide(in); res.NotFound == nil {
+		t.Fatalf("an unknown ISIN: %+v, want not found", res)
 	}
 }
 

@@ -29,7 +29,7 @@ import (
 // changes by itself (a gate's until-time, a forward BUY's cut-off), zero when none does.
 func Gather(ctx context.Context, c client.Reader, o *investv1.Order, now time.Time) (f lifecycle.Facts, changesAt time.Time, err error) {
 	f = lifecycle.Facts{Now: now, Priced: o.Spec.Quote != nil, Reservation: lifecycle.ReservationNotNeeded}
-	classes, err := shareClasses(ctx, c, o.Spec.ISIN)
+	classes, err := index.ShareClassesOf(ctx, c, o.Spec.ISIN)
 	if err != nil {
 		return f, changesAt, err
 	}
@@ -67,22 +67,6 @@ func Gather(ctx context.Context, c client.Reader, o *investv1.Order, now time.Ti
 		}
 	}
 	return f, changesAt, nil
-}
-
-// shareClasses lists the share classes of isin: through the cache's index, or, from a
-// reader that is the API server itself (which has no such field selector and says so
-// with 400 Bad Request), all of them, picked by ISIN.
-func shareClasses(ctx context.Context, c client.Reader, isin investv1.ISIN) (investv1.ShareClassList, error) {
-	var classes investv1.ShareClassList
-	err := c.List(ctx, &classes, client.MatchingFields{index.ShareClassISIN: string(isin)})
-	if !apierrors.IsBadRequest(err) {
-		return classes, err
-	}
-	if err := c.List(ctx, &classes); err != nil {
-		return classes, err
-	}
-	classes.Items = slices.DeleteFunc(classes.Items, func(sc investv1.ShareClass) bool { return sc.Spec.ISIN != isin })
-	return classes, nil
 }
 
 // Follow gathers the facts of o at now and applies to it the moves the evidence just
