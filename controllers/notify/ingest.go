@@ -88,22 +88,34 @@ func setupIngest(mgr ctrl.Manager, rec *notify.Recorder) error {
 	}
 	// The NAV of an Intraday dealing point is published on its Dealing (spec.navPerShare):
 	// only a change of the spec can publish one.
-	reader := mgr.GetClient()
 	return ctrl.NewControllerManagedBy(mgr).Named("webhook-events-dealing-navs").
 		For(&investv1.Dealing{}, builder.WithPredicates(predicate.GenerationChangedPredicate{})).
-		Complete(&ingest[*investv1.Dealing]{reader: reader, recorder: rec, kind: "dealing-nav",
+		Complete(&ingest[*investv1.Dealing]{reader: mgr.GetClient(), recorder: rec, kind: "dealing-nav",
 			newObj: func() *investv1.Dealing { return &investv1.Dealing{} },
-			events: func(ctx context.Context, d *investv1.Dealing, since time.Time) ([]notify.Event, error) {
-				if d.Spec.NAVPerShare == nil {
-					return nil, nil
-				}
-				var classes investv1.ShareClassList
-				if err := reader.List(ctx, &classes, client.MatchingFields{index.ShareClassISIN: string(d.Spec.ISIN)}); err != nil {
-					return nil, err
-				}
-				if len(classes.Items) == 0 {
-					return nil, fmt.Errorf("no share class with ISIN %s in the cache yet", d.Spec.ISIN)
-				}
-				return notify.IntradayNAVEvents(d, &classes.Items[0], since), nil
-			}})
+			events: dealingNAVEvents(mgr.GetClient(), mgr.GetAPIReader())})
+}
+
+// dealingNAVEvents is the nav.published event of the NAV a Dealing publishes for an
+// intraday point, dated in its share class's time zone. The class is read from the cache,
+// or from the API server (live) when the cache has not seen it yet; a Dealing whose class
+// the API server does not have either publishes nothing (the strike says so on the
+// Dealing), and is not tried again.
+func dealingNAVEvents(cache, live client.Reader) func(context.Context, *investv1.Dealing, time.Time) ([]notify.Event, error) {
+	return func(ctx context.Context, d *investv1.Dealing, since time.Time) ([]notify.Event, error) {
+		if d.Spec.NAVPerShare == nil {
+			return nil, nil
+		}
+		classes, err := index.ShareClassesOf(ctx, cache, d.Spec.ISIN)
+		if err == nil && len(classes.Items) == 0 {
+			classes, err = index.ShareClassesOf(ctx, live, d.Spec.ISIN)
+		}
+		if err != nil {
+			return nil, fmt.Errorf("read the share class of ISIN %s: %w", d.Spec.ISIN, err)
+		}
+		if len(classes.Items) == 0 {
+			ctrl.LoggerFrom(ctx).Info("no share class with the dealing's ISIN: its NAV is not published", "dealing", d.Name, "isin", d.Spec.ISIN)
+			return nil, nil
+		}
+		return notify.IntradayNAVEvents(d, &classes.Items[0], since), nil
+	}
 }
