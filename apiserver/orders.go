@@ -435,8 +435,13 @@ func (s *Server) createOrder(w http.ResponseWriter, r *http.Request) {
 func (s *Server) quantityRule(ctx context.Context, req *OrderCreateRequest, fe validation.FieldErrors) validation.FieldErrors {
 	forward := false
 	if req.ISIN != nil {
-		var classes investv1.ShareClassList
-		if err := s.deps.Reader.List(ctx, &classes, client.MatchingFields{index.ShareClassISIN: strings.ToUpper(*req.ISIN)}); err == nil && len(classes.Items) > 0 {
+		isin := investv1.ISIN(strings.ToUpper(*req.ISIN))
+		classes, err := index.ShareClassesOf(ctx, s.deps.Reader, isin)
+		if err == nil && len(classes.Items) == 0 {
+			// A class made a moment ago may not be in the cache yet.
+			classes, err = index.ShareClassesOf(ctx, s.deps.APIReader, isin)
+		}
+		if err == nil && len(classes.Items) > 0 {
 			forward = placement.Forward(&classes.Items[0])
 		}
 	}

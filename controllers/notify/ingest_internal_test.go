@@ -1,33 +1,15 @@
 package notify
 
 import (
-	"context"
 	"testing"
 	"time"
 
-	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
-	"sigs.k8s.io/controller-runtime/pkg/client"
-	"sigs.k8s.io/controller-runtime/pkg/client/fake"
-	"sigs.k8s.io/controller-runtime/pkg/client/interceptor"
 
 	investv1 "github.com/fundshare/fundshare-operator/api/v1alpha1"
 	"github.com/fundshare/fundshare-operator/internal/notify"
-	"github.com/fundshare/fundshare-operator/internal/scheme"
 	"github.com/fundshare/fundshare-operator/internal/test/ctrltest"
 )
-
-// apiServer is a fake API server that, like the real one, refuses the cache's field
-// indexes with 400 Bad Request.
-func apiServer(objs ...client.Object) client.Client {
-	return fake.NewClientBuilder().WithScheme(scheme.New()).WithObjects(objs...).
-		WithInterceptorFuncs(interceptor.Funcs{List: func(ctx context.Context, c client.WithWatch, list client.ObjectList, opts ...client.ListOption) error {
-			if lo := (&client.ListOptions{}).ApplyOptions(opts); lo.FieldSelector != nil && !lo.FieldSelector.Empty() {
-				return apierrors.NewBadRequest("field label not supported: " + lo.FieldSelector.String())
-			}
-			return c.List(ctx, list, opts...)
-		}}).Build()
-}
 
 // intradayPoint is a forward-priced class that deals every 30 minutes, and the Dealing of
 // one of its points with a NAV published on it.
@@ -47,7 +29,7 @@ func TestADealingNAVWhoseShareClassTheCacheHasNotSeenYetIsPublishedFromTheAPISer
 	sc, d, since := intradayPoint()
 	cache := ctrltest.FakeClient(t, nil) // it has not seen the class yet
 
-	evs, err := dealingNAVEvents(cache, apiServer(sc))(t.Context(), d, since)
+	evs, err := dealingNAVEvents(cache, ctrltest.APIServer(t, sc))(t.Context(), d, since)
 	if err != nil || len(evs) != 1 || evs[0].Type != notify.NAVPublished || evs[0].Subject != "LU0274208692" {
 		t.Fatalf("events %+v, err %v: want the point's nav.published, its class read from the API server", evs, err)
 	}
@@ -60,7 +42,7 @@ func TestADealingNAVOfNoShareClassPublishesNothingAndIsNotRetried(t *testing.T) 
 	_, d, since := intradayPoint()
 	// Neither the cache nor the API server has the class: nothing to publish, and no error
 	// (an error would retry the Dealing for as long as it exists).
-	evs, err := dealingNAVEvents(ctrltest.FakeClient(t, nil), apiServer())(t.Context(), d, since)
+	evs, err := dealingNAVEvents(ctrltest.FakeClient(t, nil), ctrltest.APIServer(t))(t.Context(), d, since)
 	if err != nil || len(evs) != 0 {
 		t.Fatalf("events %+v, err %v: want none and no error for a class nobody has", evs, err)
 	}

@@ -6,7 +6,6 @@ import (
 	"reflect"
 	"testing"
 
-	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	"sigs.k8s.io/controller-runtime/pkg/client/fake"
@@ -16,6 +15,7 @@ import (
 	"github.com/fundshare/fundshare-operator/internal/fixtures"
 	"github.com/fundshare/fundshare-operator/internal/index"
 	"github.com/fundshare/fundshare-operator/internal/scheme"
+	"github.com/fundshare/fundshare-operator/internal/test/ctrltest"
 	"github.com/fundshare/fundshare-operator/internal/validation"
 )
 
@@ -154,19 +154,6 @@ func TestGatherAsksTheAPIServerForWhatTheCacheDoesNotShowYet(t *testing.T) {
 	}
 }
 
-// apiServer is a fake API server that, like the real one, refuses the cache's field
-// indexes with 400 Bad Request.
-func apiServer(t *testing.T, objs ...client.Object) client.Client {
-	t.Helper()
-	return fakeReader(t, &interceptor.Funcs{List: func(ctx context.Context, c client.WithWatch, list client.ObjectList, opts ...client.ListOption) error {
-		lo := (&client.ListOptions{}).ApplyOptions(opts)
-		if lo.FieldSelector != nil && !lo.FieldSelector.Empty() {
-			return apierrors.NewBadRequest("field label not supported: " + lo.FieldSelector.String())
-		}
-		return c.List(ctx, list, opts...)
-	}}, objs...)
-}
-
 func TestAnOrderForAShareClassTheCacheHasNotSeenYetIsGatheredFromTheAPIServer(t *testing.T) {
 	o, live, cache := world()
 	var lagging []client.Object // the cache has not seen the share class or its fund yet
@@ -179,7 +166,7 @@ func TestAnOrderForAShareClassTheCacheHasNotSeenYetIsGatheredFromTheAPIServer(t 
 		}
 	}
 	other := fixtures.ShareClass("fund1", "LU0274208692")
-	in, err := Gather(context.Background(), Readers{Cache: fakeReader(t, nil, lagging...), Live: apiServer(t, append(live, other)...)}, o, now)
+	in, err := Gather(context.Background(), Readers{Cache: fakeReader(t, nil, lagging...), Live: ctrltest.APIServer(t, append(live, other)...)}, o, now)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -191,7 +178,7 @@ func TestAnOrderForAShareClassTheCacheHasNotSeenYetIsGatheredFromTheAPIServer(t 
 	}
 	// An ISIN neither knows is still not found.
 	o.Spec.ISIN = other.Spec.ISIN
-	in, err = Gather(context.Background(), Readers{Cache: fakeReader(t, nil, lagging...), Live: apiServer(t, live...)}, o, now)
+	in, err = Gather(context.Background(), Readers{Cache: fakeReader(t, nil, lagging...), Live: ctrltest.APIServer(t, live...)}, o, now)
 	if err != nil || in.ShareClass != nil {
 		t.Fatalf("share class %v, err %v: want none", in.ShareClass, err)
 	}

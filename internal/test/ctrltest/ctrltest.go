@@ -14,6 +14,7 @@ import (
 
 	"github.com/go-logr/logr"
 	"github.com/go-logr/logr/funcr"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime"
 	"sigs.k8s.io/cli-utils/pkg/kstatus/status"
@@ -57,6 +58,20 @@ func FakeClient(t testing.TB, objs []client.Object, status ...client.Object) cli
 		t.Fatal(err)
 	}
 	return b.Build()
+}
+
+// APIServer is a fake client that reads as the API server does, not the manager's cache:
+// it has none of the cache's field indexes, and refuses a list by one with 400 Bad
+// Request, as the real one does.
+func APIServer(t testing.TB, objs ...client.Object) client.Client {
+	t.Helper()
+	return fake.NewClientBuilder().WithScheme(scheme.New()).WithObjects(objs...).
+		WithInterceptorFuncs(interceptor.Funcs{List: func(ctx context.Context, c client.WithWatch, list client.ObjectList, opts ...client.ListOption) error {
+			if lo := (&client.ListOptions{}).ApplyOptions(opts); lo.FieldSelector != nil && !lo.FieldSelector.Empty() {
+				return apierrors.NewBadRequest("field label not supported: " + lo.FieldSelector.String())
+			}
+			return c.List(ctx, list, opts...)
+		}}).Build()
 }
 
 // fakeIndexer registers the manager's indexes on a fake client builder.
