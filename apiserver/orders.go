@@ -435,12 +435,8 @@ func (s *Server) createOrder(w http.ResponseWriter, r *http.Request) {
 func (s *Server) quantityRule(ctx context.Context, req *OrderCreateRequest, fe validation.FieldErrors) validation.FieldErrors {
 	forward := false
 	if req.ISIN != nil {
-		isin := investv1.ISIN(strings.ToUpper(*req.ISIN))
-		classes, err := index.ShareClassesOf(ctx, s.deps.Reader, isin)
-		if err == nil && len(classes.Items) == 0 {
-			// A class made a moment ago may not be in the cache yet.
-			classes, err = index.ShareClassesOf(ctx, s.deps.APIReader, isin)
-		}
+		// A class made a moment ago may not be in the cache yet: the API server is asked.
+		classes, err := index.ShareClassesOf(ctx, investv1.ISIN(strings.ToUpper(*req.ISIN)), s.deps.Reader, s.deps.APIReader)
 		if err == nil && len(classes.Items) > 0 {
 			forward = placement.Forward(&classes.Items[0])
 		}

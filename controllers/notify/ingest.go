@@ -105,10 +105,7 @@ func dealingNAVEvents(cache, live client.Reader) func(context.Context, *investv1
 		if d.Spec.NAVPerShare == nil {
 			return nil, nil
 		}
-		classes, err := index.ShareClassesOf(ctx, cache, d.Spec.ISIN)
-		if err == nil && len(classes.Items) == 0 {
-			classes, err = index.ShareClassesOf(ctx, live, d.Spec.ISIN)
-		}
+		classes, err := index.ShareClassesOf(ctx, d.Spec.ISIN, cache, live)
 		if err != nil {
 			return nil, fmt.Errorf("read the share class of ISIN %s: %w", d.Spec.ISIN, err)
 		}

@@ -196,20 +196,26 @@ func Register(ctx context.Context, fi FieldIndexer) error {
 	return nil
 }
 
-// ShareClassesOf lists the share classes of isin: through the cache's index, or, from a
-// reader that is the API server itself (which has no such field selector and says so
-// with 400 Bad Request), all of them, picked by ISIN. The catalogue is small: a reader
-// that asks the API server (a class created a moment ago, not yet in the cache) reads it
-// whole once.
-func ShareClassesOf(ctx context.Context, c client.Reader, isin investv1.ISIN) (investv1.ShareClassList, error) {
+// ShareClassesOf lists the share classes of isin from the first of readers that has any
+// (nil readers are skipped): typically the cache, then the API server for a class made a
+// moment ago that the cache has not seen yet. From the cache it reads through the ISIN
+// index; from the API server, which has no such field selector and says so with 400 Bad
+// Request, it lists the whole catalogue (small) and picks by ISIN.
+func ShareClassesOf(ctx context.Context, isin investv1.ISIN, readers ...client.Reader) (investv1.ShareClassList, error) {
 	var classes investv1.ShareClassList
-	err := c.List(ctx, &classes, client.MatchingFields{ShareClassISIN: string(isin)})
-	if !apierrors.IsBadRequest(err) {
-		return classes, err
+	for _, c := range readers {
+		if c == nil {
+			continue
+		}
+		err := c.List(ctx, &classes, client.MatchingFields{ShareClassISIN: string(isin)})
+		if apierrors.IsBadRequest(err) {
+			if err = c.List(ctx, &classes); err == nil {
+				classes.Items = slices.DeleteFunc(classes.Items, func(sc investv1.ShareClass) bool { return sc.Spec.ISIN != isin })
+			}
+		}
+		if err != nil || len(classes.Items) > 0 {
+			return classes, err
+		}
 	}
-	if err := c.List(ctx, &classes); err != nil {
-		return classes, err
-	}
-	classes.Items = slices.DeleteFunc(classes.Items, func(sc investv1.ShareClass) bool { return sc.Spec.ISIN != isin })
 	return classes, nil
 }

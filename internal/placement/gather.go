@@ -69,16 +69,11 @@ func Gather(ctx context.Context, r Readers, o *investv1.Order, now time.Time) (I
 	}
 	in.Account = acct
 
-	classes, err := index.ShareClassesOf(ctx, r.Cache, o.Spec.ISIN)
+	// A class created a moment ago may not be in the cache yet: the API server says
+	// whether the ISIN is unknown.
+	classes, err := index.ShareClassesOf(ctx, o.Spec.ISIN, r.Cache, r.Live)
 	if err != nil {
 		return in, err
-	}
-	if len(classes.Items) == 0 && r.Live != nil {
-		// A class created a moment ago may not be in the cache yet: the API server says
-		// whether the ISIN is unknown.
-		if classes, err = index.ShareClassesOf(ctx, r.Live, o.Spec.ISIN); err != nil {
-			return in, err
-		}
 	}
 	if len(classes.Items) == 0 {
 		return in, nil

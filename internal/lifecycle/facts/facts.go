@@ -29,7 +29,7 @@ import (
 // changes by itself (a gate's until-time, a forward BUY's cut-off), zero when none does.
 func Gather(ctx context.Context, c client.Reader, o *investv1.Order, now time.Time) (f lifecycle.Facts, changesAt time.Time, err error) {
 	f = lifecycle.Facts{Now: now, Priced: o.Spec.Quote != nil, Reservation: lifecycle.ReservationNotNeeded}
-	classes, err := index.ShareClassesOf(ctx, c, o.Spec.ISIN)
+	classes, err := index.ShareClassesOf(ctx, o.Spec.ISIN, c)
 	if err != nil {
 		return f, changesAt, err
 	}
