@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/go-logr/logr"
 	corev1 "k8s.io/api/core/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"k8s.io/apimachinery/pkg/api/meta"
@@ -17,6 +18,7 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	"sigs.k8s.io/controller-runtime/pkg/controller"
 	"sigs.k8s.io/controller-runtime/pkg/handler"
+	"sigs.k8s.io/controller-runtime/pkg/predicate"
 	"sigs.k8s.io/controller-runtime/pkg/reconcile"
 
 	investv1 "github.com/fundshare/fundshare-operator/api/v1alpha1"
@@ -334,6 +336,10 @@ func (r *Reconciler) SetupWithManager(mgr ctrl.Manager) error {
 		Named("order").
 		For(&investv1.Order{}, builder.WithPredicates(predicates.LiveOrders())).
 		Watches(&investv1.Fund{}, handler.EnqueueRequestsFromMapFunc(r.ordersOfFund)).
+		// A share class the cache shows after its fund (or whose fund changes) wakes the
+		// orders waiting for it; its status (the token's cursor, every block) does not.
+		Watches(&investv1.ShareClass{}, handler.EnqueueRequestsFromMapFunc(r.ordersOfShareClass),
+			builder.WithPredicates(predicate.GenerationChangedPredicate{})).
 		WithOptions(controller.Options{MaxConcurrentReconciles: r.MaxConcurrentReconciles}).
 		Complete(r)
 }
@@ -349,17 +355,40 @@ func (r *Reconciler) ordersOfFund(ctx context.Context, fund client.Object) []rec
 		return nil
 	}
 	var reqs []reconcile.Request
-	for _, sc := range classes.Items {
-		var orders investv1.OrderList
-		if err := r.Client.List(ctx, &orders, client.MatchingFields{index.OrderISIN: string(sc.Spec.ISIN)}); err != nil {
-			log.Error(err, "list the orders of a share class; the fund's waiting orders are not told of its change", "shareClass", klog.KObj(&sc), "isin", sc.Spec.ISIN)
+	for i := range classes.Items {
+		more, ok := r.liveOrdersOf(ctx, log, &classes.Items[i])
+		if !ok {
 			return nil
 		}
-		for i := range orders.Items {
-			if !orders.Items[i].Status.State.Terminal() {
-				reqs = append(reqs, reconcile.Request{NamespacedName: client.ObjectKeyFromObject(&orders.Items[i])})
-			}
-		}
+		reqs = append(reqs, more...)
 	}
 	return reqs
+}
+
+// ordersOfShareClass maps a share class to its live orders: an order that waited for its
+// class (a cache that showed the fund first) goes on when the class arrives.
+func (r *Reconciler) ordersOfShareClass(ctx context.Context, obj client.Object) []reconcile.Request {
+	sc, ok := obj.(*investv1.ShareClass)
+	if !ok {
+		return nil
+	}
+	reqs, _ := r.liveOrdersOf(ctx, ctrl.LoggerFrom(ctx), sc)
+	return reqs
+}
+
+// liveOrdersOf lists the orders of the share class's ISIN that are not done; false when
+// the list failed (logged).
+func (r *Reconciler) liveOrdersOf(ctx context.Context, log logr.Logger, sc *investv1.ShareClass) ([]reconcile.Request, bool) {
+	var orders investv1.OrderList
+	if err := r.Client.List(ctx, &orders, client.MatchingFields{index.OrderISIN: string(sc.Spec.ISIN)}); err != nil {
+		log.Error(err, "list the orders of a share class; its waiting orders are not told of its change", "shareClass", klog.KObj(sc), "isin", sc.Spec.ISIN)
+		return nil, false
+	}
+	var reqs []reconcile.Request
+	for i := range orders.Items {
+		if !orders.Items[i].Status.State.Terminal() {
+			reqs = append(reqs, reconcile.Request{NamespacedName: client.ObjectKeyFromObject(&orders.Items[i])})
+		}
+	}
+	return reqs, true
 }

@@ -17,6 +17,25 @@ func TestMapFunctionLogsAFailedList(t *testing.T) {
 	r := &Reconciler{Client: ctrltest.FailingLists(t)}
 	fund := &investv1.Fund{ObjectMeta: metav1.ObjectMeta{Name: "fund-1"}}
 	ctrltest.ExpectListFailureLogged(t, r.ordersOfFund, fund)
+	ctrltest.ExpectListFailureLogged(t, r.ordersOfShareClass, fixtures.ShareClass("fund-1", "LU0274208692"))
+}
+
+// TestAShareClassTheCacheShowsLateWakesTheOrdersWaitingForIt: an order that waited for its
+// share class (ShareClassNotFound: the cache showed the fund first, or nothing) is woken
+// when the class arrives; a done order of the ISIN, and another ISIN's, are not.
+func TestAShareClassTheCacheShowsLateWakesTheOrdersWaitingForIt(t *testing.T) {
+	waiting := fixtures.BuyOrder("t", "acct-1", "LU0274208692", 10)
+	waiting.Name, waiting.Status.State = "waiting", investv1.StatePaymentReceived
+	done := fixtures.BuyOrder("t", "acct-1", "LU0274208692", 10)
+	done.Name, done.Status.State = "done", investv1.StateCompleted
+	other := fixtures.BuyOrder("t", "acct-1", "IE00B4L5Y983", 10)
+	other.Name, other.Status.State = "other", investv1.StatePaymentReceived
+	c := ctrltest.FakeClient(t, []client.Object{waiting, done, other})
+	r := &Reconciler{Client: c, Live: c}
+	reqs := r.ordersOfShareClass(t.Context(), fixtures.ShareClass("fund-1", "LU0274208692"))
+	if len(reqs) != 1 || reqs[0].Name != "waiting" || reqs[0].Namespace != "t" {
+		t.Fatalf("requests %v, want only t/waiting", reqs)
+	}
 }
 
 // TestTransitionWrittenIsLogged: a state change is logged at info (verbosity 0) with its
