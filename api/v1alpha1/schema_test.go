@@ -330,6 +330,25 @@ var _ = Describe("CRD schemas", func() {
 		})
 	})
 
+	Describe("share classes by ISIN", func() {
+		It("selects share classes by spec.isin on the API server, and refuses a field it does not declare", func() {
+			fund := controlplane.NewID()
+			mine, other := fixtures.ShareClass(fund, "LU0000SLCT11"), fixtures.ShareClass(fund, "LU0000SLCT22")
+			for _, sc := range []*investv1.ShareClass{mine, other} {
+				Expect(k8s.Create(ctx, sc)).To(Succeed())
+				DeferCleanup(func() { Expect(client.IgnoreNotFound(k8s.Delete(ctx, sc))).To(Succeed()) })
+			}
+			var classes investv1.ShareClassList
+			Expect(k8s.List(ctx, &classes, client.MatchingFields{"spec.isin": "LU0000SLCT11"})).To(Succeed())
+			Expect(classes.Items).To(HaveLen(1))
+			Expect(classes.Items[0].Name).To(Equal(mine.Name))
+			Expect(k8s.List(ctx, &classes, client.MatchingFields{"spec.isin": "XS0000000000"})).To(Succeed())
+			Expect(classes.Items).To(BeEmpty())
+			err := k8s.List(ctx, &classes, client.MatchingFields{"spec.feederFundID": fund})
+			Expect(apierrors.IsBadRequest(err)).To(BeTrue(), "want 400 Bad Request, got %v", err)
+		})
+	})
+
 	Describe("share class dealing terms", func() {
 		withTerms := func(change func(*investv1.DealingTerms)) *investv1.ShareClass {
 			sc := fixtures.ShareClass(controlplane.NewID(), fixtures.ISIN)

@@ -202,11 +202,13 @@ type TransferCursor struct {
 }
 
 // ShareClass is a share class of a feeder fund. Cluster-scoped; its name is its REST id,
-// a lowercase UUID.
+// a lowercase UUID. The API server selects share classes by ISIN
+// (`kubectl get shareclasses --field-selector spec.isin=LU000FSHA019`).
 //
 // +kubebuilder:object:root=true
 // +kubebuilder:subresource:status
 // +kubebuilder:resource:scope=Cluster,shortName=sc,categories=fundshare
+// +kubebuilder:selectablefield:JSONPath=`.spec.isin`
 // +kubebuilder:printcolumn:name="ISIN",type=string,JSONPath=`.spec.isin`
 // +kubebuilder:printcolumn:name="Class Name",type=string,JSONPath=`.spec.name`
 // +kubebuilder:printcolumn:name="Currency",type=string,JSONPath=`.spec.currency`

@@ -50,8 +50,10 @@ const (
 	WindowISIN = "matchingwindow.spec.isin"
 	// DealingISIN indexes Dealing objects by spec.isin.
 	DealingISIN = "dealing.spec.isin"
-	// ShareClassISIN indexes share classes by spec.isin.
-	ShareClassISIN = "shareclass.spec.isin"
+	// ShareClassISIN indexes share classes by spec.isin. It is named after the
+	// ShareClass CRD's selectable field, so that one field selector reads the cache and
+	// the API server alike (ShareClassesOf).
+	ShareClassISIN = "spec.isin"
 	// ShareClassFund indexes share classes by spec.feederFundID.
 	ShareClassFund = "shareclass.spec.feederFundID"
 	// ApiClientID indexes API clients by spec.clientID (across namespaces).
@@ -198,9 +200,11 @@ func Register(ctx context.Context, fi FieldIndexer) error {
 
 // ShareClassesOf lists the share classes of isin from the first of readers that has any
 // (nil readers are skipped): typically the cache, then the API server for a class made a
-// moment ago that the cache has not seen yet. From the cache it reads through the ISIN
-// index; from the API server, which has no such field selector and says so with 400 Bad
-// Request, it lists the whole catalogue (small) and picks by ISIN.
+// moment ago that the cache has not seen yet. Both answer the same field selector: the
+// cache through its ISIN index, the API server through the CRD's selectable field
+// spec.isin, so a lookup of an ISIN nobody knows costs the API server one filtered list.
+// An API server whose ShareClass CRD predates the selectable field (an upgrade under way)
+// answers 400 Bad Request; then the whole catalogue (small) is listed and picked by ISIN.
 func ShareClassesOf(ctx context.Context, isin investv1.ISIN, readers ...client.Reader) (investv1.ShareClassList, error) {
 	var classes investv1.ShareClassList
 	for _, c := range readers {

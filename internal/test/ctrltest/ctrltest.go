@@ -7,13 +7,18 @@ package ctrltest
 import (
 	"context"
 	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
 	"reflect"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
 
 	"github.com/go-logr/logr"
 	"github.com/go-logr/logr/funcr"
+	apiextensionsv1 "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime"
@@ -24,7 +29,10 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/client/interceptor"
 	"sigs.k8s.io/controller-runtime/pkg/handler"
 	"sigs.k8s.io/controller-runtime/pkg/reconcile"
+	"sigs.k8s.io/yaml"
 
+	investv1 "github.com/fundshare/fundshare-operator/api/v1alpha1"
+	"github.com/fundshare/fundshare-operator/internal/controlplane"
 	"github.com/fundshare/fundshare-operator/internal/index"
 	"github.com/fundshare/fundshare-operator/internal/scheme"
 )
@@ -61,17 +69,89 @@ func FakeClient(t testing.TB, objs []client.Object, status ...client.Object) cli
 }
 
 // APIServer is a fake client that reads as the API server does, not the manager's cache:
-// it has none of the cache's field indexes, and refuses a list by one with 400 Bad
-// Request, as the real one does.
+// it serves a field selector only on what the project's CRDs declare as selectableFields
+// (config/crd/bases), and refuses any other, such as the cache's own indexes, with 400
+// Bad Request, as the real one does.
 func APIServer(t testing.TB, objs ...client.Object) client.Client {
 	t.Helper()
-	return fake.NewClientBuilder().WithScheme(scheme.New()).WithObjects(objs...).
-		WithInterceptorFuncs(interceptor.Funcs{List: func(ctx context.Context, c client.WithWatch, list client.ObjectList, opts ...client.ListOption) error {
-			if lo := (&client.ListOptions{}).ApplyOptions(opts); lo.FieldSelector != nil && !lo.FieldSelector.Empty() {
-				return apierrors.NewBadRequest("field label not supported: " + lo.FieldSelector.String())
+	return apiServer(t, selectableFields(t), objs...)
+}
+
+// APIServerBefore is APIServer for an API server whose CRDs declare no selectable field
+// (one that still serves an older release's CRDs during an upgrade): it refuses every
+// field selector with 400 Bad Request.
+func APIServerBefore(t testing.TB, objs ...client.Object) client.Client {
+	t.Helper()
+	return apiServer(t, nil, objs...)
+}
+
+func apiServer(t testing.TB, selectable map[string][]string, objs ...client.Object) client.Client {
+	t.Helper()
+	s := scheme.New()
+	b := fake.NewClientBuilder().WithScheme(s).WithObjects(objs...)
+	for kind, paths := range selectable {
+		obj, err := s.New(investv1.GroupVersion.WithKind(kind))
+		if err != nil {
+			t.Fatalf("selectable field of %s: %v", kind, err)
+		}
+		for _, path := range paths {
+			b.WithIndex(obj.(client.Object), path, fieldValue(path))
+		}
+	}
+	return b.WithInterceptorFuncs(interceptor.Funcs{List: func(ctx context.Context, c client.WithWatch, list client.ObjectList, opts ...client.ListOption) error {
+		if lo := (&client.ListOptions{}).ApplyOptions(opts); lo.FieldSelector != nil {
+			kind := strings.TrimSuffix(reflect.TypeOf(list).Elem().Name(), "List")
+			for _, r := range lo.FieldSelector.Requirements() {
+				if !slices.Contains(selectable[kind], r.Field) {
+					return apierrors.NewBadRequest(`field label not supported: "` + r.Field + `"`)
+				}
 			}
-			return c.List(ctx, list, opts...)
-		}}).Build()
+		}
+		return c.List(ctx, list, opts...)
+	}}).Build()
+}
+
+// selectableFields reads the selectableFields of the project's CRDs: kind → field paths
+// as a field selector names them ("spec.isin").
+func selectableFields(t testing.TB) map[string][]string {
+	t.Helper()
+	files, err := filepath.Glob(filepath.Join(controlplane.Root(), "config", "crd", "bases", "*.yaml"))
+	if err != nil || len(files) == 0 {
+		t.Fatalf("CRDs: %v (%d files)", err, len(files))
+	}
+	out := map[string][]string{}
+	for _, f := range files {
+		data, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var crd apiextensionsv1.CustomResourceDefinition
+		if err := yaml.Unmarshal(data, &crd); err != nil {
+			t.Fatalf("%s: %v", f, err)
+		}
+		for _, v := range crd.Spec.Versions {
+			for _, sf := range v.SelectableFields {
+				out[crd.Spec.Names.Kind] = append(out[crd.Spec.Names.Kind], strings.TrimPrefix(sf.JSONPath, "."))
+			}
+		}
+	}
+	return out
+}
+
+// fieldValue indexes an object by the value at path, as the API server's selectable field
+// does (a string or a number, as text).
+func fieldValue(path string) client.IndexerFunc {
+	return func(obj client.Object) []string {
+		u, err := runtime.DefaultUnstructuredConverter.ToUnstructured(obj)
+		if err != nil {
+			return nil
+		}
+		v, found, err := unstructured.NestedFieldNoCopy(u, strings.Split(path, ".")...)
+		if err != nil || !found {
+			return nil
+		}
+		return []string{fmt.Sprint(v)}
+	}
 }
 
 // fakeIndexer registers the manager's indexes on a fake client builder.
