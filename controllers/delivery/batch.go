@@ -523,7 +523,6 @@ func (br BatchReconciler) Reconcile(ctx context.Context, req ctrl.Request) (ctrl
 // one without), then has the outbox sign, record (in the batch) and broadcast the batch's
 // transaction of those included.
 func (r *Reconciler) claimAndSend(ctx context.Context, b *investv1.DeliveryBatch) (ctrl.Result, error) {
-	log := ctrl.LoggerFrom(ctx)
 	tok := common.HexToAddress(b.Spec.Token)
 	if b.Spec.ChainID != r.Outbox.ChainID() {
 		return ctrl.Result{}, fmt.Errorf("the batch's token is on chain %d, the agent signs for chain %d", b.Spec.ChainID, r.Outbox.ChainID())
@@ -609,20 +608,11 @@ func (r *Reconciler) claimAndSend(ctx context.Context, b *investv1.DeliveryBatch
 	if rev, isRevert := chain.AsRevert(err); isRevert {
 		return r.abandon(ctx, before, "PreflightReverted: "+rev.Reason(), true)
 	}
-	switch {
-	case outbox.MustWait(err):
-		return ctrl.Result{RequeueAfter: time.Second}, nil
-	case rec == nil && patch.Stale(err):
-		return ctrl.Result{RequeueAfter: patch.ConflictRetry}, nil
-	case rec == nil && err != nil:
-		return ctrl.Result{}, fmt.Errorf("send the batch: %w", err)
+	if res, stop, err := outbox.Unsent(ctx, rec, err, "the batch"); stop {
+		return res, err
 	}
 	r.batchEvent(b, corev1.EventTypeNormal, ReasonBatchRecorded, "Record",
 		"recorded batchMint %s (nonce %d) for %d orders on token %s before broadcasting", rec.Attempts[0].Hash, rec.Nonce, len(included), tok.Hex())
-	if err != nil {
-		log.Error(err, "broadcast failed; the recorded batch is broadcast again", "hash", rec.Attempts[0].Hash)
-		return ctrl.Result{RequeueAfter: r.poll()}, nil
-	}
 	// The members record it once it is final, or once it is not final soon (trackBatch).
 	return ctrl.Result{RequeueAfter: r.poll()}, nil
 }

@@ -337,13 +337,8 @@ func (r *Reconciler) refundEscrow(ctx context.Context, o *investv1.Order, step l
 	if rev, isRevert := chain.AsRevert(err); isRevert {
 		return r.refuse(ctx, o, rev.Reason())
 	}
-	switch {
-	case outbox.MustWait(err):
-		return ctrl.Result{RequeueAfter: time.Second}, nil
-	case rec == nil && patch.Stale(err):
-		return ctrl.Result{RequeueAfter: patch.ConflictRetry}, nil
-	case rec == nil && err != nil:
-		return ctrl.Result{}, fmt.Errorf("send the escrow's refund: %w", err)
+	if res, stop, err := outbox.Unsent(ctx, rec, err, "the escrow's refund"); stop {
+		return res, err
 	}
 	r.event(o, corev1.EventTypeNormal, ReasonTransactionRecorded, "Record",
 		"recorded the escrow's refund transaction %s (nonce %d) on the settlement contract %s before broadcasting", rec.Attempts[0].Hash, rec.Nonce, c.Settlement)

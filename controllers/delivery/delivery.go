@@ -176,7 +176,6 @@ func (r *Reconciler) Reconcile(ctx context.Context, req ctrl.Request) (ctrl.Resu
 
 // send builds the order's mint or burn and has the outbox record and broadcast it.
 func (r *Reconciler) send(ctx context.Context, o *investv1.Order, step lifecycle.Step) (ctrl.Result, error) {
-	log := ctrl.LoggerFrom(ctx)
 	tok, err := r.Tokens.Token(ctx, o.Namespace, o.Spec.ISIN)
 	if err != nil {
 		if errors.Is(err, agent.ErrNoToken) {
@@ -311,18 +310,13 @@ func (r *Reconciler) send(ctx context.Context, o *investv1.Order, step lifecycle
 		}
 		return r.refuse(ctx, o, rev.Reason())
 	}
-	switch {
-	case outbox.MustWait(err):
-		return ctrl.Result{RequeueAfter: time.Second}, nil
-	case rec == nil && patch.Stale(err):
-		return ctrl.Result{RequeueAfter: patch.ConflictRetry}, nil // read the order fresh; the nonce was freed
-	case rec == nil && err != nil:
-		return ctrl.Result{}, fmt.Errorf("send %s: %w", step, err)
+	res, stop, sendErr := outbox.Unsent(ctx, rec, err, string(step))
+	if stop {
+		return res, sendErr
 	}
 	r.event(o, corev1.EventTypeNormal, ReasonTransactionRecorded, "Record",
 		"recorded %s transaction %s (nonce %d) on token %s before broadcasting", what(step), rec.Attempts[0].Hash, rec.Nonce, tok.Address.Hex())
-	if err != nil {
-		log.Error(err, "broadcast failed; the recorded transaction is broadcast again", "hash", rec.Attempts[0].Hash)
+	if err != nil { // recorded, its broadcast failed (logged): Track broadcasts it again
 		return ctrl.Result{RequeueAfter: r.poll()}, nil
 	}
 	if step == lifecycle.StepDeliveryInitiated {

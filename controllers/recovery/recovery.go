@@ -248,19 +248,11 @@ func (r *Reconciler) send(ctx context.Context, rec *investv1.WalletRecovery, tk 
 		}
 		return ctrl.Result{RequeueAfter: time.Minute}, nil
 	}
-	switch {
-	case outbox.MustWait(err):
-		return ctrl.Result{RequeueAfter: time.Second}, nil
-	case tx == nil && patch.Stale(err):
-		return ctrl.Result{RequeueAfter: patch.ConflictRetry}, nil // read fresh; the nonce was freed
-	case tx == nil && err != nil:
-		return ctrl.Result{}, fmt.Errorf("send recoverWallet on %s: %w", tk.address.Hex(), err)
+	if res, stop, err := outbox.Unsent(ctx, tx, err, "recoverWallet on "+tk.address.Hex()); stop {
+		return res, err
 	}
 	r.event(rec, corev1.EventTypeNormal, ReasonTransactionRecord,
 		fmt.Sprintf("recorded recoverWallet %s (nonce %d) on token %s (%s, %s units) before broadcasting", tx.Attempts[0].Hash, tx.Nonce, tk.address.Hex(), tk.isin, units))
-	if err != nil {
-		ctrl.LoggerFrom(ctx).Error(err, "broadcast failed; the recorded transaction is broadcast again", "hash", tx.Attempts[0].Hash)
-	}
 	return ctrl.Result{RequeueAfter: r.poll()}, nil
 }
 
