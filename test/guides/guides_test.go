@@ -55,9 +55,11 @@ var tools = []string{"kubectl", "curl", "jq", "openssl"}
 // asks for another with its sandbox-settlement-delay marker.
 const testSettlementDelay = 300 * time.Millisecond
 
-// Each command may take this long (kubectl wait and polling loops included; dealing.md
-// waits up to 105 s for a cut-off it set a minute or so ahead).
-const stepTimeout = 150 * time.Second
+// Each command may take this long (kubectl wait and polling loops included). The longest
+// wait for something a guide set ahead on the clock: secondary.md's cash-on-chain window,
+// whose deadline is a whole minute 90 to 149 s after it is set, then its match and swap;
+// dealing.md waits up to 105 s for a cut-off it set a minute or so ahead.
+const stepTimeout = 240 * time.Second
 
 func TestEveryGuideIsListed(t *testing.T) {
 	root := controlplane.Root()
