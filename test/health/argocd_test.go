@@ -36,6 +36,7 @@ import (
 	"github.com/fundshare/fundshare-operator/internal/controlplane"
 	"github.com/fundshare/fundshare-operator/internal/fixtures"
 	"github.com/fundshare/fundshare-operator/internal/lifecycle"
+	"github.com/fundshare/fundshare-operator/internal/test/ctrltest"
 	"github.com/fundshare/fundshare-operator/internal/test/envtest"
 	"github.com/fundshare/fundshare-operator/internal/test/helmtest"
 )
@@ -402,7 +403,7 @@ func TestArgoCDHealthOfEveryKindAgreesWithKstatus(t *testing.T) {
 
 	// Every kind of the CRDs is covered, so a new kind cannot go without a case.
 	var kinds []string
-	for _, crd := range projectCRDs(t) {
+	for _, crd := range ctrltest.ProjectCRDs(t) {
 		kinds = append(kinds, crd.Spec.Names.Kind)
 	}
 	sort.Strings(kinds)

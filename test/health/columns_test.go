@@ -6,20 +6,17 @@ import (
 	"fmt"
 	"io"
 	"net/http"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 
-	apiextensionsv1 "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/client-go/rest"
-	"sigs.k8s.io/yaml"
 
 	investv1 "github.com/fundshare/fundshare-operator/api/v1alpha1"
 	"github.com/fundshare/fundshare-operator/internal/controlplane"
 	"github.com/fundshare/fundshare-operator/internal/fixtures"
 	"github.com/fundshare/fundshare-operator/internal/lifecycle"
+	"github.com/fundshare/fundshare-operator/internal/test/ctrltest"
 	"github.com/fundshare/fundshare-operator/internal/test/envtest"
 )
 
@@ -28,7 +25,7 @@ import (
 // and ShareClass printed two NAME headers), and no two columns of a kind may share a
 // header.
 func TestEveryKindPrintsOneNameColumn(t *testing.T) {
-	for _, crd := range projectCRDs(t) {
+	for _, crd := range ctrltest.ProjectCRDs(t) {
 		for _, v := range crd.Spec.Versions {
 			headers := map[string]bool{"NAME": true}
 			for _, c := range v.AdditionalPrinterColumns {
@@ -138,26 +135,4 @@ func ordersTable(t *testing.T, ns string) *metav1.Table {
 		t.Fatal(err)
 	}
 	return &table
-}
-
-// projectCRDs are the CRDs of config/crd/bases, as controller-gen writes them.
-func projectCRDs(t *testing.T) []apiextensionsv1.CustomResourceDefinition {
-	t.Helper()
-	files, err := filepath.Glob(filepath.Join(controlplane.Root(), "config", "crd", "bases", "*.yaml"))
-	if err != nil || len(files) == 0 {
-		t.Fatalf("CRDs: %v (%d files)", err, len(files))
-	}
-	crds := make([]apiextensionsv1.CustomResourceDefinition, 0, len(files))
-	for _, f := range files {
-		b, err := os.ReadFile(f)
-		if err != nil {
-			t.Fatal(err)
-		}
-		var crd apiextensionsv1.CustomResourceDefinition
-		if err := yaml.Unmarshal(b, &crd); err != nil {
-			t.Fatal(err)
-		}
-		crds = append(crds, crd)
-	}
-	return crds
 }

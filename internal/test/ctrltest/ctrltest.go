@@ -115,11 +115,25 @@ func apiServer(t testing.TB, selectable map[string][]string, objs ...client.Obje
 // as a field selector names them ("spec.isin").
 func selectableFields(t testing.TB) map[string][]string {
 	t.Helper()
+	out := map[string][]string{}
+	for _, crd := range ProjectCRDs(t) {
+		for _, v := range crd.Spec.Versions {
+			for _, sf := range v.SelectableFields {
+				out[crd.Spec.Names.Kind] = append(out[crd.Spec.Names.Kind], strings.TrimPrefix(sf.JSONPath, "."))
+			}
+		}
+	}
+	return out
+}
+
+// ProjectCRDs are the CRDs of config/crd/bases, as controller-gen writes them.
+func ProjectCRDs(t testing.TB) []apiextensionsv1.CustomResourceDefinition {
+	t.Helper()
 	files, err := filepath.Glob(filepath.Join(controlplane.Root(), "config", "crd", "bases", "*.yaml"))
 	if err != nil || len(files) == 0 {
 		t.Fatalf("CRDs: %v (%d files)", err, len(files))
 	}
-	out := map[string][]string{}
+	crds := make([]apiextensionsv1.CustomResourceDefinition, 0, len(files))
 	for _, f := range files {
 		data, err := os.ReadFile(f)
 		if err != nil {
@@ -129,13 +143,9 @@ func selectableFields(t testing.TB) map[string][]string {
 		if err := yaml.Unmarshal(data, &crd); err != nil {
 			t.Fatalf("%s: %v", f, err)
 		}
-		for _, v := range crd.Spec.Versions {
-			for _, sf := range v.SelectableFields {
-				out[crd.Spec.Names.Kind] = append(out[crd.Spec.Names.Kind], strings.TrimPrefix(sf.JSONPath, "."))
-			}
-		}
+		crds = append(crds, crd)
 	}
-	return out
+	return crds
 }
 
 // fieldValue indexes an object by the value at path, as the API server's selectable field
